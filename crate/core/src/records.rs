@@ -1,0 +1,296 @@
+//! The store's records (store-layout.md), schema 3, parsed strictly.
+//!
+//! Every value in the two buckets is compact JSON. Parsing is strict, as in production: unknown
+//! fields are an error, and so is any schema number other than [`SCHEMA`]. Integers are parsed
+//! exactly (u64 up to 18446744073709551615; negative, fractional or too-large values are
+//! errors). Opaque payloads (`descriptor`, `state`, `planner_state`) are kept as the strings the
+//! store holds; the decision core never reads them.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The record schema this planner understands (Spate coordination 0.1.x).
+pub const SCHEMA: u32 = 3;
+
+/// `status` of a split's progress record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SplitStatus {
+    Runnable,
+    Completed,
+    Quarantined,
+}
+
+/// `split.{id}` in the state bucket: the durable, mutable progress of one split.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitProgressRecord {
+    pub schema: u32,
+    pub id: String,
+    pub fp: u64,
+    /// 0 = never owned.
+    pub epoch: u64,
+    pub status: SplitStatus,
+    pub owner: Option<String>,
+    pub attempts: u32,
+    pub watermark: Option<i64>,
+    pub state: Option<String>,
+    pub completed: bool,
+    pub written_at_ms: i64,
+}
+
+/// `spec.{id}` in the state bucket: the immutable description of one split.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitSpecRecord {
+    pub schema: u32,
+    pub id: String,
+    pub fp: u64,
+    pub generation: u64,
+    pub weight: u64,
+    pub descriptor: String,
+}
+
+/// `split.{id}` in the lease bucket: the live lease on a split.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaseVal {
+    pub schema: u32,
+    pub owner: String,
+    pub nonce: String,
+    pub epoch: u64,
+}
+
+/// `finality` of the plan record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Finality {
+    Open,
+    Final,
+}
+
+/// `plan` in the state bucket.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanRecord {
+    pub schema: u32,
+    pub fingerprint: String,
+    pub generation: u64,
+    pub finality: Finality,
+    pub planned: u64,
+    pub planner_state: Option<String>,
+    pub updated_at_ms: i64,
+}
+
+/// `assign.{instance}` in the state bucket: the leader's last published instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AssignmentVal {
+    pub schema: u32,
+    pub generation: u64,
+    pub splits: Vec<String>,
+}
+
+/// `leader` in the lease bucket.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderVal {
+    pub schema: u32,
+    pub owner: String,
+    pub nonce: String,
+    pub generation: u64,
+}
+
+/// `worker.{instance}` in the lease bucket: a member's presence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkerVal {
+    pub schema: u32,
+    pub nonce: String,
+    /// Missing in older values: read as 0 (then the leader uses its default cap).
+    #[serde(default)]
+    pub max_in_flight: u32,
+}
+
+/// A record type of the store: knows its schema field and what to call itself in errors.
+pub trait Record: for<'de> Deserialize<'de> {
+    const NAME: &'static str;
+    fn schema(&self) -> u32;
+}
+
+macro_rules! record {
+    ($t:ty, $name:literal) => {
+        impl Record for $t {
+            const NAME: &'static str = $name;
+            fn schema(&self) -> u32 {
+                self.schema
+            }
+        }
+    };
+}
+record!(SplitProgressRecord, "SplitProgressRecord");
+record!(SplitSpecRecord, "SplitSpecRecord");
+record!(LeaseVal, "LeaseVal");
+record!(PlanRecord, "PlanRecord");
+record!(AssignmentVal, "AssignmentVal");
+record!(LeaderVal, "LeaderVal");
+record!(WorkerVal, "WorkerVal");
+
+/// Why a record value was refused. Always names the bucket and key it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub bucket: String,
+    pub key: String,
+    pub kind: RecordErrorKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordErrorKind {
+    /// Not valid JSON for this record (syntax, a missing or unknown field, a bad integer, ...).
+    Invalid { record: &'static str, detail: String },
+    /// A well-formed record of a schema other than [`SCHEMA`].
+    Schema { record: &'static str, found: u64 },
+    /// The record's `id` is not the id in its key.
+    IdMismatch { record: &'static str, id: String },
+}
+
+impl RecordError {
+    /// A stable machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            RecordErrorKind::Invalid { .. } => "invalid_record",
+            RecordErrorKind::Schema { .. } => "wrong_schema",
+            RecordErrorKind::IdMismatch { .. } => "id_mismatch",
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = format!("bucket {}, key {:?}", self.bucket, self.key);
+        match &self.kind {
+            RecordErrorKind::Invalid { record, detail } => {
+                write!(f, "{at}: not a valid {record}: {detail}")
+            }
+            RecordErrorKind::Schema { record, found } => {
+                write!(f, "{at}: {record} has schema {found}, this planner reads schema {SCHEMA}")
+            }
+            RecordErrorKind::IdMismatch { record, id } => {
+                write!(f, "{at}: {record} has id {id:?}, which does not match its key")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+#[derive(Deserialize)]
+struct SchemaOnly {
+    schema: u64,
+}
+
+/// Parses one record value strictly. `bucket` and `key` only name the source in errors.
+///
+/// A value whose `schema` is not [`SCHEMA`] is reported as a schema error even when its fields
+/// also differ, since that is the real cause.
+pub fn parse_record<T: Record>(bucket: &str, key: &str, bytes: &[u8]) -> Result<T, RecordError> {
+    let err = |kind| RecordError { bucket: bucket.to_string(), key: key.to_string(), kind };
+    match serde_json::from_slice::<T>(bytes) {
+        Ok(rec) if rec.schema() == SCHEMA => Ok(rec),
+        Ok(rec) => Err(err(RecordErrorKind::Schema { record: T::NAME, found: rec.schema() as u64 })),
+        Err(e) => match serde_json::from_slice::<SchemaOnly>(bytes) {
+            Ok(s) if s.schema != SCHEMA as u64 => {
+                Err(err(RecordErrorKind::Schema { record: T::NAME, found: s.schema }))
+            }
+            _ => Err(err(RecordErrorKind::Invalid { record: T::NAME, detail: e.to_string() })),
+        },
+    }
+}
+
+/// Parses a record that carries its own id (`split.{id}`, `spec.{id}`) and checks it against
+/// the id in the key.
+pub fn parse_keyed_record<T: Record + HasId>(
+    bucket: &str,
+    key: &str,
+    key_id: &str,
+    bytes: &[u8],
+) -> Result<T, RecordError> {
+    let rec: T = parse_record(bucket, key, bytes)?;
+    if rec.id() != key_id {
+        return Err(RecordError {
+            bucket: bucket.to_string(),
+            key: key.to_string(),
+            kind: RecordErrorKind::IdMismatch { record: T::NAME, id: rec.id().to_string() },
+        });
+    }
+    Ok(rec)
+}
+
+/// Records that repeat their key's id.
+pub trait HasId {
+    fn id(&self) -> &str;
+}
+impl HasId for SplitProgressRecord {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+impl HasId for SplitSpecRecord {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    const PROGRESS: &str = r#"{"schema":3,"id":"s1","fp":18446744073709551615,"epoch":2,"status":"runnable","owner":"w1","attempts":1,"watermark":null,"state":null,"completed":false,"written_at_ms":1767697204891}"#;
+
+    #[test]
+    fn u64_fields_parse_exactly() {
+        let p: SplitProgressRecord = parse_keyed_record("st", "split.s1", "s1", PROGRESS.as_bytes()).unwrap();
+        assert_eq!(p.fp, u64::MAX);
+        assert_eq!(p.status, SplitStatus::Runnable);
+    }
+
+    #[test]
+    fn unknown_field_is_an_error_naming_the_key() {
+        let v = PROGRESS.replace("\"completed\"", "\"extra\":1,\"completed\"");
+        let e = parse_record::<SplitProgressRecord>("st", "split.s1", v.as_bytes()).unwrap_err();
+        assert_eq!(e.code(), "invalid_record");
+        let msg = e.to_string();
+        assert!(msg.contains("split.s1") && msg.contains("extra"), "{msg}");
+    }
+
+    #[test]
+    fn other_schema_is_reported_as_schema_even_with_other_fields() {
+        let v = PROGRESS.replace("\"schema\":3", "\"schema\":4").replace("\"attempts\":1,", "\"tries\":1,");
+        let e = parse_record::<SplitProgressRecord>("st", "split.s1", v.as_bytes()).unwrap_err();
+        assert_eq!(e.kind, RecordErrorKind::Schema { record: "SplitProgressRecord", found: 4 });
+    }
+
+    #[test]
+    fn id_must_match_key() {
+        let e = parse_keyed_record::<SplitProgressRecord>("st", "split.s2", "s2", PROGRESS.as_bytes())
+            .unwrap_err();
+        assert_eq!(e.code(), "id_mismatch");
+    }
+
+    #[test]
+    fn out_of_range_negative_and_fractional_integers_are_errors() {
+        for bad in ["18446744073709551616", "-1", "1.5", "1e3"] {
+            let v = PROGRESS.replace("\"epoch\":2", &format!("\"epoch\":{bad}"));
+            let e = parse_record::<SplitProgressRecord>("st", "split.s1", v.as_bytes()).unwrap_err();
+            assert_eq!(e.code(), "invalid_record", "{bad}");
+        }
+    }
+
+    #[test]
+    fn worker_without_max_in_flight_reads_zero() {
+        let w: WorkerVal = parse_record("ls", "worker.a", br#"{"schema":3,"nonce":"n"}"#).unwrap();
+        assert_eq!(w.max_in_flight, 0);
+    }
+}

@@ -1,0 +1,244 @@
+//! Property tests of `desired_assignment`: the production implementation equals the plain
+//! transcription of the spec, and the spec's invariants 1-5 hold (docs/work-assignment.md).
+
+mod common;
+
+use common::{arb_fleet, arb_fleet_at, arb_skewed_fleet, shaped_fleet, split, Fleet, Scale};
+use proptest::prelude::*;
+use spate_planner_core::records::SplitStatus;
+use spate_planner_core::{plan, reference, Assignment, Pass, Plan};
+use std::collections::{BTreeMap, BTreeSet};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+fn run(f: &Fleet) -> Plan {
+    plan(&f.members, &f.splits, &f.reserved, &f.caps, f.default_cap, f.seed)
+}
+
+fn run_reference(f: &Fleet) -> (Assignment, usize) {
+    reference::desired_assignment(&f.members, &f.splits, &f.reserved, &f.caps, f.default_cap, f.seed)
+}
+
+/// Each member's load under an assignment (saturating, as the leader sums).
+fn loads(f: &Fleet, a: &Assignment) -> BTreeMap<String, u64> {
+    let pool = f.pool();
+    a.iter()
+        .map(|(m, ids)| (m.clone(), ids.iter().fold(0u64, |l, id| l.saturating_add(pool[id.as_str()]))))
+        .collect()
+}
+
+/// The fleet with ownership replaced by `a`: assigned splits get a lease and `progress.owner`
+/// naming their member, the others get neither.
+fn owned_as(f: &Fleet, a: &Assignment) -> Fleet {
+    let owner_of: BTreeMap<&str, &str> =
+        a.iter().flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str()))).collect();
+    let mut g = f.clone();
+    for (id, s) in g.splits.iter_mut() {
+        let o = owner_of.get(id.as_str()).copied();
+        let w = s.spec.as_ref().map(|sp| sp.weight);
+        *s = split(id, w, s.progress.status, s.progress.completed, o, o, s.progress.epoch, s.progress.attempts);
+    }
+    g
+}
+
+/// Some admitted improving move in `a`, by brute force (the spec's admission rule).
+/// `load` is the leader's running load of each member.
+fn some_improving_move(f: &Fleet, a: &Assignment, load: &BTreeMap<String, u64>) -> Option<(String, String, String)> {
+    let pool = f.pool();
+    for (from, ids) in a {
+        for (to, held) in a {
+            if to == from || held.len() >= f.cap(to) {
+                continue;
+            }
+            for id in ids {
+                let w = pool[id.as_str()];
+                if load[from] > load[to].saturating_add(w) {
+                    return Some((id.clone(), from.clone(), to.clone()));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn check_invariants(f: &Fleet) -> Result<(), TestCaseError> {
+    let p = run(f);
+    let a = &p.assignment;
+    let pool = f.pool();
+    // Whether some load sum can saturate; then the leader's running loads (which subtract from a
+    // saturated sum) are no longer plain sums, and re-planning from scratch may differ.
+    let saturates = pool.values().try_fold(0u64, |t, w| t.checked_add(*w)).is_none();
+
+    // 1. Deterministic.
+    prop_assert_eq!(&run(f), &p);
+
+    // One entry per member; caps respected; only pooled splits; no split twice (2).
+    prop_assert_eq!(a.keys().collect::<BTreeSet<_>>(), f.members.iter().collect::<BTreeSet<_>>());
+    let mut seen = BTreeSet::new();
+    for (m, ids) in a {
+        prop_assert!(ids.len() <= f.cap(m), "{} holds {} > cap {}", m, ids.len(), f.cap(m));
+        prop_assert!(ids.windows(2).all(|w| w[0] < w[1]), "list of {} not sorted", m);
+        for id in ids {
+            prop_assert!(pool.contains_key(id.as_str()), "{} is not assignable", id);
+            prop_assert!(seen.insert(id.clone()), "{} assigned twice", id);
+        }
+    }
+
+    // 4. Local optimum, unless the bound was hit, which is then reported.
+    let improving = some_improving_move(f, a, &p.explain.loads);
+    if p.explain.bound_hit {
+        prop_assert_eq!(p.explain.improvable, improving.is_some());
+    } else {
+        prop_assert!(improving.is_none(), "improving move left: {:?}", improving);
+        prop_assert!(!p.explain.improvable);
+    }
+    if !p.explain.bound_hit && !saturates {
+        // 3. Fixpoint.
+        let again = run(&owned_as(f, a));
+        prop_assert_eq!(&again.assignment, a);
+        prop_assert!(again.explain.moves.is_empty());
+    }
+
+    // 5. Total: an assignable split is unassigned only when every lane is full.
+    let unassigned: Vec<_> = pool.keys().filter(|id| !seen.contains(**id)).collect();
+    if !unassigned.is_empty() {
+        for (m, ids) in a {
+            prop_assert_eq!(ids.len(), f.cap(m), "{:?} unassigned while {} has a free lane", unassigned, m);
+        }
+    }
+    prop_assert_eq!(p.explain.queue.len(), unassigned.len());
+
+    // The explanation agrees with the plan.
+    prop_assert_eq!(p.explain.placements.len(), seen.len());
+    for (id, pl) in &p.explain.placements {
+        prop_assert!(a[&pl.member].contains(id));
+        prop_assert_eq!(pl.pass == Pass::Improve, pl.last_move.is_some());
+        if let Some(i) = pl.last_move {
+            prop_assert_eq!(&p.explain.moves[i].split, id);
+            prop_assert_eq!(&p.explain.moves[i].to, &pl.member);
+        }
+    }
+    // Loads are running sums: equal to the plain sums unless the fleet's total saturates.
+    if !saturates {
+        prop_assert_eq!(&p.explain.loads, &loads(f, a));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The production implementation equals the plain transcription, result and move count.
+    #[test]
+    fn production_equals_reference(f in arb_fleet(12, 300)) {
+        let p = run(&f);
+        let (a, moves) = run_reference(&f);
+        prop_assert_eq!(&p.assignment, &a);
+        prop_assert_eq!(p.explain.moves.len(), moves);
+    }
+
+    /// The same with small fleets, where ties and full lanes are common.
+    #[test]
+    fn production_equals_reference_small_fleets(f in arb_fleet(4, 40)) {
+        let p = run(&f);
+        let (a, moves) = run_reference(&f);
+        prop_assert_eq!(&p.assignment, &a);
+        prop_assert_eq!(p.explain.moves.len(), moves);
+    }
+
+    /// Skewed ownership (the scale-out shape), where the improving pass does most of the work.
+    #[test]
+    fn production_equals_reference_skewed(f in arb_skewed_fleet(12, 300)) {
+        let p = run(&f);
+        let (a, moves) = run_reference(&f);
+        prop_assert_eq!(&p.assignment, &a);
+        prop_assert_eq!(p.explain.moves.len(), moves);
+        check_invariants(&f)?;
+    }
+
+    /// Invariants 1-5 of decision-core.md section 5, and the explanation's consistency, on
+    /// every weight scale (the fixpoint only where sums cannot saturate).
+    #[test]
+    fn assignment_invariants_hold(f in arb_fleet(12, 300)) {
+        check_invariants(&f)?;
+    }
+
+    /// The same on the spec's two scales alone: 1..50 and 1e9..8e9.
+    #[test]
+    fn assignment_invariants_hold_on_spec_scales(f in prop_oneof![arb_fleet_at(Scale::Small, 12, 300), arb_fleet_at(Scale::Bytes, 12, 300)]) {
+        check_invariants(&f)?;
+    }
+}
+
+/// Heavily skewed ownership on byte-scale weights (the scale-out shape), differential.
+#[test]
+fn scale_out_equals_reference() {
+    let members: Vec<String> = (0..12).map(|i| format!("m{i:02}")).collect();
+    let names: Vec<&str> = members.iter().map(String::as_str).collect();
+    let weights: Vec<u64> = (0..240u64).map(|i| 1_000_000 + (i * 7919 % 200) * 1_000_000).collect();
+    let f = shaped_fleet(&names, &weights, |i| Some(format!("m{:02}", i % 6)), 48, 99);
+    let p = run(&f);
+    let (a, moves) = run_reference(&f);
+    assert_eq!(p.assignment, a);
+    assert_eq!(p.explain.moves.len(), moves);
+    assert!(moves > 50, "the shape should need many improving moves, made {moves}");
+}
+
+/// Equal weights and equal loads everywhere: every choice is a tie-break.
+#[test]
+fn all_ties_equal_reference() {
+    for seed in [0u64, 1, 7, u64::MAX] {
+        let names = ["a", "b", "c", "d", "e"];
+        let f = shaped_fleet(&names, &[5; 37], |i| (i % 3 == 0).then(|| "a".to_string()), 9, seed);
+        let (a, _) = run_reference(&f);
+        assert_eq!(run(&f).assignment, a, "seed {seed}");
+    }
+}
+
+/// Weights of u64::MAX saturate loads and never panic; the result matches the reference.
+#[test]
+fn saturating_weights_equal_reference() {
+    let names = ["a", "b", "c"];
+    let weights = [u64::MAX, u64::MAX, u64::MAX - 1, 1, 0, u64::MAX / 2, u64::MAX / 2 + 1];
+    let f = shaped_fleet(&names, &weights, |i| Some(["a", "b", "zz"][i % 3].to_string()), 3, 5);
+    let (a, moves) = run_reference(&f);
+    let p = run(&f);
+    assert_eq!(p.assignment, a);
+    assert_eq!(p.explain.moves.len(), moves);
+}
+
+/// The 4096-move bound is detected and reported, with the same result as the reference.
+#[test]
+fn move_bound_is_reported() {
+    let weights = vec![1u64; 9000];
+    let f = shaped_fleet(&["a", "b"], &weights, |_| Some("a".to_string()), 9000, 3);
+    let p = run(&f);
+    assert!(p.explain.bound_hit);
+    assert!(p.explain.improvable, "a balanced result would need 4500 moves");
+    assert_eq!(p.explain.moves.len(), reference::MAX_IMPROVING_MOVES);
+    assert_eq!(p.assignment["b"].len(), 4096);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let (a, moves) = run_reference(&f);
+        assert_eq!(p.assignment, a);
+        assert_eq!(moves, 4096);
+    }
+}
+
+/// Queued splits are exactly the ones beyond the fleet's lanes, in pool order.
+#[test]
+fn queue_is_what_exceeds_the_lanes() {
+    let f = shaped_fleet(&["a", "b"], &[10, 9, 8, 7, 6, 5], |_| None, 2, 1);
+    let p = run(&f);
+    assert_eq!(p.explain.queue, vec!["s00004".to_string(), "s00005".to_string()]);
+    assert!(p.assignment.values().all(|v| v.len() == 2));
+}
+
+/// No members: an empty result, whatever the splits.
+#[test]
+fn no_members_no_entries() {
+    let f = shaped_fleet(&[], &[1, 2, 3], |_| Some("x".into()), 2, 1);
+    assert!(run(&f).assignment.is_empty());
+    let g = Fleet { splits: BTreeMap::from([("q".into(), split("q", None, SplitStatus::Runnable, false, None, None, 0, 0))]), ..f };
+    assert!(run(&g).assignment.is_empty());
+}
