@@ -1,1 +1,34 @@
-fn main() {}
+//! `spate-planner`: the planner's native command-line program.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod bench;
+mod conformance;
+
+#[derive(Parser)]
+#[command(name = "spate-planner", version, about = "See and review how a Spate fleet shares its work")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run conformance vector files (format spate-conformance/1) against the decision core.
+    Conformance {
+        /// Vector files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
+    /// Time desired_assignment on synthetic fleets (cold, scale-out, member-loss).
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Conformance { files } => conformance::run(&files),
+        Command::Bench(args) => bench::run(&args),
+    }
+}

@@ -59,10 +59,10 @@ pub struct ImprovingMove {
 }
 
 /// How one assigned split was placed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Placement {
-    /// The member it ends on.
-    pub member: String,
+    /// The member it ends on, as an index into [`Explain::members`].
+    pub member: usize,
     /// The pass that placed it there (`Improve` when an improving move was its last step).
     pub pass: Pass,
     /// The pass that first placed it (sticky or fill).
@@ -74,8 +74,11 @@ pub struct Placement {
 /// Why the plan is what it is. Beside the plan, never changing it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Explain {
-    /// Every assigned split, by id.
-    pub placements: BTreeMap<String, Placement>,
+    /// The members by name (the order of [`Placement::member`] and [`Explain::loads`]).
+    pub members: Vec<String>,
+    /// One entry per input split, in the input map's (id) order: how it was placed, or `None`
+    /// when it is not assigned (not assignable, reserved, or queued).
+    pub placements: Vec<Option<Placement>>,
     /// The improving moves in order.
     pub moves: Vec<ImprovingMove>,
     /// Whether the improving pass stopped at [`MAX_IMPROVING_MOVES`].
@@ -85,8 +88,15 @@ pub struct Explain {
     pub improvable: bool,
     /// Pooled splits left unassigned because every lane was full, in pool order.
     pub queue: Vec<String>,
-    /// Each member's final weight load (saturating sum).
-    pub loads: BTreeMap<String, u64>,
+    /// Each member's final weight load (the leader's running saturating sums), by member index.
+    pub loads: Vec<u64>,
+}
+
+impl Explain {
+    /// Each member's load by name.
+    pub fn loads_by_name(&self) -> BTreeMap<String, u64> {
+        self.members.iter().cloned().zip(self.loads.iter().copied()).collect()
+    }
 }
 
 /// A plan: the assignment and its explanation.
@@ -120,6 +130,8 @@ type MoveKey = (u128, u64, Reverse<usize>, Reverse<u64>);
 
 struct Pooled<'a> {
     id: &'a str,
+    /// Position of the split in the input map, i.e. in id order.
+    ord: usize,
     w: u64,
     owner: Option<usize>,
 }
@@ -133,6 +145,22 @@ pub fn plan(
     default_cap: u32,
     seed: u64,
 ) -> Plan {
+    plan_with_hash(members, splits, reserved, caps, default_cap, seed, stable_hash_str)
+}
+
+/// [`plan`] with another string hash in place of [`stable_hash_str`]. For tests only: a
+/// degenerate hash (say, one that takes few values) makes every tie-break of the spec reachable,
+/// which 64-bit hashes of distinct ids never are.
+#[doc(hidden)]
+pub fn plan_with_hash(
+    members: &BTreeSet<String>,
+    splits: &BTreeMap<String, SplitState>,
+    reserved: &BTreeSet<String>,
+    caps: &BTreeMap<String, u32>,
+    default_cap: u32,
+    seed: u64,
+    hash: impl Fn(u64, &str) -> u64,
+) -> Plan {
     let names: Vec<&str> = members.iter().map(String::as_str).collect();
     let m = names.len(); // with no members everything pooled is queued and the result is empty
     let index_of = |name: &str| names.binary_search(&name).ok();
@@ -145,9 +173,11 @@ pub fn plan(
     // sort is stable).
     let mut pool: Vec<Pooled> = splits
         .iter()
-        .filter(|(id, s)| s.is_assignable() && !reserved.contains(*id))
-        .map(|(id, s)| Pooled {
+        .enumerate()
+        .filter(|(_, (id, s))| s.is_assignable() && !reserved.contains(*id))
+        .map(|(ord, (id, s))| Pooled {
             id: id.as_str(),
+            ord,
             w: s.assign_weight().unwrap_or(1),
             owner: s.current_owner().and_then(index_of),
         })
@@ -173,7 +203,7 @@ pub fn plan(
     }
 
     // Pass 2: fill, lightest free member by (load, member hash, name).
-    let mh: Vec<u64> = names.iter().map(|n| stable_hash_str(seed, n)).collect();
+    let mh: Vec<u64> = names.iter().map(|n| hash(seed, n)).collect();
     let mut fillable: BTreeSet<(u64, u64, usize)> =
         (0..m).filter(|&j| count[j] < cap[j]).map(|j| (load[j], mh[j], j)).collect();
     let mut queue = Vec::new();
@@ -196,7 +226,7 @@ pub fn plan(
     let mut split_hash = vec![0u64; pool.len()];
     for (i, slot) in placed.iter().enumerate() {
         if let Some((j, _, s)) = *slot {
-            split_hash[i] = stable_hash_str(seed, pool[i].id);
+            split_hash[i] = hash(seed, pool[i].id);
             held[j].push((pool[i].w, Reverse(split_hash[i]), s, i));
         }
     }
@@ -231,6 +261,15 @@ pub fn plan(
                 continue;
             }
             let v = &held[f];
+            let Some(&(w_max, ..)) = v.last() else { continue };
+            if w_max <= half {
+                // Common case: every split of `from` is at most d/2, so the heaviest class wins
+                // here, with gain w_max * (d - w_max). Skip the search when it cannot beat the best.
+                let gain = w_max as u128 * (d - w_max) as u128;
+                if best.as_ref().is_some_and(|(k, ..)| gain < k.0) {
+                    continue;
+                }
+            }
             // Heaviest weight <= d/2: the start of its class.
             let upto = v.partition_point(|e| e.0 <= half);
             let mut consider = |pos: usize| {
@@ -289,34 +328,38 @@ pub fn plan(
     let bound_hit = moves.len() >= MAX_IMPROVING_MOVES;
     let improvable = bound_hit && find_best(&held, &free, &heaviest).is_some();
 
-    // Step 6: each member's list sorted by id.
-    let mut lists: Vec<Vec<&str>> = vec![Vec::new(); m];
-    let mut placements = BTreeMap::new();
+    // Step 6: each member's list sorted by id (input order is id order).
+    let mut lists: Vec<Vec<(usize, &str)>> = vec![Vec::new(); m];
+    let mut placements = vec![None; splits.len()];
     for (i, slot) in placed.iter().enumerate() {
         if let Some((j, first, _)) = *slot {
-            lists[j].push(pool[i].id);
-            placements.insert(
-                pool[i].id.to_string(),
-                Placement {
-                    member: names[j].to_string(),
-                    pass: if last_move[i].is_some() { Pass::Improve } else { first },
-                    first_pass: first,
-                    last_move: last_move[i],
-                },
-            );
+            lists[j].push((pool[i].ord, pool[i].id));
+            placements[pool[i].ord] = Some(Placement {
+                member: j,
+                pass: if last_move[i].is_some() { Pass::Improve } else { first },
+                first_pass: first,
+                last_move: last_move[i],
+            });
         }
     }
     let assignment = names
         .iter()
         .zip(lists)
         .map(|(n, mut ids)| {
-            ids.sort_unstable();
-            (n.to_string(), ids.into_iter().map(str::to_string).collect())
+            ids.sort_unstable_by_key(|e| e.0);
+            (n.to_string(), ids.into_iter().map(|(_, id)| id.to_string()).collect())
         })
         .collect();
-    let loads = names.iter().zip(&load).map(|(n, l)| (n.to_string(), *l)).collect();
     Plan {
         assignment,
-        explain: Explain { placements, moves, bound_hit, improvable, queue, loads },
+        explain: Explain {
+            members: names.iter().map(|n| n.to_string()).collect(),
+            placements,
+            moves,
+            bound_hit,
+            improvable,
+            queue,
+            loads: load,
+        },
     }
 }

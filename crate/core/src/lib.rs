@@ -18,6 +18,7 @@ pub mod hash;
 pub mod records;
 pub mod reference;
 pub mod state;
+pub mod synth;
 pub mod timing;
 
 use std::collections::BTreeMap;
@@ -29,4 +30,5 @@ pub use assign::{desired_assignment, plan, Explain, Pass, Plan};
 pub use claims::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind};
 pub use hash::{stable_hash, stable_hash_str};
 pub use state::{LeaseEntry, SplitState};
+pub use synth::LeaderInputs;
 pub use timing::{jitter, live_workers};

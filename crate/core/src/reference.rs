@@ -5,7 +5,7 @@
 //! 2,000 splits) but is the yardstick: the production implementation in [`crate::assign`] is
 //! proven identical to this one by differential property tests.
 
-use crate::hash::stable_hash_str;
+use crate::hash;
 use crate::state::SplitState;
 use crate::Assignment;
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,6 +21,19 @@ pub fn desired_assignment(
     caps: &BTreeMap<String, u32>,
     default_cap: u32,
     seed: u64,
+) -> (Assignment, usize) {
+    desired_assignment_with_hash(members, splits, reserved, caps, default_cap, seed, hash::stable_hash_str)
+}
+
+/// [`desired_assignment`] with another string hash, to reach the tie-breaks in tests.
+pub fn desired_assignment_with_hash(
+    members: &BTreeSet<String>,
+    splits: &BTreeMap<String, SplitState>,
+    reserved: &BTreeSet<String>,
+    caps: &BTreeMap<String, u32>,
+    default_cap: u32,
+    seed: u64,
+    stable_hash_str: impl Fn(u64, &str) -> u64,
 ) -> (Assignment, usize) {
     // step 0
     let mut out: BTreeMap<&str, Vec<(&str, u64)>> =

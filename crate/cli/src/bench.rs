@@ -1,0 +1,73 @@
+//! `spate-planner bench`: figures for desired_assignment on the three fleet shapes.
+
+use spate_planner_core::synth::{bench_fleet, max_min_ratio, Shape};
+use spate_planner_core::{reference, LeaderInputs};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Sizes as SPLITSxMEMBERS (default: 2000x40 10000x100 100000x1000).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Vec<String>,
+    /// Runs per figure; the median is printed.
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+    /// Also time the plain transcription of the spec on sizes up to this many splits.
+    #[arg(long, default_value_t = 0)]
+    reference_up_to: usize,
+}
+
+fn parse_size(s: &str) -> Option<(usize, usize)> {
+    let (a, b) = s.split_once('x')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+fn median_ms(repeat: usize, mut f: impl FnMut()) -> f64 {
+    let mut t: Vec<f64> = (0..repeat.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let sizes: Vec<String> = if args.sizes.is_empty() {
+        vec!["2000x40".into(), "10000x100".into(), "100000x1000".into()]
+    } else {
+        args.sizes.clone()
+    };
+    println!("impl shape splits members ms moves bound_hit max/min");
+    for s in &sizes {
+        let Some((n, m)) = parse_size(s) else {
+            eprintln!("bad size {s:?}: expected SPLITSxMEMBERS, e.g. 10000x100");
+            return ExitCode::FAILURE;
+        };
+        for shape in Shape::ALL {
+            let fleet = bench_fleet(shape, n, m);
+            let mut plan = None;
+            let ms = median_ms(args.repeat, || plan = Some(fleet.plan()));
+            let plan = plan.expect("ran at least once");
+            println!(
+                "fast {} {n} {m} {ms:.2} {} {} {:.4}",
+                shape.name(),
+                plan.explain.moves.len(),
+                plan.explain.bound_hit,
+                max_min_ratio(&plan)
+            );
+            if n <= args.reference_up_to {
+                let ms = median_ms(1, || {
+                    let LeaderInputs { members, splits, reserved, caps, default_cap, seed } = &fleet;
+                    let (a, _) = reference::desired_assignment(members, splits, reserved, caps, *default_cap, *seed);
+                    assert_eq!(a, plan.assignment, "the reference disagrees on {} {n}x{m}", shape.name());
+                });
+                println!("reference {} {n} {m} {ms:.2} - - -", shape.name());
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
