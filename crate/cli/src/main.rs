@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod conformance;
+mod serve;
 
 #[derive(Parser)]
 #[command(name = "spate-planner", version, about = "See and review how a Spate fleet shares its work")]
@@ -23,6 +24,8 @@ enum Command {
     },
     /// Time desired_assignment on synthetic fleets (cold, scale-out, member-loss).
     Bench(bench::Args),
+    /// Serve the built dashboard on 127.0.0.1.
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,5 +33,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Conformance { files } => conformance::run(&files),
         Command::Bench(args) => bench::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }
