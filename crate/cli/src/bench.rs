@@ -61,9 +61,22 @@ pub fn run(args: &Args) -> ExitCode {
             );
             if n <= args.reference_up_to {
                 let ms = median_ms(1, || {
-                    let LeaderInputs { members, splits, reserved, caps, default_cap, seed } = &fleet;
-                    let (a, _) = reference::desired_assignment(members, splits, reserved, caps, *default_cap, *seed);
-                    assert_eq!(a, plan.assignment, "the reference disagrees on {} {n}x{m}", shape.name());
+                    let LeaderInputs {
+                        members,
+                        splits,
+                        reserved,
+                        caps,
+                        default_cap,
+                        seed,
+                    } = &fleet;
+                    let (a, _) =
+                        reference::desired_assignment(members, splits, reserved, caps, *default_cap, *seed);
+                    assert_eq!(
+                        a,
+                        plan.assignment,
+                        "the reference disagrees on {} {n}x{m}",
+                        shape.name()
+                    );
                 });
                 println!("reference {} {n} {m} {ms:.2} - - -", shape.name());
             }

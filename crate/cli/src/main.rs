@@ -8,7 +8,11 @@ mod conformance;
 mod serve;
 
 #[derive(Parser)]
-#[command(name = "spate-planner", version, about = "See and review how a Spate fleet shares its work")]
+#[command(
+    name = "spate-planner",
+    version,
+    about = "See and review how a Spate fleet shares its work"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

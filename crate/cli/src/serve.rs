@@ -48,17 +48,27 @@ fn resolve(root: &Path, url: &str) -> Option<PathBuf> {
 
 pub fn run(args: &Args) -> ExitCode {
     if !args.dir.join("index.html").is_file() {
-        eprintln!("{} has no index.html: build the dashboard first (scripts/build)", args.dir.display());
+        eprintln!(
+            "{} has no index.html: build the dashboard first (scripts/build)",
+            args.dir.display()
+        );
         return ExitCode::FAILURE;
     }
     let server = match tiny_http::Server::http(("127.0.0.1", args.port)) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("cannot listen on 127.0.0.1:{}: {e} (choose another with --port)", args.port);
+            eprintln!(
+                "cannot listen on 127.0.0.1:{}: {e} (choose another with --port)",
+                args.port
+            );
             return ExitCode::FAILURE;
         }
     };
-    let addr = server.server_addr().to_ip().map(|a| a.to_string()).unwrap_or_default();
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
     println!("spate-planner dashboard: http://{addr}/");
     for req in server.incoming_requests() {
         let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok();
@@ -83,7 +93,10 @@ mod tests {
     #[test]
     fn paths_cannot_leave_the_root() {
         let root = Path::new("/srv");
-        assert_eq!(resolve(root, "/pkg/a.js?x=1"), Some(PathBuf::from("/srv/pkg/a.js")));
+        assert_eq!(
+            resolve(root, "/pkg/a.js?x=1"),
+            Some(PathBuf::from("/srv/pkg/a.js"))
+        );
         assert_eq!(resolve(root, "/../etc/passwd"), None);
         assert_eq!(resolve(root, "/pkg/../../x"), None);
     }

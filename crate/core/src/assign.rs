@@ -95,7 +95,11 @@ pub struct Explain {
 impl Explain {
     /// Each member's load by name.
     pub fn loads_by_name(&self) -> BTreeMap<String, u64> {
-        self.members.iter().cloned().zip(self.loads.iter().copied()).collect()
+        self.members
+            .iter()
+            .cloned()
+            .zip(self.loads.iter().copied())
+            .collect()
     }
 }
 
@@ -145,7 +149,15 @@ pub fn plan(
     default_cap: u32,
     seed: u64,
 ) -> Plan {
-    plan_with_hash(members, splits, reserved, caps, default_cap, seed, stable_hash_str)
+    plan_with_hash(
+        members,
+        splits,
+        reserved,
+        caps,
+        default_cap,
+        seed,
+        stable_hash_str,
+    )
 }
 
 /// [`plan`] with another string hash in place of [`stable_hash_str`]. For tests only: a
@@ -164,8 +176,10 @@ pub fn plan_with_hash(
     let names: Vec<&str> = members.iter().map(String::as_str).collect();
     let m = names.len(); // with no members everything pooled is queued and the result is empty
     let index_of = |name: &str| names.binary_search(&name).ok();
-    let cap: Vec<usize> =
-        names.iter().map(|n| caps.get(*n).copied().unwrap_or(default_cap).max(1) as usize).collect();
+    let cap: Vec<usize> = names
+        .iter()
+        .map(|n| caps.get(*n).copied().unwrap_or(default_cap).max(1) as usize)
+        .collect();
     let mut load = vec![0u64; m];
     let mut count = vec![0usize; m];
 
@@ -204,8 +218,10 @@ pub fn plan_with_hash(
 
     // Pass 2: fill, lightest free member by (load, member hash, name).
     let mh: Vec<u64> = names.iter().map(|n| hash(seed, n)).collect();
-    let mut fillable: BTreeSet<(u64, u64, usize)> =
-        (0..m).filter(|&j| count[j] < cap[j]).map(|j| (load[j], mh[j], j)).collect();
+    let mut fillable: BTreeSet<(u64, u64, usize)> = (0..m)
+        .filter(|&j| count[j] < cap[j])
+        .map(|j| (load[j], mh[j], j))
+        .collect();
     let mut queue = Vec::new();
     for (k, &i) in unplaced.iter().enumerate() {
         let Some((_, _, t)) = fillable.pop_first() else {
@@ -233,8 +249,10 @@ pub fn plan_with_hash(
     for v in &mut held {
         v.sort_unstable();
     }
-    let mut free: BTreeSet<(u64, usize)> =
-        (0..m).filter(|&j| count[j] < cap[j]).map(|j| (load[j], j)).collect();
+    let mut free: BTreeSet<(u64, usize)> = (0..m)
+        .filter(|&j| count[j] < cap[j])
+        .map(|j| (load[j], j))
+        .collect();
     let mut heaviest: BTreeSet<(Reverse<u64>, usize)> = (0..m).map(|j| (Reverse(load[j]), j)).collect();
     let mut last_move: Vec<Option<usize>> = vec![None; pool.len()];
     let mut moves: Vec<ImprovingMove> = Vec::new();
@@ -292,7 +310,9 @@ pub fn plan_with_hash(
     };
 
     while moves.len() < MAX_IMPROVING_MOVES {
-        let Some((key, f, t, pos)) = find_best(&held, &free, &heaviest) else { break };
+        let Some((key, f, t, pos)) = find_best(&held, &free, &heaviest) else {
+            break;
+        };
         let (w, hs, _, i) = held[f].remove(pos);
         let entry = (w, hs, seq, i);
         seq += 1;
@@ -336,7 +356,11 @@ pub fn plan_with_hash(
             lists[j].push((pool[i].ord, pool[i].id));
             placements[pool[i].ord] = Some(Placement {
                 member: j,
-                pass: if last_move[i].is_some() { Pass::Improve } else { first },
+                pass: if last_move[i].is_some() {
+                    Pass::Improve
+                } else {
+                    first
+                },
                 first_pass: first,
                 last_move: last_move[i],
             });
@@ -347,7 +371,10 @@ pub fn plan_with_hash(
         .zip(lists)
         .map(|(n, mut ids)| {
             ids.sort_unstable_by_key(|e| e.0);
-            (n.to_string(), ids.into_iter().map(|(_, id)| id.to_string()).collect())
+            (
+                n.to_string(),
+                ids.into_iter().map(|(_, id)| id.to_string()).collect(),
+            )
         })
         .collect();
     Plan {

@@ -78,7 +78,11 @@ pub fn claim_candidates(
         } else {
             continue;
         };
-        out.push(ClaimCandidate { id: id.clone(), action, kind });
+        out.push(ClaimCandidate {
+            id: id.clone(),
+            action,
+            kind,
+        });
     }
     // Stable: ids stay ascending within a kind.
     out.sort_by_key(|c| c.kind);

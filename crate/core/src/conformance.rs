@@ -75,13 +75,22 @@ pub fn run_file(text: &str) -> Result<Vec<CaseOutcome>, String> {
     if file.format != FORMAT {
         return Err(format!("format {:?} is not {FORMAT:?}", file.format));
     }
-    Ok(file.cases.iter().enumerate().map(|(i, c)| run_case(i, c)).collect())
+    Ok(file
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| run_case(i, c))
+        .collect())
 }
 
 /// Runs one case value (`{name, op, input, expect}`).
 pub fn run_case(index: usize, case: &Value) -> CaseOutcome {
     let name = case.get("name").and_then(Value::as_str).unwrap_or("").to_string();
-    let name = if name.is_empty() { format!("#{index}") } else { name };
+    let name = if name.is_empty() {
+        format!("#{index}")
+    } else {
+        name
+    };
     let op = case.get("op").and_then(Value::as_str).unwrap_or("?").to_string();
     let expect = case.get("expect").cloned().unwrap_or(Value::Null);
     let got = case
@@ -170,12 +179,14 @@ pub fn compute(op: &str, input: &Value) -> Result<Value, String> {
         }
         "assign" => {
             let i: Assign = parse(op, input)?;
-            let a = crate::desired_assignment(&i.members, &i.splits, &i.reserved, &i.caps, i.default_cap, i.seed);
+            let a =
+                crate::desired_assignment(&i.members, &i.splits, &i.reserved, &i.caps, i.default_cap, i.seed);
             json!({ "assignment": a })
         }
         "claims" => {
             let i: Claims = parse(op, input)?;
-            let c = crate::claim_candidates(&i.splits, |id| i.owned.contains(id), &i.instance, i.max_attempts);
+            let c =
+                crate::claim_candidates(&i.splits, |id| i.owned.contains(id), &i.instance, i.max_attempts);
             json!({ "candidates": c })
         }
         other => return Err(format!("unknown op {other:?}")),
@@ -195,8 +206,12 @@ pub fn first_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
                             return Some(d);
                         }
                     }
-                    (Some(u), None) => return Some(format!("{p}: expected {}, got nothing", clip(&u.to_string()))),
-                    (None, Some(v)) => return Some(format!("{p}: expected nothing, got {}", clip(&v.to_string()))),
+                    (Some(u), None) => {
+                        return Some(format!("{p}: expected {}, got nothing", clip(&u.to_string())))
+                    }
+                    (None, Some(v)) => {
+                        return Some(format!("{p}: expected nothing, got {}", clip(&v.to_string())))
+                    }
                     (None, None) => {}
                 }
             }
@@ -211,7 +226,11 @@ pub fn first_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
             (x.len() != y.len()).then(|| format!("{path}: expected {} items, got {}", x.len(), y.len()))
         }
         _ if a == b => None,
-        _ => Some(format!("{path}: expected {}, got {}", clip(&a.to_string()), clip(&b.to_string()))),
+        _ => Some(format!(
+            "{path}: expected {}, got {}",
+            clip(&a.to_string()),
+            clip(&b.to_string())
+        )),
     }
 }
 
@@ -230,13 +249,18 @@ mod tests {
         let out = run_file(text).unwrap();
         assert!(out[0].failure.is_none());
         let f = out[1].failure.as_ref().unwrap();
-        assert_eq!(f.first_difference, "$.hash: expected 15575724145496192046, got 15575724145496192045");
+        assert_eq!(
+            f.first_difference,
+            "$.hash: expected 15575724145496192046, got 15575724145496192045"
+        );
         assert!(out[2].failure.as_ref().unwrap().got.contains("unknown op"));
     }
 
     #[test]
     fn another_format_is_refused() {
-        assert!(run_file(r#"{"format":"x","cases":[]}"#).unwrap_err().contains("spate-conformance/1"));
+        assert!(run_file(r#"{"format":"x","cases":[]}"#)
+            .unwrap_err()
+            .contains("spate-conformance/1"));
         assert!(run_file("not json").is_err());
     }
 }

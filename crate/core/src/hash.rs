@@ -186,7 +186,9 @@ mod tests {
         /// Every byte length 0..=300 (each branch of the long-input path), several seeds.
         #[test]
         fn matches_foldhash_natively_for_every_length() {
-            let text: String = (0..300u32).map(|i| char::from(b'a' + (i * 7 % 26) as u8)).collect();
+            let text: String = (0..300u32)
+                .map(|i| char::from(b'a' + (i * 7 % 26) as u8))
+                .collect();
             for seed in [0u64, 1, 7, u64::MAX, 0x1234_5678_9abc_def0] {
                 for len in 0..=300 {
                     let s = &text[..len];

@@ -173,7 +173,10 @@ impl fmt::Display for RecordError {
                 write!(f, "{at}: not a valid {record}: {detail}")
             }
             RecordErrorKind::Schema { record, found } => {
-                write!(f, "{at}: {record} has schema {found}, this planner reads schema {SCHEMA}")
+                write!(
+                    f,
+                    "{at}: {record} has schema {found}, this planner reads schema {SCHEMA}"
+                )
             }
             RecordErrorKind::IdMismatch { record, id } => {
                 write!(f, "{at}: {record} has id {id:?}, which does not match its key")
@@ -194,15 +197,26 @@ struct SchemaOnly {
 /// A value whose `schema` is not [`SCHEMA`] is reported as a schema error even when its fields
 /// also differ, since that is the real cause.
 pub fn parse_record<T: Record>(bucket: &str, key: &str, bytes: &[u8]) -> Result<T, RecordError> {
-    let err = |kind| RecordError { bucket: bucket.to_string(), key: key.to_string(), kind };
+    let err = |kind| RecordError {
+        bucket: bucket.to_string(),
+        key: key.to_string(),
+        kind,
+    };
     match serde_json::from_slice::<T>(bytes) {
         Ok(rec) if rec.schema() == SCHEMA => Ok(rec),
-        Ok(rec) => Err(err(RecordErrorKind::Schema { record: T::NAME, found: rec.schema() as u64 })),
+        Ok(rec) => Err(err(RecordErrorKind::Schema {
+            record: T::NAME,
+            found: rec.schema() as u64,
+        })),
         Err(e) => match serde_json::from_slice::<SchemaOnly>(bytes) {
-            Ok(s) if s.schema != SCHEMA as u64 => {
-                Err(err(RecordErrorKind::Schema { record: T::NAME, found: s.schema }))
-            }
-            _ => Err(err(RecordErrorKind::Invalid { record: T::NAME, detail: e.to_string() })),
+            Ok(s) if s.schema != SCHEMA as u64 => Err(err(RecordErrorKind::Schema {
+                record: T::NAME,
+                found: s.schema,
+            })),
+            _ => Err(err(RecordErrorKind::Invalid {
+                record: T::NAME,
+                detail: e.to_string(),
+            })),
         },
     }
 }
@@ -220,7 +234,10 @@ pub fn parse_keyed_record<T: Record + HasId>(
         return Err(RecordError {
             bucket: bucket.to_string(),
             key: key.to_string(),
-            kind: RecordErrorKind::IdMismatch { record: T::NAME, id: rec.id().to_string() },
+            kind: RecordErrorKind::IdMismatch {
+                record: T::NAME,
+                id: rec.id().to_string(),
+            },
         });
     }
     Ok(rec)
@@ -267,9 +284,17 @@ mod tests {
 
     #[test]
     fn other_schema_is_reported_as_schema_even_with_other_fields() {
-        let v = PROGRESS.replace("\"schema\":3", "\"schema\":4").replace("\"attempts\":1,", "\"tries\":1,");
+        let v = PROGRESS
+            .replace("\"schema\":3", "\"schema\":4")
+            .replace("\"attempts\":1,", "\"tries\":1,");
         let e = parse_record::<SplitProgressRecord>("st", "split.s1", v.as_bytes()).unwrap_err();
-        assert_eq!(e.kind, RecordErrorKind::Schema { record: "SplitProgressRecord", found: 4 });
+        assert_eq!(
+            e.kind,
+            RecordErrorKind::Schema {
+                record: "SplitProgressRecord",
+                found: 4
+            }
+        );
     }
 
     #[test]

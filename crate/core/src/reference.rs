@@ -22,7 +22,15 @@ pub fn desired_assignment(
     default_cap: u32,
     seed: u64,
 ) -> (Assignment, usize) {
-    desired_assignment_with_hash(members, splits, reserved, caps, default_cap, seed, hash::stable_hash_str)
+    desired_assignment_with_hash(
+        members,
+        splits,
+        reserved,
+        caps,
+        default_cap,
+        seed,
+        hash::stable_hash_str,
+    )
 }
 
 /// [`desired_assignment`] with another string hash, to reach the tie-breaks in tests.
@@ -50,7 +58,13 @@ pub fn desired_assignment_with_hash(
     let mut pool: Vec<(&str, u64, &SplitState)> = splits
         .iter()
         .filter(|(id, s)| s.is_assignable() && !reserved.contains(*id))
-        .map(|(id, s)| (id.as_str(), s.spec.as_ref().map(|sp| sp.weight).unwrap_or(0).max(1), s))
+        .map(|(id, s)| {
+            (
+                id.as_str(),
+                s.spec.as_ref().map(|sp| sp.weight).unwrap_or(0).max(1),
+                s,
+            )
+        })
         .collect();
     pool.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
 
@@ -97,7 +111,8 @@ pub fn desired_assignment_with_hash(
                     continue;
                 }
                 for (pos, &(id, w)) in out[from].iter().enumerate() {
-                    if !(load[from] > load[to].saturating_add(w)) {
+                    let admitted = load[from] > load[to].saturating_add(w);
+                    if !admitted {
                         continue;
                     }
                     let gain = w as u128 * (load[from] - load[to] - w) as u128;

@@ -44,7 +44,14 @@ pub struct LeaderInputs {
 impl LeaderInputs {
     /// The plan for these inputs.
     pub fn plan(&self) -> Plan {
-        plan(&self.members, &self.splits, &self.reserved, &self.caps, self.default_cap, self.seed)
+        plan(
+            &self.members,
+            &self.splits,
+            &self.reserved,
+            &self.caps,
+            self.default_cap,
+            self.seed,
+        )
     }
 }
 
@@ -74,7 +81,12 @@ pub fn runnable_split(id: &str, fp: u64, weight: u64, owner: Option<&str>) -> Sp
             descriptor: String::new(),
         }),
         lease: owner.map(|o| LeaseEntry {
-            value: LeaseVal { schema: SCHEMA, owner: o.to_string(), nonce: "bench".into(), epoch: 1 },
+            value: LeaseVal {
+                schema: SCHEMA,
+                owner: o.to_string(),
+                nonce: "bench".into(),
+                epoch: 1,
+            },
             rev: 2,
         }),
     }

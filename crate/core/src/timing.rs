@@ -32,15 +32,24 @@ mod tests {
         for round in 0..2000u64 {
             let base = Duration::from_millis(1000 + round);
             let j = jitter(42, round, base);
-            assert!(j >= base.mul_f64(0.8) && j < base.mul_f64(1.2), "round {round}: {j:?}");
+            assert!(
+                j >= base.mul_f64(0.8) && j < base.mul_f64(1.2),
+                "round {round}: {j:?}"
+            );
         }
     }
 
     #[test]
     fn jitter_equals_mul_f64_and_never_panics() {
-        for (round, base) in [(1u64, Duration::from_millis(30_000)), (9, Duration::from_nanos(7))] {
+        for (round, base) in [
+            (1u64, Duration::from_millis(30_000)),
+            (9, Duration::from_nanos(7)),
+        ] {
             let h = stable_hash(3, round) % 1024;
-            assert_eq!(jitter(3, round, base), base.mul_f64(0.8 + 0.4 * h as f64 / 1024.0));
+            assert_eq!(
+                jitter(3, round, base),
+                base.mul_f64(0.8 + 0.4 * h as f64 / 1024.0)
+            );
         }
         assert!(jitter(3, 1, Duration::MAX) >= Duration::MAX.mul_f64(0.5));
     }

@@ -5,8 +5,8 @@ mod common;
 
 use common::{arb_fleet, arb_fleet_at, arb_skewed_fleet, shaped_fleet, split, Fleet, Scale};
 use proptest::prelude::*;
-use spate_planner_core::records::SplitStatus;
 use spate_planner_core::assign::plan_with_hash;
+use spate_planner_core::records::SplitStatus;
 use spate_planner_core::{plan, reference, stable_hash_str, Assignment, Pass, Plan};
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]
@@ -24,27 +24,47 @@ fn run_reference(f: &Fleet) -> (Assignment, usize) {
 fn loads(f: &Fleet, a: &Assignment) -> BTreeMap<String, u64> {
     let pool = f.pool();
     a.iter()
-        .map(|(m, ids)| (m.clone(), ids.iter().fold(0u64, |l, id| l.saturating_add(pool[id.as_str()]))))
+        .map(|(m, ids)| {
+            (
+                m.clone(),
+                ids.iter().fold(0u64, |l, id| l.saturating_add(pool[id.as_str()])),
+            )
+        })
         .collect()
 }
 
 /// The fleet with ownership replaced by `a`: assigned splits get a lease and `progress.owner`
 /// naming their member, the others get neither.
 fn owned_as(f: &Fleet, a: &Assignment) -> Fleet {
-    let owner_of: BTreeMap<&str, &str> =
-        a.iter().flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str()))).collect();
+    let owner_of: BTreeMap<&str, &str> = a
+        .iter()
+        .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))
+        .collect();
     let mut g = f.clone();
     for (id, s) in g.splits.iter_mut() {
         let o = owner_of.get(id.as_str()).copied();
         let w = s.spec.as_ref().map(|sp| sp.weight);
-        *s = split(id, w, s.progress.status, s.progress.completed, o, o, s.progress.epoch, s.progress.attempts);
+        *s = split(
+            id,
+            w,
+            s.progress.status,
+            s.progress.completed,
+            o,
+            o,
+            s.progress.epoch,
+            s.progress.attempts,
+        );
     }
     g
 }
 
 /// Some admitted improving move in `a`, by brute force (the spec's admission rule).
 /// `load` is the leader's running load of each member.
-fn some_improving_move(f: &Fleet, a: &Assignment, load: &BTreeMap<String, u64>) -> Option<(String, String, String)> {
+fn some_improving_move(
+    f: &Fleet,
+    a: &Assignment,
+    load: &BTreeMap<String, u64>,
+) -> Option<(String, String, String)> {
     let pool = f.pool();
     for (from, ids) in a {
         for (to, held) in a {
@@ -74,10 +94,19 @@ fn check_invariants(f: &Fleet) -> Result<(), TestCaseError> {
     prop_assert_eq!(&run(f), &p);
 
     // One entry per member; caps respected; only pooled splits; no split twice (2).
-    prop_assert_eq!(a.keys().collect::<BTreeSet<_>>(), f.members.iter().collect::<BTreeSet<_>>());
+    prop_assert_eq!(
+        a.keys().collect::<BTreeSet<_>>(),
+        f.members.iter().collect::<BTreeSet<_>>()
+    );
     let mut seen = BTreeSet::new();
     for (m, ids) in a {
-        prop_assert!(ids.len() <= f.cap(m), "{} holds {} > cap {}", m, ids.len(), f.cap(m));
+        prop_assert!(
+            ids.len() <= f.cap(m),
+            "{} holds {} > cap {}",
+            m,
+            ids.len(),
+            f.cap(m)
+        );
         prop_assert!(ids.windows(2).all(|w| w[0] < w[1]), "list of {} not sorted", m);
         for id in ids {
             prop_assert!(pool.contains_key(id.as_str()), "{} is not assignable", id);
@@ -104,7 +133,13 @@ fn check_invariants(f: &Fleet) -> Result<(), TestCaseError> {
     let unassigned: Vec<_> = pool.keys().filter(|id| !seen.contains(**id)).collect();
     if !unassigned.is_empty() {
         for (m, ids) in a {
-            prop_assert_eq!(ids.len(), f.cap(m), "{:?} unassigned while {} has a free lane", unassigned, m);
+            prop_assert_eq!(
+                ids.len(),
+                f.cap(m),
+                "{:?} unassigned while {} has a free lane",
+                unassigned,
+                m
+            );
         }
     }
     prop_assert_eq!(p.explain.queue.len(), unassigned.len());
@@ -193,13 +228,18 @@ proptest! {
 fn scale_out_equals_reference() {
     let members: Vec<String> = (0..12).map(|i| format!("m{i:02}")).collect();
     let names: Vec<&str> = members.iter().map(String::as_str).collect();
-    let weights: Vec<u64> = (0..240u64).map(|i| 1_000_000 + (i * 7919 % 200) * 1_000_000).collect();
+    let weights: Vec<u64> = (0..240u64)
+        .map(|i| 1_000_000 + (i * 7919 % 200) * 1_000_000)
+        .collect();
     let f = shaped_fleet(&names, &weights, |i| Some(format!("m{:02}", i % 6)), 48, 99);
     let p = run(&f);
     let (a, moves) = run_reference(&f);
     assert_eq!(p.assignment, a);
     assert_eq!(p.explain.moves.len(), moves);
-    assert!(moves > 50, "the shape should need many improving moves, made {moves}");
+    assert!(
+        moves > 50,
+        "the shape should need many improving moves, made {moves}"
+    );
 }
 
 /// Equal weights and equal loads everywhere: every choice is a tie-break.
@@ -207,7 +247,13 @@ fn scale_out_equals_reference() {
 fn all_ties_equal_reference() {
     for seed in [0u64, 1, 7, u64::MAX] {
         let names = ["a", "b", "c", "d", "e"];
-        let f = shaped_fleet(&names, &[5; 37], |i| (i % 3 == 0).then(|| "a".to_string()), 9, seed);
+        let f = shaped_fleet(
+            &names,
+            &[5; 37],
+            |i| (i % 3 == 0).then(|| "a".to_string()),
+            9,
+            seed,
+        );
         let (a, _) = run_reference(&f);
         assert_eq!(run(&f).assignment, a, "seed {seed}");
     }
@@ -217,8 +263,22 @@ fn all_ties_equal_reference() {
 #[test]
 fn saturating_weights_equal_reference() {
     let names = ["a", "b", "c"];
-    let weights = [u64::MAX, u64::MAX, u64::MAX - 1, 1, 0, u64::MAX / 2, u64::MAX / 2 + 1];
-    let f = shaped_fleet(&names, &weights, |i| Some(["a", "b", "zz"][i % 3].to_string()), 3, 5);
+    let weights = [
+        u64::MAX,
+        u64::MAX,
+        u64::MAX - 1,
+        1,
+        0,
+        u64::MAX / 2,
+        u64::MAX / 2 + 1,
+    ];
+    let f = shaped_fleet(
+        &names,
+        &weights,
+        |i| Some(["a", "b", "zz"][i % 3].to_string()),
+        3,
+        5,
+    );
     let (a, moves) = run_reference(&f);
     let p = run(&f);
     assert_eq!(p.assignment, a);
@@ -257,6 +317,12 @@ fn queue_is_what_exceeds_the_lanes() {
 fn no_members_no_entries() {
     let f = shaped_fleet(&[], &[1, 2, 3], |_| Some("x".into()), 2, 1);
     assert!(run(&f).assignment.is_empty());
-    let g = Fleet { splits: BTreeMap::from([("q".into(), split("q", None, SplitStatus::Runnable, false, None, None, 0, 0))]), ..f };
+    let g = Fleet {
+        splits: BTreeMap::from([(
+            "q".into(),
+            split("q", None, SplitStatus::Runnable, false, None, None, 0, 0),
+        )]),
+        ..f
+    };
     assert!(run(&g).assignment.is_empty());
 }

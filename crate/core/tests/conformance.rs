@@ -12,8 +12,21 @@ fn every_conformance_vector_passes() {
     let outcomes = run_file(VECTORS).expect("the vector file parses");
     let failures: Vec<String> = outcomes.iter().filter_map(|o| o.failure_line()).collect();
     assert!(outcomes.len() >= 1000, "only {} cases read", outcomes.len());
-    for op in ["hash_u64", "hash_str", "jitter", "live_workers", "assign", "claims"] {
+    for op in [
+        "hash_u64",
+        "hash_str",
+        "jitter",
+        "live_workers",
+        "assign",
+        "claims",
+    ] {
         assert!(outcomes.iter().any(|o| o.op == op), "no {op} case ran");
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
 }

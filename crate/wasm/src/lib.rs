@@ -27,12 +27,22 @@ fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| error("internal", &format!("cannot convert a result for JavaScript: {e}"), None))
+        .map_err(|e| {
+            error(
+                "internal",
+                &format!("cannot convert a result for JavaScript: {e}"),
+                None,
+            )
+        })
 }
 
 fn parse_u64(field: &str, s: &str) -> Result<u64, JsValue> {
     s.parse::<u64>().map_err(|_| {
-        error("invalid_u64", &format!("{field}: {s:?} is not an integer in 0..=18446744073709551615"), Some(field))
+        error(
+            "invalid_u64",
+            &format!("{field}: {s:?} is not an integer in 0..=18446744073709551615"),
+            Some(field),
+        )
     })
 }
 
@@ -113,9 +123,15 @@ impl BenchFleet {
     #[wasm_bindgen(constructor)]
     pub fn new(shape: &str, splits: u32, members: u32) -> Result<BenchFleet, JsValue> {
         let shape = Shape::parse(shape).ok_or_else(|| {
-            error("invalid_shape", &format!("shape {shape:?} is not cold, scale-out or member-loss"), Some("shape"))
+            error(
+                "invalid_shape",
+                &format!("shape {shape:?} is not cold, scale-out or member-loss"),
+                Some("shape"),
+            )
         })?;
-        Ok(BenchFleet { inputs: bench_fleet(shape, splits as usize, members as usize) })
+        Ok(BenchFleet {
+            inputs: bench_fleet(shape, splits as usize, members as usize),
+        })
     }
 
     /// Plans the fleet: `{splits, members, moves, boundHit, maxMin}`.
@@ -172,7 +188,11 @@ pub fn demo_plan(splits: u32, members: u32) -> Result<JsValue, JsValue> {
             let held_now = |id: &String| inputs.splits[id].current_owner() == Some(m.as_str());
             let gained = ids.iter().filter(|id| !held_now(id)).count();
             let kept = ids.len() - gained;
-            let had = inputs.splits.values().filter(|s| s.current_owner() == Some(m.as_str())).count();
+            let had = inputs
+                .splits
+                .values()
+                .filter(|s| s.current_owner() == Some(m.as_str()))
+                .count();
             MemberRow {
                 name: m.clone(),
                 load_now: now.get(m.as_str()).copied().unwrap_or(0).to_string(),
@@ -184,5 +204,9 @@ pub fn demo_plan(splits: u32, members: u32) -> Result<JsValue, JsValue> {
             }
         })
         .collect();
-    to_js(&DemoPlan { summary: summary(&inputs, &plan), gone: gone.into_iter().collect(), members: rows })
+    to_js(&DemoPlan {
+        summary: summary(&inputs, &plan),
+        gone: gone.into_iter().collect(),
+        members: rows,
+    })
 }

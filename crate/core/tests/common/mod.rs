@@ -67,7 +67,12 @@ pub fn split(
             descriptor: String::new(),
         }),
         lease: lease_owner.map(|o| LeaseEntry {
-            value: LeaseVal { schema: SCHEMA, owner: o.to_string(), nonce: "n".into(), epoch: epoch.max(1) },
+            value: LeaseVal {
+                schema: SCHEMA,
+                owner: o.to_string(),
+                nonce: "n".into(),
+                epoch: epoch.max(1),
+            },
             rev: 2,
         }),
     }
@@ -86,7 +91,15 @@ pub fn arb_weight(scale: Scale) -> BoxedStrategy<u64> {
     match scale {
         Scale::Small => (1u64..=50).boxed(),
         Scale::Bytes => (1_000_000_000u64..=8_000_000_000).boxed(),
-        Scale::Extremes => prop_oneof![Just(0u64), Just(1), Just(u64::MAX), Just(u64::MAX - 1), Just(u64::MAX / 2), Just(u64::MAX / 3)].boxed(),
+        Scale::Extremes => prop_oneof![
+            Just(0u64),
+            Just(1),
+            Just(u64::MAX),
+            Just(u64::MAX - 1),
+            Just(u64::MAX / 2),
+            Just(u64::MAX / 3)
+        ]
+        .boxed(),
         Scale::Mixed => prop_oneof![
             4 => 1u64..=50,
             4 => 1_000_000_000u64..=8_000_000_000,
@@ -104,14 +117,46 @@ pub fn arb_scale() -> impl Strategy<Value = Scale> {
 
 /// Member names: plain, non-ASCII (byte order differs from UTF-16 order), and a few shapes.
 const NAMES: &[&str] = &[
-    "w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9", "w10", "w11", "worker-a", "Z", "é", "日本", "\u{1F600}x",
+    "w0",
+    "w1",
+    "w2",
+    "w3",
+    "w4",
+    "w5",
+    "w6",
+    "w7",
+    "w8",
+    "w9",
+    "w10",
+    "w11",
+    "worker-a",
+    "Z",
+    "é",
+    "日本",
+    "\u{1F600}x",
     "\u{FF61}",
 ];
 /// Owners that are not members of any generated fleet.
 const STRANGERS: &[&str] = &["gone-0", "gone-1", "ghost"];
 
 pub fn arb_id() -> impl Strategy<Value = String> {
-    let alphabet = prop::sample::select(vec!['a', 'b', 'c', '0', '1', '9', '-', '.', '/', ':', 'é', '日', '\u{1F600}', 'Z', '_']);
+    let alphabet = prop::sample::select(vec![
+        'a',
+        'b',
+        'c',
+        '0',
+        '1',
+        '9',
+        '-',
+        '.',
+        '/',
+        ':',
+        'é',
+        '日',
+        '\u{1F600}',
+        'Z',
+        '_',
+    ]);
     prop::collection::vec(alphabet, 1..10).prop_map(|cs| cs.into_iter().collect())
 }
 
@@ -186,12 +231,30 @@ pub fn arb_fleet_at(scale: Scale, max_members: usize, max_splits: usize) -> impl
 }
 
 /// A fleet built from a shape: `owned_by` gives each split's owner (lease and progress agree).
-pub fn shaped_fleet(members: &[&str], weights: &[u64], owned_by: impl Fn(usize) -> Option<String>, cap: u32, seed: u64) -> Fleet {
+pub fn shaped_fleet(
+    members: &[&str],
+    weights: &[u64],
+    owned_by: impl Fn(usize) -> Option<String>,
+    cap: u32,
+    seed: u64,
+) -> Fleet {
     let mut splits = BTreeMap::new();
     for (i, &w) in weights.iter().enumerate() {
         let id = format!("s{i:05}");
         let o = owned_by(i);
-        splits.insert(id.clone(), split(&id, Some(w), SplitStatus::Runnable, false, o.as_deref(), o.as_deref(), 1, 0));
+        splits.insert(
+            id.clone(),
+            split(
+                &id,
+                Some(w),
+                SplitStatus::Runnable,
+                false,
+                o.as_deref(),
+                o.as_deref(),
+                1,
+                0,
+            ),
+        );
     }
     Fleet {
         members: members.iter().map(|s| s.to_string()).collect(),
@@ -218,8 +281,18 @@ pub fn arb_skewed_fleet(max_members: usize, max_splits: usize) -> impl Strategy<
             .prop_map(|(n, k, weights, caps, default_cap, seed)| {
                 let names: Vec<String> = (0..n).map(|i| format!("m{i}")).collect();
                 let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-                let mut f = shaped_fleet(&refs, &weights, |i| Some(format!("m{}", i * 7 % k)), default_cap, seed);
-                f.caps = names.iter().zip(caps).filter_map(|(m, c)| c.map(|c| (m.clone(), c))).collect();
+                let mut f = shaped_fleet(
+                    &refs,
+                    &weights,
+                    |i| Some(format!("m{}", i * 7 % k)),
+                    default_cap,
+                    seed,
+                );
+                f.caps = names
+                    .iter()
+                    .zip(caps)
+                    .filter_map(|(m, c)| c.map(|c| (m.clone(), c)))
+                    .collect();
                 f
             })
     })
