@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod conformance;
+mod plan;
 mod serve;
 
 #[derive(Parser)]
@@ -28,6 +29,10 @@ enum Command {
     },
     /// Time desired_assignment on synthetic fleets (cold, scale-out, member-loss).
     Bench(bench::Args),
+    /// Plan a snapshot: what the leader will decide, with optional what-if changes.
+    Plan(plan::PlanArgs),
+    /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
+    Demo(plan::DemoArgs),
     /// Serve the built dashboard on 127.0.0.1.
     Serve(serve::Args),
 }
@@ -38,5 +43,7 @@ fn main() -> ExitCode {
         Command::Conformance { files } => conformance::run(&files),
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Plan(args) => plan::plan(&args),
+        Command::Demo(args) => plan::demo(&args),
     }
 }

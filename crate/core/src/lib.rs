@@ -14,9 +14,14 @@
 pub mod assign;
 pub mod claims;
 pub mod conformance;
+pub mod demo;
+pub mod fleet;
 pub mod hash;
 pub mod records;
 pub mod reference;
+pub mod report;
+pub mod scenario;
+pub mod snapshot;
 pub mod state;
 pub mod synth;
 pub mod timing;

@@ -165,23 +165,30 @@ impl RecordError {
     }
 }
 
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = format!("bucket {}, key {:?}", self.bucket, self.key);
+impl RecordError {
+    /// What is wrong, without the bucket and key.
+    pub fn kind_text(&self) -> String {
         match &self.kind {
-            RecordErrorKind::Invalid { record, detail } => {
-                write!(f, "{at}: not a valid {record}: {detail}")
-            }
+            RecordErrorKind::Invalid { record, detail } => format!("not a valid {record}: {detail}"),
             RecordErrorKind::Schema { record, found } => {
-                write!(
-                    f,
-                    "{at}: {record} has schema {found}, this planner reads schema {SCHEMA}"
-                )
+                format!("{record} has schema {found}, this planner reads schema {SCHEMA}")
             }
             RecordErrorKind::IdMismatch { record, id } => {
-                write!(f, "{at}: {record} has id {id:?}, which does not match its key")
+                format!("{record} has id {id:?}, which does not match its key")
             }
         }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bucket {}, key {:?}: {}",
+            self.bucket,
+            self.key,
+            self.kind_text()
+        )
     }
 }
 
