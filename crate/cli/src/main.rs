@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod conformance;
+mod export;
 mod plan;
 mod serve;
 
@@ -31,6 +32,11 @@ enum Command {
     Bench(bench::Args),
     /// Plan a snapshot: what the leader will decide, with optional what-if changes.
     Plan(plan::PlanArgs),
+    /// Copy a job's two buckets from a live NATS server into a snapshot file (read-only).
+    Snapshot(export::Args),
+    /// Write a snapshot's entries into new buckets on a server (for tests and demos).
+    #[command(hide = true)]
+    Restore(export::RestoreArgs),
     /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
     Demo(plan::DemoArgs),
     /// Serve the built dashboard on 127.0.0.1.
@@ -45,5 +51,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Plan(args) => plan::plan(&args),
         Command::Demo(args) => plan::demo(&args),
+        Command::Snapshot(args) => export::run(&args),
+        Command::Restore(args) => export::restore(&args),
     }
 }

@@ -23,6 +23,9 @@ pub struct PlanArgs {
     /// Print one JSON document instead of the human report.
     #[arg(long)]
     json: bool,
+    /// Print how long each phase took on standard error.
+    #[arg(long)]
+    timings: bool,
     /// How many moves and queued splits the human report lists.
     #[arg(long, default_value_t = 40)]
     limit: usize,
@@ -89,11 +92,18 @@ struct PlanJson<'a> {
 }
 
 pub fn plan(args: &PlanArgs) -> ExitCode {
+    let t0 = std::time::Instant::now();
+    let mut marks: Vec<(&str, f64)> = Vec::new();
+    let mut mark = |what| marks.push((what, t0.elapsed().as_secs_f64() * 1e3));
     let result = (|| -> Result<(), String> {
         let fleet = load(&args.snapshot)?;
+        mark("read and load");
         let (inputs, scenario) = inputs(&fleet, args.default_cap, args.what_if.as_deref())?;
+        mark("inputs");
         let plan = inputs.plan();
+        mark("plan");
         let rep = report(&inputs, &plan);
+        mark("report");
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         if args.json {
             let doc = PlanJson {
@@ -112,8 +122,18 @@ pub fn plan(args: &PlanArgs) -> ExitCode {
         } else {
             human(&mut out, &fleet, &inputs, &scenario, &rep, args.limit).map_err(|e| e.to_string())?;
         }
-        out.flush().map_err(|e| e.to_string())
+        out.flush().map_err(|e| e.to_string())?;
+        mark("output");
+        Ok(())
     })();
+    if args.timings {
+        let mut last = 0.0;
+        for (what, at) in &marks {
+            eprintln!("timing {what}: {:.1} ms", at - last);
+            last = *at;
+        }
+        eprintln!("timing total: {last:.1} ms");
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

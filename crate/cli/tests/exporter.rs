@@ -1,0 +1,677 @@
+//! The exporter, loader and `plan` against a real NATS JetStream server.
+//!
+//! A fixture writer creates the job's two buckets as Spate does and writes a realistic job
+//! through the server; then `spate-planner snapshot` exports it, the loader reads it, and
+//! `spate-planner plan --json` must give exactly the decision core's assignment for the inputs
+//! the fixture wrote (built here from the fixture's own data, not from the loader).
+
+mod nats_server;
+
+use async_nats::jetstream::{self, kv};
+use nats_server::NatsServer;
+use serde_json::{json, Value};
+use spate_planner_core::fleet::Fleet;
+use spate_planner_core::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus};
+use spate_planner_core::{desired_assignment, stable_hash_str, LeaseEntry, SplitState};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");
+const GIB: u64 = 1 << 30;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spate-export-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+async fn buckets(js: &jetstream::Context, job: &str) -> (kv::Store, kv::Store) {
+    let state = js
+        .create_key_value(kv::Config {
+            bucket: format!("spate_coordination_{job}_state"),
+            history: 1,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let lease = js
+        .create_key_value(kv::Config {
+            bucket: format!("spate_coordination_{job}_lease"),
+            history: 1,
+            max_age: Duration::from_secs(30),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    (state, lease)
+}
+
+async fn put(store: &kv::Store, key: &str, v: Value) {
+    store.put(key, v.to_string().into_bytes().into()).await.unwrap();
+}
+
+/// The job the fixture writes: what the leader should see, kept here to compare against.
+struct Job {
+    fp: u64,
+    splits: BTreeMap<String, SplitState>,
+}
+
+fn progress(
+    id: &str,
+    fp: u64,
+    status: SplitStatus,
+    owner: Option<&str>,
+    epoch: u64,
+    attempts: u32,
+) -> SplitProgressRecord {
+    SplitProgressRecord {
+        schema: 3,
+        id: id.into(),
+        fp,
+        epoch,
+        status,
+        owner: owner.map(str::to_string),
+        attempts,
+        watermark: None,
+        state: None,
+        completed: status == SplitStatus::Completed,
+        written_at_ms: 1_767_000_000_000,
+    }
+}
+
+fn spec(id: &str, fp: u64, weight: u64) -> SplitSpecRecord {
+    SplitSpecRecord {
+        schema: 3,
+        id: id.into(),
+        fp,
+        generation: 1,
+        weight,
+        descriptor: "ZGVzYw==".into(),
+    }
+}
+
+/// Writes a realistic job through the server.
+async fn write_job(js: &jetstream::Context, job: &str) -> Job {
+    let (state, lease) = buckets(js, job).await;
+    let fingerprint = format!("s3://data/{job}@v1");
+    let fp = stable_hash_str(0, &fingerprint);
+    put(&state, "plan", json!({"schema":3,"fingerprint":fingerprint,"generation":2,"finality":"final","planned":16,"planner_state":null,"updated_at_ms":1767000000000i64})).await;
+
+    // (id, weight, status, progress owner, lease owner, epoch, attempts, has spec)
+    type Row<'a> = (
+        &'a str,
+        u64,
+        SplitStatus,
+        Option<&'a str>,
+        Option<&'a str>,
+        u64,
+        u32,
+        bool,
+    );
+    let rows: Vec<Row> = vec![
+        (
+            "s01",
+            5 * GIB,
+            SplitStatus::Runnable,
+            Some("w-a"),
+            Some("w-a"),
+            3,
+            0,
+            true,
+        ),
+        (
+            "s02",
+            64 << 20,
+            SplitStatus::Runnable,
+            Some("w-a"),
+            Some("w-a"),
+            1,
+            0,
+            true,
+        ),
+        (
+            "s03",
+            3 * GIB,
+            SplitStatus::Runnable,
+            Some("w-b"),
+            Some("w-b"),
+            2,
+            1,
+            true,
+        ),
+        (
+            "s04",
+            63 << 20,
+            SplitStatus::Runnable,
+            Some("w-b"),
+            Some("w-b"),
+            1,
+            0,
+            true,
+        ),
+        (
+            "s05",
+            2 * GIB,
+            SplitStatus::Runnable,
+            Some("w-a"),
+            Some("w-b"),
+            4,
+            1,
+            true,
+        ), // lease disagrees
+        (
+            "s06",
+            7 * GIB,
+            SplitStatus::Runnable,
+            Some("w-gone"),
+            None,
+            2,
+            1,
+            true,
+        ), // departed owner
+        ("s07", 60 << 20, SplitStatus::Runnable, None, None, 0, 0, true), // never owned
+        ("s08", 61 << 20, SplitStatus::Runnable, None, None, 3, 1, true), // released
+        (
+            "s09",
+            u64::MAX,
+            SplitStatus::Runnable,
+            Some("w-c"),
+            Some("w-c"),
+            1,
+            0,
+            true,
+        ), // extreme weight
+        (
+            "s10",
+            0,
+            SplitStatus::Runnable,
+            Some("w-d"),
+            Some("w-d"),
+            1,
+            0,
+            true,
+        ), // weight 0 counts as 1
+        (
+            "s11",
+            GIB,
+            SplitStatus::Runnable,
+            Some("w-c"),
+            Some("w-c"),
+            1,
+            0,
+            true,
+        ),
+        (
+            "s12",
+            9 * GIB,
+            SplitStatus::Runnable,
+            Some("w-b"),
+            None,
+            5,
+            3,
+            true,
+        ), // expired lease
+        (
+            "s-done",
+            4 * GIB,
+            SplitStatus::Completed,
+            Some("w-a"),
+            None,
+            2,
+            1,
+            true,
+        ),
+        (
+            "s-quar",
+            GIB,
+            SplitStatus::Quarantined,
+            Some("w-b"),
+            None,
+            6,
+            4,
+            true,
+        ),
+        ("s-nospec", GIB, SplitStatus::Runnable, None, None, 0, 0, false),
+    ];
+    let mut splits = BTreeMap::new();
+    for (id, w, status, owner, lease_owner, epoch, attempts, has_spec) in rows {
+        let p = progress(id, fp, status, owner, epoch, attempts);
+        let sp = has_spec.then(|| spec(id, fp, w));
+        if let Some(s) = &sp {
+            put(&state, &format!("spec.{id}"), serde_json::to_value(s).unwrap()).await;
+        }
+        let rev = state
+            .put(format!("split.{id}"), serde_json::to_vec(&p).unwrap().into())
+            .await
+            .unwrap();
+        let l = match lease_owner {
+            Some(o) => {
+                let v = LeaseVal {
+                    schema: 3,
+                    owner: o.into(),
+                    nonce: format!("n-{o}"),
+                    epoch,
+                };
+                let rev = lease
+                    .put(format!("split.{id}"), serde_json::to_vec(&v).unwrap().into())
+                    .await
+                    .unwrap();
+                Some(LeaseEntry { value: v, rev })
+            }
+            None => None,
+        };
+        splits.insert(
+            id.to_string(),
+            SplitState {
+                progress: p,
+                progress_rev: rev,
+                spec: sp,
+                lease: l,
+            },
+        );
+    }
+    // A record of another job sharing the prefix, a spec with no progress, a lease with no split.
+    let other = stable_hash_str(0, "s3://data/other@v1");
+    state
+        .put(
+            "split.s-foreign",
+            serde_json::to_vec(&progress("s-foreign", other, SplitStatus::Runnable, None, 0, 0))
+                .unwrap()
+                .into(),
+        )
+        .await
+        .unwrap();
+    put(
+        &state,
+        "spec.s-orphan",
+        serde_json::to_value(spec("s-orphan", fp, GIB)).unwrap(),
+    )
+    .await;
+    put(
+        &lease,
+        "split.s-ghost",
+        json!({"schema":3,"owner":"w-a","nonce":"n","epoch":1}),
+    )
+    .await;
+
+    // Presence: own caps, an older value without max_in_flight, an unreadable one.
+    put(
+        &lease,
+        "worker.w-a",
+        json!({"schema":3,"nonce":"na","max_in_flight":4}),
+    )
+    .await;
+    put(
+        &lease,
+        "worker.w-b",
+        json!({"schema":3,"nonce":"nb","max_in_flight":2}),
+    )
+    .await;
+    put(&lease, "worker.w-c", json!({"schema":3,"nonce":"nc"})).await;
+    lease
+        .put(
+            "worker.w-d",
+            b"{\"schema\":4,\"nonce\":\"nd\",\"max_in_flight\":6,\"zone\":\"b\"}"
+                .to_vec()
+                .into(),
+        )
+        .await
+        .unwrap();
+    put(
+        &lease,
+        "leader",
+        json!({"schema":3,"owner":"w-a","nonce":"lead","generation":2}),
+    )
+    .await;
+    put(
+        &state,
+        "assign.w-a",
+        json!({"schema":3,"generation":2,"splits":["s01","s02","s05"]}),
+    )
+    .await;
+    put(
+        &state,
+        "assign.w-b",
+        json!({"schema":3,"generation":2,"splits":["s03","s04"]}),
+    )
+    .await;
+    state.put("_probe.w-a", b"opaque".to_vec().into()).await.unwrap();
+    lease
+        .put("_probe.w-a", b"\x00\xffopaque".to_vec().into())
+        .await
+        .unwrap();
+    Job { fp, splits }
+}
+
+async fn stream_state(js: &jetstream::Context, bucket: &str) -> (u64, u64) {
+    let mut s = js.get_stream(format!("KV_{bucket}")).await.unwrap();
+    let info = s.info().await.unwrap();
+    (info.state.messages, info.state.last_sequence)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_load_and_plan_a_real_job() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client);
+    let job = write_job(&js, "orders").await;
+    let before = (
+        stream_state(&js, "spate_coordination_orders_state").await,
+        stream_state(&js, "spate_coordination_orders_lease").await,
+    );
+
+    let out = tmp("orders.json");
+    let o = run(&[
+        "snapshot",
+        "--server",
+        &server.url(),
+        "--job",
+        "orders",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+
+    // The export wrote nothing to the store.
+    let after = (
+        stream_state(&js, "spate_coordination_orders_state").await,
+        stream_state(&js, "spate_coordination_orders_lease").await,
+    );
+    assert_eq!(before, after, "the store changed during the export");
+
+    // Load it: members, caps, splits, leases, warnings.
+    let fleet = Fleet::load_text(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(fleet.job, "orders");
+    assert_eq!(fleet.seed, job.fp);
+    assert_eq!(fleet.lease_ttl_ms, 30_000);
+    assert_eq!(
+        fleet.members.keys().cloned().collect::<Vec<_>>(),
+        ["w-a", "w-b", "w-c", "w-d"]
+    );
+    assert_eq!(fleet.members["w-a"].max_in_flight, Some(4));
+    assert_eq!(fleet.members["w-b"].max_in_flight, Some(2));
+    assert_eq!(fleet.members["w-c"].max_in_flight, None);
+    assert!(!fleet.members["w-d"].readable);
+    assert_eq!(
+        fleet.splits, job.splits,
+        "the loaded splits are the ones written, revisions included"
+    );
+    for (id, s) in &job.splits {
+        let left = fleet.info.get(id).and_then(|i| i.lease_left_ms);
+        assert_eq!(left.is_some(), s.lease.is_some(), "{id}");
+        if let Some(l) = left {
+            assert!((0..=30_000).contains(&l), "{id}: {l} ms left");
+        }
+    }
+    assert_eq!(fleet.published["w-a"].splits, ["s01", "s02", "s05"]);
+    assert_eq!(fleet.leader.as_ref().unwrap().owner, "w-a");
+    let mut codes: Vec<(&str, &str)> = fleet.warnings.iter().map(|w| (w.code, w.key.as_str())).collect();
+    codes.sort();
+    assert_eq!(
+        codes,
+        [
+            ("foreign_fp", "split.s-foreign"),
+            ("lease_without_progress", "split.s-ghost"),
+            ("no_spec", "split.s-nospec"),
+            ("spec_without_progress", "spec.s-orphan"),
+            ("unreadable_presence", "worker.w-d"),
+        ]
+    );
+
+    // plan --json equals the decision core on the inputs the fixture wrote.
+    for default_cap in [8u32, 1, 3] {
+        let o = run(&[
+            "plan",
+            out.to_str().unwrap(),
+            "--json",
+            "--default-cap",
+            &default_cap.to_string(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let members: BTreeSet<String> = ["w-a", "w-b", "w-c", "w-d"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let caps = BTreeMap::from([("w-a".to_string(), 4), ("w-b".to_string(), 2)]);
+        let want = desired_assignment(
+            &members,
+            &job.splits,
+            &BTreeSet::new(),
+            &caps,
+            default_cap,
+            job.fp,
+        );
+        assert_eq!(
+            doc["assignment"],
+            serde_json::to_value(&want).unwrap(),
+            "default cap {default_cap}"
+        );
+        assert_eq!(doc["seed"].as_u64(), Some(job.fp));
+    }
+
+    // The human report names what a person needs.
+    let o = run(&["plan", out.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    for needle in [
+        "members (4)",
+        "w-gone",
+        "owner gone",
+        "unreadable_presence",
+        "waiting for a spec",
+        "improving moves",
+    ] {
+        assert!(t.contains(needle), "missing {needle:?} in:\n{t}");
+    }
+
+    // A what-if: w-gone departed within the delay reserves s06; a new member takes work.
+    let what_if = tmp("what-if.json");
+    std::fs::write(
+        &what_if,
+        r#"{"format":"spate-planner-scenario/1","changes":[
+            {"op":"remove_member","member":"w-gone","within_rebalance_delay":true},
+            {"op":"add_member","member":"w-e","cap":3}]}"#,
+    )
+    .unwrap();
+    let o = run(&[
+        "plan",
+        out.to_str().unwrap(),
+        "--json",
+        "--what-if",
+        what_if.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let members: BTreeSet<String> = ["w-a", "w-b", "w-c", "w-d", "w-e"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let caps = BTreeMap::from([
+        ("w-a".to_string(), 4),
+        ("w-b".to_string(), 2),
+        ("w-e".to_string(), 3),
+    ]);
+    let reserved = BTreeSet::from(["s06".to_string()]);
+    let want = desired_assignment(&members, &job.splits, &reserved, &caps, 8, job.fp);
+    assert_eq!(doc["assignment"], serde_json::to_value(&want).unwrap());
+    assert_eq!(doc["report"]["counts"]["reserved"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clear_errors_and_no_file() {
+    let server = NatsServer::start(true);
+    let out = tmp("never.json");
+
+    let o = run(&[
+        "snapshot",
+        "--server",
+        &server.url(),
+        "--job",
+        "no job",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("invalid job name"), "{}", text(&o));
+
+    let o = run(&[
+        "snapshot",
+        "--server",
+        &server.url(),
+        "--job",
+        "absent",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("bucket spate_coordination_absent_state does not exist"),
+        "{}",
+        text(&o)
+    );
+
+    let mut down = NatsServer::start(true);
+    let url = down.url();
+    down.kill();
+    let o = run(&[
+        "snapshot",
+        "--server",
+        &url,
+        "--job",
+        "orders",
+        "--timeout",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("cannot connect to the NATS server"),
+        "{}",
+        text(&o)
+    );
+
+    let plain = NatsServer::start(false);
+    let o = run(&[
+        "snapshot",
+        "--server",
+        &plain.url(),
+        "--job",
+        "orders",
+        "--timeout",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("JetStream"), "{}", text(&o));
+
+    assert!(!out.exists(), "a failed export left a file");
+    assert_no_temp_files(out.parent().unwrap());
+}
+
+fn assert_no_temp_files(dir: &Path) {
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+/// Writes `n` progress records fast (acks awaited in batches).
+async fn write_many(js: &jetstream::Context, job: &str, n: usize) {
+    let (_state, _lease) = buckets(js, job).await;
+    let fp = stable_hash_str(0, job);
+    let mut acks = Vec::new();
+    for i in 0..n {
+        let id = format!("p{i:07}");
+        let v = serde_json::to_vec(&progress(&id, fp, SplitStatus::Runnable, None, 0, 0)).unwrap();
+        acks.push(
+            js.publish(format!("$KV.spate_coordination_{job}_state.split.{id}"), v.into())
+                .await
+                .unwrap(),
+        );
+        if acks.len() == 2000 {
+            for a in acks.drain(..) {
+                a.await.unwrap();
+            }
+        }
+    }
+    for a in acks {
+        a.await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_killed_mid_export_gives_a_clear_error_and_no_file() {
+    let mut server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client.clone());
+    write_many(&js, "big", 120_000).await;
+    drop(js);
+    drop(client);
+
+    let out = tmp("big.json");
+    let mut child = Command::new(BIN)
+        .args([
+            "snapshot",
+            "--server",
+            &server.url(),
+            "--job",
+            "big",
+            "--timeout",
+            "3",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill the server as soon as the exporter reports its first progress line.
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let mut seen = String::new();
+    loop {
+        line.clear();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        seen.push_str(&line);
+        if n == 0 || line.contains("of about") {
+            break;
+        }
+    }
+    assert!(
+        line.contains("of about"),
+        "no progress line before the end: {seen}"
+    );
+    server.kill();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        !status.success(),
+        "the export succeeded after the server died: {seen}{rest}"
+    );
+    assert!(
+        rest.contains("lost") && rest.contains("no file was written"),
+        "{rest}"
+    );
+    assert!(!out.exists());
+    assert_no_temp_files(out.parent().unwrap());
+}

