@@ -98,11 +98,14 @@ impl std::error::Error for ScenarioError {}
 impl Scenario {
     /// Parses a scenario file's text strictly.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
+        let invalid = |e: serde_json::Error| ScenarioError {
             code: "invalid_scenario",
             path: "$".into(),
             message: format!("not a valid scenario: {e}"),
-        })?;
+        };
+        // An object, not a JSON array that serde would also accept for a struct.
+        let obj: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).map_err(invalid)?;
+        let s = Scenario::deserialize(serde_json::Value::Object(obj)).map_err(invalid)?;
         if s.format != FORMAT {
             return Err(ScenarioError {
                 code: "unsupported_format",
