@@ -1,11 +1,10 @@
 //! `spate-planner plan` and `spate-planner demo`.
 
-use serde::Serialize;
 use spate_planner_core::demo::{demo_snapshot, DemoParams};
-use spate_planner_core::fleet::{Fleet, Warning, SPATE_DEFAULT_CAP};
-use spate_planner_core::report::{human_bytes, report, Reason, Report};
+use spate_planner_core::fleet::{Fleet, SPATE_DEFAULT_CAP};
+use spate_planner_core::report::{human_bytes, plan_document, report, Reason, Report};
 use spate_planner_core::scenario::Scenario;
-use spate_planner_core::{Assignment, LeaderInputs};
+use spate_planner_core::LeaderInputs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -78,19 +77,6 @@ pub fn inputs(
     Ok((inputs, scenario))
 }
 
-#[derive(Serialize)]
-struct PlanJson<'a> {
-    job: &'a str,
-    taken_at_ms: i64,
-    seed: u64,
-    default_cap: u32,
-    reserved: Vec<&'a String>,
-    scenario: &'a Scenario,
-    assignment: &'a Assignment,
-    report: &'a Report,
-    warnings: &'a [Warning],
-}
-
 pub fn plan(args: &PlanArgs) -> ExitCode {
     let t0 = std::time::Instant::now();
     let mut marks: Vec<(&str, f64)> = Vec::new();
@@ -106,19 +92,8 @@ pub fn plan(args: &PlanArgs) -> ExitCode {
         mark("report");
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         if args.json {
-            let doc = PlanJson {
-                job: &fleet.job,
-                taken_at_ms: fleet.taken_at_ms,
-                seed: inputs.seed,
-                default_cap: inputs.default_cap,
-                reserved: inputs.reserved.iter().collect(),
-                scenario: &scenario,
-                assignment: &plan.assignment,
-                report: &rep,
-                warnings: &fleet.warnings,
-            };
-            serde_json::to_writer(&mut out, &doc).map_err(|e| e.to_string())?;
-            writeln!(out).map_err(|e| e.to_string())?;
+            let doc = plan_document(&fleet, &inputs, &scenario, &plan, &rep);
+            writeln!(out, "{doc}").map_err(|e| e.to_string())?;
         } else {
             human(&mut out, &fleet, &inputs, &scenario, &rep, args.limit).map_err(|e| e.to_string())?;
         }

@@ -268,3 +268,80 @@ pub fn human_bytes(n: u64) -> String {
         format!("{v:.1} {}", UNITS[u])
     }
 }
+
+/// One round of convergence: the fleet carried out the previous plan, and the leader replans.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Round {
+    /// 1 for the plan of the inputs as given.
+    pub round: usize,
+    /// Splits that change hands in this round's plan.
+    pub moves: usize,
+    pub weight_moved: u64,
+    pub improving_moves: usize,
+    pub bound_hit: bool,
+    pub max_over_mean: f64,
+    pub max_over_bound: f64,
+}
+
+/// Applies each plan as the new ownership and replans, until a plan moves nothing or
+/// `max_rounds` rounds were made. The last round is the first with no moves, if reached.
+pub fn converge(inputs: &LeaderInputs, max_rounds: usize) -> Vec<Round> {
+    let mut rounds = Vec::new();
+    let mut current = inputs.clone();
+    for round in 1..=max_rounds.max(1) {
+        let plan = current.plan();
+        let rep = report(&current, &plan);
+        rounds.push(Round {
+            round,
+            moves: rep.churn.moves,
+            weight_moved: rep.churn.weight_moved,
+            improving_moves: rep.improving_moves,
+            bound_hit: rep.bound_hit,
+            max_over_mean: rep.balance.max_over_mean,
+            max_over_bound: rep.balance.max_over_bound,
+        });
+        if rep.churn.moves == 0 {
+            break;
+        }
+        current = current.owned_as(&plan.assignment);
+    }
+    rounds
+}
+
+#[derive(Serialize)]
+struct PlanDocument<'a> {
+    job: &'a str,
+    taken_at_ms: i64,
+    seed: u64,
+    default_cap: u32,
+    reserved: Vec<&'a String>,
+    scenario: &'a crate::scenario::Scenario,
+    assignment: &'a crate::Assignment,
+    report: &'a Report,
+    warnings: &'a [crate::fleet::Warning],
+}
+
+/// The plan as one JSON document (`spate-planner plan --json`, and the dashboard's "plan as
+/// JSON"): `assignment` maps every member to its sorted split ids; `report`, the inputs'
+/// settings, the scenario and the snapshot's warnings beside it. Integers are exact.
+pub fn plan_document(
+    fleet: &crate::fleet::Fleet,
+    inputs: &LeaderInputs,
+    scenario: &crate::scenario::Scenario,
+    plan: &Plan,
+    report: &Report,
+) -> String {
+    let doc = PlanDocument {
+        job: &fleet.job,
+        taken_at_ms: fleet.taken_at_ms,
+        seed: inputs.seed,
+        default_cap: inputs.default_cap,
+        reserved: inputs.reserved.iter().collect(),
+        scenario,
+        assignment: &plan.assignment,
+        report,
+        warnings: &fleet.warnings,
+    };
+    // Serializing these plain types cannot fail.
+    serde_json::to_string(&doc).unwrap_or_default()
+}

@@ -42,6 +42,45 @@ pub struct LeaderInputs {
 }
 
 impl LeaderInputs {
+    /// These inputs after the fleet carried out `assignment`: every assigned split leased by and
+    /// recorded as owned by its member, every other pooled split released (no lease, no owner).
+    /// Splits outside the pool (reserved, completed, quarantined, without a spec) are unchanged.
+    pub fn owned_as(&self, assignment: &crate::Assignment) -> LeaderInputs {
+        let owner_of: BTreeMap<&str, &str> = assignment
+            .iter()
+            .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))
+            .collect();
+        let mut next = self.clone();
+        for (id, s) in next.splits.iter_mut() {
+            if !s.is_assignable() || self.reserved.contains(id) {
+                continue;
+            }
+            match owner_of.get(id.as_str()) {
+                Some(&m) => {
+                    if s.current_owner() != Some(m) {
+                        s.progress.epoch += 1;
+                    }
+                    s.progress.owner = Some(m.to_string());
+                    let rev = s.lease.as_ref().map_or(0, |l| l.rev) + 1;
+                    s.lease = Some(LeaseEntry {
+                        value: LeaseVal {
+                            schema: SCHEMA,
+                            owner: m.to_string(),
+                            nonce: "planned".into(),
+                            epoch: s.progress.epoch,
+                        },
+                        rev,
+                    });
+                }
+                None => {
+                    s.progress.owner = None;
+                    s.lease = None;
+                }
+            }
+        }
+        next
+    }
+
     /// The plan for these inputs.
     pub fn plan(&self) -> Plan {
         plan(

@@ -13,10 +13,11 @@ use serde::Serialize;
 use spate_planner_core::conformance;
 use spate_planner_core::synth::{bench_fleet, max_min_ratio, Shape};
 use spate_planner_core::{LeaderInputs, Plan};
+
 use wasm_bindgen::prelude::*;
 
 /// A JS `Error` with a stable `code` and, when given, the `path` (bucket, key or field) at fault.
-fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
+pub(crate) fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
     let e = js_sys::Error::new(message);
     let _ = js_sys::Reflect::set(&e, &"code".into(), &code.into());
     if let Some(p) = path {
@@ -25,7 +26,7 @@ fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
     e.into()
 }
 
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| {
             error(
@@ -141,72 +142,5 @@ impl BenchFleet {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct MemberRow {
-    name: String,
-    /// Load before the plan (current ownership), bytes as a decimal string.
-    load_now: String,
-    /// Load after the plan, bytes as a decimal string.
-    load_planned: String,
-    lanes: usize,
-    cap: u32,
-    gained: usize,
-    lost: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DemoPlan {
-    summary: PlanSummary,
-    gone: Vec<String>,
-    members: Vec<MemberRow>,
-}
-
-/// The built-in demo fleet (a member-loss fleet of `splits` x `members`) and its plan, per
-/// member: load now and planned, lanes used against the cap, splits gained and lost.
-#[wasm_bindgen(js_name = demoPlan)]
-pub fn demo_plan(splits: u32, members: u32) -> Result<JsValue, JsValue> {
-    let inputs = bench_fleet(Shape::MemberLoss, splits as usize, members as usize);
-    let plan = inputs.plan();
-    let mut now: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
-    let mut gone = std::collections::BTreeSet::new();
-    for s in inputs.splits.values() {
-        if let (Some(o), Some(w)) = (s.current_owner(), s.assign_weight()) {
-            if inputs.members.contains(o) {
-                *now.entry(o).or_default() += w;
-            } else {
-                gone.insert(o.to_string());
-            }
-        }
-    }
-    let rows = plan
-        .assignment
-        .iter()
-        .zip(&plan.explain.loads)
-        .map(|((m, ids), load)| {
-            let held_now = |id: &String| inputs.splits[id].current_owner() == Some(m.as_str());
-            let gained = ids.iter().filter(|id| !held_now(id)).count();
-            let kept = ids.len() - gained;
-            let had = inputs
-                .splits
-                .values()
-                .filter(|s| s.current_owner() == Some(m.as_str()))
-                .count();
-            MemberRow {
-                name: m.clone(),
-                load_now: now.get(m.as_str()).copied().unwrap_or(0).to_string(),
-                load_planned: load.to_string(),
-                lanes: ids.len(),
-                cap: inputs.caps.get(m).copied().unwrap_or(inputs.default_cap).max(1),
-                gained,
-                lost: had - kept,
-            }
-        })
-        .collect();
-    to_js(&DemoPlan {
-        summary: summary(&inputs, &plan),
-        gone: gone.into_iter().collect(),
-        members: rows,
-    })
-}
+mod planner;
+pub use planner::Planner;
