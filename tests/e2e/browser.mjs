@@ -7,7 +7,7 @@ const root = new URL('../../', import.meta.url);
 /** Starts `spate-planner serve` on a free port; resolves to { url, stop }. */
 export async function startServer(extraArgs = []) {
   const bin = new URL('target/release/spate-planner', root).pathname;
-  const child = spawn(bin, ['serve', '--dir', new URL('web/dist', root).pathname, '--port', '0', ...extraArgs], {
+  const child = spawn(bin, ['serve', '--port', '0', ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise((resolve, reject) => {
@@ -34,7 +34,7 @@ export async function launch() {
 
 /** A page that records console errors, page errors and CSP violations. */
 export async function watchedPage(browser) {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -47,3 +47,34 @@ export async function watchedPage(browser) {
 }
 
 export const outputDir = new URL('tests/output/', root).pathname;
+
+/** Runs the native binary; resolves to { status, stdout, stderr }. */
+export function cli(args) {
+  const bin = new URL('target/release/spate-planner', root).pathname;
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** How many plans the dashboard has rendered. */
+export async function plans(page) {
+  return Number((await page.getAttribute('spate-planner', 'data-plans')) || 0);
+}
+
+/** Waits until the dashboard has rendered more than `after` plans; returns the new count. */
+export async function ready(page, after = 0, timeout = 30000) {
+  await page.waitForFunction((n) => Number(document.querySelector('spate-planner')?.dataset.plans || 0) > n, after, { timeout });
+  return plans(page);
+}
+
+/** The text of a figure's last column ("plan" or "what-if"). */
+export async function figure(page, name) {
+  return (await page.locator(`tr[data-figure="${name}"] td`).last().textContent()).trim();
+}
+
+export const repoRoot = root.pathname;

@@ -41,19 +41,42 @@ test('a vector file of another format is refused with a code', () => {
   assert.throws(() => planner.runConformance('not json'), (e) => e.code === 'invalid_vectors');
 });
 
-test('the demo plan is consistent: lanes within caps, one member gone, loads as exact strings', () => {
-  const plan = planner.demoPlan(400, 8);
-  assert.equal(plan.members.length, 7);
-  assert.equal(plan.gone.length, 1);
-  const lanes = plan.members.reduce((n, m) => n + m.lanes, 0);
-  assert.equal(lanes, 400);
-  for (const m of plan.members) {
+test('Planner: the demo loads, plans, and reports exact u64 as strings', () => {
+  const p = planner.Planner.demo(400, 8, 1);
+  const info = p.info();
+  assert.equal(info.members.length, 8);
+  assert.match(info.seed, /^\d+$/);
+  assert.ok(info.warnings.some((w) => w.code === 'unreadable_presence' && w.key === 'worker.worker-03'));
+  const v = p.plan('', 8);
+  const lanes = v.members.reduce((n, m) => n + m.lanes, 0);
+  assert.equal(lanes, v.counts.assigned);
+  for (const m of v.members) {
     assert.ok(m.lanes <= m.cap, `${m.name}: ${m.lanes}/${m.cap}`);
     assert.match(m.loadPlanned, /^\d+$/);
-    assert.match(m.loadNow, /^\d+$/);
   }
-  const gained = plan.members.reduce((n, m) => n + m.gained, 0);
-  const lost = plan.members.reduce((n, m) => n + m.lost, 0);
-  // Every split of the departed member is gained by someone; moves between members balance.
-  assert.ok(gained - lost > 0, `gained ${gained}, lost ${lost}`);
+  assert.equal(v.moves.length, v.churnMoves);
+  const doc = p.planJson('', 8);
+  assert.match(doc, /^\{"job":"demo"/);
+  p.free();
+});
+
+test('Planner: snapshot errors carry code, bucket and key', () => {
+  const p = planner.Planner.demo(50, 3, 1);
+  const good = p.planJson('', 8);
+  assert.ok(good.length > 0);
+  p.free();
+  const bad = '{"format":"spate-planner-snapshot/1","job":"j","taken_at_ms":0,"state":{"name":"spate_coordination_j_state","history":1,"max_age_ms":0,"entries":[{"key":"split.a","revision":1,"created_ms":0,"value":{"schema":4,"id":"a"}}]},"lease":{"name":"spate_coordination_j_lease","history":1,"max_age_ms":30000,"entries":[]}}';
+  assert.throws(() => planner.Planner.fromText(bad), (e) => e instanceof Error && e.code === 'wrong_schema'
+    && e.bucket === 'spate_coordination_j_state' && e.key === 'split.a');
+  assert.throws(() => planner.Planner.fromText('{"format":"spate-planner-snapshot/9"}'), (e) => e.code === 'unsupported_format');
+  assert.throws(() => planner.Planner.fromBytes(new Uint8Array([0xff, 0xfe])), (e) => e.code === 'not_json');
+});
+
+test('Planner: scenario errors carry code and path; the handle stays usable', () => {
+  const p = planner.Planner.demo(50, 3, 1);
+  assert.throws(() => p.plan('{"changes":[{"op":"set_cap","member":"nobody","cap":1}]}', 8),
+    (e) => e.code === 'unknown_member' && e.path === 'changes[0].member');
+  assert.throws(() => p.plan('{"changes":[{"op":"fly"}]}', 8), (e) => e.code === 'invalid_scenario');
+  assert.equal(p.plan('{"changes":[{"op":"add_member","member":"x","cap":2}]}', 8).members.length, 4);
+  p.free();
 });

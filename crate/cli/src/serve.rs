@@ -45,8 +45,16 @@ fn content_type(path: &str) -> &'static str {
 fn asset_path(url: &str) -> Option<String> {
     let path = url.split(['?', '#']).next().unwrap_or("/");
     let rel = path.trim_start_matches('/');
-    let rel = if rel.is_empty() || rel.ends_with('/') { format!("{rel}index.html") } else { rel.to_string() };
-    if Path::new(&rel).components().any(|c| !matches!(c, Component::Normal(_))) || rel.contains('\\') {
+    let rel = if rel.is_empty() || rel.ends_with('/') {
+        format!("{rel}index.html")
+    } else {
+        rel.to_string()
+    };
+    if Path::new(&rel)
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+        || rel.contains('\\')
+    {
         return None;
     }
     Some(rel)
@@ -60,7 +68,10 @@ enum Source {
 impl Source {
     fn get(&self, rel: &str) -> Option<Cow<'static, [u8]>> {
         match self {
-            Source::Embedded => ASSETS.iter().find(|(p, _)| *p == rel).map(|(_, b)| Cow::Borrowed(*b)),
+            Source::Embedded => ASSETS
+                .iter()
+                .find(|(p, _)| *p == rel)
+                .map(|(_, b)| Cow::Borrowed(*b)),
             Source::Dir(d) => std::fs::read(d.join(rel)).ok().map(Cow::Owned),
         }
     }
@@ -74,7 +85,11 @@ pub fn run(args: &Args) -> ExitCode {
     if source.get("index.html").is_none() {
         eprintln!(
             "spate-planner serve: no dashboard {}: build it with scripts/build (or pass --dir web/dist)",
-            if args.dir.is_some() { "in that directory" } else { "was built into this binary" }
+            if args.dir.is_some() {
+                "in that directory"
+            } else {
+                "was built into this binary"
+            }
         );
         return ExitCode::FAILURE;
     }
@@ -107,12 +122,23 @@ pub fn run(args: &Args) -> ExitCode {
     let server = match tiny_http::Server::http(("127.0.0.1", args.port)) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("cannot listen on 127.0.0.1:{}: {e} (choose another with --port)", args.port);
+            eprintln!(
+                "cannot listen on 127.0.0.1:{}: {e} (choose another with --port)",
+                args.port
+            );
             return ExitCode::FAILURE;
         }
     };
-    let addr = server.server_addr().to_ip().map(|a| a.to_string()).unwrap_or_default();
-    let query = if snapshot.is_some() { "?snapshot=snapshot.json" } else { "" };
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    let query = if snapshot.is_some() {
+        "?snapshot=snapshot.json"
+    } else {
+        ""
+    };
     println!("spate-planner dashboard: http://{addr}/{query}");
     let shared = Arc::new((source, snapshot));
     for req in server.incoming_requests() {

@@ -215,7 +215,10 @@ impl Planner {
             return Err(error("too_large", &too_large(text.len()), None));
         }
         let fleet = Fleet::load_text(text).map_err(|e| snapshot_error(&e))?;
-        Ok(Planner { fleet, last: RefCell::new(None) })
+        Ok(Planner {
+            fleet,
+            last: RefCell::new(None),
+        })
     }
 
     /// Loads a snapshot file's bytes (must be UTF-8).
@@ -224,9 +227,13 @@ impl Planner {
         if bytes.len() > MAX_SNAPSHOT_BYTES {
             return Err(error("too_large", &too_large(bytes.len()), None));
         }
-        let snap = spate_planner_core::snapshot::Snapshot::parse_bytes(bytes).map_err(|e| snapshot_error(&e))?;
+        let snap =
+            spate_planner_core::snapshot::Snapshot::parse_bytes(bytes).map_err(|e| snapshot_error(&e))?;
         let fleet = Fleet::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
-        Ok(Planner { fleet, last: RefCell::new(None) })
+        Ok(Planner {
+            fleet,
+            last: RefCell::new(None),
+        })
     }
 
     /// The built-in demo fleet (`spate-planner demo`).
@@ -238,7 +245,10 @@ impl Planner {
             ..DemoParams::default()
         });
         let fleet = Fleet::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
-        Ok(Planner { fleet, last: RefCell::new(None) })
+        Ok(Planner {
+            fleet,
+            last: RefCell::new(None),
+        })
     }
 
     /// The largest snapshot this module accepts, in bytes.
@@ -260,7 +270,10 @@ impl Planner {
             seed_source: format!("{:?}", f.seed_source),
             fingerprint: f.plan.as_ref().map(|p| p.fingerprint.clone()),
             plan_generation: f.plan.as_ref().map(|p| p.generation.to_string()),
-            finality: f.plan.as_ref().map(|p| format!("{:?}", p.finality).to_lowercase()),
+            finality: f
+                .plan
+                .as_ref()
+                .map(|p| format!("{:?}", p.finality).to_lowercase()),
             leader: f.leader.as_ref().map(|l| l.owner.clone()),
             lease_ttl_ms: f.lease_ttl_ms.to_string(),
             members: f
@@ -279,12 +292,22 @@ impl Planner {
             warnings: f
                 .warnings
                 .iter()
-                .map(|w| WarningView { code: w.code, bucket: w.bucket.clone(), key: w.key.clone(), message: w.message.clone() })
+                .map(|w| WarningView {
+                    code: w.code,
+                    bucket: w.bucket.clone(),
+                    key: w.key.clone(),
+                    message: w.message.clone(),
+                })
                 .collect(),
         })
     }
 
-    fn with_plan<T>(&self, scenario: &str, default_cap: u32, f: impl FnOnce(&Planned) -> T) -> Result<T, JsValue> {
+    fn with_plan<T>(
+        &self,
+        scenario: &str,
+        default_cap: u32,
+        f: impl FnOnce(&Planned) -> T,
+    ) -> Result<T, JsValue> {
         let mut last = self.last.borrow_mut();
         let fresh = !matches!(&*last, Some(p) if p.scenario_text == scenario && p.default_cap == default_cap);
         if fresh {
@@ -293,7 +316,9 @@ impl Planner {
             } else {
                 Scenario::parse(scenario).map_err(|e| error(e.code, &e.to_string(), Some(&e.path)))?
             };
-            let inputs = sc.apply(&self.fleet, default_cap).map_err(|e| error(e.code, &e.to_string(), Some(&e.path)))?;
+            let inputs = sc
+                .apply(&self.fleet, default_cap)
+                .map_err(|e| error(e.code, &e.to_string(), Some(&e.path)))?;
             let plan = inputs.plan();
             let report = report(&inputs, &plan);
             *last = Some(Planned {
@@ -369,15 +394,27 @@ impl Planner {
     /// The plan as the JSON document `spate-planner plan --json` prints (exact integers).
     #[wasm_bindgen(js_name = planJson)]
     pub fn plan_json(&self, scenario: &str, default_cap: u32) -> Result<String, JsValue> {
-        self.with_plan(scenario, default_cap, |p| plan_document(&self.fleet, &p.inputs, &p.scenario, &p.plan, &p.report))
+        self.with_plan(scenario, default_cap, |p| {
+            plan_document(&self.fleet, &p.inputs, &p.scenario, &p.plan, &p.report)
+        })
     }
 
     /// The claim candidates of `instance` under a scenario, in order: `{id, action, kind}`.
     /// `owned` is what the planned assignment gives the instance.
-    pub fn claims(&self, scenario: &str, default_cap: u32, instance: &str, max_attempts: u32) -> Result<JsValue, JsValue> {
+    pub fn claims(
+        &self,
+        scenario: &str,
+        default_cap: u32,
+        instance: &str,
+        max_attempts: u32,
+    ) -> Result<JsValue, JsValue> {
         let c = self.with_plan(scenario, default_cap, |p| {
-            let owned: std::collections::BTreeSet<&str> =
-                p.plan.assignment.get(instance).map(|v| v.iter().map(String::as_str).collect()).unwrap_or_default();
+            let owned: std::collections::BTreeSet<&str> = p
+                .plan
+                .assignment
+                .get(instance)
+                .map(|v| v.iter().map(String::as_str).collect())
+                .unwrap_or_default();
             claim_candidates(&p.inputs.splits, |id| owned.contains(id), instance, max_attempts)
         })?;
         to_js(&c)
@@ -385,7 +422,13 @@ impl Planner {
 
     /// Splits whose id contains `query` (all when empty), at most `limit`, in id order.
     #[wasm_bindgen(js_name = findSplits)]
-    pub fn find_splits(&self, scenario: &str, default_cap: u32, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+    pub fn find_splits(
+        &self,
+        scenario: &str,
+        default_cap: u32,
+        query: &str,
+        limit: u32,
+    ) -> Result<JsValue, JsValue> {
         let rows = self.with_plan(scenario, default_cap, |p| {
             let planned: std::collections::HashMap<&str, &str> = p
                 .plan
@@ -408,7 +451,12 @@ impl Planner {
                     completed: s.progress.completed,
                     owner: s.progress.owner.clone(),
                     lease_owner: s.lease.as_ref().map(|l| l.value.owner.clone()),
-                    lease_left_ms: self.fleet.info.get(id).and_then(|i| i.lease_left_ms).map(|v| v as f64),
+                    lease_left_ms: self
+                        .fleet
+                        .info
+                        .get(id)
+                        .and_then(|i| i.lease_left_ms)
+                        .map(|v| v as f64),
                     epoch: s.progress.epoch.to_string(),
                     attempts: s.progress.attempts,
                     weight: s.spec.as_ref().map(|sp| sp.weight.to_string()),
@@ -423,7 +471,9 @@ impl Planner {
     /// Applies each plan as the new ownership and replans, round after round, until nothing
     /// moves or `max_rounds` rounds: per round the moves, the bound, the balance.
     pub fn converge(&self, scenario: &str, default_cap: u32, max_rounds: u32) -> Result<JsValue, JsValue> {
-        let rounds = self.with_plan(scenario, default_cap, |p| converge(&p.inputs, max_rounds as usize))?;
+        let rounds = self.with_plan(scenario, default_cap, |p| {
+            converge(&p.inputs, max_rounds as usize)
+        })?;
         let view: Vec<RoundView> = rounds
             .into_iter()
             .map(|r| RoundView {
