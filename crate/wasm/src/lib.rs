@@ -59,6 +59,12 @@ pub fn stable_hash_str(seed: &str, value: &str) -> Result<String, JsValue> {
     Ok(spate_planner_core::stable_hash_str(parse_u64("seed", seed)?, value).to_string())
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_LIB_TYPES: &'static str = r#"
+export interface CaseResult { name: string; op: string; passed: boolean; expected: string | null; got: string | null; firstDifference: string | null; }
+export interface BenchSummary { splits: number; members: number; moves: number; boundHit: boolean; maxMin: number | null; }
+"#;
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CaseResult {
@@ -72,7 +78,7 @@ struct CaseResult {
 
 /// Runs a conformance vector file (its JSON text) through this module's decision core.
 /// Returns one `{name, op, passed, expected, got, firstDifference}` per case.
-#[wasm_bindgen(js_name = runConformance)]
+#[wasm_bindgen(js_name = runConformance, unchecked_return_type = "CaseResult[]")]
 pub fn run_conformance(text: &str) -> Result<JsValue, JsValue> {
     let outcomes = conformance::run_file(text).map_err(|e| error("invalid_vectors", &e, None))?;
     let results: Vec<CaseResult> = outcomes
@@ -136,6 +142,7 @@ impl BenchFleet {
     }
 
     /// Plans the fleet: `{splits, members, moves, boundHit, maxMin}`.
+    #[wasm_bindgen(unchecked_return_type = "BenchSummary")]
     pub fn plan(&self) -> Result<JsValue, JsValue> {
         let plan = self.inputs.plan();
         to_js(&summary(&self.inputs, &plan))

@@ -39,6 +39,55 @@ struct Planned {
     report: Report,
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Decimal string of a u64 (exact; never a JS number). */
+export type U64 = string;
+
+export interface WarningView { code: string; bucket: string; key: string; message: string; }
+export interface MemberInfo { name: string; maxInFlight: number | null; readable: boolean; leftMs: number; }
+export interface Info {
+  job: string; sourceKind: string; sourceServer: string | null; sourceNote: string | null;
+  takenAtMs: number; seed: U64; seedSource: string; fingerprint: string | null;
+  planGeneration: U64 | null; finality: string | null; leader: string | null; leaseTtlMs: U64;
+  members: MemberInfo[]; splits: number; departedOwners: string[]; published: number;
+  warnings: WarningView[];
+}
+export interface MemberView {
+  name: string; cap: number; defaultCap: boolean; lanes: number; lanesNow: number;
+  loadNow: U64; loadPlanned: U64; loadNowApprox: number; loadPlannedApprox: number;
+  gained: number; lost: number;
+}
+export type Reason = "unowned" | "owner_gone" | "over_cap" | "improve" | "queued";
+export interface MoveView {
+  split: string; weight: U64; weightApprox: number; from: string | null; to: string | null;
+  reason: Reason; gain: string | null;
+}
+export interface Counts {
+  splits: number; assigned: number; queued: number; reserved: number; completed: number;
+  quarantined: number; waitingForSpec: number;
+}
+export interface PlanView {
+  members: MemberView[]; moves: MoveView[]; queue: string[]; counts: Counts;
+  total: U64; maxLoad: U64; minLoad: U64; meanLoad: number; lowerBound: U64;
+  maxOverBound: number; maxOverMean: number; churnMoves: number; weightMoved: U64;
+  fromLiveMembers: number; improvingMoves: number; boundHit: boolean; improvable: boolean;
+  defaultCap: number; reserved: number;
+}
+export interface ClaimCandidate { id: string; action: "claim" | "quarantine"; kind: "create" | "released" | "reclaim" | "expired"; }
+export interface SplitView {
+  id: string; status: "runnable" | "completed" | "quarantined"; completed: boolean;
+  owner: string | null; leaseOwner: string | null; leaseLeftMs: number | null; epoch: U64;
+  attempts: number; weight: U64 | null; reserved: boolean; planned: string | null;
+}
+export interface RoundView {
+  round: number; moves: number; weightMoved: U64; improvingMoves: number; boundHit: boolean;
+  maxOverMean: number; maxOverBound: number;
+}
+/** Errors thrown by this module: an Error with a stable code and where it applies. */
+export interface PlannerError extends Error { code: string; bucket?: string; key?: string; path?: string; }
+"#;
+
 /// A loaded snapshot and the plans made of it.
 #[wasm_bindgen]
 pub struct Planner {
@@ -258,6 +307,7 @@ impl Planner {
     }
 
     /// What the snapshot holds: job, source, seed, members and their caps, warnings.
+    #[wasm_bindgen(unchecked_return_type = "Info")]
     pub fn info(&self) -> Result<JsValue, JsValue> {
         let f = &self.fleet;
         to_js(&Info {
@@ -335,6 +385,7 @@ impl Planner {
 
     /// The plan under a scenario (its JSON text; "" for none): per member, the moves and why,
     /// the queue, counts, balance and churn. u64 values are decimal strings.
+    #[wasm_bindgen(unchecked_return_type = "PlanView")]
     pub fn plan(&self, scenario: &str, default_cap: u32) -> Result<JsValue, JsValue> {
         let view = self.with_plan(scenario, default_cap, |p| {
             let r = &p.report;
@@ -401,6 +452,7 @@ impl Planner {
 
     /// The claim candidates of `instance` under a scenario, in order: `{id, action, kind}`.
     /// `owned` is what the planned assignment gives the instance.
+    #[wasm_bindgen(unchecked_return_type = "ClaimCandidate[]")]
     pub fn claims(
         &self,
         scenario: &str,
@@ -421,7 +473,7 @@ impl Planner {
     }
 
     /// Splits whose id contains `query` (all when empty), at most `limit`, in id order.
-    #[wasm_bindgen(js_name = findSplits)]
+    #[wasm_bindgen(js_name = findSplits, unchecked_return_type = "SplitView[]")]
     pub fn find_splits(
         &self,
         scenario: &str,
@@ -470,6 +522,7 @@ impl Planner {
 
     /// Applies each plan as the new ownership and replans, round after round, until nothing
     /// moves or `max_rounds` rounds: per round the moves, the bound, the balance.
+    #[wasm_bindgen(unchecked_return_type = "RoundView[]")]
     pub fn converge(&self, scenario: &str, default_cap: u32, max_rounds: u32) -> Result<JsValue, JsValue> {
         let rounds = self.with_plan(scenario, default_cap, |p| {
             converge(&p.inputs, max_rounds as usize)
