@@ -82,7 +82,11 @@ pub fn run(args: &Args) -> ExitCode {
         Some(d) => Source::Dir(d.clone()),
         None => Source::Embedded,
     };
-    if source.get("index.html").is_none() {
+    let usable = match &source {
+        Source::Dir(d) => d.is_dir(),
+        Source::Embedded => source.get("index.html").is_some(),
+    };
+    if !usable {
         eprintln!(
             "spate-planner serve: no dashboard {}: build it with scripts/build (or pass --dir web/dist)",
             if args.dir.is_some() {
@@ -119,65 +123,80 @@ pub fn run(args: &Args) -> ExitCode {
             }
         },
     };
-    let server = match tiny_http::Server::http(("127.0.0.1", args.port)) {
-        Ok(s) => s,
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
         Err(e) => {
-            eprintln!(
-                "cannot listen on 127.0.0.1:{}: {e} (choose another with --port)",
-                args.port
-            );
+            eprintln!("spate-planner serve: cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.to_string())
-        .unwrap_or_default();
-    let query = if snapshot.is_some() {
-        "?snapshot=snapshot.json"
-    } else {
-        ""
-    };
-    println!("spate-planner dashboard: http://{addr}/{query}");
-    let shared = Arc::new((source, snapshot));
-    for req in server.incoming_requests() {
-        let shared = Arc::clone(&shared);
-        // One thread per request: a slow client never holds up the page's other requests.
-        std::thread::spawn(move || respond(req, &shared.0, shared.1.as_deref()));
-    }
-    ExitCode::SUCCESS
+    rt.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", args.port)).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!(
+                    "cannot listen on 127.0.0.1:{}: {e} (choose another with --port)",
+                    args.port
+                );
+                return ExitCode::FAILURE;
+            }
+        };
+        let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+        let query = if snapshot.is_some() {
+            "?snapshot=snapshot.json"
+        } else {
+            ""
+        };
+        println!("spate-planner dashboard: http://{addr}/{query}");
+        let shared = Arc::new((source, snapshot));
+        let app = axum::Router::new().fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
+            let shared = Arc::clone(&shared);
+            async move { respond(&method, &uri, &shared.0, shared.1.as_deref()) }
+        });
+        match axum::serve(listener, app).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("spate-planner serve: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
 }
 
-fn respond(req: tiny_http::Request, source: &Source, snapshot: Option<&[u8]>) {
-    let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok();
-    let rel = asset_path(req.url());
-    let body = match (&rel, req.method()) {
-        (Some(r), tiny_http::Method::Get | tiny_http::Method::Head) if r == "snapshot.json" => {
+fn respond(
+    method: &axum::http::Method,
+    uri: &axum::http::Uri,
+    source: &Source,
+    snapshot: Option<&[u8]>,
+) -> axum::response::Response {
+    use axum::http::{header, Method, StatusCode};
+    use axum::response::IntoResponse;
+    let rel = asset_path(uri.path());
+    let body = match (&rel, method) {
+        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
             snapshot.map(|s| Cow::Owned(s.to_vec()))
         }
-        (Some(r), tiny_http::Method::Get | tiny_http::Method::Head) => source.get(r),
+        (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => None,
     };
-    let result = match body {
-        Some(bytes) => {
-            let mut resp = tiny_http::Response::from_data(bytes.into_owned());
-            for (k, v) in [
-                ("Content-Type", content_type(rel.as_deref().unwrap_or(""))),
-                ("Content-Security-Policy", CSP),
-                ("X-Content-Type-Options", "nosniff"),
-                ("Referrer-Policy", "no-referrer"),
-                ("Cache-Control", "no-cache"),
-            ] {
-                if let Some(h) = header(k, v) {
-                    resp.add_header(h);
-                }
-            }
-            req.respond(resp)
-        }
-        None => req.respond(tiny_http::Response::from_string("not found").with_status_code(404)),
-    };
-    let _ = result;
+    match body {
+        Some(bytes) => (
+            [
+                (header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or(""))),
+                (header::CONTENT_SECURITY_POLICY, CSP),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+                (header::REFERRER_POLICY, "no-referrer"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            bytes.into_owned(),
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
 }
 
 #[cfg(test)]

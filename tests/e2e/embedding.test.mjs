@@ -1,0 +1,41 @@
+// The dashboard embedded as a custom element, served from a deep base path by another static
+// root: it finds its module, worker and wasm relative to itself, and no request leaves the origin.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, launch, watchedPage, repoRoot } from './browser.mjs';
+
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome?.close(); });
+
+test('the custom element works from any base path and emits plan-change', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'spate-embed-'));
+  const deep = join(root, 'console', 'tools', 'planner');
+  await mkdir(deep, { recursive: true });
+  await cp(join(repoRoot, 'web/dist'), deep, { recursive: true });
+  const server = await startServer(['--dir', root]);
+  try {
+    const { page, problems } = await watchedPage(chrome.browser);
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`${server.url}console/tools/planner/embed-example.html`);
+    await page.waitForFunction(() => /splits assigned/.test(document.getElementById('last-plan').textContent), null, { timeout: 30000 });
+    assert.match(await page.locator('#last-plan').textContent(), /^\d+ splits assigned, \d+ would move/);
+    assert.equal(await page.locator('svg.fleet-chart g[data-member]').count(), 10);
+    // The host page's own heading is untouched by the element's styles (shadow DOM).
+    assert.equal(await page.locator('h1.console-title').textContent(), 'Ops console: job capacity');
+    // Attribute changes replan.
+    const before = await page.locator('#last-plan').textContent();
+    await page.evaluate(() => document.getElementById('embedded').setAttribute('default-cap', '1'));
+    await page.waitForFunction((b) => document.getElementById('last-plan').textContent !== b, before);
+    const origin = new URL(server.url).origin;
+    assert.deepEqual(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    server.stop();
+  }
+});
