@@ -330,59 +330,24 @@ export class PlannerApp extends EventTarget {
     await this.load({ kind: 'demo', splits: d.splits, members: d.members, seed: d.seed }, 'the built-in demo fleet');
   }
 
-  async checkSize(size) {
-    const max = await this.client.call('maxBytes', {});
-    if (size > max) {
-      throw Object.assign(new Error(`the snapshot is ${humanBytes(size)}; the dashboard accepts at most ${humanBytes(max)} (use spate-planner plan on the command line)`), { code: 'too_large' });
-    }
-  }
-
-  async readStream(stream, total, label) {
-    const reader = stream.getReader();
-    const chunks = [];
-    let got = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      got += value.length;
-      if (total) this.setProgress(Math.min(1, got / total), `reading ${label}: ${humanBytes(got)} of ${humanBytes(total)}`);
-      else this.setProgress(0.5, `reading ${label}: ${humanBytes(got)}`);
-      if (got > 0 && total === 0) await this.checkSize(got);
-    }
-    const bytes = new Uint8Array(got);
-    let at = 0;
-    for (const c of chunks) { bytes.set(c, at); at += c.length; }
-    return bytes;
-  }
-
   async loadFile(file) {
+    this.clearError();
     try {
-      this.clearError();
-      await this.checkSize(file.size);
-      const bytes = await this.readStream(file.stream(), file.size, file.name);
-      await this.load({ kind: 'bytes', payload: bytes.buffer }, file.name);
+      await this.load({ kind: 'file', file }, file.name);
     } catch (e) {
-      this.setProgress(null);
       this.showError(e, `${file.name} could not be loaded; the fleet shown is unchanged`);
     }
   }
 
   async loadUrl(url) {
+    this.clearError();
     try {
-      this.clearError();
       const resolved = new URL(url, document.baseURI);
       if (resolved.origin !== location.origin) {
         throw Object.assign(new Error(`snapshots are only loaded from this page's origin (${location.origin}), not ${resolved.origin}`), { code: 'cross_origin' });
       }
-      const resp = await fetch(resolved);
-      if (!resp.ok) throw Object.assign(new Error(`${resolved.pathname}: HTTP ${resp.status}`), { code: 'fetch_failed' });
-      const total = Number(resp.headers.get('content-length') || 0);
-      if (total) await this.checkSize(total);
-      const bytes = await this.readStream(resp.body, total, resolved.pathname.split('/').pop());
-      await this.load({ kind: 'bytes', payload: bytes.buffer }, resolved.pathname);
+      await this.load({ kind: 'url', url: resolved.href }, resolved.pathname.split('/').pop() || resolved.pathname);
     } catch (e) {
-      this.setProgress(null);
       this.showError(e, 'The snapshot could not be loaded');
       if (!this.info) await this.loadDemo();
     }
@@ -391,7 +356,6 @@ export class PlannerApp extends EventTarget {
   async loadText(text, label) {
     try {
       this.clearError();
-      await this.checkSize(text.length);
       await this.load({ kind: 'text', payload: text }, label);
       this.pasteBox.hidden = true;
     } catch (e) {
@@ -404,10 +368,14 @@ export class PlannerApp extends EventTarget {
   }
 
   async load(msg, label) {
-    this.setProgress(0.99, `parsing ${label}…`);
+    this.setProgress(0, `loading ${label}…`);
     const t0 = performance.now();
+    const progress = ({ got, total }) => {
+      if (got < 0) this.setProgress(1, `parsing ${label}…`);
+      else this.setProgress(total ? got / total : 0.5, `reading ${label}: ${humanBytes(got)}${total ? ` of ${humanBytes(total)}` : ''}`);
+    };
     try {
-      const info = await this.client.load(msg);
+      const info = await this.client.load(msg, progress);
       this.info = info;
       this.loadMs = performance.now() - t0;
       this.label = label;
@@ -464,6 +432,9 @@ export class PlannerApp extends EventTarget {
         boundHit: this.view.boundHit,
         counts: this.view.counts,
         maxOverMean: this.view.maxOverMean,
+        planMs: this.view.planMs,
+        roundTripMs: this.replanMs,
+        loadMs: this.loadMs,
       },
     }));
   }

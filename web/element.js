@@ -29,6 +29,7 @@ export class SpatePlannerElement extends HTMLElement {
     this.app.addEventListener('plan-change', (e) => {
       this.dataset.ready = 'true';
       this.dataset.plans = String(Number(this.dataset.plans || 0) + 1);
+      this.dataset.replanMs = e.detail.roundTripMs.toFixed(1);
       this.dispatchEvent(new CustomEvent('plan-change', { detail: e.detail, bubbles: true, composed: true }));
     });
     this.ready = this.app.start();

@@ -47,18 +47,29 @@ export function fleetChart(members, { order = 'name', width = 900, title = '' } 
   legend.append(svgEl('text', { x: width - RIGHT + 8, y: 16 }, 'lanes used / cap'));
   svg.append(legend);
 
+  // Bars are drawn as three paths (now, planned, planned at full lanes): a thousand members
+  // stay a light drawing. Each member's labels and tooltip are its own group.
+  const bar = (x0, y, w, h) => `M${x0} ${y}h${w.toFixed(1)}v${h}h${(-w).toFixed(1)}z`;
+  let now = '';
+  let planned = '';
+  let full = '';
   const g = svgEl('g', { 'font-size': 11, 'font-family': 'system-ui, sans-serif' });
   rows.forEach((m, i) => {
     const y = TOP + i * ROW;
+    const isFull = m.lanes >= m.cap;
+    now += bar(LEFT, y + 1, Math.max(0, x(m.loadNowApprox) - LEFT), 6);
+    const p = bar(LEFT, y + 7, Math.max(0, x(m.loadPlannedApprox) - LEFT), 7);
+    if (isFull) full += p; else planned += p;
     const row = svgEl('g', { 'data-member': m.name });
     row.append(svgEl('title', {}, `${m.name}: now ${humanBytes(m.loadNow)}, planned ${humanBytes(m.loadPlanned)}, lanes ${m.lanes}/${m.cap}${m.defaultCap ? ' (default cap)' : ''}, +${m.gained} −${m.lost}`));
     row.append(svgEl('text', { x: LEFT - 6, y: y + 11, 'text-anchor': 'end', fill: '#1d2430' }, clip(m.name)));
-    row.append(svgEl('rect', { x: LEFT, y: y + 1, width: Math.max(0, x(m.loadNowApprox) - LEFT), height: 6, fill: '#c9d3e6' }));
-    row.append(svgEl('rect', { x: LEFT, y: y + 7, width: Math.max(0, x(m.loadPlannedApprox) - LEFT), height: 7, fill: m.lanes >= m.cap ? '#b5482f' : '#3b6fd8' }));
-    row.append(svgEl('text', { x: width - RIGHT + 8, y: y + 11, fill: m.lanes >= m.cap ? '#b5482f' : '#1d2430' },
+    row.append(svgEl('text', { x: width - RIGHT + 8, y: y + 11, fill: isFull ? '#b5482f' : '#1d2430' },
       `${m.lanes}/${m.cap}${m.defaultCap ? '*' : ''}  ${humanBytes(m.loadPlanned)}`));
     g.append(row);
   });
+  svg.append(svgEl('path', { d: now || 'M0 0', fill: '#c9d3e6', class: 'bars-now' }));
+  svg.append(svgEl('path', { d: planned || 'M0 0', fill: '#3b6fd8', class: 'bars-planned' }));
+  svg.append(svgEl('path', { d: full || 'M0 0', fill: '#b5482f', class: 'bars-full' }));
   svg.append(g);
   if (rows.length) {
     const mx = x(mean);

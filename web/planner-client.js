@@ -14,9 +14,10 @@ export class PlannerClient {
   start() {
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (ev) => {
-      const { id, ok, value, error } = ev.data;
+      const { id, ok, value, error, progress } = ev.data;
       const p = this.pending.get(id);
       if (!p) return;
+      if (progress) { p.onProgress?.(progress); return; }
       this.pending.delete(id);
       if (ok) p.resolve(value);
       else p.reject(Object.assign(new Error(error.message), error));
@@ -29,19 +30,23 @@ export class PlannerClient {
     };
   }
 
-  raw(op, args = {}, transfer = []) {
+  raw(op, args = {}, transfer = [], onProgress = null) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ id, op, ...args }, transfer);
     });
   }
 
-  /** Loads a snapshot: { kind: 'text'|'bytes'|'demo', payload, splits, members, seed }. */
-  async load(msg) {
-    const copy = msg.kind === 'bytes' ? { ...msg, payload: msg.payload.slice(0) } : msg;
-    const info = await this.raw('load', msg, msg.kind === 'bytes' ? [msg.payload] : []);
-    this.lastLoad = copy; // kept to reload after a trap
+  /**
+   * Loads a snapshot: { kind: 'url', url } | { kind: 'file', file } | { kind: 'text', payload }
+   * | { kind: 'demo', splits, members, seed }. The worker reads URLs and files itself, so big
+   * snapshots never pass through the page's main thread. onProgress({ got, total }); got -1:
+   * parsing.
+   */
+  async load(msg, onProgress) {
+    const info = await this.raw('load', msg, [], onProgress);
+    this.lastLoad = msg; // kept to reload after a trap
     return info;
   }
 
@@ -62,9 +67,7 @@ export class PlannerClient {
     this.pending.clear();
     this.restarts++;
     this.start();
-    const msg = this.lastLoad;
-    const again = msg.kind === 'bytes' ? { ...msg, payload: msg.payload.slice(0) } : msg;
-    await this.raw('load', again, again.kind === 'bytes' ? [again.payload] : []);
+    await this.raw('load', this.lastLoad);
     this.onRestart?.(cause);
   }
 

@@ -63,16 +63,55 @@ function movesSlice({ sort = 'weight', desc = true, filter = '', offset = 0, lim
   return { total: view.length, offset, rows: view.slice(offset, offset + limit) };
 }
 
+async function readAll(stream, total, progress) {
+  const reader = stream.getReader();
+  const chunks = [];
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    got += value.length;
+    if (got > maxBytes()) {
+      reader.cancel();
+      throw Object.assign(new Error(`the snapshot is over ${Math.round(maxBytes() / 1048576)} MiB, the most the dashboard accepts (use spate-planner plan on the command line)`), { code: 'too_large' });
+    }
+    progress(got, total);
+  }
+  const bytes = new Uint8Array(got);
+  let at = 0;
+  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  return bytes;
+}
+
+function maxBytes() {
+  return Planner.maxSnapshotBytes();
+}
+
 const ops = {
-  async load({ kind, payload, splits, members, seed }) {
+  async load({ kind, payload, url, file, splits, members, seed }, progress) {
     await ready;
+    let bytes = null;
+    if (kind === 'url') {
+      const resp = await fetch(url);
+      if (!resp.ok) throw Object.assign(new Error(`${new URL(url).pathname}: HTTP ${resp.status}`), { code: 'fetch_failed' });
+      const total = Number(resp.headers.get('content-length') || 0);
+      if (total > maxBytes()) throw Object.assign(new Error(`the snapshot is ${Math.round(total / 1048576)} MiB; the dashboard accepts at most ${Math.round(maxBytes() / 1048576)} MiB (use spate-planner plan on the command line)`), { code: 'too_large' });
+      bytes = await readAll(resp.body, total, progress);
+    } else if (kind === 'file') {
+      if (file.size > maxBytes()) throw Object.assign(new Error(`${file.name} is ${Math.round(file.size / 1048576)} MiB; the dashboard accepts at most ${Math.round(maxBytes() / 1048576)} MiB (use spate-planner plan on the command line)`), { code: 'too_large' });
+      bytes = await readAll(file.stream(), file.size, progress);
+    } else if (kind === 'bytes') {
+      bytes = new Uint8Array(payload);
+    }
+    progress(-1, 0); // parsing
+    const next = kind === 'demo' ? Planner.demo(splits, members, seed)
+      : bytes ? Planner.fromBytes(bytes) : Planner.fromText(payload);
+    // only now replace the fleet shown: a bad snapshot leaves the previous one in place
     planner?.free();
-    planner = null;
+    planner = next;
     moves = [];
     viewKey = '';
-    if (kind === 'demo') planner = Planner.demo(splits, members, seed);
-    else if (kind === 'bytes') planner = Planner.fromBytes(new Uint8Array(payload));
-    else planner = Planner.fromText(payload);
     return planner.info();
   },
   async plan({ scenario, defaultCap }) {
@@ -122,7 +161,7 @@ self.onmessage = async (ev) => {
     if (op !== 'load' && op !== 'maxBytes' && !planner) {
       throw Object.assign(new Error('no snapshot is loaded'), { code: 'no_snapshot' });
     }
-    const value = await ops[op](args);
+    const value = await ops[op](args, (got, total) => self.postMessage({ id, progress: { got, total } }));
     self.postMessage({ id, ok: true, value });
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorOf(e) });

@@ -92,7 +92,8 @@ export interface PlannerError extends Error { code: string; bucket?: string; key
 #[wasm_bindgen]
 pub struct Planner {
     fleet: Fleet,
-    last: RefCell<Option<Planned>>,
+    /// The two most recent plans (the what-if and its baseline), most recent first.
+    last: RefCell<Vec<Planned>>,
 }
 
 #[derive(Serialize)]
@@ -266,7 +267,7 @@ impl Planner {
         let fleet = Fleet::load_text(text).map_err(|e| snapshot_error(&e))?;
         Ok(Planner {
             fleet,
-            last: RefCell::new(None),
+            last: RefCell::new(Vec::new()),
         })
     }
 
@@ -281,7 +282,7 @@ impl Planner {
         let fleet = Fleet::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
         Ok(Planner {
             fleet,
-            last: RefCell::new(None),
+            last: RefCell::new(Vec::new()),
         })
     }
 
@@ -296,7 +297,7 @@ impl Planner {
         let fleet = Fleet::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
         Ok(Planner {
             fleet,
-            last: RefCell::new(None),
+            last: RefCell::new(Vec::new()),
         })
     }
 
@@ -358,29 +359,41 @@ impl Planner {
         default_cap: u32,
         f: impl FnOnce(&Planned) -> T,
     ) -> Result<T, JsValue> {
-        let mut last = self.last.borrow_mut();
-        let fresh = !matches!(&*last, Some(p) if p.scenario_text == scenario && p.default_cap == default_cap);
-        if fresh {
-            let sc = if scenario.trim().is_empty() {
-                Scenario::default()
-            } else {
-                Scenario::parse(scenario).map_err(|e| error(e.code, &e.to_string(), Some(&e.path)))?
-            };
-            let inputs = sc
-                .apply(&self.fleet, default_cap)
-                .map_err(|e| error(e.code, &e.to_string(), Some(&e.path)))?;
-            let plan = inputs.plan();
-            let report = report(&inputs, &plan);
-            *last = Some(Planned {
-                scenario_text: scenario.to_string(),
-                default_cap,
-                scenario: sc,
-                inputs,
-                plan,
-                report,
-            });
+        let mut cache = self.last.borrow_mut();
+        match cache
+            .iter()
+            .position(|p| p.scenario_text == scenario && p.default_cap == default_cap)
+        {
+            Some(i) => {
+                let hit = cache.remove(i);
+                cache.insert(0, hit);
+            }
+            None => {
+                let sc = if scenario.trim().is_empty() {
+                    Scenario::default()
+                } else {
+                    Scenario::parse(scenario).map_err(|e| error(e.code, &e.to_string(), Some(&e.path)))?
+                };
+                let inputs = sc
+                    .apply(&self.fleet, default_cap)
+                    .map_err(|e| error(e.code, &e.to_string(), Some(&e.path)))?;
+                let plan = inputs.plan();
+                let report = report(&inputs, &plan);
+                cache.insert(
+                    0,
+                    Planned {
+                        scenario_text: scenario.to_string(),
+                        default_cap,
+                        scenario: sc,
+                        inputs,
+                        plan,
+                        report,
+                    },
+                );
+                cache.truncate(2);
+            }
         }
-        Ok(f(last.as_ref().expect("set above")))
+        Ok(f(&cache[0]))
     }
 
     /// The plan under a scenario (its JSON text; "" for none): per member, the moves and why,
