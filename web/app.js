@@ -61,7 +61,13 @@ export class PlannerApp extends EventTarget {
     this.view = null;
     this.baseline = null;
     this.order = 'name';
-    this.client = new PlannerClient({ onRestart: () => this.note('The planner module failed and was restarted; your scenario is kept.') });
+    this.client = new PlannerClient({
+      onRestart: (cause) => {
+        this.showError(Object.assign(new Error(`${cause.message}. A fresh module was started and the snapshot reloaded; your scenario is kept (it is in the link).`), { code: cause.code || 'wasm_trap' }), 'The planner module failed');
+        this.errorBox.classList.add('recovered');
+        this.replan();
+      },
+    });
     this.build();
     if (options.permalink) {
       const { state, extra, error } = fromFragment(location.hash);
@@ -306,7 +312,9 @@ export class PlannerApp extends EventTarget {
     this.errorBox.dataset.code = e.code || '';
   }
 
-  clearError() {
+  clearError(keepRecovery = false) {
+    if (keepRecovery && this.errorBox.classList.contains('recovered')) return;
+    this.errorBox.classList.remove('recovered');
     this.errorBox.hidden = true;
     this.errorBox.replaceChildren();
   }
@@ -419,7 +427,7 @@ export class PlannerApp extends EventTarget {
       this.baseline = this.state.changes.length
         ? await this.client.call('baseline', { scenario: scenarioText({ defaultCap: this.state.defaultCap, changes: [] }), defaultCap: cap })
         : null;
-      this.clearError();
+      this.clearError(true);
     } catch (e) {
       this.showError(e, 'The what-if cannot be planned; undo the last change or fix it');
       return;

@@ -50,6 +50,9 @@ export class SpatePlannerElement extends HTMLElement {
     this.shadowRoot?.replaceChildren();
   }
 
+  /** Test hook: traps the wasm module on purpose; the element recovers as after a real trap. */
+  crashForTest() { return this.app?.client.crashForTest(); }
+
   /** The scenario as JSON text (docs/scenario-format.md). */
   get scenario() { return this.app?.scenario(); }
 

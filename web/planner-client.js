@@ -71,6 +71,16 @@ export class PlannerClient {
     this.onRestart?.(cause);
   }
 
+  /** Traps the module on purpose and recovers, as after a real trap (the recovery test). */
+  async crashForTest() {
+    try {
+      await this.raw('debugTrap');
+    } catch (e) {
+      if (!e.trapped) throw e;
+      await this.restart(e);
+    }
+  }
+
   terminate() {
     this.worker.terminate();
   }

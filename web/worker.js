@@ -1,7 +1,7 @@
 // The planner's Web Worker: owns the wasm module and the loaded snapshot, so that parsing and
 // planning never block the page. Messages: { id, op, ...args } -> { id, ok, value | error }.
 // Big results stay here: the moves table asks for sorted, filtered slices.
-import init, { Planner } from './pkg/spate_planner.js';
+import init, { Planner, debugTrap } from './pkg/spate_planner.js';
 
 let ready = null;
 let planner = null;
@@ -148,6 +148,9 @@ const ops = {
   async converge({ scenario, defaultCap, maxRounds }) {
     return planner.converge(scenario, defaultCap, maxRounds);
   },
+  async debugTrap() {
+    debugTrap();
+  },
   async maxBytes() {
     await ready;
     return Planner.maxSnapshotBytes();
@@ -158,7 +161,7 @@ self.onmessage = async (ev) => {
   const { id, op, ...args } = ev.data;
   try {
     if (!ops[op]) throw Object.assign(new Error(`unknown request ${op}`), { code: 'internal' });
-    if (op !== 'load' && op !== 'maxBytes' && !planner) {
+    if (op !== 'load' && op !== 'maxBytes' && op !== 'debugTrap' && !planner) {
       throw Object.assign(new Error('no snapshot is loaded'), { code: 'no_snapshot' });
     }
     const value = await ops[op](args, (got, total) => self.postMessage({ id, progress: { got, total } }));

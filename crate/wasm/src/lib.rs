@@ -151,3 +151,10 @@ impl BenchFleet {
 
 mod planner;
 pub use planner::Planner;
+
+/// Traps this module on purpose (a panic aborts, as any bug would). Only the recovery test calls
+/// it: it proves the page survives a trapped module and keeps the user's scenario.
+#[wasm_bindgen(js_name = debugTrap)]
+pub fn debug_trap() {
+    panic!("deliberate trap: the page's recovery test");
+}
