@@ -73,7 +73,8 @@ export class PlannerApp extends EventTarget {
       const { state, extra, error } = fromFragment(location.hash);
       this.state = state;
       if (extra.order) this.order = extra.order === 'load' ? 'load' : 'name';
-      if (error) this.showError(Object.assign(error, { code: 'bad_link' }), 'The link\'s scenario could not be read');
+      // shown once the fleet has loaded (loading clears earlier errors)
+      if (error) this.linkError = Object.assign(error, { code: 'bad_link' });
       window.addEventListener('hashchange', () => {
         const next = fromFragment(location.hash);
         if (!next.error && scenarioText(next.state) !== scenarioText(this.state)) {
@@ -389,6 +390,11 @@ export class PlannerApp extends EventTarget {
       this.label = label;
       this.renderInfo();
       this.clearError();
+      if (this.linkError) {
+        this.showError(this.linkError, 'The link\'s scenario could not be read; planning without it');
+        this.errorBox.classList.add('recovered'); // keep it on screen through the first plan
+        this.linkError = null;
+      }
       await this.replan();
     } finally {
       this.setProgress(null);

@@ -3,7 +3,7 @@
 //! fleet, the plan and its report must not panic.
 //!
 //! The fleet is the demo snapshot with 40 splits on 4 members (`part-000000`..`part-000039`,
-//! `worker-00`..`worker-03`, and the departed owner `worker-gone-7f3a`; see scenario.dict).
+//! `worker-00`..`worker-03`, and the departed owner `worker-gone-7f3a`; see fuzz/dict/scenario.dict).
 //!
 //! Beyond "no panic": a scenario that parses, written back with `to_json` (what the dashboard
 //! keeps in its URL), parses to the same scenario.

@@ -106,6 +106,26 @@ impl Default for LeaderSettings {
     }
 }
 
+/// Standard base64, padding optional: the encoding of the records' opaque payloads.
+const B64: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    base64::engine::GeneralPurposeConfig::new().with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+);
+
+/// The store layout says these payloads are base64; a record with anything else is malformed.
+fn check_base64(bucket: &str, key: &str, field: &str, value: Option<&str>) -> Result<(), SnapshotError> {
+    use base64::Engine;
+    match value {
+        Some(v) if B64.decode(v).is_err() => Err(SnapshotError::new(
+            "invalid_record",
+            format!("field {field} is not base64 (the store layout's encoding of opaque payloads)"),
+        )
+        .at_key(bucket, key)
+        .at_path(field.to_string())),
+        _ => Ok(()),
+    }
+}
+
 fn age_left(ttl_ms: u64, taken_at_ms: i64, created_ms: i64) -> i64 {
     (ttl_ms.min(i64::MAX as u64) as i64).saturating_sub(taken_at_ms.saturating_sub(created_ms))
 }
@@ -137,16 +157,19 @@ impl Fleet {
         for e in &snap.state.entries {
             let k = e.key.as_str();
             if let Some(id) = k.strip_prefix("split.") {
-                progress.insert(
-                    id.to_string(),
-                    (parse_keyed_record(st, k, id, &e.value)?, e.revision),
-                );
+                let p: SplitProgressRecord = parse_keyed_record(st, k, id, &e.value)?;
+                check_base64(st, k, "state", p.state.as_deref())?;
+                progress.insert(id.to_string(), (p, e.revision));
             } else if let Some(id) = k.strip_prefix("spec.") {
-                specs.insert(id.to_string(), parse_keyed_record(st, k, id, &e.value)?);
+                let sp: SplitSpecRecord = parse_keyed_record(st, k, id, &e.value)?;
+                check_base64(st, k, "descriptor", Some(&sp.descriptor))?;
+                specs.insert(id.to_string(), sp);
             } else if let Some(inst) = k.strip_prefix("assign.") {
                 published.insert(inst.to_string(), parse_record::<AssignmentVal>(st, k, &e.value)?);
             } else if k == "plan" {
-                plan = Some(parse_record::<PlanRecord>(st, k, &e.value)?);
+                let p: PlanRecord = parse_record(st, k, &e.value)?;
+                check_base64(st, k, "planner_state", p.planner_state.as_deref())?;
+                plan = Some(p);
             } else if !k.starts_with("_probe.") {
                 warn(
                     &mut warnings,

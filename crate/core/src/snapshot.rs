@@ -351,6 +351,8 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
 impl Snapshot {
     /// Reads a snapshot file's text. Errors name the field, bucket or key at fault.
     pub fn parse(text: &str) -> Result<Snapshot, SnapshotError> {
+        // A byte-order mark (as some editors save UTF-8) is not part of the document.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim().is_empty() {
             return Err(SnapshotError::new("empty", "the file is empty: not a snapshot"));
         }
@@ -477,6 +479,7 @@ mod tests {
         let code = |t: &str| Snapshot::parse(t).unwrap_err().code;
         assert_eq!(code(""), "empty");
         assert_eq!(code("hello"), "not_json");
+        assert_eq!(Snapshot::parse(&format!("\u{feff}{text}")).unwrap(), sample());
         assert_eq!(code(&text[..text.len() / 2]), "truncated");
         assert_eq!(code("{\"cases\":[]}"), "not_a_snapshot");
         assert_eq!(
