@@ -65,6 +65,57 @@ fn public_url(url: &str) -> String {
     }
 }
 
+/// Why reading a bucket failed: the connection is gone, the server stopped answering, or the
+/// bucket itself was deleted meanwhile.
+/// The bucket's message count, asked of the server now (`Store::status` only returns what was
+/// cached when the bucket was opened).
+async fn fresh_count(js: &async_nats::jetstream::Context, name: &str) -> Result<u64, String> {
+    let mut stream = js.get_stream(format!("KV_{name}")).await.map_err(|e| e.to_string())?;
+    let info = stream.info().await.map_err(|e| e.to_string())?;
+    Ok(info.state.messages)
+}
+
+async fn diagnose(
+    js: &async_nats::jetstream::Context,
+    client: &async_nats::Client,
+    name: &str,
+    args: &Args,
+    what: &str,
+) -> Failure {
+    let server = public_url(&args.server);
+    if client.connection_state() != async_nats::connection::State::Connected {
+        return Failure(format!(
+            "the connection to {server} was lost while reading bucket {name} ({what}); run the export again once the server is back"
+        ));
+    }
+    let wait = Duration::from_secs(args.timeout.max(1));
+    let answer = tokio::time::timeout(wait, fresh_count(js, name)).await;
+    let timed_out = match &answer {
+        Err(_) => true,
+        Ok(Err(e)) => e.contains("timed out"),
+        Ok(Ok(_)) => false,
+    };
+    if timed_out {
+        return Failure(format!(
+            "the server at {server} stopped answering while bucket {name} was being read (no reply in {}s: a slow server or network?); try again, or with a longer --timeout",
+            wait.as_secs()
+        ));
+    }
+    match answer {
+        Err(_) => Failure(format!(
+            "the server at {server} stopped answering while bucket {name} was being read (no reply in {}s: a slow server or network?); try again, or with a longer --timeout",
+            wait.as_secs()
+        )),
+        Ok(Err(e)) if e.to_lowercase().contains("not found") => Failure(format!(
+            "bucket {name} was deleted while it was being read ({what}); nothing consistent can be copied"
+        )),
+        Ok(Err(e)) => Failure(format!(
+            "the server at {server} failed while bucket {name} was being read ({what}; then: {e}); try again, or with a longer --timeout"
+        )),
+        Ok(Ok(_)) => Failure(format!("reading bucket {name} failed ({what}); try again")),
+    }
+}
+
 pub fn run(args: &Args) -> ExitCode {
     if !valid_job_name(&args.job) {
         eprintln!(
@@ -166,12 +217,6 @@ async fn read_bucket(
 ) -> Result<Bucket, Failure> {
     use async_nats::jetstream::context::KeyValueErrorKind;
     use async_nats::jetstream::kv::Operation;
-    let lost = |what: &str| {
-        Failure(format!(
-            "the connection to {} was lost while reading bucket {name} ({what}); run the export again once the server is back",
-            public_url(&args.server)
-        ))
-    };
     let kv = js.get_key_value(name).await.map_err(|e| match e.kind() {
         KeyValueErrorKind::GetBucket if e.to_string().contains("not found") => Failure(format!(
             "bucket {name} does not exist on this server: is the job name {:?} right, and has the job run here?",
@@ -202,29 +247,26 @@ async fn read_bucket(
     let mut seen = 0u64;
     loop {
         let next = match tokio::time::timeout(idle, watch.next()).await {
-            Ok(n) => n,
-            Err(_) => {
-                if client.connection_state() != async_nats::connection::State::Connected {
-                    return Err(lost("disconnected"));
-                }
-                // Connected but quiet: the entries still pending may have expired meanwhile.
-                // Stop if the stream holds nothing newer than what was read.
-                match kv.status().await {
-                    Ok(s) if s.values() == 0 => break,
-                    Ok(_) => {
-                        return Err(Failure(format!(
-                            "reading bucket {name} stalled for {}s with entries still pending (server overloaded?); try a longer --timeout",
-                            idle.as_secs()
-                        )))
+            Ok(Some(Ok(e))) => Some(e),
+            Ok(Some(Err(e))) => return Err(diagnose(js, client, name, args, &e.to_string()).await),
+            Ok(None) => return Err(diagnose(js, client, name, args, "the stream of entries ended").await),
+            Err(_) => None,
+        };
+        let Some(entry) = next else {
+            // Quiet for a whole --timeout. Either the entries still pending expired meanwhile
+            // (then the bucket has nothing newer than what was read), or something is wrong.
+            if client.connection_state() == async_nats::connection::State::Connected {
+                if let Ok(Ok(count)) = tokio::time::timeout(idle, fresh_count(js, name)).await {
+                    if count == 0 {
+                        break;
                     }
-                    Err(e) => return Err(lost(&e.to_string())),
+                    return Err(Failure(format!(
+                        "reading bucket {name} stalled: no entry for {}s with entries still pending (server overloaded, or a slow network?); try a longer --timeout",
+                        idle.as_secs()
+                    )));
                 }
             }
-        };
-        let entry = match next {
-            Some(Ok(e)) => e,
-            Some(Err(e)) => return Err(lost(&e.to_string())),
-            None => return Err(lost("the stream ended")),
+            return Err(diagnose(js, client, name, args, "no entry arrived").await);
         };
         seen += 1;
         if show_progress && seen % 20_000 == 0 {

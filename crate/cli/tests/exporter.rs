@@ -618,6 +618,125 @@ async fn write_many(js: &jetstream::Context, job: &str, n: usize) {
     }
 }
 
+/// Starts an export of job `job` and waits for its first progress line; returns the child and
+/// its stderr reader.
+fn export_until_progress(
+    url: &str,
+    job: &str,
+    out: &Path,
+    timeout: &str,
+) -> (std::process::Child, std::io::BufReader<std::process::ChildStderr>, String) {
+    let mut child = Command::new(BIN)
+        .args(["snapshot", "--server", url, "--job", job, "--timeout", timeout, "-o", out.to_str().unwrap()])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        seen.push_str(&line);
+        if n == 0 || line.contains("of about") {
+            break;
+        }
+    }
+    assert!(seen.contains("of about"), "no progress line before the end: {seen}");
+    (child, stderr, seen)
+}
+
+fn finish(mut child: std::process::Child, mut stderr: std::io::BufReader<std::process::ChildStderr>) -> (bool, String) {
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    (child.wait().unwrap().success(), rest)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bucket_deleted_mid_export_gives_a_clear_error_and_no_file() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client.clone());
+    write_many(&js, "gone", 120_000).await;
+    let out = tmp("gone.json");
+    let (child, stderr, _) = export_until_progress(&server.url(), "gone", &out, "3");
+    js.delete_key_value("spate_coordination_gone_state").await.unwrap();
+    let (ok, rest) = finish(child, stderr);
+    assert!(!ok, "the export succeeded although its bucket was deleted: {rest}");
+    assert!(rest.contains("spate_coordination_gone_state") && rest.contains("no file was written"), "{rest}");
+    assert!(rest.contains("deleted") || rest.contains("failed"), "{rest}");
+    assert!(!out.exists());
+    assert_no_temp_files(out.parent().unwrap());
+}
+
+/// A TCP proxy to the server that can be told to stop passing the server's bytes (a server
+/// that hangs, or a network that drops everything), keeping the connection open.
+async fn stalling_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let stall = std::sync::Arc::new(AtomicBool::new(false));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let flag = stall.clone();
+    tokio::spawn(async move {
+        while let Ok((inbound, _)) = listener.accept().await {
+            let Ok(outbound) = tokio::net::TcpStream::connect(("127.0.0.1", target)).await else { continue };
+            let (mut ri, mut wi) = inbound.into_split();
+            let (mut ro, mut wo) = outbound.into_split();
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 16 * 1024];
+                while let Ok(n) = ri.read(&mut buf).await {
+                    if n == 0 || wo.write_all(&buf[..n]).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            let flag = flag.clone();
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 16 * 1024];
+                loop {
+                    if flag.load(Ordering::SeqCst) {
+                        // hang: keep the socket open, pass nothing (bounded: the test ends first)
+                        tokio::time::sleep(Duration::from_secs(120)).await;
+                        break;
+                    }
+                    match ro.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => {
+                            if wi.write_all(&buf[..n]).await.is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    (port, stall)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_stops_answering_times_out_clearly_and_writes_nothing() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client.clone());
+    write_many(&js, "slow", 120_000).await;
+    let before = stream_state(&js, "spate_coordination_slow_state").await;
+    let (port, stall) = stalling_proxy(server.port).await;
+    let out = tmp("slow.json");
+    let url = format!("nats://127.0.0.1:{port}");
+    let started = std::time::Instant::now();
+    let (child, stderr, _) = export_until_progress(&url, "slow", &out, "2");
+    stall.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (ok, rest) = finish(child, stderr);
+    assert!(!ok, "{rest}");
+    assert!(rest.contains("stopped answering") || rest.contains("stalled") || rest.contains("lost"), "{rest}");
+    assert!(rest.contains("no file was written"), "{rest}");
+    assert!(started.elapsed() < Duration::from_secs(30), "the timeout did not bound the export: {:?}", started.elapsed());
+    assert!(!out.exists());
+    assert_eq!(stream_state(&js, "spate_coordination_slow_state").await, before, "the store changed");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_killed_mid_export_gives_a_clear_error_and_no_file() {
     let mut server = NatsServer::start(true);
