@@ -70,7 +70,10 @@ fn public_url(url: &str) -> String {
 /// The bucket's message count, asked of the server now (`Store::status` only returns what was
 /// cached when the bucket was opened).
 async fn fresh_count(js: &async_nats::jetstream::Context, name: &str) -> Result<u64, String> {
-    let mut stream = js.get_stream(format!("KV_{name}")).await.map_err(|e| e.to_string())?;
+    let mut stream = js
+        .get_stream(format!("KV_{name}"))
+        .await
+        .map_err(|e| e.to_string())?;
     let info = stream.info().await.map_err(|e| e.to_string())?;
     Ok(info.state.messages)
 }

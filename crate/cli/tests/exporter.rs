@@ -625,9 +625,23 @@ fn export_until_progress(
     job: &str,
     out: &Path,
     timeout: &str,
-) -> (std::process::Child, std::io::BufReader<std::process::ChildStderr>, String) {
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStderr>,
+    String,
+) {
     let mut child = Command::new(BIN)
-        .args(["snapshot", "--server", url, "--job", job, "--timeout", timeout, "-o", out.to_str().unwrap()])
+        .args([
+            "snapshot",
+            "--server",
+            url,
+            "--job",
+            job,
+            "--timeout",
+            timeout,
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -642,11 +656,17 @@ fn export_until_progress(
             break;
         }
     }
-    assert!(seen.contains("of about"), "no progress line before the end: {seen}");
+    assert!(
+        seen.contains("of about"),
+        "no progress line before the end: {seen}"
+    );
     (child, stderr, seen)
 }
 
-fn finish(mut child: std::process::Child, mut stderr: std::io::BufReader<std::process::ChildStderr>) -> (bool, String) {
+fn finish(
+    mut child: std::process::Child,
+    mut stderr: std::io::BufReader<std::process::ChildStderr>,
+) -> (bool, String) {
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     (child.wait().unwrap().success(), rest)
@@ -660,10 +680,18 @@ async fn bucket_deleted_mid_export_gives_a_clear_error_and_no_file() {
     write_many(&js, "gone", 120_000).await;
     let out = tmp("gone.json");
     let (child, stderr, _) = export_until_progress(&server.url(), "gone", &out, "3");
-    js.delete_key_value("spate_coordination_gone_state").await.unwrap();
+    js.delete_key_value("spate_coordination_gone_state")
+        .await
+        .unwrap();
     let (ok, rest) = finish(child, stderr);
-    assert!(!ok, "the export succeeded although its bucket was deleted: {rest}");
-    assert!(rest.contains("spate_coordination_gone_state") && rest.contains("no file was written"), "{rest}");
+    assert!(
+        !ok,
+        "the export succeeded although its bucket was deleted: {rest}"
+    );
+    assert!(
+        rest.contains("spate_coordination_gone_state") && rest.contains("no file was written"),
+        "{rest}"
+    );
     assert!(rest.contains("deleted") || rest.contains("failed"), "{rest}");
     assert!(!out.exists());
     assert_no_temp_files(out.parent().unwrap());
@@ -680,7 +708,9 @@ async fn stalling_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::
     let flag = stall.clone();
     tokio::spawn(async move {
         while let Ok((inbound, _)) = listener.accept().await {
-            let Ok(outbound) = tokio::net::TcpStream::connect(("127.0.0.1", target)).await else { continue };
+            let Ok(outbound) = tokio::net::TcpStream::connect(("127.0.0.1", target)).await else {
+                continue;
+            };
             let (mut ri, mut wi) = inbound.into_split();
             let (mut ro, mut wo) = outbound.into_split();
             tokio::spawn(async move {
@@ -730,11 +760,22 @@ async fn a_server_that_stops_answering_times_out_clearly_and_writes_nothing() {
     stall.store(true, std::sync::atomic::Ordering::SeqCst);
     let (ok, rest) = finish(child, stderr);
     assert!(!ok, "{rest}");
-    assert!(rest.contains("stopped answering") || rest.contains("stalled") || rest.contains("lost"), "{rest}");
+    assert!(
+        rest.contains("stopped answering") || rest.contains("stalled") || rest.contains("lost"),
+        "{rest}"
+    );
     assert!(rest.contains("no file was written"), "{rest}");
-    assert!(started.elapsed() < Duration::from_secs(30), "the timeout did not bound the export: {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the timeout did not bound the export: {:?}",
+        started.elapsed()
+    );
     assert!(!out.exists());
-    assert_eq!(stream_state(&js, "spate_coordination_slow_state").await, before, "the store changed");
+    assert_eq!(
+        stream_state(&js, "spate_coordination_slow_state").await,
+        before,
+        "the store changed"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -109,7 +109,8 @@ impl Default for LeaderSettings {
 /// Standard base64, padding optional: the encoding of the records' opaque payloads.
 const B64: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
     &base64::alphabet::STANDARD,
-    base64::engine::GeneralPurposeConfig::new().with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    base64::engine::GeneralPurposeConfig::new()
+        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
 );
 
 /// The store layout says these payloads are base64; a record with anything else is malformed.

@@ -13,7 +13,7 @@ use std::fmt;
 /// The format tag of this version of the scenario file.
 pub const FORMAT: &str = "spate-planner-scenario/1";
 
-/// Most synthetic splits one scenario may add (memory bound).
+/// Most synthetic splits one scenario may add, over all its changes (a memory bound).
 pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
 
 /// One fleet change.
@@ -130,6 +130,7 @@ impl Scenario {
         };
         let mut inputs = fleet.leader_inputs(&settings);
         let known_owners = fleet.departed_owners();
+        let mut added = 0u64;
         for (i, change) in self.changes.iter().enumerate() {
             let err = |code, field: &str, message: String| ScenarioError {
                 code,
@@ -223,11 +224,12 @@ impl Scenario {
                     prefix,
                     owner,
                 } => {
-                    if *count > MAX_ADDED_SPLITS {
+                    added = added.saturating_add(*count);
+                    if added > MAX_ADDED_SPLITS {
                         return Err(err(
                             "too_many_splits",
                             "count",
-                            format!("at most {MAX_ADDED_SPLITS} splits per change"),
+                            format!("a scenario adds at most {MAX_ADDED_SPLITS} splits in all"),
                         ));
                     }
                     for n in 0..*count {

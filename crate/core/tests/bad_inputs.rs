@@ -10,7 +10,12 @@ use std::collections::BTreeSet;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn demo_text() -> String {
-    demo_snapshot(&DemoParams { splits: 30, members: 3, ..DemoParams::default() }).to_json()
+    demo_snapshot(&DemoParams {
+        splits: 30,
+        members: 3,
+        ..DemoParams::default()
+    })
+    .to_json()
 }
 
 fn err(text: &str) -> SnapshotError {
@@ -23,15 +28,30 @@ fn snapshot(state: &[(&str, &str)], lease: &[(&str, &str)]) -> String {
     let entries = |v: &[(&str, &str)]| {
         v.iter()
             .enumerate()
-            .map(|(i, (k, val))| Entry { key: k.to_string(), revision: i as u64 + 1, created_ms: 0, value: val.as_bytes().to_vec() })
+            .map(|(i, (k, val))| Entry {
+                key: k.to_string(),
+                revision: i as u64 + 1,
+                created_ms: 0,
+                value: val.as_bytes().to_vec(),
+            })
             .collect()
     };
     Snapshot {
         job: "j".into(),
         source: Source::default(),
         taken_at_ms: 0,
-        state: Bucket { name: s, history: 1, max_age_ms: 0, entries: entries(state) },
-        lease: Bucket { name: l, history: 1, max_age_ms: 30_000, entries: entries(lease) },
+        state: Bucket {
+            name: s,
+            history: 1,
+            max_age_ms: 0,
+            entries: entries(state),
+        },
+        lease: Bucket {
+            name: l,
+            history: 1,
+            max_age_ms: 30_000,
+            entries: entries(lease),
+        },
     }
     .to_json()
 }
@@ -51,7 +71,10 @@ fn progress(id: &str, owner: Option<&str>) -> String {
 }
 
 fn spec(id: &str, weight: &str) -> String {
-    format!(r#"{{"schema":3,"id":"{id}","fp":{},"generation":1,"weight":{weight},"descriptor":"AAAA"}}"#, fp())
+    format!(
+        r#"{{"schema":3,"id":"{id}","fp":{},"generation":1,"weight":{weight},"descriptor":"AAAA"}}"#,
+        fp()
+    )
 }
 
 const WORKER: &str = r#"{"schema":3,"nonce":"n","max_in_flight":2}"#;
@@ -65,8 +88,14 @@ fn not_json() {
 
 #[test]
 fn another_format_or_version() {
-    assert_eq!(err(r#"{"format":"spate-conformance/1","cases":[]}"#).code, "not_a_snapshot");
-    assert_eq!(err(&demo_text().replace("spate-planner-snapshot/1", "spate-planner-snapshot/2")).code, "unsupported_format");
+    assert_eq!(
+        err(r#"{"format":"spate-conformance/1","cases":[]}"#).code,
+        "not_a_snapshot"
+    );
+    assert_eq!(
+        err(&demo_text().replace("spate-planner-snapshot/1", "spate-planner-snapshot/2")).code,
+        "unsupported_format"
+    );
     assert_eq!(err(r#"{"cases":[]}"#).code, "not_a_snapshot");
 }
 
@@ -92,18 +121,33 @@ fn duplicate_keys() {
 
 #[test]
 fn record_of_another_schema() {
-    let e = err(&snapshot(&[("plan", &PLAN.replace("\"schema\":3", "\"schema\":4"))], &[]));
-    assert_eq!((e.code, e.key.as_deref(), e.bucket.as_deref()), ("wrong_schema", Some("plan"), Some("spate_coordination_j_state")));
+    let e = err(&snapshot(
+        &[("plan", &PLAN.replace("\"schema\":3", "\"schema\":4"))],
+        &[],
+    ));
+    assert_eq!(
+        (e.code, e.key.as_deref(), e.bucket.as_deref()),
+        ("wrong_schema", Some("plan"), Some("spate_coordination_j_state"))
+    );
     assert!(e.message.contains("schema 4"), "{}", e.message);
 }
 
 #[test]
 fn unknown_field() {
-    let e = err(&snapshot(&[("split.a", &progress("a", None).replace("\"attempts\"", "\"shiny\":1,\"attempts\""))], &[]));
+    let e = err(&snapshot(
+        &[(
+            "split.a",
+            &progress("a", None).replace("\"attempts\"", "\"shiny\":1,\"attempts\""),
+        )],
+        &[],
+    ));
     assert_eq!((e.code, e.key.as_deref()), ("invalid_record", Some("split.a")));
     assert!(e.message.contains("unknown field `shiny`"), "{}", e.message);
     // and in the file itself
-    assert_eq!(err(&demo_text().replacen("\"taken_at_ms\"", "\"extra\": 1,\n  \"taken_at_ms\"", 1)).code, "invalid_field");
+    assert_eq!(
+        err(&demo_text().replacen("\"taken_at_ms\"", "\"extra\": 1,\n  \"taken_at_ms\"", 1)).code,
+        "invalid_field"
+    );
 }
 
 #[test]
@@ -117,30 +161,61 @@ fn fp_of_another_job_is_left_out_with_a_warning() {
     let other = progress("a", None).replace(&fp().to_string(), "42");
     let f = Fleet::load_text(&snapshot(&[("plan", PLAN), ("split.a", &other)], &[])).unwrap();
     assert!(f.splits.is_empty());
-    assert!(f.warnings.iter().any(|w| w.code == "foreign_fp" && w.key == "split.a"));
+    assert!(f
+        .warnings
+        .iter()
+        .any(|w| w.code == "foreign_fp" && w.key == "split.a"));
 }
 
 #[test]
 fn negative_fractional_and_too_large_integers() {
-    for (bad, what) in [("-1", "negative"), ("1.5", "fractional"), ("18446744073709551616", "too large"), ("1e3", "exponent")] {
+    for (bad, what) in [
+        ("-1", "negative"),
+        ("1.5", "fractional"),
+        ("18446744073709551616", "too large"),
+        ("1e3", "exponent"),
+    ] {
         let e = err(&snapshot(&[("spec.a", &spec("a", bad))], &[]));
-        assert_eq!((e.code, e.key.as_deref()), ("invalid_record", Some("spec.a")), "{what}");
+        assert_eq!(
+            (e.code, e.key.as_deref()),
+            ("invalid_record", Some("spec.a")),
+            "{what}"
+        );
     }
     // exact at the top of the range
-    let f = Fleet::load_text(&snapshot(&[("plan", PLAN), ("split.a", &progress("a", None)), ("spec.a", &spec("a", "18446744073709551615"))], &[]))
-        .unwrap();
+    let f = Fleet::load_text(&snapshot(
+        &[
+            ("plan", PLAN),
+            ("split.a", &progress("a", None)),
+            ("spec.a", &spec("a", "18446744073709551615")),
+        ],
+        &[],
+    ))
+    .unwrap();
     assert_eq!(f.splits["a"].spec.as_ref().unwrap().weight, u64::MAX);
     // in the file's own fields
-    assert_eq!(err(&demo_text().replacen("\"revision\":1,", "\"revision\":-1,", 1)).code, "invalid_field");
+    assert_eq!(
+        err(&demo_text().replacen("\"revision\":1,", "\"revision\":-1,", 1)).code,
+        "invalid_field"
+    );
 }
 
 #[test]
 fn invalid_base64() {
     let bad_spec = spec("a", "1").replace("AAAA", "not base64!");
-    let e = err(&snapshot(&[("split.a", &progress("a", None)), ("spec.a", &bad_spec)], &[]));
-    assert_eq!((e.code, e.key.as_deref(), e.path.as_deref()), ("invalid_record", Some("spec.a"), Some("descriptor")));
+    let e = err(&snapshot(
+        &[("split.a", &progress("a", None)), ("spec.a", &bad_spec)],
+        &[],
+    ));
+    assert_eq!(
+        (e.code, e.key.as_deref(), e.path.as_deref()),
+        ("invalid_record", Some("spec.a"), Some("descriptor"))
+    );
     // an entry's own base64 value
-    let t = snapshot(&[], &[]).replace("\"entries\": []", r#""entries": [{"key":"x","revision":1,"created_ms":0,"base64":"%%%"}]"#);
+    let t = snapshot(&[], &[]).replace(
+        "\"entries\": []",
+        r#""entries": [{"key":"x","revision":1,"created_ms":0,"base64":"%%%"}]"#,
+    );
     assert_eq!(err(&t).code, "invalid_value");
 }
 
@@ -153,17 +228,32 @@ fn invalid_utf8_in_keys() {
     assert_eq!(e.code, "not_json");
     assert!(e.message.contains("invalid UTF-8"), "{}", e.message);
     // a lone surrogate escape is not a string either
-    let e = err(&snapshot(&[], &[]).replace("\"entries\": []", r#""entries": [{"key":"\ud800","revision":1,"created_ms":0,"text":"x"}]"#));
+    let e = err(&snapshot(&[], &[]).replace(
+        "\"entries\": []",
+        r#""entries": [{"key":"\ud800","revision":1,"created_ms":0,"text":"x"}]"#,
+    ));
     assert_eq!(e.code, "not_json");
-    assert!(e.message.contains("surrogate") || e.message.contains("escape"), "{}", e.message);
+    assert!(
+        e.message.contains("surrogate") || e.message.contains("escape"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
 fn a_hundred_thousand_members() {
-    let workers: Vec<(String, String)> = (0..100_000).map(|i| (format!("worker.w{i:06}"), WORKER.to_string())).collect();
+    let workers: Vec<(String, String)> = (0..100_000)
+        .map(|i| (format!("worker.w{i:06}"), WORKER.to_string()))
+        .collect();
     let lease: Vec<(&str, &str)> = workers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let splits: Vec<(String, String)> =
-        (0..50).flat_map(|i| [(format!("split.s{i}"), progress(&format!("s{i}"), None)), (format!("spec.s{i}"), spec(&format!("s{i}"), "7"))]).collect();
+    let splits: Vec<(String, String)> = (0..50)
+        .flat_map(|i| {
+            [
+                (format!("split.s{i}"), progress(&format!("s{i}"), None)),
+                (format!("spec.s{i}"), spec(&format!("s{i}"), "7")),
+            ]
+        })
+        .collect();
     let mut state: Vec<(&str, &str)> = vec![("plan", PLAN)];
     state.extend(splits.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let f = Fleet::load_text(&snapshot(&state, &lease)).unwrap();
@@ -175,7 +265,15 @@ fn a_hundred_thousand_members() {
 
 #[test]
 fn no_members_queues_everything() {
-    let f = Fleet::load_text(&snapshot(&[("plan", PLAN), ("split.a", &progress("a", Some("gone"))), ("spec.a", &spec("a", "5"))], &[])).unwrap();
+    let f = Fleet::load_text(&snapshot(
+        &[
+            ("plan", PLAN),
+            ("split.a", &progress("a", Some("gone"))),
+            ("spec.a", &spec("a", "5")),
+        ],
+        &[],
+    ))
+    .unwrap();
     let inputs = f.leader_inputs(&LeaderSettings::default());
     let plan = inputs.plan();
     assert!(plan.assignment.is_empty());
@@ -185,9 +283,20 @@ fn no_members_queues_everything() {
 #[test]
 fn every_cap_zero_still_gives_one_lane() {
     let zero = r#"{"schema":3,"nonce":"n","max_in_flight":0}"#;
-    let state = [("plan", PLAN), ("split.a", &progress("a", None) as &str), ("spec.a", &spec("a", "5")), ("split.b", &progress("b", None)), ("spec.b", &spec("b", "5"))];
+    let state = [
+        ("plan", PLAN),
+        ("split.a", &progress("a", None) as &str),
+        ("spec.a", &spec("a", "5")),
+        ("split.b", &progress("b", None)),
+        ("spec.b", &spec("b", "5")),
+    ];
     let f = Fleet::load_text(&snapshot(&state, &[("worker.x", zero)])).unwrap();
-    let plan = f.leader_inputs(&LeaderSettings { default_cap: 0, departed: BTreeSet::new() }).plan();
+    let plan = f
+        .leader_inputs(&LeaderSettings {
+            default_cap: 0,
+            departed: BTreeSet::new(),
+        })
+        .plan();
     assert_eq!(plan.assignment["x"].len(), 1, "cap = max(1, 0)");
     assert_eq!(plan.explain.queue.len(), 1);
 }
@@ -195,7 +304,15 @@ fn every_cap_zero_still_gives_one_lane() {
 #[test]
 fn weights_of_u64_max_saturate() {
     let max = "18446744073709551615";
-    let state = [("plan", PLAN), ("split.a", &progress("a", None) as &str), ("spec.a", &spec("a", max)), ("split.b", &progress("b", None)), ("spec.b", &spec("b", max)), ("split.c", &progress("c", None)), ("spec.c", &spec("c", "1"))];
+    let state = [
+        ("plan", PLAN),
+        ("split.a", &progress("a", None) as &str),
+        ("spec.a", &spec("a", max)),
+        ("split.b", &progress("b", None)),
+        ("spec.b", &spec("b", max)),
+        ("split.c", &progress("c", None)),
+        ("spec.c", &spec("c", "1")),
+    ];
     let f = Fleet::load_text(&snapshot(&state, &[("worker.x", WORKER)])).unwrap();
     let inputs = f.leader_inputs(&LeaderSettings::default());
     let plan = inputs.plan();
@@ -207,8 +324,15 @@ fn weights_of_u64_max_saturate() {
 #[test]
 fn a_lease_for_a_split_with_no_progress_record() {
     let lease = r#"{"schema":3,"owner":"x","nonce":"n","epoch":1}"#;
-    let f = Fleet::load_text(&snapshot(&[("plan", PLAN)], &[("split.ghost", lease), ("worker.x", WORKER)])).unwrap();
-    assert!(f.warnings.iter().any(|w| w.code == "lease_without_progress" && w.key == "split.ghost"));
+    let f = Fleet::load_text(&snapshot(
+        &[("plan", PLAN)],
+        &[("split.ghost", lease), ("worker.x", WORKER)],
+    ))
+    .unwrap();
+    assert!(f
+        .warnings
+        .iter()
+        .any(|w| w.code == "lease_without_progress" && w.key == "split.ghost"));
     assert!(f.splits.is_empty());
 }
 
@@ -219,5 +343,8 @@ fn a_scenario_naming_members_or_splits_that_do_not_exist() {
     let e = apply(r#"{"changes":[{"op":"set_cap","member":"nobody","cap":3}]}"#);
     assert_eq!((e.code, e.path.as_str()), ("unknown_member", "changes[0].member"));
     let e = apply(r#"{"changes":[{"op":"reserve","splits":["nope"]}]}"#);
-    assert_eq!((e.code, e.path.as_str()), ("unknown_split", "changes[0].splits[0]"));
+    assert_eq!(
+        (e.code, e.path.as_str()),
+        ("unknown_split", "changes[0].splits[0]")
+    );
 }

@@ -305,6 +305,11 @@ fn scenario_errors_name_the_change() {
             "too_many_splits",
             "changes[0].count",
         ),
+        (
+            r#"{"op":"add_splits","count":600000,"weight":1,"prefix":"a"},{"op":"add_splits","count":600000,"weight":1,"prefix":"b"}"#,
+            "too_many_splits",
+            "changes[1].count",
+        ),
     ];
     for (change, code, path) in cases {
         let s = Scenario::parse(&format!(
