@@ -41,7 +41,7 @@ test('the demo fleet renders, with figures, bars and moves, and no console error
   });
 });
 
-test('a snapshot file dropped on the page, or picked, replaces the fleet', async () => {
+test('a snapshot file dropped on the page, picked, or pasted replaces the fleet', async () => {
   const file = join(work, 'dropped.json');
   const r = await cli(['demo', '--splits', '300', '--members', '5', '--job', 'dropped', '--seed', '9', '-o', file]);
   assert.equal(r.status, 0, r.stderr);
@@ -64,8 +64,18 @@ test('a snapshot file dropped on the page, or picked, replaces the fleet', async
     await page.goto(server.url);
     n = await ready(page);
     await page.locator('input[type=file]').setInputFiles(file);
-    await ready(page, n);
+    n = await ready(page, n);
     assert.equal(await page.locator('svg.fleet-chart g[data-member]').count(), 5);
+    // paste
+    await page.locator('button', { hasText: 'Demo fleet' }).click();
+    n = await ready(page, n);
+    assert.equal(await figure(page, 'members'), '24');
+    await page.locator('button', { hasText: 'Paste…' }).click();
+    await page.locator('textarea[aria-label="snapshot text"]').fill(text);
+    await page.locator('button', { hasText: 'Load pasted snapshot' }).click();
+    await ready(page, n);
+    assert.equal(await figure(page, 'members'), '5');
+    assert.match(await page.locator('.source').textContent(), /job dropped \(pasted\)/);
     assert.deepEqual(problems, []);
     await page.close();
   });
