@@ -286,11 +286,12 @@ impl Planner {
         })
     }
 
-    /// The built-in demo fleet (`spate-planner demo`).
+    /// The built-in demo fleet (`spate-planner demo`): at most 1,000,000 splits and 100,000 members.
     pub fn demo(splits: u32, members: u32, seed: u32) -> Result<Planner, JsValue> {
+        // Bounded, so that an embedding page's attribute cannot exhaust the browser's memory.
         let snap = demo_snapshot(&DemoParams {
-            splits: splits as usize,
-            members: members as usize,
+            splits: splits.min(1_000_000) as usize,
+            members: members.clamp(1, 100_000) as usize,
             seed: seed as u64,
             ..DemoParams::default()
         });
