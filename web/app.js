@@ -539,6 +539,7 @@ export class PlannerApp extends EventTarget {
       ['max / mean', ratio(v.maxOverMean)],
       ['max / lower bound', ratio(v.maxOverBound)],
       ['moves (churn)', v.churnMoves],
+      ['differs from the published assignment', v.publishedChanges == null ? 'nothing published' : `${v.publishedChanges} splits`],
       ['weight moved', humanBytes(v.weightMoved)],
       ['improving moves', v.improvingMoves],
       ['4096-move bound', v.boundHit ? (v.improvable ? 'hit, more moves remain' : 'hit') : 'not hit'],

@@ -2,7 +2,7 @@
 
 use spate_planner_core::demo::{demo_snapshot, DemoParams};
 use spate_planner_core::fleet::{Fleet, SPATE_DEFAULT_CAP};
-use spate_planner_core::report::{human_bytes, plan_document, report, Reason, Report};
+use spate_planner_core::report::{human_bytes, plan_document, published_changes, report, Reason, Report};
 use spate_planner_core::scenario::Scenario;
 use spate_planner_core::LeaderInputs;
 use std::io::Write;
@@ -95,7 +95,8 @@ pub fn plan(args: &PlanArgs) -> ExitCode {
             let doc = plan_document(&fleet, &inputs, &scenario, &plan, &rep);
             writeln!(out, "{doc}").map_err(|e| e.to_string())?;
         } else {
-            human(&mut out, &fleet, &inputs, &scenario, &rep, args.limit).map_err(|e| e.to_string())?;
+            human(&mut out, &fleet, &inputs, &scenario, &plan, &rep, args.limit)
+                .map_err(|e| e.to_string())?;
         }
         out.flush().map_err(|e| e.to_string())?;
         mark("output");
@@ -133,6 +134,7 @@ fn human(
     fleet: &Fleet,
     inputs: &LeaderInputs,
     scenario: &Scenario,
+    plan: &spate_planner_core::Plan,
     rep: &Report,
     limit: usize,
 ) -> std::io::Result<()> {
@@ -251,6 +253,9 @@ fn human(
         b.max_over_bound,
         b.max_over_mean
     )?;
+    if let Some(n) = published_changes(&fleet.published, &plan.assignment) {
+        writeln!(out, "the leader's published assignment differs for {n} split(s)")?;
+    }
     writeln!(
         out,
         "improving moves: {} (4096-move bound {}{})",

@@ -345,3 +345,71 @@ pub fn plan_document(
     // Serializing these plain types cannot fail.
     serde_json::to_string(&doc).unwrap_or_default()
 }
+
+/// How the plan differs from the leader's last published assignment (`assign.{instance}`):
+/// the splits whose member would change (including splits published nowhere or planned nowhere).
+/// `None` when nothing was published.
+pub fn published_changes(
+    published: &std::collections::BTreeMap<String, crate::records::AssignmentVal>,
+    assignment: &crate::Assignment,
+) -> Option<usize> {
+    if published.is_empty() {
+        return None;
+    }
+    let before: std::collections::BTreeMap<&str, &str> = published
+        .iter()
+        .flat_map(|(m, a)| a.splits.iter().map(move |id| (id.as_str(), m.as_str())))
+        .collect();
+    let after: std::collections::BTreeMap<&str, &str> = assignment
+        .iter()
+        .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))
+        .collect();
+    let changed_or_dropped = before.iter().filter(|(id, m)| after.get(*id) != Some(*m)).count();
+    let new = after.keys().filter(|id| !before.contains_key(*id)).count();
+    Some(changed_or_dropped + new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::AssignmentVal;
+    use std::collections::BTreeMap;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn published_changes_count_moved_new_and_dropped_splits() {
+        let published = BTreeMap::from([
+            (
+                "a".to_string(),
+                AssignmentVal {
+                    schema: 3,
+                    generation: 1,
+                    splits: vec!["s1".into(), "s2".into()],
+                },
+            ),
+            (
+                "b".to_string(),
+                AssignmentVal {
+                    schema: 3,
+                    generation: 1,
+                    splits: vec!["s3".into()],
+                },
+            ),
+        ]);
+        let plan = BTreeMap::from([
+            ("a".to_string(), vec!["s1".to_string()]),
+            ("b".to_string(), vec!["s2".to_string(), "s4".to_string()]),
+        ]);
+        // s2 moved, s3 dropped, s4 new
+        assert_eq!(published_changes(&published, &plan), Some(3));
+        assert_eq!(published_changes(&BTreeMap::new(), &plan), None);
+    }
+
+    #[test]
+    fn human_bytes_reads_well() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(u64::MAX), "16.0 EiB");
+    }
+}

@@ -10,7 +10,7 @@ use serde::Serialize;
 use spate_planner_core::demo::{demo_snapshot, DemoParams};
 use spate_planner_core::fleet::Fleet;
 use spate_planner_core::records::SplitStatus;
-use spate_planner_core::report::{converge, plan_document, report, Report};
+use spate_planner_core::report::{converge, plan_document, published_changes, report, Report};
 use spate_planner_core::scenario::Scenario;
 use spate_planner_core::snapshot::SnapshotError;
 use spate_planner_core::{claim_candidates, LeaderInputs, Plan};
@@ -72,7 +72,7 @@ export interface PlanView {
   total: U64; maxLoad: U64; minLoad: U64; meanLoad: number; lowerBound: U64;
   maxOverBound: number; maxOverMean: number; churnMoves: number; weightMoved: U64;
   fromLiveMembers: number; improvingMoves: number; boundHit: boolean; improvable: boolean;
-  defaultCap: number; reserved: number;
+  defaultCap: number; reserved: number; publishedChanges: number | null;
 }
 export interface ClaimCandidate { id: string; action: "claim" | "quarantine"; kind: "create" | "released" | "reclaim" | "expired"; }
 export interface SplitView {
@@ -188,6 +188,8 @@ struct PlanView {
     improvable: bool,
     default_cap: u32,
     reserved: usize,
+    /// Splits whose member differs from the leader's last published assignment (null: none published).
+    published_changes: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -451,6 +453,7 @@ impl Planner {
                 improvable: r.improvable,
                 default_cap: p.inputs.default_cap,
                 reserved: p.inputs.reserved.len(),
+                published_changes: published_changes(&self.fleet.published, &p.plan.assignment),
             }
         })?;
         to_js(&view)
