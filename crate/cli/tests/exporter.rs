@@ -801,3 +801,61 @@ async fn server_killed_mid_export_gives_a_clear_error_and_no_file() {
     assert!(!out.exists());
     assert_no_temp_files(out.parent().unwrap());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn user_password_and_token_authentication() {
+    for (server_args, good, bad) in [
+        (
+            vec!["--user", "planner", "--pass", "s3cret"],
+            vec!["--user", "planner", "--password", "s3cret"],
+            vec!["--user", "planner", "--password", "wrong"],
+        ),
+        (
+            vec!["--auth", "t0ken"],
+            vec!["--token", "t0ken"],
+            vec!["--token", "nope"],
+        ),
+    ] {
+        let server = NatsServer::start_with(true, &server_args);
+        let opts = if server_args[0] == "--user" {
+            async_nats::ConnectOptions::with_user_and_password("planner".into(), "s3cret".into())
+        } else {
+            async_nats::ConnectOptions::with_token("t0ken".into())
+        };
+        let client = opts.connect(server.url()).await.unwrap();
+        let js = jetstream::new(client);
+        write_job(&js, "authjob").await;
+
+        let server_url = server.url();
+        let out = tmp(&format!("auth-{}.json", server_args[0].trim_start_matches('-')));
+        let mut args = vec![
+            "snapshot",
+            "--server",
+            &server_url,
+            "--job",
+            "authjob",
+            "--timeout",
+            "3",
+            "-o",
+        ];
+        let out_s = out.to_str().unwrap().to_string();
+        args.push(&out_s);
+        let o = run(&[args.clone(), bad.clone()].concat());
+        assert!(!o.status.success(), "{}", text(&o));
+        assert!(text(&o).contains("cannot connect"), "{}", text(&o));
+        assert!(
+            !text(&o).contains("s3cret") && !text(&o).contains("t0ken"),
+            "a secret was printed: {}",
+            text(&o)
+        );
+        assert!(!out.exists());
+        let o = run(&[args, good].concat());
+        assert!(o.status.success(), "{}", text(&o));
+        let saved = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            !saved.contains("s3cret") && !saved.contains("t0ken"),
+            "a secret reached the file"
+        );
+        assert_eq!(Fleet::load_text(&saved).unwrap().members.len(), 4);
+    }
+}

@@ -31,6 +31,11 @@ fn binary() -> String {
 impl NatsServer {
     /// Starts a server with JetStream (or without, to test that error).
     pub fn start(jetstream: bool) -> NatsServer {
+        Self::start_with(jetstream, &[])
+    }
+
+    /// Starts a server with extra command-line arguments (e.g. `--user`, `--pass`, `--auth`).
+    pub fn start_with(jetstream: bool, extra: &[&str]) -> NatsServer {
         let port = free_port();
         let dir = std::env::temp_dir().join(format!("spate-nats-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -39,6 +44,7 @@ impl NatsServer {
         if jetstream {
             cmd.args(["-js", "-sd", dir.to_str().unwrap()]);
         }
+        cmd.args(extra);
         let child = cmd
             .stdout(Stdio::null())
             .stderr(Stdio::null())
