@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{arb_fleet, arb_fleet_at, arb_skewed_fleet, shaped_fleet, split, Fleet, Scale};
+use common::{arb_fleet, arb_fleet_at, arb_skewed_fleet, shaped_fleet, split, Fleet, FleetExt, Scale};
 use proptest::prelude::*;
 use spate_planner_core::assign::plan_with_hash;
 use spate_planner_core::records::SplitStatus;

@@ -6,27 +6,26 @@ use spate_planner_core::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord
 use spate_planner_core::{LeaseEntry, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The leader's inputs to `desired_assignment`.
-#[derive(Clone, Debug)]
-pub struct Fleet {
-    pub members: BTreeSet<String>,
-    pub splits: BTreeMap<String, SplitState>,
-    pub reserved: BTreeSet<String>,
-    pub caps: BTreeMap<String, u32>,
-    pub default_cap: u32,
-    pub seed: u64,
+/// The leader's inputs to `desired_assignment` (the core's own type).
+pub use spate_planner_core::LeaderInputs as Fleet;
+
+/// What the tests ask of a fleet, spelled out from the spec (not from the code under test).
+pub trait FleetExt {
+    /// `cap(m) = max(1, caps[m] or default_cap)`.
+    fn cap(&self, m: &str) -> usize;
+    /// Pooled splits (assignable, not reserved) with their weights.
+    fn pool(&self) -> BTreeMap<&str, u64>;
 }
 
-impl Fleet {
-    pub fn cap(&self, m: &str) -> usize {
+impl FleetExt for Fleet {
+    fn cap(&self, m: &str) -> usize {
         self.caps.get(m).copied().unwrap_or(self.default_cap).max(1) as usize
     }
-    /// Pooled splits (assignable, not reserved) with their weights.
-    pub fn pool(&self) -> BTreeMap<&str, u64> {
+    fn pool(&self) -> BTreeMap<&str, u64> {
         self.splits
             .iter()
             .filter(|(id, s)| s.is_assignable() && !self.reserved.contains(*id))
-            .map(|(id, s)| (id.as_str(), s.assign_weight().unwrap()))
+            .map(|(id, s)| (id.as_str(), s.spec.as_ref().map_or(0, |sp| sp.weight).max(1)))
             .collect()
     }
 }
