@@ -4,8 +4,12 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bench;
+mod claims;
 mod conformance;
+mod demo;
 mod export;
+mod human;
+mod leader_flags;
 mod plan;
 mod serve;
 
@@ -30,15 +34,17 @@ enum Command {
     },
     /// Time desired_assignment on synthetic fleets (cold, scale-out, member-loss).
     Bench(bench::Args),
-    /// Plan a snapshot: what the leader will decide, with optional what-if changes.
+    /// Plan a snapshot: the leader's next decision, with optional what-if changes.
     Plan(plan::PlanArgs),
+    /// Each worker's next reconcile: the claims and quarantines it takes, what it drains.
+    Claims(claims::ClaimsArgs),
     /// Copy a job's two buckets from a live NATS server into a snapshot file (read-only).
     Snapshot(export::Args),
     /// Write a snapshot's entries into new buckets on a server (for tests and demos).
     #[command(hide = true)]
     Restore(export::RestoreArgs),
     /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
-    Demo(plan::DemoArgs),
+    Demo(demo::DemoArgs),
     /// Serve the built dashboard on 127.0.0.1.
     Serve(serve::Args),
 }
@@ -50,7 +56,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Plan(args) => plan::plan(&args),
-        Command::Demo(args) => plan::demo(&args),
+        Command::Demo(args) => demo::run(&args),
+        Command::Claims(args) => claims::run(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
     }

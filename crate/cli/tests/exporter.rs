@@ -419,7 +419,7 @@ async fn export_load_and_plan_a_real_job() {
     }
     assert_eq!(fleet.published["w-a"].splits, ["s01", "s02", "s05"]);
     assert_eq!(fleet.leader.as_ref().unwrap().owner, "w-a");
-    let mut codes: Vec<(&str, &str)> = fleet.warnings.iter().map(|w| (w.code, w.key.as_str())).collect();
+    let mut codes: Vec<(&str, &str)> = fleet.warnings.iter().map(|w| (w.code.as_str(), w.key.as_str())).collect();
     codes.sort();
     assert_eq!(
         codes,
@@ -461,7 +461,7 @@ async fn export_load_and_plan_a_real_job() {
             serde_json::to_value(&want).unwrap(),
             "default cap {default_cap}"
         );
-        assert_eq!(doc["seed"].as_u64(), Some(job.fp));
+        assert_eq!(doc["seed"].as_str(), Some(job.fp.to_string().as_str()), "u64 values are strings");
     }
 
     // The human report names what a person needs.
@@ -507,7 +507,8 @@ async fn export_load_and_plan_a_real_job() {
         ("w-e".to_string(), 3),
     ]);
     let reserved = BTreeSet::from(["s06".to_string()]);
-    let want = desired_assignment(&members, &job.splits, &reserved, &caps, 8, job.fp);
+    // No --default-cap: the leader w-a's own max_in_flight (4), from its presence.
+    let want = desired_assignment(&members, &job.splits, &reserved, &caps, 4, job.fp);
     assert_eq!(doc["assignment"], serde_json::to_value(&want).unwrap());
     assert_eq!(doc["report"]["counts"]["reserved"], 1);
 }

@@ -3,7 +3,8 @@
 //! Byte weights as Spate's S3 source makes them (objects packed into ~64 MiB splits, big objects
 //! alone, up to several GiB), most splits leased by their owners, some completed, some
 //! quarantined, a few whose spec has not been seen, a member that departed moments ago (its
-//! splits still name it), one member whose presence value is unreadable, one older presence value
+//! splits still name it and its assignment record lingers, so the leader withholds them), one
+//! member whose presence value is unreadable, one older presence value
 //! without `max_in_flight`, published assignments, a leader, and a start-up probe key.
 
 use crate::hash::stable_hash_str;
@@ -69,6 +70,7 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
     });
 
     let mut held: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut gone_assigned: Vec<String> = Vec::new();
     for i in 0..p.splits {
         let id = format!("part-{i:06}");
         // Mostly packed ~64 MiB splits; one in twelve a big object of its own.
@@ -124,6 +126,9 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
                 "completed": completed, "written_at_ms": now - 60_000}),
             ),
         });
+        if status == "runnable" && owner.as_deref() == Some(gone.as_str()) {
+            gone_assigned.push(id.clone());
+        }
         if let (true, Some(o)) = (leased, owner.as_ref()) {
             held.entry(o.clone()).or_default().push(id.clone());
             lease.push(Entry {
@@ -163,6 +168,13 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
             value: put(json!({"schema": SCHEMA, "generation": 3, "splits": ids})),
         });
     }
+    // The departed member's record lingers until the leader's first publish after its delay.
+    state.push(Entry {
+        key: format!("assign.{gone}"),
+        revision: next_rev(),
+        created_ms: now - 40_000,
+        value: put(json!({"schema": SCHEMA, "generation": 3, "splits": gone_assigned})),
+    });
     lease.push(Entry {
         key: "leader".into(),
         revision: next_rev(),
@@ -205,7 +217,8 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fleet::{Fleet, LeaderSettings};
+    use crate::fleet::{CapSource, Fleet};
+    use crate::scenario::{DepartedState, Scenario};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -220,7 +233,7 @@ mod tests {
         let fleet = Fleet::load_text(&text).unwrap();
         assert_eq!(fleet.members.len(), 8);
         assert_eq!(fleet.splits.len(), 500);
-        let codes: Vec<&str> = fleet.warnings.iter().map(|w| w.code).collect();
+        let codes: Vec<&str> = fleet.warnings.iter().map(|w| w.code.as_str()).collect();
         assert!(codes.contains(&"unreadable_presence"), "{codes:?}");
         assert!(codes.contains(&"no_spec"), "{codes:?}");
         assert!(!fleet.members["worker-03"].readable);
@@ -229,7 +242,15 @@ mod tests {
             fleet.departed_owners().into_iter().collect::<Vec<_>>(),
             vec!["worker-gone-7f3a".to_string()]
         );
-        let inputs = fleet.leader_inputs(&LeaderSettings::default());
-        assert!(inputs.plan().assignment.values().any(|v| !v.is_empty()));
+        let applied = Scenario::default().apply(&fleet).unwrap();
+        // The leader (worker-00) advertises 96; the departed member's splits are withheld.
+        assert_eq!(
+            (applied.default_cap.value, applied.default_cap.source),
+            (96, CapSource::LeaderPresence)
+        );
+        assert_eq!(applied.departed.len(), 1);
+        assert_eq!(applied.departed[0].state, DepartedState::Withheld);
+        assert!(applied.departed[0].withheld > 0);
+        assert!(applied.inputs.plan().assignment.values().any(|v| !v.is_empty()));
     }
 }

@@ -1,11 +1,14 @@
 //! The store's records (store-layout.md), schema 3, parsed strictly.
 //!
 //! Every value in the two buckets is compact JSON. Parsing is strict, as in production: unknown
-//! fields are an error, and so is any schema number other than [`SCHEMA`]. Integers are parsed
+//! fields are an error. The schema number is checked where Spate checks it — plan, spec and
+//! progress records ([`Record::CHECKS_SCHEMA`]); presence, lease, leader and assignment values of
+//! another schema are read as Spate reads them (decision-core.md section 7). Integers are parsed
 //! exactly (u64 up to 18446744073709551615; negative, fractional or too-large values are
 //! errors). Opaque payloads (`descriptor`, `state`, `planner_state`) are kept as the strings the
 //! store holds; the decision core never reads them.
 
+use crate::codes::ErrorCode;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -115,26 +118,29 @@ pub struct WorkerVal {
 /// A record type of the store: knows its schema field and what to call itself in errors.
 pub trait Record: for<'de> Deserialize<'de> {
     const NAME: &'static str;
+    /// Whether Spate refuses a value of this record with another `schema` number.
+    const CHECKS_SCHEMA: bool;
     fn schema(&self) -> u32;
 }
 
 macro_rules! record {
-    ($t:ty, $name:literal) => {
+    ($t:ty, $name:literal, $checks:literal) => {
         impl Record for $t {
             const NAME: &'static str = $name;
+            const CHECKS_SCHEMA: bool = $checks;
             fn schema(&self) -> u32 {
                 self.schema
             }
         }
     };
 }
-record!(SplitProgressRecord, "SplitProgressRecord");
-record!(SplitSpecRecord, "SplitSpecRecord");
-record!(LeaseVal, "LeaseVal");
-record!(PlanRecord, "PlanRecord");
-record!(AssignmentVal, "AssignmentVal");
-record!(LeaderVal, "LeaderVal");
-record!(WorkerVal, "WorkerVal");
+record!(SplitProgressRecord, "SplitProgressRecord", true);
+record!(SplitSpecRecord, "SplitSpecRecord", true);
+record!(PlanRecord, "PlanRecord", true);
+record!(LeaseVal, "LeaseVal", false);
+record!(AssignmentVal, "AssignmentVal", false);
+record!(LeaderVal, "LeaderVal", false);
+record!(WorkerVal, "WorkerVal", false);
 
 /// Why a record value was refused. Always names the bucket and key it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,11 +162,11 @@ pub enum RecordErrorKind {
 
 impl RecordError {
     /// A stable machine-readable code for this kind of error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self.kind {
-            RecordErrorKind::Invalid { .. } => "invalid_record",
-            RecordErrorKind::Schema { .. } => "wrong_schema",
-            RecordErrorKind::IdMismatch { .. } => "id_mismatch",
+            RecordErrorKind::Invalid { .. } => ErrorCode::InvalidRecord,
+            RecordErrorKind::Schema { .. } => ErrorCode::WrongSchema,
+            RecordErrorKind::IdMismatch { .. } => ErrorCode::IdMismatch,
         }
     }
 }
@@ -201,8 +207,8 @@ struct SchemaOnly {
 
 /// Parses one record value strictly. `bucket` and `key` only name the source in errors.
 ///
-/// A value whose `schema` is not [`SCHEMA`] is reported as a schema error even when its fields
-/// also differ, since that is the real cause.
+/// For records whose schema Spate checks, a value whose `schema` is not [`SCHEMA`] is reported
+/// as a schema error even when its fields also differ, since that is the real cause.
 pub fn parse_record<T: Record>(bucket: &str, key: &str, bytes: &[u8]) -> Result<T, RecordError> {
     let err = |kind| RecordError {
         bucket: bucket.to_string(),
@@ -210,13 +216,13 @@ pub fn parse_record<T: Record>(bucket: &str, key: &str, bytes: &[u8]) -> Result<
         kind,
     };
     match serde_json::from_slice::<T>(bytes) {
-        Ok(rec) if rec.schema() == SCHEMA => Ok(rec),
+        Ok(rec) if rec.schema() == SCHEMA || !T::CHECKS_SCHEMA => Ok(rec),
         Ok(rec) => Err(err(RecordErrorKind::Schema {
             record: T::NAME,
             found: rec.schema() as u64,
         })),
         Err(e) => match serde_json::from_slice::<SchemaOnly>(bytes) {
-            Ok(s) if s.schema != SCHEMA as u64 => Err(err(RecordErrorKind::Schema {
+            Ok(s) if T::CHECKS_SCHEMA && s.schema != SCHEMA as u64 => Err(err(RecordErrorKind::Schema {
                 record: T::NAME,
                 found: s.schema,
             })),
@@ -318,6 +324,23 @@ mod tests {
             let e = parse_record::<SplitProgressRecord>("st", "split.s1", v.as_bytes()).unwrap_err();
             assert_eq!(e.code(), "invalid_record", "{bad}");
         }
+    }
+
+    #[test]
+    fn presence_of_another_schema_is_read_as_spate_reads_it() {
+        let w: WorkerVal =
+            parse_record("ls", "worker.a", br#"{"schema":2,"nonce":"n","max_in_flight":4}"#).unwrap();
+        assert_eq!((w.schema, w.max_in_flight), (2, 4));
+        let e =
+            parse_record::<WorkerVal>("ls", "worker.a", br#"{"schema":2,"nonce":"n","x":1}"#).unwrap_err();
+        assert_eq!(
+            e.code(),
+            ErrorCode::InvalidRecord,
+            "unknown fields are still refused"
+        );
+        let a: AssignmentVal =
+            parse_record("st", "assign.a", br#"{"schema":9,"generation":1,"splits":[]}"#).unwrap();
+        assert_eq!(a.schema, 9);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::Assignment;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The improving pass's bound on moves.
-pub const MAX_IMPROVING_MOVES: usize = 4096;
+pub use crate::assign::MAX_IMPROVING_MOVES;
 
 /// The spec's `desired_assignment`, transcribed. Also returns the number of improving moves.
 pub fn desired_assignment(

@@ -6,6 +6,7 @@
 //! others are kept as a string or as base64. This module only reads and writes the file; turning
 //! it into the leader's inputs is [`crate::fleet`].
 
+use crate::codes::ErrorCode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -162,10 +163,8 @@ impl Snapshot {
 /// Why a file is not a usable snapshot. `at` names the place: a JSON path, or bucket and key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SnapshotError {
-    /// Stable code: `not_json`, `truncated`, `not_a_snapshot`, `unsupported_format`,
-    /// `invalid_field`, `invalid_job`, `bucket_name`, `duplicate_key`, `invalid_value`, and the
-    /// record codes of [`crate::records::RecordError::code`].
-    pub code: &'static str,
+    /// Stable code (the record codes of [`crate::records::RecordError::code`] among them).
+    pub code: ErrorCode,
     /// The bucket at fault, if any.
     pub bucket: Option<String>,
     /// The key at fault, if any.
@@ -176,7 +175,7 @@ pub struct SnapshotError {
 }
 
 impl SnapshotError {
-    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         SnapshotError {
             code,
             bucket: None,
@@ -262,11 +261,11 @@ fn json_error(text: &str, e: serde_json::Error) -> SnapshotError {
     use serde_json::error::Category;
     match e.classify() {
         Category::Eof => SnapshotError::new(
-            "truncated",
+            ErrorCode::Truncated,
             format!("the file ends early ({e}): it is truncated, or was cut while being written"),
         ),
         Category::Syntax | Category::Io => {
-            SnapshotError::new("not_json", format!("not a JSON document: {e}"))
+            SnapshotError::new(ErrorCode::NotJson, format!("not a JSON document: {e}"))
         }
         Category::Data => {
             // A JSON document, but not (this version of) a snapshot. Say which, if we can.
@@ -276,21 +275,21 @@ fn json_error(text: &str, e: serde_json::Error) -> SnapshotError {
                 }) if f != FORMAT => {
                     if f.starts_with("spate-planner-snapshot/") {
                         SnapshotError::new(
-                            "unsupported_format",
+                            ErrorCode::UnsupportedFormat,
                             format!("snapshot format {f:?} is not supported; this planner reads {FORMAT:?}"),
                         )
                     } else {
                         SnapshotError::new(
-                            "not_a_snapshot",
+                            ErrorCode::NotASnapshot,
                             format!("format {f:?} is not a snapshot ({FORMAT:?})"),
                         )
                     }
                 }
                 Ok(FormatOnly { format: None }) => SnapshotError::new(
-                    "not_a_snapshot",
+                    ErrorCode::NotASnapshot,
                     format!("not a spate-planner snapshot: no \"format\" field ({FORMAT:?} expected)"),
                 ),
-                _ => SnapshotError::new("invalid_field", format!("invalid snapshot: {e}")),
+                _ => SnapshotError::new(ErrorCode::InvalidField, format!("invalid snapshot: {e}")),
             }
         }
     }
@@ -303,7 +302,7 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
         let path = format!("{label}.entries[{i}]");
         if !keys.insert(e.key.clone()) {
             return Err(SnapshotError::new(
-                "duplicate_key",
+                ErrorCode::DuplicateKey,
                 format!(
                     "the key appears twice in the bucket (again at {path}); a bucket holds one value per key"
                 ),
@@ -318,7 +317,7 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
                 .decode(b64.as_bytes())
                 .map_err(|err| {
                     SnapshotError::new(
-                        "invalid_value",
+                        ErrorCode::InvalidValue,
                         format!("the base64 value does not decode: {err}"),
                     )
                     .at_key(&b.name, &e.key)
@@ -326,7 +325,7 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
                 })?,
             _ => {
                 return Err(SnapshotError::new(
-                    "invalid_value",
+                    ErrorCode::InvalidValue,
                     "an entry needs exactly one of \"value\" (JSON), \"text\" or \"base64\"",
                 )
                 .at_key(&b.name, &e.key)
@@ -354,14 +353,17 @@ impl Snapshot {
         // A byte-order mark (as some editors save UTF-8) is not part of the document.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim().is_empty() {
-            return Err(SnapshotError::new("empty", "the file is empty: not a snapshot"));
+            return Err(SnapshotError::new(
+                ErrorCode::Empty,
+                "the file is empty: not a snapshot",
+            ));
         }
         let f: FileIn = serde_json::from_str(text).map_err(|e| json_error(text, e))?;
         if f.format != FORMAT {
             let code = if f.format.starts_with("spate-planner-snapshot/") {
-                "unsupported_format"
+                ErrorCode::UnsupportedFormat
             } else {
-                "not_a_snapshot"
+                ErrorCode::NotASnapshot
             };
             return Err(
                 SnapshotError::new(code, format!("format {:?} is not {FORMAT:?}", f.format))
@@ -370,7 +372,7 @@ impl Snapshot {
         }
         if !valid_job_name(&f.job) {
             return Err(SnapshotError::new(
-                "invalid_job",
+                ErrorCode::InvalidJob,
                 format!("job name {:?} is not [A-Za-z0-9_-]{{1,64}}", f.job),
             )
             .at_path("job"));
@@ -382,7 +384,7 @@ impl Snapshot {
         ] {
             if want != got {
                 return Err(SnapshotError::new(
-                    "bucket_name",
+                    ErrorCode::BucketName,
                     format!("the {label} bucket of job {:?} is {want:?}, not {got:?}", f.job),
                 )
                 .at_path(format!("{label}.name")));
@@ -401,7 +403,7 @@ impl Snapshot {
     pub fn parse_bytes(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
         let text = std::str::from_utf8(bytes).map_err(|e| {
             SnapshotError::new(
-                "not_json",
+                ErrorCode::NotJson,
                 format!("not a JSON document: invalid UTF-8 at byte {}", e.valid_up_to()),
             )
         })?;

@@ -4,9 +4,10 @@
 //! same fleet natively and in wasm32, and a benchmark in Node plans exactly the fleet the native
 //! benchmark plans.
 
+use crate::leader::LeaderInputs;
 use crate::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus, SCHEMA};
 use crate::state::{LeaseEntry, SplitState};
-use crate::{plan, stable_hash_str, Plan};
+use crate::{stable_hash_str, Plan};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// SplitMix64: a tiny, well-known 64-bit generator. Not for anything but synthetic data.
@@ -27,70 +28,6 @@ impl SplitMix64 {
     /// Uniform in `lo..=hi` (slightly biased; fine for synthetic data).
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
         lo + self.next_u64() % (hi - lo + 1)
-    }
-}
-
-/// Everything the leader feeds `desired_assignment` (decision-core.md section 7).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LeaderInputs {
-    pub members: BTreeSet<String>,
-    pub splits: BTreeMap<String, SplitState>,
-    pub reserved: BTreeSet<String>,
-    pub caps: BTreeMap<String, u32>,
-    pub default_cap: u32,
-    pub seed: u64,
-}
-
-impl LeaderInputs {
-    /// These inputs after the fleet carried out `assignment`: every assigned split leased by and
-    /// recorded as owned by its member, every other pooled split released (no lease, no owner).
-    /// Splits outside the pool (reserved, completed, quarantined, without a spec) are unchanged.
-    pub fn owned_as(&self, assignment: &crate::Assignment) -> LeaderInputs {
-        let owner_of: BTreeMap<&str, &str> = assignment
-            .iter()
-            .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))
-            .collect();
-        let mut next = self.clone();
-        for (id, s) in next.splits.iter_mut() {
-            if !s.is_assignable() || self.reserved.contains(id) {
-                continue;
-            }
-            match owner_of.get(id.as_str()) {
-                Some(&m) => {
-                    if s.current_owner() != Some(m) {
-                        s.progress.epoch += 1;
-                    }
-                    s.progress.owner = Some(m.to_string());
-                    let rev = s.lease.as_ref().map_or(0, |l| l.rev) + 1;
-                    s.lease = Some(LeaseEntry {
-                        value: LeaseVal {
-                            schema: SCHEMA,
-                            owner: m.to_string(),
-                            nonce: "planned".into(),
-                            epoch: s.progress.epoch,
-                        },
-                        rev,
-                    });
-                }
-                None => {
-                    s.progress.owner = None;
-                    s.lease = None;
-                }
-            }
-        }
-        next
-    }
-
-    /// The plan for these inputs.
-    pub fn plan(&self) -> Plan {
-        plan(
-            &self.members,
-            &self.splits,
-            &self.reserved,
-            &self.caps,
-            self.default_cap,
-            self.seed,
-        )
     }
 }
 

@@ -2,12 +2,17 @@
 //! Natively and under wasm32 (the dashboard runs this same loader).
 
 use spate_planner_core::demo::{demo_snapshot, DemoParams};
-use spate_planner_core::fleet::{Fleet, LeaderSettings};
+use spate_planner_core::fleet::Fleet;
 use spate_planner_core::scenario::Scenario;
 use spate_planner_core::snapshot::{bucket_names, Bucket, Entry, Snapshot, SnapshotError, Source};
-use std::collections::BTreeSet;
+use spate_planner_core::LeaderInputs;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// The leader's inputs as the store shows them (no what-if).
+fn store_inputs(f: &Fleet) -> LeaderInputs {
+    Scenario::default().apply(f).unwrap().inputs
+}
 
 fn demo_text() -> String {
     demo_snapshot(&DemoParams {
@@ -116,7 +121,10 @@ fn empty_file() {
 #[test]
 fn duplicate_keys() {
     let e = err(&snapshot(&[("plan", PLAN), ("plan", PLAN)], &[]));
-    assert_eq!((e.code, e.key.as_deref()), ("duplicate_key", Some("plan")));
+    assert_eq!(
+        (e.code.as_str(), e.key.as_deref()),
+        ("duplicate_key", Some("plan"))
+    );
 }
 
 #[test]
@@ -126,7 +134,7 @@ fn record_of_another_schema() {
         &[],
     ));
     assert_eq!(
-        (e.code, e.key.as_deref(), e.bucket.as_deref()),
+        (e.code.as_str(), e.key.as_deref(), e.bucket.as_deref()),
         ("wrong_schema", Some("plan"), Some("spate_coordination_j_state"))
     );
     assert!(e.message.contains("schema 4"), "{}", e.message);
@@ -141,7 +149,10 @@ fn unknown_field() {
         )],
         &[],
     ));
-    assert_eq!((e.code, e.key.as_deref()), ("invalid_record", Some("split.a")));
+    assert_eq!(
+        (e.code.as_str(), e.key.as_deref()),
+        ("invalid_record", Some("split.a"))
+    );
     assert!(e.message.contains("unknown field `shiny`"), "{}", e.message);
     // and in the file itself
     assert_eq!(
@@ -153,7 +164,10 @@ fn unknown_field() {
 #[test]
 fn id_that_does_not_match_its_key() {
     let e = err(&snapshot(&[("split.a", &progress("b", None))], &[]));
-    assert_eq!((e.code, e.key.as_deref()), ("id_mismatch", Some("split.a")));
+    assert_eq!(
+        (e.code.as_str(), e.key.as_deref()),
+        ("id_mismatch", Some("split.a"))
+    );
 }
 
 #[test]
@@ -177,7 +191,7 @@ fn negative_fractional_and_too_large_integers() {
     ] {
         let e = err(&snapshot(&[("spec.a", &spec("a", bad))], &[]));
         assert_eq!(
-            (e.code, e.key.as_deref()),
+            (e.code.as_str(), e.key.as_deref()),
             ("invalid_record", Some("spec.a")),
             "{what}"
         );
@@ -202,15 +216,23 @@ fn negative_fractional_and_too_large_integers() {
 
 #[test]
 fn invalid_base64() {
+    // A record's payload: the leader never decodes it, so a warning naming the split, not a
+    // refused snapshot; the split is still planned.
     let bad_spec = spec("a", "1").replace("AAAA", "not base64!");
-    let e = err(&snapshot(
-        &[("split.a", &progress("a", None)), ("spec.a", &bad_spec)],
-        &[],
-    ));
-    assert_eq!(
-        (e.code, e.key.as_deref(), e.path.as_deref()),
-        ("invalid_record", Some("spec.a"), Some("descriptor"))
-    );
+    let f = Fleet::load_text(&snapshot(
+        &[
+            ("plan", PLAN),
+            ("split.a", &progress("a", None)),
+            ("spec.a", &bad_spec),
+        ],
+        &[("worker.x", WORKER)],
+    ))
+    .unwrap();
+    let w: Vec<_> = f.warnings.iter().filter(|w| w.code == "bad_payload").collect();
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].key, "spec.a");
+    assert!(w[0].message.contains("descriptor"), "{}", w[0].message);
+    assert_eq!(store_inputs(&f).plan().assignment["x"], vec!["a".to_string()]);
     // an entry's own base64 value
     let t = snapshot(&[], &[]).replace(
         "\"entries\": []",
@@ -258,7 +280,7 @@ fn a_hundred_thousand_members() {
     state.extend(splits.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let f = Fleet::load_text(&snapshot(&state, &lease)).unwrap();
     assert_eq!(f.members.len(), 100_000);
-    let plan = f.leader_inputs(&LeaderSettings::default()).plan();
+    let plan = store_inputs(&f).plan();
     assert_eq!(plan.assignment.len(), 100_000);
     assert_eq!(plan.assignment.values().map(Vec::len).sum::<usize>(), 50);
 }
@@ -274,7 +296,7 @@ fn no_members_queues_everything() {
         &[],
     ))
     .unwrap();
-    let inputs = f.leader_inputs(&LeaderSettings::default());
+    let inputs = store_inputs(&f);
     let plan = inputs.plan();
     assert!(plan.assignment.is_empty());
     assert_eq!(plan.explain.queue, vec!["a".to_string()]);
@@ -291,12 +313,8 @@ fn every_cap_zero_still_gives_one_lane() {
         ("spec.b", &spec("b", "5")),
     ];
     let f = Fleet::load_text(&snapshot(&state, &[("worker.x", zero)])).unwrap();
-    let plan = f
-        .leader_inputs(&LeaderSettings {
-            default_cap: 0,
-            departed: BTreeSet::new(),
-        })
-        .plan();
+    let scenario = Scenario::parse(r#"{"default_cap":0}"#).unwrap();
+    let plan = scenario.apply(&f).unwrap().inputs.plan();
     assert_eq!(plan.assignment["x"].len(), 1, "cap = max(1, 0)");
     assert_eq!(plan.explain.queue.len(), 1);
 }
@@ -314,7 +332,7 @@ fn weights_of_u64_max_saturate() {
         ("spec.c", &spec("c", "1")),
     ];
     let f = Fleet::load_text(&snapshot(&state, &[("worker.x", WORKER)])).unwrap();
-    let inputs = f.leader_inputs(&LeaderSettings::default());
+    let inputs = store_inputs(&f);
     let plan = inputs.plan();
     assert_eq!(plan.explain.loads, vec![u64::MAX]);
     let r = spate_planner_core::report::report(&inputs, &plan);
@@ -339,12 +357,15 @@ fn a_lease_for_a_split_with_no_progress_record() {
 #[test]
 fn a_scenario_naming_members_or_splits_that_do_not_exist() {
     let f = Fleet::load_text(&demo_text()).unwrap();
-    let apply = |t: &str| Scenario::parse(t).and_then(|s| s.apply(&f, 8)).unwrap_err();
+    let apply = |t: &str| Scenario::parse(t).and_then(|s| s.apply(&f)).unwrap_err();
     let e = apply(r#"{"changes":[{"op":"set_cap","member":"nobody","cap":3}]}"#);
-    assert_eq!((e.code, e.path.as_str()), ("unknown_member", "changes[0].member"));
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("unknown_member", "changes[0].member")
+    );
     let e = apply(r#"{"changes":[{"op":"reserve","splits":["nope"]}]}"#);
     assert_eq!(
-        (e.code, e.path.as_str()),
+        (e.code.as_str(), e.path.as_str()),
         ("unknown_split", "changes[0].splits[0]")
     );
 }

@@ -59,3 +59,289 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A worker's next reconcile (worker::next_actions), against a plain transcription of the rules.
+
+use common::store::Store;
+use spate_planner_core::pipeline::{analyse, next_claims, AssignmentSource};
+use spate_planner_core::scenario::Scenario;
+use spate_planner_core::worker::{next_actions, WorkerView};
+use spate_planner_core::SplitState;
+use std::collections::BTreeMap;
+
+/// The rules of the issue, line by line: held = leases naming X under X's nonce; candidates per
+/// decision-core.md section 6; every quarantine taken; a claim only if assigned and under cap.
+fn transcription(
+    splits: &BTreeMap<String, SplitState>,
+    x: &str,
+    nonce: Option<&str>,
+    cap: u32,
+    assignment: Option<&BTreeSet<String>>,
+    max_attempts: u32,
+) -> (Vec<(String, ClaimAction, ClaimKind)>, Vec<String>) {
+    let held: BTreeSet<&String> = splits
+        .iter()
+        .filter(|(_, s)| {
+            s.lease
+                .as_ref()
+                .is_some_and(|l| l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n))
+        })
+        .map(|(id, _)| id)
+        .collect();
+    let mut candidates = Vec::new();
+    for (id, s) in splits {
+        if s.progress.status != SplitStatus::Runnable || held.contains(id) {
+            continue;
+        }
+        let kind = match (&s.lease, &s.progress.owner) {
+            (Some(l), _) if l.value.owner == x => ClaimKind::Reclaim,
+            (Some(_), _) => continue,
+            (None, None) if s.progress.epoch == 0 => ClaimKind::Create,
+            (None, None) => ClaimKind::Released,
+            (None, Some(_)) => ClaimKind::Expired,
+        };
+        let consumes = kind == ClaimKind::Reclaim || kind == ClaimKind::Expired;
+        let next = s.progress.attempts as u64 + u64::from(consumes);
+        let action = if consumes && next >= max_attempts as u64 {
+            ClaimAction::Quarantine
+        } else if s.spec.is_some() {
+            ClaimAction::Claim
+        } else {
+            continue;
+        };
+        let priority = [
+            ClaimKind::Create,
+            ClaimKind::Released,
+            ClaimKind::Reclaim,
+            ClaimKind::Expired,
+        ]
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap();
+        candidates.push((priority, id.clone(), action, kind));
+    }
+    candidates.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let mut owned = held.len();
+    let mut taken = Vec::new();
+    for (_, id, action, kind) in candidates {
+        let assigned = assignment.is_some_and(|a| a.contains(&id));
+        if action == ClaimAction::Quarantine || (assigned && owned < cap as usize) {
+            if action == ClaimAction::Claim {
+                owned += 1;
+            }
+            taken.push((id, action, kind));
+        }
+    }
+    let drains = match assignment {
+        Some(a) => held
+            .iter()
+            .filter(|id| !a.contains(**id))
+            .map(|s| s.to_string())
+            .collect(),
+        None => Vec::new(),
+    };
+    (taken, drains)
+}
+
+fn as_tuples(n: &spate_planner_core::worker::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
+    n.actions
+        .iter()
+        .map(|c| (c.id.clone(), c.action, c.kind))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// next_actions equals the transcription: caps, nonces (a predecessor's lease is a reclaim,
+    /// not held), attempts near the limit, with and without an assignment record; and the weights
+    /// never change what a worker does.
+    #[test]
+    fn a_workers_next_reconcile_follows_the_rules(
+        f in arb_fleet(6, 80),
+        old_nonce in prop::collection::vec(any::<bool>(), 80),
+        instance in prop::sample::select(vec!["w0", "w1", "w2", "gone-0"]),
+        know_nonce in any::<bool>(),
+        cap in 0u32..6,
+        picks in prop::option::of(prop::collection::vec(any::<prop::sample::Index>(), 0..40)),
+        max_attempts in 0u32..6,
+        new_weights in prop::collection::vec(1u64..u64::MAX, 80),
+    ) {
+        let mut splits = f.splits.clone();
+        for (i, s) in splits.values_mut().enumerate() {
+            if let Some(l) = s.lease.as_mut() {
+                l.value.nonce = if old_nonce[i] { "old".into() } else { "cur".into() };
+            }
+        }
+        let ids: Vec<String> = splits.keys().cloned().collect();
+        let assignment: Option<BTreeSet<String>> = picks.map(|p| {
+            if ids.is_empty() { BTreeSet::new() } else { p.iter().map(|i| ids[i.index(ids.len())].clone()).collect() }
+        });
+        let nonce = know_nonce.then_some("cur");
+        let view = WorkerView { instance, nonce, cap, assignment: assignment.as_ref(), max_attempts };
+        let got = next_actions(&splits, &view);
+        let (want, drains) = transcription(&splits, instance, nonce, cap, assignment.as_ref(), max_attempts);
+        prop_assert_eq!(as_tuples(&got), want);
+        prop_assert_eq!(&got.drains, &drains);
+        // weights never matter
+        let mut reweighed = splits.clone();
+        for (s, w) in reweighed.values_mut().zip(&new_weights) {
+            if let Some(spec) = s.spec.as_mut() {
+                spec.weight = *w;
+            }
+        }
+        let again = next_actions(&reweighed, &view);
+        prop_assert_eq!(as_tuples(&again), as_tuples(&got));
+        prop_assert_eq!(again.drains, got.drains);
+    }
+}
+
+fn claims_of(
+    store: &Store,
+    source: AssignmentSource,
+    max_attempts: u32,
+) -> BTreeMap<String, Vec<(String, ClaimAction, ClaimKind)>> {
+    let fleet = store.fleet();
+    let a = analyse(&fleet, &Scenario::default()).unwrap();
+    next_claims(&fleet, &a, None, source, max_attempts)
+        .unwrap()
+        .iter()
+        .map(|(x, n)| (x.clone(), as_tuples(n)))
+        .collect()
+}
+
+fn t(id: &str, action: ClaimAction, kind: ClaimKind) -> (String, ClaimAction, ClaimKind) {
+    (id.to_string(), action, kind)
+}
+
+#[test]
+fn a_restarted_worker_reclaims_its_predecessors_leases() {
+    // w1 restarted: its presence carries nonce n-w1, the lease on `a` the old process's nonce.
+    let store = Store::new()
+        .presence("w1", Some(4))
+        .leader("w1")
+        .split("a", 1, Some("w1"), 1, 0)
+        .lease("a", "w1", "old-process")
+        .split("b", 1, Some("w1"), 1, 0)
+        .held("b", "w1")
+        .assign("w1", 1, &["a", "b"]);
+    let c = claims_of(&store, AssignmentSource::Published, 4);
+    assert_eq!(
+        c["w1"],
+        vec![t("a", ClaimAction::Claim, ClaimKind::Reclaim)],
+        "b is held; a is a reclaim"
+    );
+}
+
+#[test]
+fn a_worker_at_its_cap_claims_nothing_but_still_quarantines() {
+    let store = Store::new()
+        .presence("w1", Some(1))
+        .leader("w1")
+        .split("a", 1, Some("w1"), 1, 0)
+        .held("a", "w1")
+        .split("b", 1, None, 0, 0)
+        .split("q", 1, Some("gone"), 3, 3)
+        .assign("w1", 1, &["a", "b"]);
+    let c = claims_of(&store, AssignmentSource::Published, 4);
+    assert_eq!(c["w1"], vec![t("q", ClaimAction::Quarantine, ClaimKind::Expired)]);
+    // a second worker without an assignment record also quarantines (not gated by assignment)
+    let c = claims_of(
+        &store.clone().presence("w2", Some(2)),
+        AssignmentSource::Published,
+        4,
+    );
+    assert_eq!(
+        c["w2"],
+        vec![t("q", ClaimAction::Quarantine, ClaimKind::Expired)],
+        "w2 has no record: quarantine only"
+    );
+}
+
+#[test]
+fn each_claim_counts_toward_the_cap() {
+    let store = Store::new()
+        .presence("w1", Some(2))
+        .leader("w1")
+        .split("a", 1, None, 0, 0)
+        .split("b", 1, None, 2, 1)
+        .split("c", 1, Some("gone"), 1, 0)
+        .assign("w1", 1, &["a", "b", "c"]);
+    let c = claims_of(&store, AssignmentSource::Published, 4);
+    assert_eq!(
+        c["w1"],
+        vec![
+            t("a", ClaimAction::Claim, ClaimKind::Create),
+            t("b", ClaimAction::Claim, ClaimKind::Released)
+        ],
+        "two lanes: the expired takeover of c waits"
+    );
+}
+
+#[test]
+fn without_a_record_a_worker_claims_nothing_and_keeps_what_it_holds() {
+    let store = Store::new()
+        .presence("w1", Some(4))
+        .leader("w1")
+        .split("a", 1, Some("w1"), 1, 0)
+        .held("a", "w1")
+        .split("b", 1, None, 0, 0);
+    let fleet = store.fleet();
+    let a = analyse(&fleet, &Scenario::default()).unwrap();
+    let n = &next_claims(&fleet, &a, Some("w1"), AssignmentSource::Published, 4).unwrap()["w1"];
+    assert!(n.actions.is_empty() && n.drains.is_empty());
+    assert_eq!(n.held, vec!["a".to_string()]);
+    // once the plan is published, w1 claims b (create) and keeps a
+    let n = &next_claims(&fleet, &a, Some("w1"), AssignmentSource::Plan, 4).unwrap()["w1"];
+    assert_eq!(as_tuples(n), vec![t("b", ClaimAction::Claim, ClaimKind::Create)]);
+    let e = next_claims(&fleet, &a, Some("nobody"), AssignmentSource::Plan, 4).unwrap_err();
+    assert_eq!(e.code, spate_planner_core::codes::ErrorCode::NotAMember);
+}
+
+#[test]
+fn held_splits_the_record_no_longer_names_are_drained() {
+    let store = Store::new()
+        .presence("w1", Some(4))
+        .leader("w1")
+        .split("a", 1, Some("w1"), 1, 0)
+        .held("a", "w1")
+        .split("b", 1, Some("w1"), 1, 0)
+        .held("b", "w1")
+        .assign("w1", 1, &["b"]);
+    let fleet = store.fleet();
+    let a = analyse(&fleet, &Scenario::default()).unwrap();
+    let n = &next_claims(&fleet, &a, None, AssignmentSource::Published, 4).unwrap()["w1"];
+    assert_eq!(n.drains, vec!["a".to_string()]);
+}
+
+#[test]
+fn a_graceful_what_if_makes_the_next_claim_released() {
+    let store = Store::new()
+        .presence("w1", Some(4))
+        .presence("w2", Some(4))
+        .leader("w1")
+        .split("a", 1, Some("w2"), 1, 0)
+        .held("a", "w2")
+        .assign("w1", 1, &[])
+        .assign("w2", 1, &["a"]);
+    let fleet = store.fleet();
+    let s = Scenario::parse(r#"{"changes":[{"op":"remove_member","member":"w2","departure":"graceful"}]}"#)
+        .unwrap();
+    let a = analyse(&fleet, &s).unwrap();
+    let n = &next_claims(&fleet, &a, Some("w1"), AssignmentSource::Plan, 4).unwrap()["w1"];
+    assert_eq!(
+        as_tuples(n),
+        vec![t("a", ClaimAction::Claim, ClaimKind::Released)]
+    );
+    let s = Scenario::parse(
+        r#"{"changes":[{"op":"remove_member","member":"w2","departure":"crash_after_delay"}]}"#,
+    )
+    .unwrap();
+    let a = analyse(&fleet, &s).unwrap();
+    let n = &next_claims(&fleet, &a, Some("w1"), AssignmentSource::Plan, 4).unwrap()["w1"];
+    assert!(
+        n.actions.is_empty(),
+        "the crashed owner's lease still lives: a foreign lease is skipped"
+    );
+}

@@ -2,19 +2,27 @@
 //!
 //! A thin layer: it parses and converts, the core decides. Conventions at this boundary
 //! (docs/architecture.md):
-//! - Plain JS objects cross, with camelCase field names; maps become plain objects.
-//! - **u64 values cross as decimal strings** (seeds, hashes, weights, loads), never as JS
-//!   numbers, which would round them above 2^53. Counts and u32 fields are numbers.
-//! - JSON text (vector files, later snapshots) is parsed in Rust, so u64 stays exact.
-//! - Errors are JS `Error`s with a stable `code` property (and `path` where one applies).
+//! - Plain JS objects cross, shaped exactly as the command line's `--json` documents (the core's
+//!   own serde types, snake_case field names); maps become plain objects.
+//! - **64-bit integers cross as decimal strings** (seeds, weights, loads, times), through the
+//!   core's one mechanism ([`spate_planner_core::exact`]); counts are numbers.
+//! - JSON text (snapshots, scenarios) is parsed in Rust, so u64 stays exact.
+//! - Errors are JS `Error`s with a stable `code` property (and `bucket`, `key`, `path` where one
+//!   applies).
+//!
+//! Test hooks (a deliberate trap, the conformance runner, the benchmark fleet) are compiled only
+//! with the `testing` feature: the production module has none of them.
 #![forbid(unsafe_code)]
 
 use serde::Serialize;
-use spate_planner_core::conformance;
-use spate_planner_core::synth::{bench_fleet, max_min_ratio, Shape};
-use spate_planner_core::{LeaderInputs, Plan};
-
+use spate_planner_core::exact::Exact;
 use wasm_bindgen::prelude::*;
+
+mod planner;
+#[cfg(feature = "testing")]
+mod testing;
+
+pub use planner::Planner;
 
 /// A JS `Error` with a stable `code` and, when given, the `path` (bucket, key or field) at fault.
 pub(crate) fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
@@ -26,8 +34,10 @@ pub(crate) fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
     e.into()
 }
 
-pub(crate) fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+/// A core value as a plain JS object, 64-bit integers as decimal strings.
+pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
+    Exact(v)
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| {
             error(
                 "internal",
@@ -57,104 +67,4 @@ pub fn stable_hash(seed: &str, value: &str) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = stableHashStr)]
 pub fn stable_hash_str(seed: &str, value: &str) -> Result<String, JsValue> {
     Ok(spate_planner_core::stable_hash_str(parse_u64("seed", seed)?, value).to_string())
-}
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_LIB_TYPES: &'static str = r#"
-export interface CaseResult { name: string; op: string; passed: boolean; expected: string | null; got: string | null; firstDifference: string | null; }
-export interface BenchSummary { splits: number; members: number; moves: number; boundHit: boolean; maxMin: number | null; }
-"#;
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CaseResult {
-    name: String,
-    op: String,
-    passed: bool,
-    expected: Option<String>,
-    got: Option<String>,
-    first_difference: Option<String>,
-}
-
-/// Runs a conformance vector file (its JSON text) through this module's decision core.
-/// Returns one `{name, op, passed, expected, got, firstDifference}` per case.
-#[wasm_bindgen(js_name = runConformance, unchecked_return_type = "CaseResult[]")]
-pub fn run_conformance(text: &str) -> Result<JsValue, JsValue> {
-    let outcomes = conformance::run_file(text).map_err(|e| error("invalid_vectors", &e, None))?;
-    let results: Vec<CaseResult> = outcomes
-        .into_iter()
-        .map(|o| CaseResult {
-            passed: o.failure.is_none(),
-            expected: o.failure.as_ref().map(|f| f.expected.clone()),
-            got: o.failure.as_ref().map(|f| f.got.clone()),
-            first_difference: o.failure.map(|f| f.first_difference),
-            name: o.name,
-            op: o.op,
-        })
-        .collect();
-    to_js(&results)
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PlanSummary {
-    splits: usize,
-    members: usize,
-    moves: usize,
-    bound_hit: bool,
-    /// Heaviest over lightest member load; `null` when the lightest holds nothing.
-    max_min: Option<f64>,
-}
-
-fn summary(inputs: &LeaderInputs, plan: &Plan) -> PlanSummary {
-    let r = max_min_ratio(plan);
-    PlanSummary {
-        splits: inputs.splits.len(),
-        members: inputs.members.len(),
-        moves: plan.explain.moves.len(),
-        bound_hit: plan.explain.bound_hit,
-        max_min: r.is_finite().then_some(r),
-    }
-}
-
-/// A synthetic benchmark fleet (the shapes of `spate-planner bench`), generated once so that
-/// `plan()` can be timed alone.
-#[wasm_bindgen]
-pub struct BenchFleet {
-    inputs: LeaderInputs,
-}
-
-#[wasm_bindgen]
-impl BenchFleet {
-    /// `shape` is `cold`, `scale-out` or `member-loss`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(shape: &str, splits: u32, members: u32) -> Result<BenchFleet, JsValue> {
-        let shape = Shape::parse(shape).ok_or_else(|| {
-            error(
-                "invalid_shape",
-                &format!("shape {shape:?} is not cold, scale-out or member-loss"),
-                Some("shape"),
-            )
-        })?;
-        Ok(BenchFleet {
-            inputs: bench_fleet(shape, splits as usize, members as usize),
-        })
-    }
-
-    /// Plans the fleet: `{splits, members, moves, boundHit, maxMin}`.
-    #[wasm_bindgen(unchecked_return_type = "BenchSummary")]
-    pub fn plan(&self) -> Result<JsValue, JsValue> {
-        let plan = self.inputs.plan();
-        to_js(&summary(&self.inputs, &plan))
-    }
-}
-
-mod planner;
-pub use planner::Planner;
-
-/// Traps this module on purpose (a panic aborts, as any bug would). Only the recovery test calls
-/// it: it proves the page survives a trapped module and keeps the user's scenario.
-#[wasm_bindgen(js_name = debugTrap)]
-pub fn debug_trap() {
-    panic!("deliberate trap: the page's recovery test");
 }

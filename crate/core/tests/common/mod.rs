@@ -1,6 +1,8 @@
 //! Strategies and builders shared by the core's property tests (natively and under wasm32).
 #![allow(dead_code)]
 
+pub mod store;
+
 use proptest::prelude::*;
 use spate_planner_core::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus, SCHEMA};
 use spate_planner_core::{LeaseEntry, SplitState};

@@ -1,0 +1,61 @@
+//! `spate-planner claims`: each worker's next full reconcile, as the workers' rules decide it.
+
+use crate::leader_flags::LeaderFlags;
+use spate_planner_core::pipeline::{analyse, next_claims, AssignmentSource};
+use spate_planner_core::report::document::claims_document;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct ClaimsArgs {
+    /// A snapshot file (docs/snapshot-format.md).
+    snapshot: PathBuf,
+    /// Only this live member (default: every live member).
+    #[arg(long, value_name = "INSTANCE")]
+    instance: Option<String>,
+    /// Act on the planned assignment (once the leader publishes it) instead of the published
+    /// assign.{instance} records.
+    #[arg(long)]
+    after_plan: bool,
+    /// Spate's max_attempts: a reclaim or expired takeover reaching it quarantines the split.
+    #[arg(long, default_value_t = 4)]
+    max_attempts: u32,
+    #[command(flatten)]
+    leader: LeaderFlags,
+    /// Print one JSON document instead of the human report.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &ClaimsArgs) -> ExitCode {
+    match claims(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("spate-planner claims: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn claims(args: &ClaimsArgs) -> Result<(), String> {
+    let fleet = crate::plan::load(&args.snapshot)?;
+    let scenario = args.leader.scenario()?;
+    let a = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let source = if args.after_plan {
+        AssignmentSource::Plan
+    } else {
+        AssignmentSource::Published
+    };
+    let next = next_claims(&fleet, &a, args.instance.as_deref(), source, args.max_attempts)
+        .map_err(|e| format!("--instance: {} [{}]", e.message, e.code))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        let doc = claims_document(&fleet, &a, &next, source, args.max_attempts)
+            .map_err(|e| format!("cannot write the claims as JSON: {e}"))?;
+        writeln!(out, "{doc}").map_err(|e| e.to_string())?;
+    } else {
+        crate::human::claims(&mut out, &next, |x| a.applied.inputs.cap_of(x)).map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
+}

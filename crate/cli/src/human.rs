@@ -1,0 +1,226 @@
+//! The human reports of `plan` and `claims`: the answer first (findings), then the figures.
+
+use spate_planner_core::fleet::Fleet;
+use spate_planner_core::pipeline::Analysis;
+use spate_planner_core::report::findings::{findings, Level};
+use spate_planner_core::report::{human_bytes, Reason, Report};
+use spate_planner_core::worker::NextActions;
+use std::collections::BTreeMap;
+use std::io::{Result, Write};
+
+fn reason_text(r: Reason) -> &'static str {
+    match r {
+        Reason::Unowned => "unowned: fill",
+        Reason::OwnerGone => "owner gone",
+        Reason::OverCap => "owner over cap",
+        Reason::Improve => "improving move",
+        Reason::Queued => "queued: no free lane",
+    }
+}
+
+/// The plan report.
+pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
+    header(out, fleet, a)?;
+    warnings(out, fleet, limit)?;
+    members(out, &a.report)?;
+    moves(out, &a.report, limit)?;
+    summary(out, &a.report)?;
+    if let Some(p) = &a.published {
+        writeln!(
+            out,
+            "published: {} assignment record(s); the {} differs for {} split(s){}{}",
+            p.records,
+            if a.no_publish.is_some() {
+                "standing assignment"
+            } else {
+                "plan"
+            },
+            p.changes,
+            if p.stale.is_empty() {
+                String::new()
+            } else {
+                format!("; {} stale record(s)", p.stale.len())
+            },
+            if p.conflicts.is_empty() {
+                String::new()
+            } else {
+                format!("; {} split(s) in two records", p.conflicts.len())
+            },
+        )?;
+    }
+    Ok(())
+}
+
+fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
+    writeln!(
+        out,
+        "job {} ({}), snapshot taken at {} ms",
+        fleet.job, fleet.source.kind, fleet.taken_at_ms
+    )?;
+    for f in findings(fleet, a) {
+        let tag = match f.level {
+            Level::Fatal => "FATAL",
+            Level::Warning => "warning",
+            Level::Notice => "note",
+        };
+        writeln!(out, "{tag}: {}", f.message)?;
+    }
+    match &fleet.plan {
+        Some(p) => writeln!(
+            out,
+            "seed {} from the plan's fingerprint {:?}",
+            a.applied.inputs.seed, p.fingerprint
+        )?,
+        None => writeln!(out, "seed {} ({:?})", a.applied.inputs.seed, fleet.seed_source)?,
+    }
+    writeln!(out, "default cap {}", a.applied.default_cap.explain())?;
+    writeln!(out, "{} what-if change(s)", a.scenario.changes.len())
+}
+
+fn warnings(out: &mut impl Write, fleet: &Fleet, limit: usize) -> Result<()> {
+    if fleet.warnings.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nwarnings ({}):", fleet.warnings.len())?;
+    for w in fleet.warnings.iter().take(limit) {
+        writeln!(
+            out,
+            "  [{}] bucket {}, key {:?}: {}",
+            w.code, w.bucket, w.key, w.message
+        )?;
+    }
+    if fleet.warnings.len() > limit {
+        writeln!(
+            out,
+            "  ... and {} more (--json lists all)",
+            fleet.warnings.len() - limit
+        )?;
+    }
+    Ok(())
+}
+
+fn members(out: &mut impl Write, r: &Report) -> Result<()> {
+    writeln!(out, "\nmembers ({}):", r.members.len())?;
+    let width = r
+        .members
+        .iter()
+        .map(|m| m.name.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    writeln!(
+        out,
+        "  {:<width$}  {:>10}    {:>10}  {:>11}  {:>6}  {:>6}",
+        "member", "load now", "planned", "lanes", "gained", "lost"
+    )?;
+    for m in &r.members {
+        let lanes = format!("{}/{}{}", m.lanes, m.cap, if m.default_cap { "*" } else { "" });
+        writeln!(
+            out,
+            "  {:<width$}  {:>10} -> {:>10}  {:>11}  {:>6}  {:>6}",
+            m.name,
+            human_bytes(m.load_now),
+            human_bytes(m.load_planned),
+            lanes,
+            format!("+{}", m.gained),
+            format!("-{}", m.lost)
+        )?;
+    }
+    writeln!(out, "  (* the default cap)")
+}
+
+fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
+    let c = &r.churn;
+    writeln!(
+        out,
+        "\nmoves ({}, {} in all, {} from live members):",
+        c.moves,
+        human_bytes(c.weight_moved),
+        c.from_live_members
+    )?;
+    for mv in r.moves.iter().take(limit) {
+        let gain = mv.gain.map(|g| format!(" (gain {g})")).unwrap_or_default();
+        writeln!(
+            out,
+            "  {}  {}  {} -> {}  {}{}",
+            mv.split,
+            human_bytes(mv.weight),
+            mv.from.as_deref().unwrap_or("(none)"),
+            mv.to.as_deref().unwrap_or("(queue)"),
+            reason_text(mv.reason),
+            gain
+        )?;
+    }
+    if r.moves.len() > limit {
+        writeln!(out, "  ... and {} more (--json lists all)", r.moves.len() - limit)?;
+    }
+    writeln!(out, "\nqueue ({}):", r.queue.len())?;
+    for id in r.queue.iter().take(limit) {
+        writeln!(out, "  {id}")?;
+    }
+    if r.queue.len() > limit {
+        writeln!(out, "  ... and {} more", r.queue.len() - limit)?;
+    }
+    Ok(())
+}
+
+fn summary(out: &mut impl Write, r: &Report) -> Result<()> {
+    let k = &r.counts;
+    writeln!(
+        out,
+        "\nsplits: {} in all; {} assigned, {} queued, {} reserved, {} completed, {} quarantined, {} waiting for a spec",
+        k.splits, k.assigned, k.queued, k.reserved, k.completed, k.quarantined, k.waiting_for_spec
+    )?;
+    let b = &r.balance;
+    writeln!(
+        out,
+        "balance: total {}, max {}, mean {}, lower bound {}; max/lower bound {:.4}, max/mean {:.4}",
+        human_bytes(b.total),
+        human_bytes(b.max_load),
+        human_bytes(b.mean_load as u64),
+        human_bytes(b.lower_bound),
+        b.max_over_bound,
+        b.max_over_mean
+    )?;
+    writeln!(
+        out,
+        "improving moves: {} (4096-move bound {}{})",
+        r.improving_moves,
+        if r.bound_hit { "hit" } else { "not hit" },
+        if r.improvable { "; more moves remain" } else { "" }
+    )
+}
+
+/// The claims report: per worker, its actions in order and what it drains.
+pub fn claims(
+    out: &mut impl Write,
+    next: &BTreeMap<String, NextActions>,
+    caps: impl Fn(&str) -> u32,
+) -> Result<()> {
+    for (x, n) in next {
+        writeln!(out, "{x}: holds {} of {} lane(s)", n.held.len(), caps(x))?;
+        if n.actions.is_empty() && n.drains.is_empty() {
+            writeln!(out, "  nothing to do")?;
+        }
+        for c in &n.actions {
+            writeln!(
+                out,
+                "  {:<10} {:<8} {}",
+                format!("{:?}", c.action).to_lowercase(),
+                format!("{:?}", c.kind).to_lowercase(),
+                c.id
+            )?;
+        }
+        for id in &n.drains {
+            writeln!(out, "  drain      {id}")?;
+        }
+        if n.skipped > 0 {
+            writeln!(
+                out,
+                "  ({} candidate(s) passed over: not assigned to it, or no free lane)",
+                n.skipped
+            )?;
+        }
+    }
+    Ok(())
+}

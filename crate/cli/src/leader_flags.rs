@@ -1,0 +1,90 @@
+//! The flags that set what the store does not show of the leader, shared by `plan` and `claims`.
+//! They become the scenario the core plans with, so the printed scenario shows them.
+
+use spate_planner_core::scenario::{Change, Scenario};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct LeaderFlags {
+    /// The leader's default cap (its own max_in_flight). Default: the leader's presence value in
+    /// the snapshot, else Spate's 8 (with a warning). Overrides the what-if file's default_cap.
+    #[arg(long, value_name = "N")]
+    default_cap: Option<u32>,
+    /// The leader's rebalance delay: 0 models a leader configured with no delay (nothing is
+    /// withheld). A number of seconds, or with a unit: 500ms, 20s, 1m. Default: Spate's 20s.
+    #[arg(long, value_name = "DURATION")]
+    rebalance_delay: Option<String>,
+    /// Stop withholding the splits of a recently departed instance (its delay is over).
+    /// Repeatable.
+    #[arg(long, value_name = "INSTANCE")]
+    release_departed: Vec<String>,
+    /// Fleet changes to apply before planning (docs/scenario-format.md).
+    #[arg(long, value_name = "FILE")]
+    what_if: Option<PathBuf>,
+}
+
+/// Milliseconds of a duration written as `N` (seconds), `Nms`, `Ns` or `Nm`.
+pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000)
+    } else {
+        (t, 1000)
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("{text:?} is not a duration (give seconds, or 500ms, 20s, 1m)"))
+}
+
+impl LeaderFlags {
+    /// The what-if file (if any) with these flags applied on top.
+    pub fn scenario(&self) -> Result<Scenario, String> {
+        let mut scenario = match &self.what_if {
+            None => Scenario::default(),
+            Some(p) => {
+                let text =
+                    std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                Scenario::parse(&text).map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))?
+            }
+        };
+        if let Some(cap) = self.default_cap {
+            scenario.default_cap = Some(cap);
+        }
+        if let Some(d) = &self.rebalance_delay {
+            scenario.rebalance_delay_ms =
+                Some(parse_duration_ms(d).map_err(|e| format!("--rebalance-delay: {e}"))?);
+        }
+        for x in &self.release_departed {
+            scenario
+                .changes
+                .push(Change::ReleaseDeparted { member: x.clone() });
+        }
+        Ok(scenario)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(parse_duration_ms("0"), Ok(0));
+        assert_eq!(parse_duration_ms("20"), Ok(20_000));
+        assert_eq!(parse_duration_ms("20s"), Ok(20_000));
+        assert_eq!(parse_duration_ms("500ms"), Ok(500));
+        assert_eq!(parse_duration_ms("1m"), Ok(60_000));
+        assert!(parse_duration_ms("soon").is_err());
+        assert!(
+            parse_duration_ms("18446744073709551615m").is_err(),
+            "overflow is an error, not a wrap"
+        );
+    }
+}

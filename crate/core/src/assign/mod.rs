@@ -1,0 +1,228 @@
+//! `desired_assignment` (decision-core.md section 5): the production implementation.
+//!
+//! It computes exactly the result of the plain transcription in `reference.rs` (feature `conformance`) (the
+//! differential property tests in `tests/assignment.rs` check this), but the improving pass does
+//! not rescan every (from, to, split) triple per move. It rests on three facts of the rules:
+//!
+//! 1. **The best target is the lightest free member.** For a fixed split in `from`, the gain
+//!    `w * (load(from) - load(to) - w)` grows as `load(to)` shrinks, and equal loads fall back to
+//!    the scan order (`to` by name). So every move's `to` is `T`, the member with a free lane that
+//!    minimises `(load, name)`. (`from == T` admits nothing: no free member is lighter.)
+//! 2. **Per `from`, only two weight classes can win.** With `D = load(from) - load(T)`, a split
+//!    of weight `w` is admitted iff `w < D` (the saturating sum only saturates when `w >= D`),
+//!    and `w * (D - w)` is a parabola peaking at `D/2`. The best split of `from` is the heaviest
+//!    with `w <= D/2` or the lightest with `D/2 < w < D`; within one weight the larger split
+//!    hash wins, then the earlier position. Each member's splits are kept sorted by
+//!    `(weight, hash descending, position)`, so each lookup is two binary searches.
+//! 3. **Heavier members first, and stop early.** No split of `from` can gain more than
+//!    `floor(D/2) * ceil(D/2)`, which falls with `load(from)`; scanning members by load
+//!    descending stops once that bound is below the best gain found.
+//!
+//! Ties are resolved by the spec's scan order (from by name, to by name, position in `out[from]`),
+//! which the comparison key below encodes in full, so even colliding split hashes give the
+//! reference's answer. Positions are tracked by a sequence number given at each append, whose
+//! order is the order of `out[from]` (removal keeps the others' order, a move appends).
+//!
+//! The passes are in [`passes`] (pool, sticky, fill) and [`improve`] (the improving pass and
+//! its index); this module states the API and assembles the result.
+//!
+//! Cost: O(n log n) for the pool and the first two passes, then O(m' log n) per improving move,
+//! where m' is the number of members scanned before the bound stops the scan.
+
+mod improve;
+mod passes;
+
+use crate::hash::stable_hash_str;
+use crate::state::SplitState;
+use crate::Assignment;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The improving pass's bound on moves (decision-core.md section 5, pass 3).
+pub const MAX_IMPROVING_MOVES: usize = 4096;
+
+/// The pass that put a split where the plan leaves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pass {
+    /// Kept by its current owner (pass 1).
+    Sticky,
+    /// Given to the lightest free member (pass 2).
+    Fill,
+    /// Moved by an improving move (pass 3).
+    Improve,
+}
+
+/// One improving move, in the order the leader makes them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ImprovingMove {
+    pub split: String,
+    pub weight: u64,
+    pub from: String,
+    pub to: String,
+    /// `w * (load(from) - load(to) - w)` before the move.
+    pub gain: u128,
+}
+
+/// How one assigned split was placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    /// The member it ends on, as an index into [`Explain::members`].
+    pub member: usize,
+    /// The pass that placed it there (`Improve` when an improving move was its last step).
+    pub pass: Pass,
+    /// The pass that first placed it (sticky or fill).
+    pub first_pass: Pass,
+    /// Index in [`Explain::moves`] of the last improving move of this split, if any.
+    pub last_move: Option<usize>,
+}
+
+/// Why the plan is what it is. Beside the plan, never changing it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Explain {
+    /// The members by name (the order of [`Placement::member`] and [`Explain::loads`]).
+    pub members: Vec<String>,
+    /// One entry per input split, in the input map's (id) order: how it was placed, or `None`
+    /// when it is not assigned (not assignable, reserved, or queued).
+    pub placements: Vec<Option<Placement>>,
+    /// The improving moves in order.
+    pub moves: Vec<ImprovingMove>,
+    /// Whether the improving pass stopped at [`MAX_IMPROVING_MOVES`].
+    pub bound_hit: bool,
+    /// When the bound was hit: whether another improving move was still available (the result
+    /// is then not a local optimum, and the next leader round will move more).
+    pub improvable: bool,
+    /// Pooled splits left unassigned because every lane was full, in pool order.
+    pub queue: Vec<String>,
+    /// Each member's final weight load (the leader's running saturating sums), by member index.
+    pub loads: Vec<u64>,
+}
+
+impl Explain {
+    /// Each member's load by name.
+    pub fn loads_by_name(&self) -> BTreeMap<String, u64> {
+        self.members
+            .iter()
+            .cloned()
+            .zip(self.loads.iter().copied())
+            .collect()
+    }
+}
+
+/// A plan: the assignment and its explanation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    pub assignment: Assignment,
+    pub explain: Explain,
+}
+
+/// The desired assignment: one entry per member, each a sorted list of split ids.
+///
+/// Call it with the leader's inputs (section 7 of the spec, or a loaded snapshot). Pure and
+/// deterministic: the same inputs give the same result on every target.
+pub fn desired_assignment(
+    members: &BTreeSet<String>,
+    splits: &BTreeMap<String, SplitState>,
+    reserved: &BTreeSet<String>,
+    caps: &BTreeMap<String, u32>,
+    default_cap: u32,
+    seed: u64,
+) -> Assignment {
+    plan(members, splits, reserved, caps, default_cap, seed).assignment
+}
+
+/// [`desired_assignment`] with its [`Explain`].
+pub fn plan(
+    members: &BTreeSet<String>,
+    splits: &BTreeMap<String, SplitState>,
+    reserved: &BTreeSet<String>,
+    caps: &BTreeMap<String, u32>,
+    default_cap: u32,
+    seed: u64,
+) -> Plan {
+    plan_with_hash(
+        members,
+        splits,
+        reserved,
+        caps,
+        default_cap,
+        seed,
+        stable_hash_str,
+    )
+}
+
+/// [`plan`] with another string hash in place of [`stable_hash_str`]. For tests only: a
+/// degenerate hash (say, one that takes few values) makes every tie-break of the spec reachable,
+/// which 64-bit hashes of distinct ids never are.
+#[doc(hidden)]
+pub fn plan_with_hash(
+    members: &BTreeSet<String>,
+    splits: &BTreeMap<String, SplitState>,
+    reserved: &BTreeSet<String>,
+    caps: &BTreeMap<String, u32>,
+    default_cap: u32,
+    seed: u64,
+    hash: impl Fn(u64, &str) -> u64,
+) -> Plan {
+    let names: Vec<&str> = members.iter().map(String::as_str).collect();
+    let mut lanes = passes::Lanes::new(&names, caps, default_cap);
+    let pool = passes::pool(splits, reserved, &names);
+    let mut placed = passes::sticky(&pool, &mut lanes);
+    let member_hash: Vec<u64> = names.iter().map(|n| hash(seed, n)).collect();
+    let queue = passes::fill(&pool, &mut placed, &mut lanes, &member_hash);
+    let improved = improve::improve(&pool, &mut placed, &mut lanes, &names, |id| hash(seed, id));
+    assemble(&names, splits.len(), &pool, &placed, improved, queue, lanes.load)
+}
+
+/// Step 6: each member's list sorted by id, and the explanation.
+fn assemble(
+    names: &[&str],
+    n_splits: usize,
+    pool: &[passes::Pooled],
+    placed: &[Option<passes::Slot>],
+    improved: improve::Improved,
+    queue: Vec<String>,
+    loads: Vec<u64>,
+) -> Plan {
+    let mut lists: Vec<Vec<(usize, &str)>> = vec![Vec::new(); names.len()];
+    let mut placements = vec![None; n_splits];
+    for (i, slot) in placed.iter().enumerate() {
+        if let Some(slot) = *slot {
+            lists[slot.member].push((pool[i].ord, pool[i].id));
+            let last_move = improved.last_move[i];
+            placements[pool[i].ord] = Some(Placement {
+                member: slot.member,
+                pass: if last_move.is_some() {
+                    Pass::Improve
+                } else {
+                    slot.first
+                },
+                first_pass: slot.first,
+                last_move,
+            });
+        }
+    }
+    let assignment = names
+        .iter()
+        .zip(lists)
+        .map(|(n, mut ids)| {
+            ids.sort_unstable_by_key(|e| e.0); // input order is id order
+            (
+                n.to_string(),
+                ids.into_iter().map(|(_, id)| id.to_string()).collect(),
+            )
+        })
+        .collect();
+    Plan {
+        assignment,
+        explain: Explain {
+            members: names.iter().map(|n| n.to_string()).collect(),
+            placements,
+            moves: improved.moves,
+            bound_hit: improved.bound_hit,
+            improvable: improved.improvable,
+            queue,
+            loads,
+        },
+    }
+}

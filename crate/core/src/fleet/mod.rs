@@ -1,0 +1,172 @@
+//! From a snapshot to the leader's view of the job (decision-core.md section 7).
+//!
+//! Loading reads the state bucket ([`read::state_bucket`]), then the lease bucket
+//! ([`read::lease_bucket`]), derives the seed and joins records into splits ([`join`]). It is
+//! exactly as tolerant as the leader: what the leader refuses is an error naming the bucket and
+//! key (a plan, spec or progress record of another schema, an id that does not match its key, a
+//! bad integer); what it survives is a [`Warning`] with the leader's effect (an unreadable
+//! presence keeps the member at the default cap, an unreadable `assign.*` is ignored, a payload
+//! that is not base64 is not decoded, a record of another job is left out and reported as fatal
+//! to Spate).
+//!
+//! What the store shows of the leader's memory — its own cap, the instances that departed within
+//! the rebalance delay — is read in [`leader_view`].
+
+mod join;
+pub mod leader_view;
+mod read;
+
+use crate::codes::WarningCode;
+use crate::records::{AssignmentVal, LeaderVal, PlanRecord};
+use crate::snapshot::{Snapshot, SnapshotError, Source};
+use crate::state::SplitState;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use leader_view::{CapSource, CapUnknown, DefaultCap};
+
+/// Spate's default `max_in_flight`, the leader's default cap when the store does not show it.
+pub const SPATE_DEFAULT_CAP: u32 = 8;
+
+/// Something the leader survives, reported with where it was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub code: WarningCode,
+    pub bucket: String,
+    pub key: String,
+    pub message: String,
+}
+
+/// The warnings of one load, in the order they were found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Warnings(pub Vec<Warning>);
+
+impl Warnings {
+    pub(crate) fn push(&mut self, code: WarningCode, bucket: &str, key: &str, message: impl Into<String>) {
+        self.0.push(Warning {
+            code,
+            bucket: bucket.to_string(),
+            key: key.to_string(),
+            message: message.into(),
+        });
+    }
+}
+
+/// A live member, from its presence key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Member {
+    /// `max_in_flight` of the presence value: `Some(n)` with n > 0 is the member's own cap;
+    /// `None` (missing, 0, or unreadable) means the leader's default cap.
+    pub max_in_flight: Option<u32>,
+    /// Whether the presence value parsed.
+    pub readable: bool,
+    /// The presence value's nonce (the running process), when readable.
+    pub nonce: Option<String>,
+    pub revision: u64,
+    /// Time the presence key has left before it expires, in ms (negative: overdue).
+    pub left_ms: i64,
+}
+
+/// Store facts about one split beyond its [`SplitState`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SplitInfo {
+    /// Time the lease has left, in ms (negative: expired but not yet removed), if leased.
+    pub lease_left_ms: Option<i64>,
+}
+
+/// How the seed was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeedSource {
+    /// `stable_hash_str(0, plan.fingerprint)`.
+    Plan,
+    /// No plan record: the `fp` most split records carry.
+    SplitRecords,
+    /// Nothing to find it from (0).
+    None,
+}
+
+/// A job's coordination state as the leader sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fleet {
+    pub job: String,
+    pub source: Source,
+    pub taken_at_ms: i64,
+    pub state_bucket: String,
+    pub lease_bucket: String,
+    /// The lease TTL (the lease bucket's `max_age`).
+    pub lease_ttl_ms: u64,
+    pub plan: Option<PlanRecord>,
+    pub seed: u64,
+    pub seed_source: SeedSource,
+    pub leader: Option<LeaderVal>,
+    pub members: BTreeMap<String, Member>,
+    pub splits: BTreeMap<String, SplitState>,
+    pub info: BTreeMap<String, SplitInfo>,
+    /// The leader's last published assignment, `assign.{instance}` (readable records only).
+    pub published: BTreeMap<String, AssignmentVal>,
+    /// Spec records with no progress record (not splits the core knows yet).
+    pub orphan_specs: usize,
+    /// Keys of records of another job (another `fp`): Spate stops every worker on them. They are
+    /// left out of [`Fleet::splits`], so the plan is what it would be without them.
+    pub foreign: Vec<String>,
+    pub warnings: Vec<Warning>,
+}
+
+impl Fleet {
+    /// Reads a snapshot file's text into the leader's view of the job.
+    pub fn load_text(text: &str) -> Result<Fleet, SnapshotError> {
+        Fleet::from_snapshot(&Snapshot::parse(text)?)
+    }
+
+    /// The leader's view of a parsed snapshot.
+    pub fn from_snapshot(snap: &Snapshot) -> Result<Fleet, SnapshotError> {
+        let mut warnings = Warnings::default();
+        let state = read::state_bucket(&snap.state, &mut warnings)?;
+        let lease = read::lease_bucket(&snap.lease, snap.taken_at_ms, &mut warnings)?;
+        let (seed, seed_source) = join::seed(&state, &snap.state.name, &mut warnings);
+        let joined = join::splits(
+            state.progress,
+            state.specs,
+            lease.leases,
+            seed,
+            snap,
+            &mut warnings,
+        );
+        Ok(Fleet {
+            job: snap.job.clone(),
+            source: snap.source.clone(),
+            taken_at_ms: snap.taken_at_ms,
+            state_bucket: snap.state.name.clone(),
+            lease_bucket: snap.lease.name.clone(),
+            lease_ttl_ms: snap.lease.max_age_ms,
+            plan: state.plan,
+            seed,
+            seed_source,
+            leader: lease.leader,
+            members: lease.members,
+            splits: joined.splits,
+            info: joined.info,
+            published: state.published,
+            orphan_specs: joined.orphan_specs,
+            foreign: joined.foreign,
+            warnings: warnings.0,
+        })
+    }
+
+    /// Instances that own splits (lease or progress) but are not members.
+    pub fn departed_owners(&self) -> BTreeSet<String> {
+        self.splits
+            .values()
+            .flat_map(|s| {
+                [
+                    s.progress.owner.as_deref(),
+                    s.lease.as_ref().map(|l| l.value.owner.as_str()),
+                ]
+            })
+            .flatten()
+            .filter(|o| !self.members.contains_key(*o))
+            .map(str::to_string)
+            .collect()
+    }
+}

@@ -1,0 +1,139 @@
+//! The one path from a loaded snapshot to what the planner shows:
+//! fleet → scenario → leader inputs → plan → report (and the workers' next actions).
+//!
+//! The command line and the wasm layer both call [`analyse`]; neither plans on its own, so the
+//! two cannot disagree.
+
+use crate::assign::Plan;
+use crate::fleet::Fleet;
+use crate::report::{published_distance, report, PublishedDistance, Report};
+use crate::scenario::{Applied, Scenario, ScenarioError};
+use crate::worker::{next_actions, NextActions, WorkerView};
+use crate::Assignment;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why the leader publishes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoPublish {
+    /// There is no `plan` record.
+    NoPlan,
+    /// There are no members.
+    NoMembers,
+}
+
+impl NoPublish {
+    /// One sentence for people.
+    pub fn explain(self) -> &'static str {
+        match self {
+            NoPublish::NoPlan => {
+                "there is no plan record, so the leader publishes nothing: the current assignments stand"
+            }
+            NoPublish::NoMembers => {
+                "there are no members, so the leader publishes nothing: the current assignments stand"
+            }
+        }
+    }
+}
+
+/// A fleet planned under a scenario: everything the views show.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub scenario: Scenario,
+    pub applied: Applied,
+    /// `None` when the leader publishes; else why it does not.
+    pub no_publish: Option<NoPublish>,
+    /// The plan of the inputs (computed even when the leader would not publish it).
+    pub plan: Plan,
+    /// What the leader leaves the workers with: the plan's assignment, or, when it publishes
+    /// nothing, the records that stand.
+    pub assignment: Assignment,
+    pub report: Report,
+    pub published: Option<PublishedDistance>,
+}
+
+/// Plans `fleet` under `scenario`.
+pub fn analyse(fleet: &Fleet, scenario: &Scenario) -> Result<Analysis, ScenarioError> {
+    let applied = scenario.apply(fleet)?;
+    let inputs = &applied.inputs;
+    let plan = inputs.plan();
+    let no_publish = match (&fleet.plan, inputs.members.is_empty()) {
+        (None, _) => Some(NoPublish::NoPlan),
+        (Some(_), true) => Some(NoPublish::NoMembers),
+        _ => None,
+    };
+    let (assignment, report) = match no_publish {
+        None => (plan.assignment.clone(), report(inputs, &plan)),
+        Some(_) => (standing(fleet), report(inputs, &plan).standing()),
+    };
+    let generation = fleet.plan.as_ref().map(|p| p.generation);
+    let published = published_distance(&fleet.published, generation, &assignment);
+    Ok(Analysis {
+        scenario: scenario.clone(),
+        applied,
+        no_publish,
+        plan,
+        assignment,
+        report,
+        published,
+    })
+}
+
+/// The published records, as an assignment.
+fn standing(fleet: &Fleet) -> Assignment {
+    fleet
+        .published
+        .iter()
+        .map(|(m, a)| (m.clone(), a.splits.clone()))
+        .collect()
+}
+
+/// Which assignment the workers act on in [`next_claims`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssignmentSource {
+    /// Each worker's published `assign.{X}` record (what they act on now).
+    Published,
+    /// The planned assignment (what they act on once the leader publishes it).
+    Plan,
+}
+
+/// Each live member's next reconcile (or just `instance`'s). Errors when `instance` is not a
+/// member of the scenario's fleet.
+pub fn next_claims(
+    fleet: &Fleet,
+    analysis: &Analysis,
+    instance: Option<&str>,
+    source: AssignmentSource,
+    max_attempts: u32,
+) -> Result<BTreeMap<String, NextActions>, ScenarioError> {
+    let inputs = &analysis.applied.inputs;
+    let members: Vec<&String> = match instance {
+        None => inputs.members.iter().collect(),
+        Some(x) => vec![inputs.members.get(x).ok_or_else(|| ScenarioError {
+            code: crate::codes::ErrorCode::NotAMember,
+            path: "instance".into(),
+            message: format!("{x:?} is not a live member"),
+        })?],
+    };
+    let mut out = BTreeMap::new();
+    for x in members {
+        let assignment: Option<BTreeSet<String>> = match source {
+            AssignmentSource::Published => fleet.published.get(x).map(|a| a.splits.iter().cloned().collect()),
+            AssignmentSource::Plan => analysis
+                .assignment
+                .get(x)
+                .map(|ids| ids.iter().cloned().collect()),
+        };
+        let view = WorkerView {
+            instance: x,
+            nonce: fleet.members.get(x).and_then(|m| m.nonce.as_deref()),
+            cap: inputs.cap_of(x),
+            assignment: assignment.as_ref(),
+            max_attempts,
+        };
+        out.insert(x.clone(), next_actions(&inputs.splits, &view));
+    }
+    Ok(out)
+}

@@ -1,0 +1,355 @@
+//! The figures a person reads off a plan: per-member load before and after, the moves against
+//! current ownership and why, the queue, counts by state, balance and churn. Shared by the
+//! command line and the dashboard so that both say the same thing.
+//!
+//! Beside it: [`converge`] (round after round), [`published`] (the distance to the leader's
+//! last published assignment) and [`document`] (the JSON documents).
+
+pub mod converge;
+pub mod document;
+pub mod findings;
+pub mod published;
+
+use crate::assign::{Pass, Placement, Plan};
+use crate::exact::count;
+use crate::leader::LeaderInputs;
+use crate::records::SplitStatus;
+use crate::state::SplitState;
+use serde::Serialize;
+
+pub use converge::{converge, Round};
+pub use published::{published_distance, PublishedDistance};
+
+/// One member's line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MemberReport {
+    pub name: String,
+    /// Its lane cap (own, or the default).
+    pub cap: u32,
+    /// Whether the cap is the leader's default.
+    pub default_cap: bool,
+    /// Lanes used after the plan.
+    pub lanes: u32,
+    /// Splits it holds now (current owner), of those the leader may assign.
+    pub lanes_now: u32,
+    /// Weight it holds now, of the splits the leader may assign (saturating).
+    pub load_now: u64,
+    /// Weight after the plan (the leader's running load).
+    pub load_planned: u64,
+    pub gained: u32,
+    pub lost: u32,
+}
+
+/// Why a split changes hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// Nobody owns it yet: placed on the lightest member with a free lane.
+    Unowned,
+    /// Its owner is not a live member.
+    OwnerGone,
+    /// Its owner is a member whose lanes were full (heavier splits kept them).
+    OverCap,
+    /// Kept by its owner, then moved by an improving move.
+    Improve,
+    /// Owned, but the fleet has no free lane for it: it waits in the queue.
+    Queued,
+}
+
+/// A split that changes hands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    pub split: String,
+    pub weight: u64,
+    /// Its current owner (lease owner, else `progress.owner`).
+    pub from: Option<String>,
+    /// Its member after the plan; `None` when queued.
+    pub to: Option<String>,
+    pub reason: Reason,
+    /// The gain of its last improving move, if one moved it.
+    pub gain: Option<u128>,
+}
+
+/// Splits by state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub splits: u32,
+    pub assigned: u32,
+    /// Assignable but beyond the fleet's lanes.
+    pub queued: u32,
+    /// Assignable but reserved (withheld by the rebalance delay or by choice).
+    pub reserved: u32,
+    pub completed: u32,
+    pub quarantined: u32,
+    /// Runnable and not completed, but no spec has been seen.
+    pub waiting_for_spec: u32,
+}
+
+/// How evenly the weight is spread after the plan.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Balance {
+    /// Total weight of the assigned splits (saturating).
+    pub total: u64,
+    pub max_load: u64,
+    pub min_load: u64,
+    pub mean_load: f64,
+    /// No assignment can have a lighter heaviest member: max(ceil(total / members), heaviest split).
+    pub lower_bound: u64,
+    /// `max_load / lower_bound` (1 is perfect; 0 when nothing is assigned).
+    pub max_over_bound: f64,
+    /// `max_load / mean_load` (0 when nothing is assigned).
+    pub max_over_mean: f64,
+}
+
+/// What the plan costs in handovers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Churn {
+    /// Splits that change hands (every entry of `moves`).
+    pub moves: u32,
+    /// Their total weight.
+    pub weight_moved: u64,
+    /// Of those, taken from a live member.
+    pub from_live_members: u32,
+}
+
+/// Everything above, for one plan.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub members: Vec<MemberReport>,
+    pub moves: Vec<MoveReport>,
+    /// Queued split ids in pool order.
+    pub queue: Vec<String>,
+    pub counts: Counts,
+    pub balance: Balance,
+    pub churn: Churn,
+    pub improving_moves: u32,
+    pub bound_hit: bool,
+    pub improvable: bool,
+}
+
+/// The report of `plan`, which must be the plan of `inputs`.
+pub fn report(inputs: &LeaderInputs, plan: &Plan) -> Report {
+    let mut walk = Walk {
+        members: member_lines(inputs, plan),
+        counts: Counts {
+            splits: count(inputs.splits.len()),
+            ..Counts::default()
+        },
+        moves: Vec::new(),
+        heaviest: 0,
+        total: 0,
+    };
+    for ((id, s), placement) in inputs.splits.iter().zip(&plan.explain.placements) {
+        walk.split(inputs, plan, id, s, *placement);
+    }
+    let names = &plan.explain.members;
+    let churn = Churn {
+        moves: count(walk.moves.len()),
+        weight_moved: walk.moves.iter().fold(0u64, |t, mv| t.saturating_add(mv.weight)),
+        from_live_members: count(
+            walk.moves
+                .iter()
+                .filter(|mv| mv.from.as_ref().is_some_and(|f| names.binary_search(f).is_ok()))
+                .count(),
+        ),
+    };
+    Report {
+        balance: balance(&plan.explain.loads, walk.total, walk.heaviest),
+        members: walk.members,
+        moves: walk.moves,
+        queue: plan.explain.queue.clone(),
+        counts: walk.counts,
+        churn,
+        improving_moves: count(plan.explain.moves.len()),
+        bound_hit: plan.explain.bound_hit,
+        improvable: plan.explain.improvable,
+    }
+}
+
+fn member_lines(inputs: &LeaderInputs, plan: &Plan) -> Vec<MemberReport> {
+    let ex = &plan.explain;
+    ex.members
+        .iter()
+        .zip(&ex.loads)
+        .map(|(n, &load)| MemberReport {
+            name: n.clone(),
+            cap: inputs.cap_of(n),
+            default_cap: !inputs.caps.contains_key(n),
+            lanes: count(plan.assignment.get(n).map_or(0, Vec::len)),
+            lanes_now: 0,
+            load_now: 0,
+            load_planned: load,
+            gained: 0,
+            lost: 0,
+        })
+        .collect()
+}
+
+/// The report's running state over the splits, in id order.
+struct Walk {
+    members: Vec<MemberReport>,
+    counts: Counts,
+    moves: Vec<MoveReport>,
+    heaviest: u64,
+    total: u64,
+}
+
+impl Walk {
+    /// Counts one split, and records its move if it changes hands.
+    fn split(
+        &mut self,
+        inputs: &LeaderInputs,
+        plan: &Plan,
+        id: &str,
+        s: &SplitState,
+        placement: Option<Placement>,
+    ) {
+        let Some(w) = self.classify(inputs, id, s) else {
+            return;
+        };
+        let names = &plan.explain.members;
+        let owner = s.current_owner();
+        let owner_idx = owner.and_then(|o| names.binary_search_by(|m| m.as_str().cmp(o)).ok());
+        if let Some(o) = owner_idx {
+            self.members[o].lanes_now += 1;
+            self.members[o].load_now = self.members[o].load_now.saturating_add(w);
+        }
+        let to_idx = placement.map(|p| p.member);
+        if placement.is_some() {
+            self.counts.assigned += 1;
+            self.heaviest = self.heaviest.max(w);
+            self.total = self.total.saturating_add(w);
+        } else {
+            self.counts.queued += 1;
+        }
+        if (to_idx == owner_idx && owner_idx.is_some()) || (to_idx.is_none() && owner.is_none()) {
+            return; // stays, or unowned and queued: nothing changes hands
+        }
+        if let Some(o) = owner_idx {
+            self.members[o].lost += 1;
+        }
+        if let Some(t) = to_idx {
+            self.members[t].gained += 1;
+        }
+        let reason = match placement {
+            None => Reason::Queued,
+            Some(p) if p.first_pass == Pass::Sticky => Reason::Improve,
+            Some(_) if owner.is_none() => Reason::Unowned,
+            Some(_) if owner_idx.is_none() => Reason::OwnerGone,
+            Some(_) => Reason::OverCap,
+        };
+        self.moves.push(MoveReport {
+            split: id.to_string(),
+            weight: w,
+            from: owner.map(str::to_string),
+            to: to_idx.map(|t| names[t].clone()),
+            reason,
+            gain: placement
+                .and_then(|p| p.last_move)
+                .map(|i| plan.explain.moves[i].gain),
+        });
+    }
+
+    /// Counts a split that is not in the pool and returns `None`; else its weight.
+    fn classify(&mut self, inputs: &LeaderInputs, id: &str, s: &SplitState) -> Option<u64> {
+        let c = &mut self.counts;
+        match s.progress.status {
+            SplitStatus::Completed => c.completed += 1,
+            SplitStatus::Quarantined => c.quarantined += 1,
+            SplitStatus::Runnable if s.progress.completed => c.completed += 1,
+            SplitStatus::Runnable => match s.assign_weight() {
+                None => c.waiting_for_spec += 1,
+                Some(_) if inputs.reserved.contains(id) => c.reserved += 1,
+                Some(w) => return Some(w),
+            },
+        }
+        None
+    }
+}
+
+fn balance(loads: &[u64], total: u64, heaviest: u64) -> Balance {
+    let m = loads.len() as u64;
+    let max_load = loads.iter().copied().max().unwrap_or(0);
+    let min_load = loads.iter().copied().min().unwrap_or(0);
+    let mean_load = if m == 0 { 0.0 } else { total as f64 / m as f64 };
+    let lower_bound = if m == 0 {
+        0
+    } else {
+        total.div_ceil(m).max(heaviest)
+    };
+    let ratio = |a: u64, b: f64| if b > 0.0 { a as f64 / b } else { 0.0 };
+    Balance {
+        total,
+        max_load,
+        min_load,
+        mean_load,
+        lower_bound,
+        max_over_bound: ratio(max_load, lower_bound as f64),
+        max_over_mean: ratio(max_load, mean_load),
+    }
+}
+
+impl Report {
+    /// The report when the leader publishes nothing: the current assignments stand, so nothing
+    /// moves and nothing is queued; each member keeps what it holds now.
+    pub fn standing(mut self) -> Report {
+        for m in &mut self.members {
+            m.lanes = m.lanes_now;
+            m.load_planned = m.load_now;
+            m.gained = 0;
+            m.lost = 0;
+        }
+        self.moves.clear();
+        self.queue.clear();
+        self.counts.assigned = 0;
+        self.counts.queued = 0;
+        self.churn = Churn::default();
+        self.improving_moves = 0;
+        self.bound_hit = false;
+        self.improvable = false;
+        let loads: Vec<u64> = self.members.iter().map(|m| m.load_now).collect();
+        let total = loads.iter().fold(0u64, |t, &l| t.saturating_add(l));
+        self.balance = balance(&loads, total, 0);
+        self
+    }
+}
+
+/// Bytes in binary units, for people: `1.5 GiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn human_bytes_reads_well() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(u64::MAX), "16.0 EiB");
+    }
+
+    #[test]
+    fn balance_of_nothing_is_zero_not_nan() {
+        let b = balance(&[], 0, 0);
+        assert_eq!((b.max_over_mean, b.max_over_bound, b.lower_bound), (0.0, 0.0, 0));
+        let b = balance(&[10, 2], 12, 7);
+        assert_eq!((b.lower_bound, b.mean_load), (7, 6.0));
+        assert_eq!(b.max_over_bound, 10.0 / 7.0);
+    }
+}

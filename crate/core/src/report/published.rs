@@ -1,0 +1,133 @@
+//! How far a plan is from the leader's last published assignment (`assign.{instance}`).
+//!
+//! Workers act on the published records, so this is what the plan would still change. A record
+//! whose `generation` is below the plan record's was written before the last election and not
+//! rewritten since: stale (the new leader rewrites every record at its first publish). A split
+//! named in two records is a conflict: two workers are told to run it.
+
+use crate::exact::count;
+use crate::records::AssignmentVal;
+use crate::Assignment;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The distance between the published records and a plan.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PublishedDistance {
+    /// How many `assign.*` records there are.
+    pub records: u32,
+    /// Splits whose member would change: moved, published nowhere, or planned nowhere.
+    pub changes: u32,
+    /// Instances whose record's generation is below the plan's.
+    pub stale: Vec<String>,
+    /// Splits named in more than one record, with every instance that names them.
+    pub conflicts: BTreeMap<String, Vec<String>>,
+}
+
+/// The distance from `published` to `assignment`; `None` when nothing was published.
+/// `plan_generation` is the plan record's generation, if there is one.
+pub fn published_distance(
+    published: &BTreeMap<String, AssignmentVal>,
+    plan_generation: Option<u64>,
+    assignment: &Assignment,
+) -> Option<PublishedDistance> {
+    if published.is_empty() {
+        return None;
+    }
+    let mut named: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (m, a) in published {
+        for id in &a.splits {
+            named.entry(id).or_default().push(m);
+        }
+    }
+    let after: BTreeMap<&str, &str> = assignment
+        .iter()
+        .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))
+        .collect();
+    let changed = named
+        .iter()
+        .filter(|(id, ms)| ms.len() > 1 || after.get(*id) != Some(&ms[0]))
+        .count();
+    let new = after.keys().filter(|id| !named.contains_key(*id)).count();
+    Some(PublishedDistance {
+        records: count(published.len()),
+        changes: count(changed + new),
+        stale: published
+            .iter()
+            .filter(|(_, a)| plan_generation.is_some_and(|g| a.generation < g))
+            .map(|(m, _)| m.clone())
+            .collect(),
+        conflicts: named
+            .into_iter()
+            .filter(|(_, ms)| ms.len() > 1)
+            .map(|(id, ms)| (id.to_string(), ms.into_iter().map(str::to_string).collect()))
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn rec(generation: u64, splits: &[&str]) -> AssignmentVal {
+        AssignmentVal {
+            schema: 3,
+            generation,
+            splits: splits.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn plan(entries: &[(&str, &[&str])]) -> Assignment {
+        entries
+            .iter()
+            .map(|(m, ids)| (m.to_string(), ids.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn moved_new_and_dropped_splits_count() {
+        let published = BTreeMap::from([
+            ("a".to_string(), rec(1, &["s1", "s2"])),
+            ("b".to_string(), rec(1, &["s3"])),
+        ]);
+        // s2 moved to b, s3 planned nowhere, s4 published nowhere; s1 stays.
+        let d = published_distance(
+            &published,
+            Some(1),
+            &plan(&[("a", &["s1"]), ("b", &["s2", "s4"])]),
+        )
+        .unwrap();
+        assert_eq!((d.records, d.changes), (2, 3));
+        assert!(d.stale.is_empty() && d.conflicts.is_empty());
+        assert_eq!(published_distance(&BTreeMap::new(), Some(1), &plan(&[])), None);
+    }
+
+    #[test]
+    fn records_older_than_the_plan_are_stale() {
+        let published = BTreeMap::from([
+            ("a".to_string(), rec(4, &["s1"])),
+            ("b".to_string(), rec(5, &["s2"])),
+        ]);
+        let d = published_distance(&published, Some(5), &plan(&[("a", &["s1"]), ("b", &["s2"])])).unwrap();
+        assert_eq!(d.stale, vec!["a".to_string()]);
+        assert_eq!(d.changes, 0);
+        let d = published_distance(&published, None, &plan(&[])).unwrap();
+        assert!(d.stale.is_empty(), "no plan record, nothing to compare with");
+    }
+
+    #[test]
+    fn a_split_in_two_records_is_a_conflict_and_a_change() {
+        let published = BTreeMap::from([
+            ("a".to_string(), rec(1, &["s1"])),
+            ("b".to_string(), rec(1, &["s1", "s2"])),
+        ]);
+        let d = published_distance(&published, Some(1), &plan(&[("a", &["s1"]), ("b", &["s2"])])).unwrap();
+        assert_eq!(
+            d.conflicts,
+            BTreeMap::from([("s1".to_string(), vec!["a".to_string(), "b".to_string()])])
+        );
+        assert_eq!(d.changes, 1, "s1 must leave b's record even though a keeps it");
+    }
+}

@@ -1,0 +1,216 @@
+//! What-if scenarios (docs/scenario-format.md): fleet changes applied before planning.
+//!
+//! The same format serves `spate-planner plan --what-if FILE` and the dashboard, so both plan
+//! the same inputs. The empty scenario is the leader's next decision as the store shows it: its
+//! own cap, and the splits of recently departed instances withheld. Changes apply in order; each
+//! is checked against the fleet as the changes before it left it, and an error names the change
+//! (`changes[2].member`). Applying is in [`apply`]; each change applies itself there.
+
+mod apply;
+
+use crate::codes::ErrorCode;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub use apply::{Applied, Departed, DepartedState, Origin};
+
+/// The format tag of this version of the scenario file.
+pub const FORMAT: &str = "spate-planner-scenario/1";
+
+/// Most synthetic splits one scenario may add, over all its changes (a memory bound).
+pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
+
+/// Spate's default rebalance delay, in ms.
+pub const SPATE_REBALANCE_DELAY_MS: u64 = 20_000;
+
+/// Spate's default reconcile interval, in ms (the leader republishes at least this often).
+pub const SPATE_RECONCILE_INTERVAL_MS: u64 = 30_000;
+
+/// How a member leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Departure {
+    /// It crashed and the leader has just seen its presence go: its splits keep
+    /// `progress.owner` and are withheld for the rebalance delay.
+    Crash,
+    /// It crashed longer than the rebalance delay ago: its splits are free to move.
+    CrashAfterDelay,
+    /// It shut down gracefully: it released what it held first (owner cleared, lease gone), so
+    /// nothing of that is withheld; the next claim of each is `released`.
+    Graceful,
+}
+
+/// One fleet change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Change {
+    /// A new live member, with its own cap (`max_in_flight`; absent or 0: the default cap).
+    /// An instance that departed recently comes back: its window is cancelled at once.
+    AddMember {
+        member: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cap: Option<u32>,
+    },
+    /// A member leaves, as `departure` says. The older field `within_rebalance_delay` (true:
+    /// `crash`; false or absent: `crash_after_delay`) keeps old scenarios meaning what they meant.
+    RemoveMember {
+        member: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        departure: Option<Departure>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        within_rebalance_delay: Option<bool>,
+    },
+    /// Stop withholding the splits of a recently departed instance (its delay is over).
+    ReleaseDeparted { member: String },
+    /// A member's cap (0: the default cap).
+    SetCap { member: String, cap: u32 },
+    /// The leader's default cap (its own `max_in_flight`).
+    SetDefaultCap { cap: u32 },
+    /// Withhold splits from the assignment.
+    Reserve { splits: Vec<String> },
+    /// Stop withholding splits.
+    Release { splits: Vec<String> },
+    /// A split's weight (its spec's `weight`).
+    SetWeight {
+        split: String,
+        #[serde(deserialize_with = "wide::u64")]
+        weight: u64,
+    },
+    /// `count` new runnable splits of `weight`, ids `{prefix}{n:06}` from 0, owned by `owner`.
+    AddSplits {
+        #[serde(deserialize_with = "wide::u64")]
+        count: u64,
+        #[serde(deserialize_with = "wide::u64")]
+        weight: u64,
+        #[serde(default = "default_prefix")]
+        prefix: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<String>,
+    },
+}
+
+/// u64 fields read from a JSON number or a decimal string: JavaScript writes exact 64-bit
+/// values as strings, and the planner's own documents carry them so.
+mod wide {
+    use serde::de::{self, Deserializer, Visitor};
+    use std::fmt;
+
+    struct Wide;
+
+    impl Visitor<'_> for Wide {
+        type Value = u64;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an integer in 0..=18446744073709551615 (a number or a decimal string)")
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(E::invalid_value(de::Unexpected::Str(v), &self));
+            }
+            v.parse()
+                .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+        }
+    }
+
+    pub fn u64<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        d.deserialize_any(Wide)
+    }
+
+    pub fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        u64(d).map(Some)
+    }
+}
+
+fn default_prefix() -> String {
+    "synthetic-".to_string()
+}
+
+/// A scenario: settings and changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Always [`FORMAT`].
+    #[serde(default = "format_tag")]
+    pub format: String,
+    /// The leader's default cap before any change (absent: the leader's own, from the store).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_cap: Option<u32>,
+    /// The leader's rebalance delay in ms (absent: Spate's 20 s). 0 models a leader configured
+    /// with no delay: nothing is withheld.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "wide::opt_u64"
+    )]
+    pub rebalance_delay_ms: Option<u64>,
+    #[serde(default)]
+    pub changes: Vec<Change>,
+}
+
+fn format_tag() -> String {
+    FORMAT.to_string()
+}
+
+/// Why a scenario cannot apply. `path` names the field (`changes[1].member`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub code: ErrorCode,
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "scenario {}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl Scenario {
+    /// Parses a scenario file's text strictly. Empty text is the empty scenario.
+    pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.trim().is_empty() {
+            return Ok(Scenario::default());
+        }
+        let invalid = |e: serde_json::Error| ScenarioError {
+            code: ErrorCode::InvalidScenario,
+            path: "$".into(),
+            message: format!("not a valid scenario: {e}"),
+        };
+        // An object, not a JSON array that serde would also accept for a struct.
+        let obj: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).map_err(invalid)?;
+        let s = Scenario::deserialize(serde_json::Value::Object(obj)).map_err(invalid)?;
+        if s.format != FORMAT {
+            return Err(ScenarioError {
+                code: ErrorCode::UnsupportedFormat,
+                path: "format".into(),
+                message: format!("format {:?} is not {FORMAT:?}", s.format),
+            });
+        }
+        Ok(s)
+    }
+
+    /// The scenario as compact JSON (what the dashboard keeps in its URL).
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
+    }
+
+    /// The rebalance delay this scenario plans with.
+    pub fn rebalance_delay_ms(&self) -> u64 {
+        self.rebalance_delay_ms.unwrap_or(SPATE_REBALANCE_DELAY_MS)
+    }
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            format: format_tag(),
+            default_cap: None,
+            rebalance_delay_ms: None,
+            changes: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! A worker's next full reconcile: what it claims, quarantines and drains (timing.md section 6,
+//! on decision-core.md section 6's `claim_candidates`).
+//!
+//! Per live member X:
+//! - X **holds** the splits whose lease names X under X's current presence nonce. A lease with
+//!   X's name and another nonce is a restarted predecessor's: a `reclaim` candidate, not held.
+//! - Its candidates are `claim_candidates` with that held set, in that order. Every quarantine is
+//!   taken (not gated by assignment or lanes). A claim is taken only if the split is in X's
+//!   assignment and X holds fewer splits than its cap; each claim taken counts toward the cap.
+//! - With no assignment record X claims nothing and keeps what it holds; otherwise it drains the
+//!   held splits its assignment no longer names.
+
+use crate::claims::{claim_candidates, ClaimAction, ClaimCandidate};
+use crate::state::SplitState;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What one worker is told and holds, as its next reconcile sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkerView<'a> {
+    pub instance: &'a str,
+    /// Its presence nonce; `None` when unknown (then any lease naming it counts as held).
+    pub nonce: Option<&'a str>,
+    /// Its lane budget: its advertised `max_in_flight`, else the leader's default cap.
+    pub cap: u32,
+    /// Its assignment record's splits; `None` when it has no record.
+    pub assignment: Option<&'a BTreeSet<String>>,
+    pub max_attempts: u32,
+}
+
+/// The worker's actions, in the order it takes them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NextActions {
+    /// Claims and quarantines taken, in order.
+    pub actions: Vec<ClaimCandidate>,
+    /// Held splits its assignment no longer names: it asks their sources to drain.
+    pub drains: Vec<String>,
+    /// Splits it holds before acting.
+    pub held: Vec<String>,
+    /// Candidates passed over: claims not in its assignment, or beyond its cap.
+    pub skipped: u32,
+}
+
+/// Whether `s` is held by the worker: its lease names it, under its nonce when that is known.
+pub fn holds(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
+    s.lease
+        .as_ref()
+        .is_some_and(|l| l.value.owner == instance && nonce.is_none_or(|n| l.value.nonce == n))
+}
+
+/// The worker's next reconcile over `splits`.
+pub fn next_actions(splits: &BTreeMap<String, SplitState>, w: &WorkerView) -> NextActions {
+    let held: BTreeSet<&str> = splits
+        .iter()
+        .filter(|(_, s)| holds(s, w.instance, w.nonce))
+        .map(|(id, _)| id.as_str())
+        .collect();
+    let candidates = claim_candidates(splits, |id| held.contains(id), w.instance, w.max_attempts);
+    let mut owned = held.len();
+    let mut out = NextActions {
+        actions: Vec::new(),
+        drains: Vec::new(),
+        held: held.iter().map(|s| s.to_string()).collect(),
+        skipped: 0,
+    };
+    for c in candidates {
+        let take = match c.action {
+            ClaimAction::Quarantine => true,
+            ClaimAction::Claim => w.assignment.is_some_and(|a| a.contains(&c.id)) && owned < w.cap as usize,
+        };
+        if !take {
+            out.skipped = out.skipped.saturating_add(1);
+            continue;
+        }
+        if c.action == ClaimAction::Claim {
+            owned += 1;
+        }
+        out.actions.push(c);
+    }
+    if let Some(a) = w.assignment {
+        out.drains = held
+            .iter()
+            .filter(|id| !a.contains(**id))
+            .map(|s| s.to_string())
+            .collect();
+    }
+    out
+}

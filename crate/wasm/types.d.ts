@@ -1,0 +1,92 @@
+/** Decimal string of an unsigned 64- or 128-bit integer (exact; never a JS number). */
+export type U64 = string;
+/** Decimal string of a signed 64-bit integer (ms since the Unix epoch, or a signed duration). */
+export type I64 = string;
+
+export interface Warning { code: string; bucket: string; key: string; message: string; }
+export interface Source { kind: string; server?: string; note?: string; }
+export type CapSource = "user" | "leader_presence" | "spate_default";
+export type CapUnknown = "no_leader_record" | "leader_not_present" | "presence_unreadable" | "no_cap";
+export interface DefaultCap { value: number; source: CapSource; leader: string | null; unknown: CapUnknown | null; }
+export interface MemberLine { name: string; max_in_flight: number | null; readable: boolean; left_ms: I64; }
+
+/** What a snapshot holds, before any plan (`Planner.info()`). */
+export interface FleetInfo {
+  job: string; source: Source; taken_at_ms: I64; seed: U64;
+  seed_source: "plan" | "split_records" | "none"; fingerprint: string | null;
+  plan_generation: U64 | null; finality: "open" | "final" | null; leader: string | null;
+  lease_ttl_ms: U64; store_default_cap: DefaultCap; members: MemberLine[]; splits: number;
+  departed_owners: string[]; recent_departures: string[]; published: number; foreign: string[];
+  warnings: Warning[];
+}
+
+export type Departure = "crash" | "crash_after_delay" | "graceful";
+/** A what-if change (docs/scenario-format.md). u64 fields may be numbers or decimal strings. */
+export type Change =
+  | { op: "add_member"; member: string; cap?: number }
+  | { op: "remove_member"; member: string; departure?: Departure; within_rebalance_delay?: boolean }
+  | { op: "release_departed"; member: string }
+  | { op: "set_cap"; member: string; cap: number }
+  | { op: "set_default_cap"; cap: number }
+  | { op: "reserve"; splits: string[] }
+  | { op: "release"; splits: string[] }
+  | { op: "set_weight"; split: string; weight: U64 | number }
+  | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string };
+export interface Scenario { format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; changes: Change[]; }
+
+export interface Departed {
+  instance: string; origin: "store" | "scenario";
+  state: "withheld" | "released" | "returned" | "no_delay"; withheld: number;
+}
+export interface Finding { level: "fatal" | "warning" | "notice"; code: string; message: string; }
+export interface MemberReport {
+  name: string; cap: number; default_cap: boolean; lanes: number; lanes_now: number;
+  load_now: U64; load_planned: U64; gained: number; lost: number;
+}
+export type Reason = "unowned" | "owner_gone" | "over_cap" | "improve" | "queued";
+export interface MoveReport { split: string; weight: U64; from: string | null; to: string | null; reason: Reason; gain: U64 | null; }
+export interface Counts {
+  splits: number; assigned: number; queued: number; reserved: number; completed: number;
+  quarantined: number; waiting_for_spec: number;
+}
+export interface Balance {
+  total: U64; max_load: U64; min_load: U64; mean_load: number; lower_bound: U64;
+  max_over_bound: number; max_over_mean: number;
+}
+export interface Churn { moves: number; weight_moved: U64; from_live_members: number; }
+export interface Report {
+  members: MemberReport[]; moves: MoveReport[]; queue: string[]; counts: Counts; balance: Balance;
+  churn: Churn; improving_moves: number; bound_hit: boolean; improvable: boolean;
+}
+export interface PublishedDistance { records: number; changes: number; stale: string[]; conflicts: Record<string, string[]>; }
+
+/** The plan document (`spate-planner plan --json`); `Planner.plan()` omits `assignment`. */
+export interface PlanView {
+  format: string; job: string; taken_at_ms: I64; seed: U64;
+  leader_publishes: boolean; no_publish_reason: "no_plan" | "no_members" | null;
+  default_cap: number; default_cap_source: CapSource; default_cap_note: string;
+  rebalance_delay_ms: U64; departed: Departed[]; reserved: string[]; findings: Finding[];
+  scenario: Scenario; assignment?: Record<string, string[]>; report: Report;
+  published: PublishedDistance | null; warnings: Warning[];
+}
+
+export interface ActionView { split: string; action: "claim" | "quarantine"; kind: "create" | "released" | "reclaim" | "expired"; }
+export interface WorkerLine { cap: number; held: number; has_assignment: boolean; skipped: number; }
+/** The workers' next actions (`spate-planner claims --json`). */
+export interface ClaimsDocument {
+  format: string; job: string; taken_at_ms: I64; assignment_source: "published" | "plan";
+  max_attempts: number; claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
+  workers: Record<string, WorkerLine>;
+}
+
+export interface SplitLine {
+  id: string; status: "runnable" | "completed" | "quarantined"; completed: boolean;
+  owner: string | null; lease_owner: string | null; lease_left_ms: I64 | null; epoch: U64;
+  attempts: number; weight: U64 | null; reserved: boolean; planned: string | null;
+}
+export interface Round {
+  round: number; moves: number; weight_moved: U64; improving_moves: number; bound_hit: boolean;
+  max_over_mean: number; max_over_bound: number;
+}
+/** Errors thrown by this module: an Error with a stable code and where it applies. */
+export interface PlannerError extends Error { code: string; bucket?: string; key?: string; path?: string; }
