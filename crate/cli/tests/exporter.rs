@@ -419,7 +419,11 @@ async fn export_load_and_plan_a_real_job() {
     }
     assert_eq!(fleet.published["w-a"].splits, ["s01", "s02", "s05"]);
     assert_eq!(fleet.leader.as_ref().unwrap().owner, "w-a");
-    let mut codes: Vec<(&str, &str)> = fleet.warnings.iter().map(|w| (w.code.as_str(), w.key.as_str())).collect();
+    let mut codes: Vec<(&str, &str)> = fleet
+        .warnings
+        .iter()
+        .map(|w| (w.code.as_str(), w.key.as_str()))
+        .collect();
     codes.sort();
     assert_eq!(
         codes,
@@ -461,7 +465,11 @@ async fn export_load_and_plan_a_real_job() {
             serde_json::to_value(&want).unwrap(),
             "default cap {default_cap}"
         );
-        assert_eq!(doc["seed"].as_str(), Some(job.fp.to_string().as_str()), "u64 values are strings");
+        assert_eq!(
+            doc["seed"].as_str(),
+            Some(job.fp.to_string().as_str()),
+            "u64 values are strings"
+        );
     }
 
     // The human report names what a person needs.

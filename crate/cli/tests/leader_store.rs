@@ -1,0 +1,336 @@
+//! The leader's whole view read from a real store (issue 8): jobs written through a real NATS
+//! server as Spate writes them, exported with `spate-planner snapshot`, then `plan --json` and
+//! `claims --json` with no flags. Each job states a store; each assertion states what the leader's
+//! or a worker's rules decide for it.
+
+mod nats_server;
+
+use async_nats::jetstream::{self, kv};
+use nats_server::NatsServer;
+use serde_json::{json, Value};
+use spate_planner_core::fleet::Fleet;
+use spate_planner_core::{desired_assignment, stable_hash_str};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");
+const FINGERPRINT: &str = "s3://bucket/orders@7";
+
+fn fp() -> u64 {
+    stable_hash_str(0, FINGERPRINT)
+}
+
+/// A job's two buckets, created as Spate creates them.
+struct Writer {
+    state: kv::Store,
+    lease: kv::Store,
+}
+
+impl Writer {
+    async fn new(js: &jetstream::Context, job: &str) -> Writer {
+        let config = |bucket: String, max_age| kv::Config {
+            bucket,
+            history: 1,
+            max_age,
+            ..Default::default()
+        };
+        let state = js
+            .create_key_value(config(format!("spate_coordination_{job}_state"), Duration::ZERO))
+            .await
+            .unwrap();
+        let lease = js
+            .create_key_value(config(
+                format!("spate_coordination_{job}_lease"),
+                Duration::from_secs(30),
+            ))
+            .await
+            .unwrap();
+        Writer { state, lease }
+    }
+    async fn state(&self, key: &str, v: impl ToString) -> &Self {
+        self.state
+            .put(key, v.to_string().into_bytes().into())
+            .await
+            .unwrap();
+        self
+    }
+    async fn lease(&self, key: &str, v: impl ToString) -> &Self {
+        self.lease
+            .put(key, v.to_string().into_bytes().into())
+            .await
+            .unwrap();
+        self
+    }
+    async fn plan(&self) -> &Self {
+        self.state(
+            "plan",
+            json!({"schema":3,"fingerprint":FINGERPRINT,"generation":1,"finality":"open","planned":9,"planner_state":null,"updated_at_ms":0}),
+        )
+        .await
+    }
+    async fn presence(&self, x: &str, cap: u32) -> &Self {
+        self.lease(
+            &format!("worker.{x}"),
+            json!({"schema":3,"nonce":format!("n-{x}"),"max_in_flight":cap}),
+        )
+        .await
+    }
+    async fn split(&self, id: &str, weight: u64, owner: Option<&str>, attempts: u32) -> &Self {
+        let epoch = u64::from(owner.is_some());
+        self.state(
+            &format!("spec.{id}"),
+            json!({"schema":3,"id":id,"fp":fp(),"generation":1,"weight":weight,"descriptor":""}),
+        )
+        .await;
+        self.state(
+            &format!("split.{id}"),
+            json!({"schema":3,"id":id,"fp":fp(),"epoch":epoch,"status":"runnable","owner":owner,"attempts":attempts,
+                "watermark":null,"state":null,"completed":false,"written_at_ms":0}),
+        )
+        .await
+    }
+    async fn held(&self, id: &str, owner: &str, nonce: &str) -> &Self {
+        self.lease(
+            &format!("split.{id}"),
+            json!({"schema":3,"owner":owner,"nonce":nonce,"epoch":1}),
+        )
+        .await
+    }
+    async fn assign(&self, x: &str, ids: &[&str]) -> &Self {
+        self.state(
+            &format!("assign.{x}"),
+            json!({"schema":3,"generation":1,"splits":ids}),
+        )
+        .await
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+/// Exports `job` and runs `plan --json` and `claims --json` on it with no flags.
+fn export_and_plan(server: &NatsServer, job: &str) -> (PathBuf, Value, Value) {
+    let dir = std::env::temp_dir().join(format!("spate-leader-store-{}-{job}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("snap.json");
+    let o = run(&[
+        "snapshot",
+        "--server",
+        &server.url(),
+        "--job",
+        job,
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = |args: &[&str]| -> Value {
+        let o = run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let path = file.to_str().unwrap();
+    let plan = json(&["plan", path, "--json"]);
+    let claims = json(&["claims", path, "--json"]);
+    (file, plan, claims)
+}
+
+fn placed(plan: &Value) -> BTreeSet<String> {
+    plan["assignment"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|v| {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+fn actions(claims: &Value, x: &str) -> Vec<(String, String, String)> {
+    claims["claims"][x]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let f = |k: &str| a[k].as_str().unwrap().to_string();
+            (f("split"), f("action"), f("kind"))
+        })
+        .collect()
+}
+
+fn t(a: &str, b: &str, c: &str) -> (String, String, String) {
+    (a.into(), b.into(), c.into())
+}
+
+/// The leader w1 runs with max_in_flight 12; w2 writes a schema-2 presence with cap 4 and was
+/// restarted (its lease on `g` carries the old process's nonce); w3 crashed moments ago (its
+/// record lingers); w4 left long ago (no record); `q` sits at attempts 3 of 4.
+async fn rich_job(js: &jetstream::Context) {
+    let w = Writer::new(js, "rich").await;
+    w.plan().await;
+    w.presence("w1", 12).await;
+    w.lease("worker.w2", json!({"schema":2,"nonce":"n-w2","max_in_flight":4}))
+        .await;
+    w.lease(
+        "leader",
+        json!({"schema":3,"owner":"w1","nonce":"lead","generation":1}),
+    )
+    .await;
+    for (id, weight, owner) in [
+        ("a", 50, "w1"),
+        ("b", 40, "w2"),
+        ("c", 30, "w3"),
+        ("d", 30, "w3"),
+        ("f", 20, "w4"),
+    ] {
+        w.split(id, weight, Some(owner), 0).await;
+    }
+    w.split("g", 10, Some("w2"), 0).await;
+    w.split("q", 10, Some("w4"), 3).await;
+    w.held("a", "w1", "n-w1").await;
+    w.held("b", "w2", "n-w2").await;
+    w.held("g", "w2", "old-process").await;
+    // a bad payload the leader does not decode, and an assignment value it cannot read
+    w.state(
+        "split.h",
+        json!({"schema":3,"id":"h","fp":fp(),"epoch":0,"status":"runnable","owner":null,"attempts":0,
+            "watermark":null,"state":"not base64!","completed":false,"written_at_ms":0}),
+    )
+    .await;
+    w.state(
+        "spec.h",
+        json!({"schema":3,"id":"h","fp":fp(),"generation":1,"weight":5,"descriptor":""}),
+    )
+    .await;
+    w.state("assign.w9", "{garbage").await;
+    w.assign("w1", &["a"]).await;
+    w.assign("w2", &["b", "g"]).await;
+    w.assign("w3", &["c", "d"]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_flags_the_plan_is_the_leaders_next_decision() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client);
+    rich_job(&js).await;
+    let (file, plan, claims) = export_and_plan(&server, "rich");
+
+    // The leader's own cap, from its presence.
+    assert_eq!(plan["default_cap"], 12);
+    assert_eq!(plan["default_cap_source"], "leader_presence");
+    // The crashed w3's splits are withheld; w4 (no record) withholds nothing.
+    assert_eq!(plan["reserved"], json!(["c", "d"]));
+    assert_eq!(plan["departed"][0]["instance"], "w3");
+    assert_eq!(plan["departed"][0]["withheld"], 2);
+    let placed = placed(&plan);
+    assert!(
+        !placed.contains("c") && !placed.contains("d") && placed.contains("f"),
+        "{placed:?}"
+    );
+    // And the whole assignment is the decision core's on those inputs: members w1 and w2,
+    // w2's cap read from its schema-2 presence, the leader's cap as the default.
+    let fleet = Fleet::load_text(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let members = BTreeSet::from(["w1".to_string(), "w2".to_string()]);
+    let caps = BTreeMap::from([("w1".to_string(), 12), ("w2".to_string(), 4)]);
+    let reserved = BTreeSet::from(["c".to_string(), "d".to_string()]);
+    let want = desired_assignment(&members, &fleet.splits, &reserved, &caps, 12, fp());
+    assert_eq!(plan["assignment"], serde_json::to_value(&want).unwrap());
+    // Warnings, not refusals.
+    let codes: Vec<(&str, &str)> = plan["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["code"].as_str().unwrap(), w["key"].as_str().unwrap()))
+        .collect();
+    assert!(codes.contains(&("bad_payload", "split.h")), "{codes:?}");
+    assert!(
+        codes.contains(&("unreadable_assignment", "assign.w9")),
+        "{codes:?}"
+    );
+
+    // Claims on the published records: w2 reclaims its predecessor's lease on g (one attempt);
+    // both workers quarantine q (expired, attempts 3 + 1 >= 4) whatever their assignment.
+    assert_eq!(
+        actions(&claims, "w2"),
+        vec![t("g", "claim", "reclaim"), t("q", "quarantine", "expired")]
+    );
+    assert_eq!(actions(&claims, "w1"), vec![t("q", "quarantine", "expired")]);
+    assert_eq!(claims["drains"]["w1"], json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn where_the_leader_publishes_nothing_the_records_stand() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client);
+    // No plan record.
+    let w = Writer::new(&js, "noplan").await;
+    w.presence("w1", 2).await;
+    w.split("a", 5, Some("w1"), 0).await;
+    w.split("b", 5, None, 0).await;
+    w.held("a", "w1", "n-w1").await;
+    w.assign("w1", &["a"]).await;
+    // No members.
+    let w = Writer::new(&js, "nomembers").await;
+    w.plan().await;
+    w.split("a", 5, Some("w7"), 0).await;
+
+    let (_, plan, _) = export_and_plan(&server, "noplan");
+    assert_eq!(
+        (
+            plan["leader_publishes"].clone(),
+            plan["no_publish_reason"].clone()
+        ),
+        (json!(false), json!("no_plan"))
+    );
+    assert_eq!(plan["assignment"], json!({"w1": ["a"]}));
+    assert_eq!(plan["report"]["moves"], json!([]));
+    let (_, plan, _) = export_and_plan(&server, "nomembers");
+    assert_eq!(plan["no_publish_reason"], "no_members");
+    assert_eq!(plan["report"]["counts"]["queued"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn members_at_their_cap_claim_nothing_and_another_jobs_record_is_the_headline() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client);
+    let w = Writer::new(&js, "full").await;
+    w.plan().await;
+    w.presence("w1", 1).await;
+    w.lease(
+        "leader",
+        json!({"schema":3,"owner":"w1","nonce":"lead","generation":1}),
+    )
+    .await;
+    w.split("a", 5, Some("w1"), 0).await;
+    w.split("b", 5, None, 0).await;
+    w.held("a", "w1", "n-w1").await;
+    w.assign("w1", &["a", "b"]).await;
+    w.state(
+        "split.x",
+        json!({"schema":3,"id":"x","fp":12345,"epoch":0,"status":"runnable","owner":null,"attempts":0,
+            "watermark":null,"state":null,"completed":false,"written_at_ms":0}),
+    )
+    .await;
+    let (_, plan, claims) = export_and_plan(&server, "full");
+    assert_eq!(actions(&claims, "w1"), vec![], "one lane, held: b waits");
+    assert_eq!(claims["workers"]["w1"]["held"], 1);
+    assert_eq!(plan["findings"][0]["level"], "fatal");
+    assert_eq!(plan["findings"][0]["code"], "foreign_records");
+    assert_eq!(
+        plan["report"]["queue"],
+        json!(["b"]),
+        "the leader's cap is 1 too (its own presence)"
+    );
+}
