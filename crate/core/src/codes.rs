@@ -122,8 +122,26 @@ codes! {
         /// A payload (`descriptor`, `state`, `planner_state`) that is not base64: the leader does
         /// not decode it; the worker that uses it will fail.
         BadPayload => "bad_payload",
-        /// The leader's own cap could not be read from the store: Spate's default 8 is used.
+    }
+}
+
+codes! {
+    /// A headline finding of an analysis (`report::findings`).
+    FindingCode {
+        /// Records of another job: Spate stops; the plan is hypothetical.
+        ForeignRecords => "foreign_records",
+        /// The leader publishes nothing: the current assignments stand.
+        NoPublish => "no_publish",
+        /// The store does not show the leader's own cap: Spate's default 8 is assumed.
         DefaultCapUnknown => "default_cap_unknown",
+        /// A recently departed instance's splits are withheld.
+        DepartedWithheld => "departed_withheld",
+        /// Assignment records older than the plan's generation.
+        StaleAssignments => "stale_assignments",
+        /// A split named in more than one assignment record.
+        ConflictingAssignments => "conflicting_assignments",
+        /// The 4096-move bound was hit and more moves remain.
+        BoundHit => "bound_hit",
     }
 }
 

@@ -44,16 +44,19 @@ pub fn desired_assignment_with_hash(
     stable_hash_str: impl Fn(u64, &str) -> u64,
 ) -> (Assignment, usize) {
     // step 0
-    let mut out: BTreeMap<&str, Vec<(&str, u64)>> =
-        members.iter().map(|m| (m.as_str(), Vec::new())).collect();
     if members.is_empty() {
         return (BTreeMap::new(), 0);
     }
     // step 1
-    let cap = |m: &str| -> usize { caps.get(m).copied().unwrap_or(default_cap).max(1) as usize };
-    let h = |m: &str| stable_hash_str(seed, m);
-    let mut load: BTreeMap<&str, u64> = members.iter().map(|m| (m.as_str(), 0u64)).collect();
-
+    let mut run = Run {
+        members,
+        out: members.iter().map(|m| (m.as_str(), Vec::new())).collect(),
+        load: members.iter().map(|m| (m.as_str(), 0u64)).collect(),
+        caps,
+        default_cap,
+        seed,
+        hash: stable_hash_str,
+    };
     // step 2: the pool
     let mut pool: Vec<(&str, u64, &SplitState)> = splits
         .iter()
@@ -67,84 +70,121 @@ pub fn desired_assignment_with_hash(
         })
         .collect();
     pool.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let unplaced = run.sticky(&pool);
+    run.fill(unplaced);
+    let moves = run.improve();
+    (run.result(), moves)
+}
 
-    // step 3: sticky
-    let mut unplaced = Vec::new();
-    for &(id, w, s) in &pool {
-        match s.current_owner() {
-            Some(owner) if members.contains(owner) && out[owner].len() < cap(owner) => {
-                out.get_mut(owner).unwrap().push((id, w));
-                let l = load.get_mut(owner).unwrap();
-                *l = l.saturating_add(w);
-            }
-            _ => unplaced.push((id, w)),
-        }
+/// The spec's running state: `out`, `load`, and the inputs the steps read.
+struct Run<'a, H> {
+    members: &'a BTreeSet<String>,
+    out: BTreeMap<&'a str, Vec<(&'a str, u64)>>,
+    load: BTreeMap<&'a str, u64>,
+    caps: &'a BTreeMap<String, u32>,
+    default_cap: u32,
+    seed: u64,
+    hash: H,
+}
+
+impl<'a, H: Fn(u64, &str) -> u64> Run<'a, H> {
+    fn cap(&self, m: &str) -> usize {
+        self.caps.get(m).copied().unwrap_or(self.default_cap).max(1) as usize
     }
 
-    // step 4: fill
-    for (id, w) in unplaced {
-        let mut target: Option<&str> = None;
-        for m in members.iter().map(|m| m.as_str()) {
-            if out[m].len() >= cap(m) {
-                continue;
-            }
-            target = match target {
-                None => Some(m),
-                Some(t) if (load[m], h(m)) < (load[t], h(t)) => Some(m),
-                keep => keep, // equal keys: the smaller name, met first, stays
-            };
-        }
-        let Some(t) = target else { break };
-        out.get_mut(t).unwrap().push((id, w));
-        let l = load.get_mut(t).unwrap();
+    fn names(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.members.iter().map(|m| m.as_str())
+    }
+
+    fn append(&mut self, m: &'a str, id: &'a str, w: u64) {
+        self.out.get_mut(m).unwrap().push((id, w));
+        let l = self.load.get_mut(m).unwrap();
         *l = l.saturating_add(w);
     }
 
-    // step 5: improve
-    let mut moves = 0;
-    while moves < MAX_IMPROVING_MOVES {
-        // (gain, hash, from, to, position)
-        let mut best: Option<(u128, u64, &str, &str, usize)> = None;
-        for from in members.iter().map(|m| m.as_str()) {
-            for to in members.iter().map(|m| m.as_str()) {
-                if to == from || out[to].len() >= cap(to) {
+    /// step 3: sticky. Returns the unplaced splits in order.
+    fn sticky(&mut self, pool: &[(&'a str, u64, &'a SplitState)]) -> Vec<(&'a str, u64)> {
+        let mut unplaced = Vec::new();
+        for &(id, w, s) in pool {
+            match s.current_owner().and_then(|o| self.members.get(o)) {
+                Some(owner) if self.out[owner.as_str()].len() < self.cap(owner) => self.append(owner, id, w),
+                _ => unplaced.push((id, w)),
+            }
+        }
+        unplaced
+    }
+
+    /// step 4: fill.
+    fn fill(&mut self, unplaced: Vec<(&'a str, u64)>) {
+        for (id, w) in unplaced {
+            let mut target: Option<&str> = None;
+            for m in self.names() {
+                if self.out[m].len() >= self.cap(m) {
                     continue;
                 }
-                for (pos, &(id, w)) in out[from].iter().enumerate() {
-                    let admitted = load[from] > load[to].saturating_add(w);
+                let key = |x: &str| (self.load[x], (self.hash)(self.seed, x));
+                target = match target {
+                    None => Some(m),
+                    Some(t) if key(m) < key(t) => Some(m),
+                    keep => keep, // equal keys: the smaller name, met first, stays
+                };
+            }
+            let Some(t) = target else { break };
+            self.append(t, id, w);
+        }
+    }
+
+    /// The best move of step 5: (gain, hash, from, to, position).
+    fn best_move(&self) -> Option<(u128, u64, &'a str, &'a str, usize)> {
+        let mut best: Option<(u128, u64, &str, &str, usize)> = None;
+        for from in self.names() {
+            for to in self.names() {
+                if to == from || self.out[to].len() >= self.cap(to) {
+                    continue;
+                }
+                for (pos, &(id, w)) in self.out[from].iter().enumerate() {
+                    let admitted = self.load[from] > self.load[to].saturating_add(w);
                     if !admitted {
                         continue;
                     }
-                    let gain = w as u128 * (load[from] - load[to] - w) as u128;
-                    let hs = stable_hash_str(seed, id);
-                    let better = match best {
-                        None => true,
-                        Some((g, bh, ..)) => (gain, hs) > (g, bh),
-                    };
-                    if better {
+                    let gain = w as u128 * (self.load[from] - self.load[to] - w) as u128;
+                    let hs = (self.hash)(self.seed, id);
+                    if best.is_none_or(|(g, bh, ..)| (gain, hs) > (g, bh)) {
                         best = Some((gain, hs, from, to, pos));
                     }
                 }
             }
         }
-        let Some((_, _, from, to, pos)) = best else { break };
-        let (id, w) = out.get_mut(from).unwrap().remove(pos);
-        out.get_mut(to).unwrap().push((id, w));
-        let lf = load.get_mut(from).unwrap();
-        *lf = lf.saturating_sub(w);
-        let lt = load.get_mut(to).unwrap();
-        *lt = lt.saturating_add(w);
-        moves += 1;
+        best
     }
 
-    // step 6
-    let result = out
-        .into_iter()
-        .map(|(m, v)| {
-            let mut ids: Vec<String> = v.into_iter().map(|(id, _)| id.to_string()).collect();
-            ids.sort();
-            (m.to_string(), ids)
-        })
-        .collect();
-    (result, moves)
+    /// step 5: improve. Returns the number of moves made.
+    fn improve(&mut self) -> usize {
+        let mut moves = 0;
+        while moves < MAX_IMPROVING_MOVES {
+            let Some((_, _, from, to, pos)) = self.best_move() else {
+                break;
+            };
+            let (id, w) = self.out.get_mut(from).unwrap().remove(pos);
+            self.out.get_mut(to).unwrap().push((id, w));
+            let lf = self.load.get_mut(from).unwrap();
+            *lf = lf.saturating_sub(w);
+            let lt = self.load.get_mut(to).unwrap();
+            *lt = lt.saturating_add(w);
+            moves += 1;
+        }
+        moves
+    }
+
+    /// step 6
+    fn result(self) -> Assignment {
+        self.out
+            .into_iter()
+            .map(|(m, v)| {
+                let mut ids: Vec<String> = v.into_iter().map(|(id, _)| id.to_string()).collect();
+                ids.sort();
+                (m.to_string(), ids)
+            })
+            .collect()
+    }
 }

@@ -303,6 +303,55 @@ fn move_bound_is_reported() {
     }
 }
 
+/// Exactly 4096 moves balance 8192 unit splits on two members: the bound is hit and nothing
+/// more improves, so `improvable` is false (the other outcome of the bound).
+#[test]
+fn move_bound_hit_at_a_local_optimum_is_not_improvable() {
+    let f = shaped_fleet(&["a", "b"], &vec![1u64; 8192], |_| Some("a".to_string()), 9000, 3);
+    let p = run(&f);
+    assert!(p.explain.bound_hit);
+    assert!(!p.explain.improvable, "4096 moves reach 4096/4096");
+    assert_eq!((p.assignment["a"].len(), p.assignment["b"].len()), (4096, 4096));
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let (a, moves) = run_reference(&f);
+        assert_eq!((p.assignment, p.explain.moves.len()), (a, moves));
+    }
+}
+
+/// Random fleets large enough to reach the 4096-move bound (at least ~4150 moves are needed),
+/// against the plain transcription; `improvable` is checked by brute force. The tests above pin
+/// both outcomes of `improvable` on fixed fleets. Native only: the transcription takes seconds.
+#[cfg(not(target_arch = "wasm32"))]
+mod near_the_bound {
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3))]
+
+        #[test]
+        fn production_equals_reference_at_the_move_bound(
+            n in 8300usize..8400,
+            members in 2usize..4,
+            heavy in prop::collection::vec(1u64..3, 0..40),
+            seed in any::<u64>(),
+        ) {
+            let names: Vec<String> = (0..members).map(|i| format!("m{i}")).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut weights = vec![1u64; n];
+            weights.extend(heavy);
+            let f = shaped_fleet(&refs, &weights, |_| Some("m0".to_string()), 20_000, seed);
+            let p = run(&f);
+            let (a, moves) = run_reference(&f);
+            prop_assert_eq!(&p.assignment, &a);
+            prop_assert_eq!(p.explain.moves.len(), moves);
+            prop_assert!(p.explain.bound_hit);
+            let more = some_improving_move(&f, &p.assignment, &p.explain.loads_by_name());
+            prop_assert_eq!(p.explain.improvable, more.is_some());
+        }
+    }
+}
+
 /// Queued splits are exactly the ones beyond the fleet's lanes, in pool order.
 #[test]
 fn queue_is_what_exceeds_the_lanes() {

@@ -342,7 +342,10 @@ fn a_record_of_another_job_is_the_headline_and_the_plan_is_without_it() {
     assert_eq!(fleet.foreign, vec!["split.x".to_string()]);
     let a = analyse(&fleet, &Scenario::default()).unwrap();
     let f = findings(&fleet, &a);
-    assert_eq!((f[0].level, f[0].code), (Level::Fatal, "foreign_records"));
+    assert_eq!(
+        (f[0].level, f[0].code.as_str()),
+        (Level::Fatal, "foreign_records")
+    );
     assert!(
         f[0].message.contains("if those records were removed"),
         "{}",

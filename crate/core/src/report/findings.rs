@@ -1,6 +1,7 @@
 //! The headline findings of an analysis, most serious first: what a person must read before the
 //! figures. The command line prints them at the top; the dashboard shows them above the chart.
 
+use crate::codes::FindingCode;
 use crate::fleet::{CapSource, Fleet};
 use crate::pipeline::Analysis;
 use crate::scenario::{DepartedState, SPATE_RECONCILE_INTERVAL_MS};
@@ -22,9 +23,7 @@ pub enum Level {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub level: Level,
-    /// Stable code: `foreign_records`, `no_publish`, `default_cap_unknown`, `departed_withheld`,
-    /// `stale_assignments`, `conflicting_assignments`, `bound_hit`.
-    pub code: &'static str,
+    pub code: FindingCode,
     pub message: String,
 }
 
@@ -37,14 +36,14 @@ pub fn findings(fleet: &Fleet, a: &Analysis) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut push = |level, code, message: String| out.push(Finding { level, code, message });
     if !fleet.foreign.is_empty() {
-        push(Level::Fatal, "foreign_records", format!(
+        push(Level::Fatal, FindingCode::ForeignRecords, format!(
             "{} record(s) belong to another job (another fp), e.g. {:?}: Spate stops every worker of this job on them. The plan shown is the plan if those records were removed.",
             fleet.foreign.len(), fleet.foreign[0]));
     }
     if let Some(why) = a.no_publish {
         push(
             Level::Warning,
-            "no_publish",
+            FindingCode::NoPublish,
             format!("{}.", capitalise(why.explain())),
         );
     }
@@ -52,7 +51,7 @@ pub fn findings(fleet: &Fleet, a: &Analysis) -> Vec<Finding> {
     if cap.source == CapSource::SpateDefault {
         push(
             Level::Warning,
-            "default_cap_unknown",
+            FindingCode::DefaultCapUnknown,
             format!("Default cap {}.", cap.explain()),
         );
     }
@@ -62,20 +61,20 @@ pub fn findings(fleet: &Fleet, a: &Analysis) -> Vec<Finding> {
         .iter()
         .filter(|d| d.state == DepartedState::Withheld)
     {
-        push(Level::Notice, "departed_withheld", format!(
+        push(Level::Notice, FindingCode::DepartedWithheld, format!(
             "{:?} departed recently; {} split(s) withheld until its delay ends, at most rebalance delay + reconcile interval ({} + {}) after it left.",
             d.instance, d.withheld, secs(a.applied.rebalance_delay_ms), secs(SPATE_RECONCILE_INTERVAL_MS)));
     }
     if let Some(p) = &a.published {
         if !p.stale.is_empty() {
-            push(Level::Notice, "stale_assignments", format!(
+            push(Level::Notice, FindingCode::StaleAssignments, format!(
                 "{} assignment record(s) are older than the plan's generation (written before the last election), e.g. {:?}.",
                 p.stale.len(), p.stale[0]));
         }
         if let Some((id, ms)) = p.conflicts.iter().next() {
             push(
                 Level::Warning,
-                "conflicting_assignments",
+                FindingCode::ConflictingAssignments,
                 format!(
                     "{} split(s) are named in more than one assignment record, e.g. {id:?} in {ms:?}.",
                     p.conflicts.len()
@@ -84,7 +83,7 @@ pub fn findings(fleet: &Fleet, a: &Analysis) -> Vec<Finding> {
         }
     }
     if a.report.bound_hit && a.report.improvable {
-        push(Level::Notice, "bound_hit", "The leader stops at 4096 improving moves and more remain: its next rounds will move more (see convergence).".into());
+        push(Level::Notice, FindingCode::BoundHit, "The leader stops at 4096 improving moves and more remain: its next rounds will move more (see convergence).".into());
     }
     out.sort_by_key(|f| f.level);
     out
