@@ -39,39 +39,66 @@ impl Default for DemoParams {
     }
 }
 
-/// The demo snapshot for `p`. Deterministic in `p`.
-pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
-    let mut rng = SplitMix64::new(p.seed ^ 0x5eed);
-    let fingerprint = format!("s3://example-bucket/{}/ingest@v3", p.job);
-    let fp = stable_hash_str(0, &fingerprint);
-    let now = p.taken_at_ms;
-    let (state_name, lease_name) = bucket_names(&p.job);
-    let members = p.members.max(1);
-    let names: Vec<String> = (0..members).map(|i| format!("worker-{:02}", i)).collect();
-    let gone = "worker-gone-7f3a".to_string();
-    let mut rev = 0u64;
-    let mut next_rev = || {
-        rev += 1;
-        rev
-    };
-    let mut state = Vec::new();
-    let mut lease = Vec::new();
-    let put = |v: serde_json::Value| v.to_string().into_bytes();
+/// The entries being written, with the store's running revision.
+struct Writer {
+    now: i64,
+    rev: u64,
+    state: Vec<Entry>,
+    lease: Vec<Entry>,
+}
 
-    state.push(Entry {
-        key: "plan".into(),
-        revision: next_rev(),
-        created_ms: now - 3_600_000,
-        value: put(
-            json!({"schema": SCHEMA, "fingerprint": fingerprint, "generation": 3,
-            "finality": Finality::Final, "planned": p.splits as u64, "planner_state": null,
-            "updated_at_ms": now - 3_600_000}),
-        ),
-    });
+impl Writer {
+    fn entry(&mut self, key: String, age_ms: i64, value: Vec<u8>) -> Entry {
+        self.rev += 1;
+        Entry {
+            key,
+            revision: self.rev,
+            created_ms: self.now - age_ms,
+            value,
+        }
+    }
+    fn state(&mut self, key: String, age_ms: i64, v: serde_json::Value) {
+        let e = self.entry(key, age_ms, v.to_string().into_bytes());
+        self.state.push(e);
+    }
+    fn lease(&mut self, key: String, age_ms: i64, value: Vec<u8>) {
+        let e = self.entry(key, age_ms, value);
+        self.lease.push(e);
+    }
+}
 
-    let mut held: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut gone_assigned: Vec<String> = Vec::new();
-    for i in 0..p.splits {
+/// One demo split's fate: status, completion, owner, leased, attempts, epoch.
+type Fate = (&'static str, bool, Option<String>, bool, u32, u64);
+
+/// The demo's splits, and per member the ids it holds a lease on; the departed member's
+/// runnable splits under the key `gone`.
+struct Splits<'a> {
+    names: &'a [String],
+    gone: &'a str,
+    fp: u64,
+    held: BTreeMap<String, Vec<String>>,
+}
+
+impl Splits<'_> {
+    fn fate(&self, rng: &mut SplitMix64, roll: u64) -> Fate {
+        let members = self.names.len();
+        let owner_pick = (rng.next_u64() % (members as u64 + 1)) as usize;
+        let owner = Some(self.names.get(owner_pick).map_or(self.gone, String::as_str).to_string());
+        match roll {
+            1..=12 => ("completed", true, owner, false, 1u32, 2u64),
+            13..=14 => ("quarantined", false, owner, false, 4, 5),
+            15..=20 => ("runnable", false, None, false, 0, 0), // never owned
+            21..=23 => ("runnable", false, None, false, 1, 2), // released
+            _ => {
+                let leased = owner.as_deref() != Some(self.gone) && rng.next_u64() % 10 != 0;
+                let attempts = (rng.next_u64() % 2) as u32;
+                ("runnable", false, owner, leased, attempts, 1 + rng.next_u64() % 3)
+            }
+        }
+    }
+
+    /// Writes split `i`: its spec (mostly), progress record and lease.
+    fn write(&mut self, w: &mut Writer, rng: &mut SplitMix64, i: usize) {
         let id = format!("part-{i:06}");
         // Mostly packed ~64 MiB splits; one in twelve a big object of its own.
         let weight = if rng.next_u64() % 12 == 0 {
@@ -80,114 +107,84 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
             rng.range(40 * MIB, 64 * MIB)
         };
         let roll = rng.next_u64() % 100;
-        let has_spec = roll != 0;
-        if has_spec {
-            state.push(Entry {
-                key: format!("spec.{id}"),
-                revision: next_rev(),
-                created_ms: now - 3_500_000,
-                value: put(
-                    json!({"schema": SCHEMA, "id": id, "fp": fp, "generation": 3, "weight": weight,
-                    "descriptor": "AAAA"}),
-                ),
-            });
+        if roll != 0 {
+            let spec = json!({"schema": SCHEMA, "id": id, "fp": self.fp, "generation": 3, "weight": weight, "descriptor": "AAAA"});
+            w.state(format!("spec.{id}"), 3_500_000, spec);
         }
-        // status and owner
-        let owner_pick = (rng.next_u64() % (members as u64 + 1)) as usize;
-        let owner = if owner_pick == members {
-            Some(gone.clone())
-        } else {
-            Some(names[owner_pick].clone())
-        };
-        let (status, completed, owner, leased, attempts, epoch) = match roll {
-            1..=12 => ("completed", true, owner, false, 1u32, 2u64),
-            13..=14 => ("quarantined", false, owner, false, 4, 5),
-            15..=20 => ("runnable", false, None, false, 0, 0), // never owned
-            21..=23 => ("runnable", false, None, false, 1, 2), // released
-            _ => {
-                let leased = owner.as_deref() != Some(gone.as_str()) && rng.next_u64() % 10 != 0;
-                (
-                    "runnable",
-                    false,
-                    owner,
-                    leased,
-                    (rng.next_u64() % 2) as u32,
-                    1 + rng.next_u64() % 3,
-                )
-            }
-        };
-        state.push(Entry {
-            key: format!("split.{id}"),
-            revision: next_rev(),
-            created_ms: now - (rng.next_u64() % 600_000) as i64,
-            value: put(
-                json!({"schema": SCHEMA, "id": id, "fp": fp, "epoch": epoch, "status": status,
-                "owner": owner, "attempts": attempts, "watermark": null, "state": null,
-                "completed": completed, "written_at_ms": now - 60_000}),
-            ),
-        });
-        if status == "runnable" && owner.as_deref() == Some(gone.as_str()) {
-            gone_assigned.push(id.clone());
+        let (status, completed, owner, leased, attempts, epoch) = self.fate(rng, roll);
+        let progress = json!({"schema": SCHEMA, "id": id, "fp": self.fp, "epoch": epoch, "status": status,
+            "owner": owner, "attempts": attempts, "watermark": null, "state": null,
+            "completed": completed, "written_at_ms": w.now - 60_000});
+        w.state(format!("split.{id}"), (rng.next_u64() % 600_000) as i64, progress);
+        let Some(o) = owner else { return };
+        if status == "runnable" && o == self.gone {
+            self.held.entry(o.clone()).or_default().push(id.clone());
         }
-        if let (true, Some(o)) = (leased, owner.as_ref()) {
-            held.entry(o.clone()).or_default().push(id.clone());
-            lease.push(Entry {
-                key: format!("split.{id}"),
-                revision: next_rev(),
-                created_ms: now - (rng.next_u64() % 25_000) as i64,
-                value: put(json!({"schema": SCHEMA, "owner": o, "nonce": format!("n-{o}"), "epoch": epoch})),
-            });
+        if leased {
+            self.held.entry(o.clone()).or_default().push(id.clone());
+            let value = json!({"schema": SCHEMA, "owner": o, "nonce": format!("n-{o}"), "epoch": epoch});
+            w.lease(format!("split.{id}"), (rng.next_u64() % 25_000) as i64, value.to_string().into_bytes());
         }
     }
+}
 
+/// Presence values and assignment records of the live members.
+fn write_members(w: &mut Writer, names: &[String], held: &mut BTreeMap<String, Vec<String>>) {
     for (i, m) in names.iter().enumerate() {
         let value = match i {
             // One member's presence value is unreadable (written by a newer build, say).
-            3 if members > 3 => {
-                br#"{"schema":4,"nonce":"n-worker-03","max_in_flight":8,"zone":"b"}"#.to_vec()
-            }
+            3 if names.len() > 3 => br#"{"schema":4,"nonce":"n-worker-03","max_in_flight":8,"zone":"b"}"#.to_vec(),
             // An older worker that does not publish max_in_flight.
-            5 if members > 5 => put(json!({"schema": SCHEMA, "nonce": format!("n-{m}")})),
+            5 if names.len() > 5 => json!({"schema": SCHEMA, "nonce": format!("n-{m}")}).to_string().into_bytes(),
             _ => {
                 let cap = [96, 128, 160, 256][i % 4];
-                put(json!({"schema": SCHEMA, "nonce": format!("n-{m}"), "max_in_flight": cap}))
+                json!({"schema": SCHEMA, "nonce": format!("n-{m}"), "max_in_flight": cap}).to_string().into_bytes()
             }
         };
-        lease.push(Entry {
-            key: format!("worker.{m}"),
-            revision: next_rev(),
-            created_ms: now - 4_000,
-            value,
-        });
+        w.lease(format!("worker.{m}"), 4_000, value);
         let mut ids = held.remove(m).unwrap_or_default();
         ids.sort();
-        state.push(Entry {
-            key: format!("assign.{m}"),
-            revision: next_rev(),
-            created_ms: now - 20_000,
-            value: put(json!({"schema": SCHEMA, "generation": 3, "splits": ids})),
-        });
+        w.state(format!("assign.{m}"), 20_000, json!({"schema": SCHEMA, "generation": 3, "splits": ids}));
     }
-    // The departed member's record lingers until the leader's first publish after its delay.
-    state.push(Entry {
-        key: format!("assign.{gone}"),
-        revision: next_rev(),
-        created_ms: now - 40_000,
-        value: put(json!({"schema": SCHEMA, "generation": 3, "splits": gone_assigned})),
-    });
-    lease.push(Entry {
-        key: "leader".into(),
-        revision: next_rev(),
-        created_ms: now - 2_000,
-        value: put(json!({"schema": SCHEMA, "owner": names[0], "nonce": "n-lead", "generation": 3})),
-    });
-    lease.push(Entry {
-        key: format!("_probe.{}", names[0]),
-        revision: next_rev(),
-        created_ms: now - 1_000,
-        value: b"probe".to_vec(),
-    });
+}
 
+/// The demo snapshot for `p`. Deterministic in `p`.
+pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
+    let mut rng = SplitMix64::new(p.seed ^ 0x5eed);
+    let fingerprint = format!("s3://example-bucket/{}/ingest@v3", p.job);
+    let names: Vec<String> = (0..p.members.max(1)).map(|i| format!("worker-{:02}", i)).collect();
+    let gone = "worker-gone-7f3a";
+    let mut w = Writer {
+        now: p.taken_at_ms,
+        rev: 0,
+        state: Vec::new(),
+        lease: Vec::new(),
+    };
+    let plan = json!({"schema": SCHEMA, "fingerprint": fingerprint, "generation": 3,
+        "finality": Finality::Final, "planned": p.splits as u64, "planner_state": null,
+        "updated_at_ms": p.taken_at_ms - 3_600_000});
+    w.state("plan".into(), 3_600_000, plan);
+    let mut splits = Splits {
+        names: &names,
+        gone,
+        fp: stable_hash_str(0, &fingerprint),
+        held: BTreeMap::new(),
+    };
+    for i in 0..p.splits {
+        splits.write(&mut w, &mut rng, i);
+    }
+    write_members(&mut w, &names, &mut splits.held);
+    // The departed member's record lingers until the leader's first publish after its delay.
+    let gone_ids = splits.held.remove(gone).unwrap_or_default();
+    w.state(format!("assign.{gone}"), 40_000, json!({"schema": SCHEMA, "generation": 3, "splits": gone_ids}));
+    let leader = json!({"schema": SCHEMA, "owner": names[0], "nonce": "n-lead", "generation": 3});
+    w.lease("leader".into(), 2_000, leader.to_string().into_bytes());
+    w.lease(format!("_probe.{}", names[0]), 1_000, b"probe".to_vec());
+    finish(p, names.len(), w)
+}
+
+fn finish(p: &DemoParams, members: usize, w: Writer) -> Snapshot {
+    let (state_name, lease_name) = bucket_names(&p.job);
     Snapshot {
         job: p.job.clone(),
         source: Source {
@@ -198,18 +195,18 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
                 p.splits, members, p.seed
             )),
         },
-        taken_at_ms: now,
+        taken_at_ms: p.taken_at_ms,
         state: Bucket {
             name: state_name,
             history: 1,
             max_age_ms: 0,
-            entries: state,
+            entries: w.state,
         },
         lease: Bucket {
             name: lease_name,
             history: 1,
             max_age_ms: 30_000,
-            entries: lease,
+            entries: w.lease,
         },
     }
 }
