@@ -224,3 +224,78 @@ pub fn claims(
     }
     Ok(())
 }
+
+/// The comparison report.
+pub fn diff(out: &mut impl Write, d: &spate_planner_core::diff::Diff, limit: usize) -> Result<()> {
+    let (b, a) = (&d.before, &d.after);
+    writeln!(
+        out,
+        "before: job {} at {} ms, {} members, {} splits",
+        b.job, b.taken_at_ms, b.members, b.splits
+    )?;
+    writeln!(
+        out,
+        "after:  job {} at {} ms, {} members, {} splits",
+        a.job, a.taken_at_ms, a.members, a.splits
+    )?;
+    let dc = &d.decision;
+    match (dc.published, dc.matches) {
+        (false, _) => writeln!(out, "the later state has no published assignment to compare")?,
+        (true, true) => writeln!(out, "the later published assignment is what the planner decided from the earlier state")?,
+        (true, false) => writeln!(
+            out,
+            "the later published assignment differs from what the planner decided from the earlier state for {} split(s)",
+            dc.differences.len()
+        )?,
+    }
+    writeln!(out, "joined: {:?}\nleft:   {:?}", d.joined, d.left)?;
+    writeln!(out, "\nmembers:")?;
+    let opt = |v: Option<u64>| v.map(human_bytes).unwrap_or_else(|| "-".into());
+    let cap = |v: Option<u32>| v.map(|c| c.to_string()).unwrap_or_else(|| "-".into());
+    for m in &d.members {
+        writeln!(
+            out,
+            "  {:<24} {:>10} -> {:>10}   cap {:>4} -> {:>4}",
+            m.name,
+            opt(m.load_before),
+            opt(m.load_after),
+            cap(m.cap_before),
+            cap(m.cap_after)
+        )?;
+    }
+    writeln!(out, "\nsplits that changed owner ({}):", d.owner_changes.len())?;
+    for c in d.owner_changes.iter().take(limit) {
+        let o = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
+        writeln!(out, "  {}  {} -> {}", c.split, o(&c.before), o(&c.after))?;
+    }
+    let (fb, fa) = (&d.figures_before, &d.figures_after);
+    writeln!(out, "\n{:<22} {:>12} {:>12}", "figure", "before", "after")?;
+    for (name, x, y) in [
+        (
+            "max load now",
+            human_bytes(fb.max_load_now),
+            human_bytes(fa.max_load_now),
+        ),
+        (
+            "max load planned",
+            human_bytes(fb.max_load_planned),
+            human_bytes(fa.max_load_planned),
+        ),
+        (
+            "max/mean planned",
+            format!("{:.4}", fb.max_over_mean_planned),
+            format!("{:.4}", fa.max_over_mean_planned),
+        ),
+        ("queued", fb.queued.to_string(), fa.queued.to_string()),
+        ("moves pending", fb.moves.to_string(), fa.moves.to_string()),
+        ("completed", fb.completed.to_string(), fa.completed.to_string()),
+        (
+            "quarantined",
+            fb.quarantined.to_string(),
+            fa.quarantined.to_string(),
+        ),
+    ] {
+        writeln!(out, "{name:<22} {x:>12} {y:>12}")?;
+    }
+    Ok(())
+}

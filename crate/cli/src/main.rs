@@ -11,6 +11,7 @@ mod export;
 mod human;
 mod leader_flags;
 mod plan;
+mod review;
 mod serve;
 
 #[derive(Parser)]
@@ -38,6 +39,10 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Each worker's next reconcile: the claims and quarantines it takes, what it drains.
     Claims(claims::ClaimsArgs),
+    /// The plan's figures across a range of fleet sizes or caps.
+    Sweep(review::SweepArgs),
+    /// Compare two snapshots of a job: members, caps, owners, figures, and the leader's decision.
+    Diff(review::DiffArgs),
     /// Copy a job's two buckets from a live NATS server into a snapshot file (read-only).
     Snapshot(export::Args),
     /// Write a snapshot's entries into new buckets on a server (for tests and demos).
@@ -58,6 +63,8 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan::plan(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Claims(args) => claims::run(&args),
+        Command::Sweep(args) => review::run_sweep(&args),
+        Command::Diff(args) => review::run_diff(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
     }

@@ -83,7 +83,12 @@ impl Splits<'_> {
     fn fate(&self, rng: &mut SplitMix64, roll: u64) -> Fate {
         let members = self.names.len();
         let owner_pick = (rng.next_u64() % (members as u64 + 1)) as usize;
-        let owner = Some(self.names.get(owner_pick).map_or(self.gone, String::as_str).to_string());
+        let owner = Some(
+            self.names
+                .get(owner_pick)
+                .map_or(self.gone, String::as_str)
+                .to_string(),
+        );
         match roll {
             1..=12 => ("completed", true, owner, false, 1u32, 2u64),
             13..=14 => ("quarantined", false, owner, false, 4, 5),
@@ -123,7 +128,11 @@ impl Splits<'_> {
         if leased {
             self.held.entry(o.clone()).or_default().push(id.clone());
             let value = json!({"schema": SCHEMA, "owner": o, "nonce": format!("n-{o}"), "epoch": epoch});
-            w.lease(format!("split.{id}"), (rng.next_u64() % 25_000) as i64, value.to_string().into_bytes());
+            w.lease(
+                format!("split.{id}"),
+                (rng.next_u64() % 25_000) as i64,
+                value.to_string().into_bytes(),
+            );
         }
     }
 }
@@ -133,18 +142,28 @@ fn write_members(w: &mut Writer, names: &[String], held: &mut BTreeMap<String, V
     for (i, m) in names.iter().enumerate() {
         let value = match i {
             // One member's presence value is unreadable (written by a newer build, say).
-            3 if names.len() > 3 => br#"{"schema":4,"nonce":"n-worker-03","max_in_flight":8,"zone":"b"}"#.to_vec(),
+            3 if names.len() > 3 => {
+                br#"{"schema":4,"nonce":"n-worker-03","max_in_flight":8,"zone":"b"}"#.to_vec()
+            }
             // An older worker that does not publish max_in_flight.
-            5 if names.len() > 5 => json!({"schema": SCHEMA, "nonce": format!("n-{m}")}).to_string().into_bytes(),
+            5 if names.len() > 5 => json!({"schema": SCHEMA, "nonce": format!("n-{m}")})
+                .to_string()
+                .into_bytes(),
             _ => {
                 let cap = [96, 128, 160, 256][i % 4];
-                json!({"schema": SCHEMA, "nonce": format!("n-{m}"), "max_in_flight": cap}).to_string().into_bytes()
+                json!({"schema": SCHEMA, "nonce": format!("n-{m}"), "max_in_flight": cap})
+                    .to_string()
+                    .into_bytes()
             }
         };
         w.lease(format!("worker.{m}"), 4_000, value);
         let mut ids = held.remove(m).unwrap_or_default();
         ids.sort();
-        w.state(format!("assign.{m}"), 20_000, json!({"schema": SCHEMA, "generation": 3, "splits": ids}));
+        w.state(
+            format!("assign.{m}"),
+            20_000,
+            json!({"schema": SCHEMA, "generation": 3, "splits": ids}),
+        );
     }
 }
 
@@ -152,7 +171,9 @@ fn write_members(w: &mut Writer, names: &[String], held: &mut BTreeMap<String, V
 pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
     let mut rng = SplitMix64::new(p.seed ^ 0x5eed);
     let fingerprint = format!("s3://example-bucket/{}/ingest@v3", p.job);
-    let names: Vec<String> = (0..p.members.max(1)).map(|i| format!("worker-{:02}", i)).collect();
+    let names: Vec<String> = (0..p.members.max(1))
+        .map(|i| format!("worker-{:02}", i))
+        .collect();
     let gone = "worker-gone-7f3a";
     let mut w = Writer {
         now: p.taken_at_ms,
@@ -176,7 +197,11 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
     write_members(&mut w, &names, &mut splits.held);
     // The departed member's record lingers until the leader's first publish after its delay.
     let gone_ids = splits.held.remove(gone).unwrap_or_default();
-    w.state(format!("assign.{gone}"), 40_000, json!({"schema": SCHEMA, "generation": 3, "splits": gone_ids}));
+    w.state(
+        format!("assign.{gone}"),
+        40_000,
+        json!({"schema": SCHEMA, "generation": 3, "splits": gone_ids}),
+    );
     let leader = json!({"schema": SCHEMA, "owner": names[0], "nonce": "n-lead", "generation": 3});
     w.lease("leader".into(), 2_000, leader.to_string().into_bytes());
     w.lease(format!("_probe.{}", names[0]), 1_000, b"probe".to_vec());

@@ -24,6 +24,7 @@ pub mod codes;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 pub mod demo;
+pub mod diff;
 pub mod exact;
 pub mod fleet;
 pub mod hash;
@@ -36,6 +37,7 @@ pub mod report;
 pub mod scenario;
 pub mod snapshot;
 pub mod state;
+pub mod sweep;
 pub mod synth;
 pub mod timing;
 pub mod worker;

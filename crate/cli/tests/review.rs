@@ -1,0 +1,93 @@
+//! `sweep` and `diff` on the command line: every sweep step equals `plan --what-if` with that
+//! step's scenario; `diff` reads two snapshot files.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spate-review-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn json(args: &[&str]) -> Value {
+    let o = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn demo(name: &str, members: &str, seed: &str) -> String {
+    let p = dir().join(name);
+    let o = Command::new(BIN)
+        .args([
+            "demo",
+            "--splits",
+            "600",
+            "--members",
+            members,
+            "--seed",
+            seed,
+            "-o",
+            p.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn every_sweep_step_equals_the_plan_of_its_what_if() {
+    let snap = demo("sweep.json", "6", "3");
+    let doc = json(&["sweep", &snap, "--add-members", "0..3", "--cap", "40", "--json"]);
+    let steps = doc["steps"].as_array().unwrap();
+    assert_eq!(
+        steps
+            .iter()
+            .map(|s| s["value"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![0, 1, 2, 3]
+    );
+    for step in steps {
+        let n = step["value"].as_u64().unwrap();
+        let changes: Vec<String> = (1..=n)
+            .map(|i| format!(r#"{{"op":"add_member","member":"added-{i:02}","cap":40}}"#))
+            .collect();
+        let file = dir().join(format!("step-{n}.json"));
+        std::fs::write(&file, format!(r#"{{"changes":[{}]}}"#, changes.join(","))).unwrap();
+        let plan = json(&["plan", &snap, "--what-if", file.to_str().unwrap(), "--json"]);
+        let r = &plan["report"];
+        assert_eq!(step["max_load"], r["balance"]["max_load"], "step {n}");
+        assert_eq!(step["queued"], r["counts"]["queued"], "step {n}");
+        assert_eq!(step["moves"], r["churn"]["moves"], "step {n}");
+        assert_eq!(step["bytes_moved"], r["churn"]["weight_moved"], "step {n}");
+        assert_eq!(
+            step["members"].as_u64().unwrap() as usize,
+            r["members"].as_array().unwrap().len()
+        );
+    }
+}
+
+#[test]
+fn diff_reads_two_snapshots() {
+    let a = demo("a.json", "5", "1");
+    let b = demo("b.json", "7", "1");
+    let d = json(&["diff", &a, &b, "--json"]);
+    assert_eq!(d["joined"], serde_json::json!(["worker-05", "worker-06"]));
+    assert_eq!(d["left"], serde_json::json!([]));
+    assert_eq!(d["before"]["members"], 5);
+    assert_eq!(d["after"]["members"], 7);
+    let o = Command::new(BIN)
+        .args(["diff", &a, "/nonexistent.json"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.json"));
+}

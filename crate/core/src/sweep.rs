@@ -1,0 +1,127 @@
+//! Sweeps: the plan's figures across a range of fleet sizes or caps, for design reviews ("how
+//! many workers does this job need?", "what should `max_in_flight` be?").
+//!
+//! Each step is an ordinary what-if: the base scenario plus the step's changes (see
+//! [`step_scenario`]), planned through [`crate::pipeline::analyse`]. So every step's figures are
+//! exactly those of `spate-planner plan --what-if` with that step's scenario.
+
+use crate::exact::count;
+use crate::fleet::Fleet;
+use crate::pipeline::analyse;
+use crate::report::Report;
+use crate::scenario::{Change, Scenario, ScenarioError};
+use serde::Serialize;
+
+/// Most steps one sweep may take (a bound on work).
+pub const MAX_STEPS: u32 = 1024;
+
+/// What a sweep varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Axis {
+    /// Add `value` members, `added-01`, `added-02`, …, each with `cap` (the default cap if none).
+    AddMembers { cap: Option<u32> },
+    /// The leader's default cap is `value`.
+    DefaultCap,
+    /// Every member's cap is `value`.
+    MemberCap,
+}
+
+/// The plan's figures at one step.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Step {
+    pub value: u32,
+    pub members: u32,
+    /// The largest member's total assigned weight.
+    pub max_load: u64,
+    pub mean_load: f64,
+    /// `max_load / mean_load` with four decimals.
+    pub max_over_mean: String,
+    /// `max_load / lower_bound` with four decimals (1 is the best any assignment can do).
+    pub max_over_bound: String,
+    /// Assignable splits left unassigned (no free lane).
+    pub queued: u32,
+    /// Splits that change hands from now.
+    pub moves: u32,
+    pub bytes_moved: u64,
+    /// Members whose lanes are all used.
+    pub at_cap: u32,
+    pub bound_hit: bool,
+}
+
+/// The name of the `n`-th added member (1-based): `added-01`, …, `added-100`.
+pub fn added_name(n: u32) -> String {
+    format!("added-{n:02}")
+}
+
+/// The scenario of one step: `base` plus the step's changes, appended.
+pub fn step_scenario(
+    fleet: &Fleet,
+    base: &Scenario,
+    axis: Axis,
+    value: u32,
+) -> Result<Scenario, ScenarioError> {
+    let mut s = base.clone();
+    match axis {
+        Axis::AddMembers { cap } => {
+            for n in 1..=value {
+                s.changes.push(Change::AddMember {
+                    member: added_name(n),
+                    cap,
+                });
+            }
+        }
+        Axis::DefaultCap => s.changes.push(Change::SetDefaultCap { cap: value }),
+        Axis::MemberCap => {
+            // every member of the base scenario's fleet
+            let members = base.apply(fleet)?.inputs.members;
+            s.changes.extend(
+                members
+                    .into_iter()
+                    .map(|member| Change::SetCap { member, cap: value }),
+            );
+        }
+    }
+    Ok(s)
+}
+
+fn figures(value: u32, r: &Report) -> Step {
+    Step {
+        value,
+        members: count(r.members.len()),
+        max_load: r.balance.max_load,
+        mean_load: r.balance.mean_load,
+        max_over_mean: format!("{:.4}", r.balance.max_over_mean),
+        max_over_bound: format!("{:.4}", r.balance.max_over_bound),
+        queued: r.counts.queued,
+        moves: r.churn.moves,
+        bytes_moved: r.churn.weight_moved,
+        at_cap: count(r.members.iter().filter(|m| m.lanes >= m.cap).count()),
+        bound_hit: r.bound_hit,
+    }
+}
+
+/// The figures at each value of `values` (at most [`MAX_STEPS`] of them).
+pub fn sweep(
+    fleet: &Fleet,
+    base: &Scenario,
+    axis: Axis,
+    values: impl IntoIterator<Item = u32>,
+) -> Result<Vec<Step>, ScenarioError> {
+    let mut out = Vec::new();
+    for value in values.into_iter().take(MAX_STEPS as usize) {
+        let scenario = step_scenario(fleet, base, axis, value)?;
+        let a = analyse(fleet, &scenario)?;
+        out.push(figures(value, &a.report));
+    }
+    Ok(out)
+}
+
+/// The smallest step that meets the targets: max/mean at most `max_over_mean` and at most
+/// `queued` splits queued. `None` if no step does.
+pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Option<&Step> {
+    steps
+        .iter()
+        .filter(|s| s.queued <= queued && s.max_over_mean.parse::<f64>().is_ok_and(|r| r <= max_over_mean))
+        .min_by_key(|s| s.value)
+}

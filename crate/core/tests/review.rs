@@ -1,0 +1,176 @@
+//! Sweeps and comparisons (design reviews): each sweep step is the plan of the same what-if
+//! written by hand; comparisons of hand-built pairs of stores name what changed.
+
+mod common;
+
+use common::store::Store;
+use spate_planner_core::diff::diff;
+use spate_planner_core::pipeline::analyse;
+use spate_planner_core::scenario::Scenario;
+use spate_planner_core::sweep::{smallest_meeting, sweep, Axis};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// Two members (caps 3 and 2) holding six splits of weights 60..10 unevenly.
+fn fleet() -> Store {
+    let mut s = Store::new()
+        .presence("w1", Some(3))
+        .presence("w2", Some(2))
+        .leader("w1");
+    for (i, w) in [60u64, 50, 40, 30, 20, 10].into_iter().enumerate() {
+        let id = format!("s{i}");
+        s = s.split(&id, w, Some("w1"), 1, 0).held(&id, "w1");
+    }
+    s
+}
+
+fn scenario(text: &str) -> Scenario {
+    Scenario::parse(text).unwrap()
+}
+
+#[test]
+fn each_add_members_step_is_the_hand_written_what_if() {
+    let f = fleet().fleet();
+    let steps = sweep(&f, &Scenario::default(), Axis::AddMembers { cap: Some(2) }, 0..=2).unwrap();
+    let by_hand = [
+        r#"{}"#,
+        r#"{"changes":[{"op":"add_member","member":"added-01","cap":2}]}"#,
+        r#"{"changes":[{"op":"add_member","member":"added-01","cap":2},{"op":"add_member","member":"added-02","cap":2}]}"#,
+    ];
+    for (step, text) in steps.iter().zip(by_hand) {
+        let r = analyse(&f, &scenario(text)).unwrap().report;
+        assert_eq!(step.members as usize, r.members.len(), "{text}");
+        assert_eq!(
+            (step.max_load, step.queued, step.moves, step.bytes_moved),
+            (
+                r.balance.max_load,
+                r.counts.queued,
+                r.churn.moves,
+                r.churn.weight_moved
+            )
+        );
+        assert_eq!(step.max_over_mean, format!("{:.4}", r.balance.max_over_mean));
+    }
+    // With caps 3 + 2 only five of six splits fit: one queued, until a member is added.
+    assert_eq!((steps[0].queued, steps[1].queued), (1, 0));
+    assert_eq!(steps[0].at_cap, 2);
+}
+
+#[test]
+fn default_cap_and_member_cap_steps_are_the_hand_written_what_ifs() {
+    let f = fleet().fleet();
+    let steps = sweep(&f, &Scenario::default(), Axis::MemberCap, 1..=3).unwrap();
+    for step in &steps {
+        let text = format!(
+            r#"{{"changes":[{{"op":"set_cap","member":"w1","cap":{v}}},{{"op":"set_cap","member":"w2","cap":{v}}}]}}"#,
+            v = step.value
+        );
+        let r = analyse(&f, &scenario(&text)).unwrap().report;
+        assert_eq!(
+            (step.max_load, step.queued),
+            (r.balance.max_load, r.counts.queued),
+            "cap {}",
+            step.value
+        );
+    }
+    // caps 1 and 1: two lanes, four splits queued; caps 3 and 3: all six fit.
+    assert_eq!((steps[0].queued, steps[2].queued), (4, 0));
+    // the default cap axis changes nothing for members with their own caps...
+    let d = sweep(&f, &Scenario::default(), Axis::DefaultCap, 1..=2).unwrap();
+    assert_eq!(d[0].max_load, d[1].max_load);
+    // ...and everything for members without one (on top of a what-if that clears their caps)
+    let base = scenario(
+        r#"{"changes":[{"op":"set_cap","member":"w1","cap":0},{"op":"set_cap","member":"w2","cap":0}]}"#,
+    );
+    let d = sweep(&f, &base, Axis::DefaultCap, 1..=3).unwrap();
+    assert_eq!(d.iter().map(|s| s.queued).collect::<Vec<_>>(), vec![4, 2, 0]);
+}
+
+#[test]
+fn the_smallest_step_meeting_the_targets_is_named() {
+    let f = fleet().fleet();
+    let steps = sweep(&f, &Scenario::default(), Axis::AddMembers { cap: Some(2) }, 0..=3).unwrap();
+    let best = smallest_meeting(&steps, 10.0, 0).map(|s| s.value);
+    assert_eq!(best, Some(1), "step 0 queues a split");
+    assert_eq!(
+        smallest_meeting(&steps, 0.5, 0),
+        None,
+        "max/mean is never below 1"
+    );
+}
+
+/// The earlier store: w1 and w2; the leader (w1) will move s1 to w2.
+fn before() -> Store {
+    Store::new()
+        .presence("w1", Some(4))
+        .presence("w2", Some(4))
+        .leader("w1")
+        .split("s0", 10, Some("w1"), 1, 0)
+        .held("s0", "w1")
+        .split("s1", 10, Some("w1"), 1, 0)
+        .held("s1", "w1")
+        .assign("w1", 1, &["s0", "s1"])
+        .assign("w2", 1, &[])
+}
+
+#[test]
+fn a_comparison_names_what_changed_and_checks_the_leaders_decision() {
+    let b = before().fleet();
+    let planned = analyse(&b, &Scenario::default()).unwrap().assignment;
+    let w2_gets = planned["w2"].clone();
+    assert_eq!(w2_gets.len(), 1, "one split of 10 moves: 20 > 0 + 10");
+    let moved = w2_gets[0].as_str();
+    let stays = if moved == "s0" { "s1" } else { "s0" };
+    // Later: the leader published exactly that, w2 took the split, w3 joined, w2's cap changed.
+    let after = Store::new()
+        .presence("w1", Some(4))
+        .presence("w2", Some(6))
+        .presence("w3", Some(4))
+        .leader("w1")
+        .split("s0", 10, Some(if moved == "s0" { "w2" } else { "w1" }), 2, 0)
+        .split("s1", 10, Some(if moved == "s1" { "w2" } else { "w1" }), 2, 0)
+        .assign("w1", 1, &[stays])
+        .assign("w2", 1, &[moved])
+        .fleet();
+    let d = diff(&b, &after).unwrap();
+    assert_eq!(
+        (d.joined.clone(), d.left.clone()),
+        (vec!["w3".to_string()], vec![])
+    );
+    let w2 = d.members.iter().find(|m| m.name == "w2").unwrap();
+    assert_eq!(
+        (w2.cap_before, w2.cap_after, w2.load_before, w2.load_after),
+        (Some(4), Some(6), Some(0), Some(10))
+    );
+    assert_eq!(d.owner_changes.len(), 1);
+    assert_eq!(
+        (
+            d.owner_changes[0].split.as_str(),
+            d.owner_changes[0].after.as_deref()
+        ),
+        (moved, Some("w2"))
+    );
+    assert!(
+        d.decision.published && d.decision.matches,
+        "{:?}",
+        d.decision.differences
+    );
+    assert_eq!((d.figures_before.moves, d.figures_before.max_load_now), (1, 20));
+
+    // A later store whose leader published something else does not match.
+    let other = Store::new()
+        .presence("w1", Some(4))
+        .presence("w2", Some(4))
+        .leader("w1")
+        .split("s0", 10, Some("w1"), 1, 0)
+        .split("s1", 10, Some("w1"), 1, 0)
+        .assign("w1", 1, &["s0", "s1"])
+        .fleet();
+    let d = diff(&b, &other).unwrap();
+    assert!(!d.decision.matches);
+    assert_eq!(
+        d.decision.differences[moved],
+        (Some("w2".to_string()), Some("w1".to_string()))
+    );
+    assert!(d.owner_changes.is_empty() && d.joined.is_empty());
+}
