@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 pub mod assign;
+pub mod chart;
 pub mod claims;
 pub mod codes;
 #[cfg(feature = "conformance")]

@@ -96,6 +96,9 @@ pub struct Fleet {
     pub lease_bucket: String,
     /// The lease TTL (the lease bucket's `max_age`).
     pub lease_ttl_ms: u64,
+    /// The highest entry revision of each bucket: the store's position the snapshot shows.
+    pub state_revision: u64,
+    pub lease_revision: u64,
     pub plan: Option<PlanRecord>,
     pub seed: u64,
     pub seed_source: SeedSource,
@@ -140,6 +143,8 @@ impl Fleet {
             state_bucket: snap.state.name.clone(),
             lease_bucket: snap.lease.name.clone(),
             lease_ttl_ms: snap.lease.max_age_ms,
+            state_revision: snap.state.entries.iter().map(|e| e.revision).max().unwrap_or(0),
+            lease_revision: snap.lease.entries.iter().map(|e| e.revision).max().unwrap_or(0),
             plan: state.plan,
             seed,
             seed_source,

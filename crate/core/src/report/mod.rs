@@ -9,6 +9,7 @@ pub mod converge;
 pub mod document;
 pub mod findings;
 pub mod published;
+pub mod review;
 
 use crate::assign::{Pass, Placement, Plan};
 use crate::exact::count;

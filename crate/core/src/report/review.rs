@@ -1,0 +1,319 @@
+//! The review report: one Markdown document a design review can be built from without
+//! screenshots — the snapshot's identity, the planner's version, the scenario, the findings, the
+//! figures, the member loads, and (when given) a sweep's curves and a comparison — with its charts
+//! as SVG images, beside it or inlined.
+
+use super::findings::findings;
+use crate::chart::{line_chart, paired_bars, Scale, Series};
+use crate::diff::Diff;
+use crate::fleet::Fleet;
+use crate::pipeline::Analysis;
+use crate::report::human_bytes;
+use crate::sweep::{Axis, Step};
+use base64::Engine;
+use std::fmt::Write;
+
+/// What the report covers.
+pub struct ReviewInputs<'a> {
+    pub fleet: &'a Fleet,
+    pub analysis: &'a Analysis,
+    pub sweep: Option<(Axis, &'a [Step])>,
+    pub diff: Option<&'a Diff>,
+    /// The planner's version, for the record.
+    pub version: &'a str,
+}
+
+/// One chart of the report.
+pub struct Image {
+    /// File name, as the Markdown links it.
+    pub name: String,
+    pub svg: String,
+}
+
+/// The report: Markdown linking its images by file name.
+pub struct Review {
+    pub markdown: String,
+    pub images: Vec<Image>,
+}
+
+impl Review {
+    /// The Markdown with every image inlined as a `data:` URI (one self-contained file).
+    pub fn inlined(&self) -> String {
+        let mut md = self.markdown.clone();
+        for img in &self.images {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(img.svg.as_bytes());
+            md = md.replace(
+                &format!("]({})", img.name),
+                &format!("](data:image/svg+xml;base64,{b64})"),
+            );
+        }
+        md
+    }
+}
+
+/// Text for a Markdown table cell, as code: no `|`, no newline, no backtick run breaks it out.
+pub fn code_cell(s: &str) -> String {
+    let flat = s.replace(['\n', '\r'], " ").replace('|', "\\|");
+    let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if flat.starts_with('`') || flat.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{flat}{pad}{fence}")
+}
+
+/// The whole report.
+pub fn review(r: &ReviewInputs) -> Review {
+    let mut md = String::new();
+    let mut images = Vec::new();
+    header(&mut md, r);
+    summary(&mut md, r.analysis);
+    loads(&mut md, &mut images, r.analysis);
+    if let Some((axis, steps)) = r.sweep {
+        sweep(&mut md, &mut images, axis, steps);
+    }
+    if let Some(d) = r.diff {
+        comparison(&mut md, &mut images, d);
+    }
+    Review { markdown: md, images }
+}
+
+fn header(md: &mut String, r: &ReviewInputs) {
+    let f = r.fleet;
+    let _ = writeln!(md, "# Plan review: job {}\n", code_cell(&f.job));
+    let _ = writeln!(md, "| | |\n| --- | --- |");
+    let _ = writeln!(md, "| job | {} |", code_cell(&f.job));
+    let _ = writeln!(
+        md,
+        "| snapshot taken at | {} ms since the Unix epoch |",
+        f.taken_at_ms
+    );
+    let _ = writeln!(
+        md,
+        "| store revisions | state {}, lease {} |",
+        f.state_revision, f.lease_revision
+    );
+    let _ = writeln!(md, "| source | {} |", code_cell(&f.source.kind));
+    let _ = writeln!(md, "| planner | spate-planner {} |", r.version);
+    let _ = writeln!(
+        md,
+        "| default cap | {} |\n",
+        r.analysis.applied.default_cap.explain().replace('|', "\\|")
+    );
+    let scenario = r.analysis.scenario.to_json().unwrap_or_default();
+    let _ = writeln!(
+        md,
+        "Scenario (`spate-planner-scenario/1`):\n\n```json\n{scenario}\n```\n"
+    );
+    let list = findings(f, r.analysis);
+    if !list.is_empty() {
+        let _ = writeln!(md, "## Findings\n");
+        for x in list {
+            let _ = writeln!(
+                md,
+                "- **{:?}** ({}): {}",
+                x.level,
+                x.code,
+                x.message.replace('\n', " ")
+            );
+        }
+        md.push('\n');
+    }
+}
+
+fn summary(md: &mut String, a: &Analysis) {
+    let r = &a.report;
+    let b = &r.balance;
+    let _ = writeln!(md, "## The plan\n\n| figure | value |\n| --- | --- |");
+    let rows = [
+        ("members", r.members.len().to_string()),
+        (
+            "splits assigned / queued / withheld",
+            format!(
+                "{} / {} / {}",
+                r.counts.assigned, r.counts.queued, r.counts.reserved
+            ),
+        ),
+        (
+            "moves",
+            format!("{} ({})", r.churn.moves, human_bytes(r.churn.weight_moved)),
+        ),
+        ("max load (planned)", human_bytes(b.max_load)),
+        ("max / mean", format!("{:.4}", b.max_over_mean)),
+        ("max / lower bound", format!("{:.4}", b.max_over_bound)),
+        (
+            "leader publishes",
+            if a.no_publish.is_none() {
+                "yes".into()
+            } else {
+                "no: the current assignments stand".into()
+            },
+        ),
+    ];
+    for (k, v) in rows {
+        let _ = writeln!(md, "| {k} | {v} |");
+    }
+    if let Some(p) = &a.published {
+        let _ = writeln!(
+            md,
+            "| differs from the published assignment | {} split(s) |",
+            p.changes
+        );
+    }
+    md.push('\n');
+}
+
+fn loads(md: &mut String, images: &mut Vec<Image>, a: &Analysis) {
+    let bars: Vec<(String, f64, f64)> = a
+        .report
+        .members
+        .iter()
+        .map(|m| (m.name.clone(), m.load_now as f64, m.load_planned as f64))
+        .collect();
+    let svg = paired_bars("Load per member", ("now", "planned"), &bars, Scale::Bytes, &|v| {
+        human_bytes(v as u64)
+    });
+    images.push(Image {
+        name: "review-loads.svg".into(),
+        svg,
+    });
+    let _ = writeln!(md, "![Load per member, now and planned](review-loads.svg)\n");
+}
+
+fn sweep(md: &mut String, images: &mut Vec<Image>, axis: Axis, steps: &[Step]) {
+    let what = match axis {
+        Axis::AddMembers { .. } => "members added",
+        Axis::DefaultCap => "default cap",
+        Axis::MemberCap => "every member's cap",
+    };
+    let _ = writeln!(
+        md,
+        "## Sweep: {what}\n\n| {what} | members | max load | max/mean | queued | moves | moved | at cap |"
+    );
+    let _ = writeln!(md, "| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for s in steps {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            s.value,
+            s.members,
+            human_bytes(s.max_load),
+            s.max_over_mean,
+            s.queued,
+            s.moves,
+            human_bytes(s.bytes_moved),
+            s.at_cap
+        );
+    }
+    let pts = |f: &dyn Fn(&Step) -> f64| steps.iter().map(|s| (s.value as f64, f(s))).collect::<Vec<_>>();
+    let ratio = Series {
+        name: "max / mean",
+        points: pts(&|s| s.max_over_mean.parse().unwrap_or(0.0)),
+    };
+    images.push(Image {
+        name: "review-sweep-balance.svg".into(),
+        svg: line_chart("Balance", what, &[ratio], Scale::Number, &|v| format!("{v:.2}")),
+    });
+    let counts = [
+        Series {
+            name: "queued",
+            points: pts(&|s| s.queued as f64),
+        },
+        Series {
+            name: "moves",
+            points: pts(&|s| s.moves as f64),
+        },
+    ];
+    images.push(Image {
+        name: "review-sweep-counts.svg".into(),
+        svg: line_chart("Queued splits and moves", what, &counts, Scale::Number, &|v| {
+            format!("{v:.0}")
+        }),
+    });
+    let _ = writeln!(md, "\n![Balance over the sweep](review-sweep-balance.svg)\n\n![Queued splits and moves over the sweep](review-sweep-counts.svg)\n");
+}
+
+fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
+    let _ = writeln!(md, "## Compared with an earlier state\n");
+    let _ = writeln!(
+        md,
+        "Earlier snapshot: job {}, taken at {} ms, {} members, {} splits.\n",
+        code_cell(&d.before.job),
+        d.before.taken_at_ms,
+        d.before.members,
+        d.before.splits
+    );
+    let verdict = match (d.decision.published, d.decision.matches) {
+        (false, _) => "The later state has no published assignment to compare.".to_string(),
+        (true, true) => "The later published assignment is what the planner decided from the earlier state.".to_string(),
+        (true, false) => format!("The later published assignment differs from what the planner decided from the earlier state for {} split(s).", d.decision.differences.len()),
+    };
+    let names = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter().map(|s| code_cell(s)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let _ = writeln!(
+        md,
+        "{verdict}\n\nJoined: {}. Left: {}. Splits that changed owner: {}.\n",
+        names(&d.joined),
+        names(&d.left),
+        d.owner_changes.len()
+    );
+    let (b, a) = (&d.figures_before, &d.figures_after);
+    let _ = writeln!(md, "| figure | before | after |\n| --- | --- | --- |");
+    let _ = writeln!(
+        md,
+        "| max load now | {} | {} |",
+        human_bytes(b.max_load_now),
+        human_bytes(a.max_load_now)
+    );
+    let _ = writeln!(
+        md,
+        "| max / mean planned | {:.4} | {:.4} |",
+        b.max_over_mean_planned, a.max_over_mean_planned
+    );
+    let _ = writeln!(md, "| queued | {} | {} |", b.queued, a.queued);
+    let _ = writeln!(md, "| moves pending | {} | {} |\n", b.moves, a.moves);
+    let bars: Vec<(String, f64, f64)> = d
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.name.clone(),
+                m.load_before.unwrap_or(0) as f64,
+                m.load_after.unwrap_or(0) as f64,
+            )
+        })
+        .collect();
+    images.push(Image {
+        name: "review-compare.svg".into(),
+        svg: paired_bars(
+            "Load per member, before and after",
+            ("before", "after"),
+            &bars,
+            Scale::Bytes,
+            &|v| human_bytes(v as u64),
+        ),
+    });
+    let _ = writeln!(md, "![Load per member before and after](review-compare.svg)\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn cells_cannot_break_the_table() {
+        assert_eq!(code_cell("a|b"), "`a\\|b`");
+        assert_eq!(code_cell("x`y"), "``x`y``");
+        assert_eq!(code_cell("`edge"), "`` `edge ``");
+        assert_eq!(code_cell("two\nlines"), "`two lines`");
+    }
+}
