@@ -88,5 +88,25 @@ export interface Round {
   round: number; moves: number; weight_moved: U64; improving_moves: number; bound_hit: boolean;
   max_over_mean: number; max_over_bound: number;
 }
+export interface SweepStep {
+  value: number; members: number; max_load: U64; mean_load: number; max_over_mean: string;
+  max_over_bound: string; queued: number; moves: number; bytes_moved: U64; at_cap: number;
+  bound_hit: boolean;
+}
+export interface Identity { job: string; taken_at_ms: I64; plan_generation: U64 | null; members: number; splits: number; }
+export interface MemberChange {
+  name: string; load_before: U64 | null; load_after: U64 | null; cap_before: number | null; cap_after: number | null;
+}
+export interface OwnerChange { split: string; before: string | null; after: string | null; }
+export interface DiffFigures {
+  max_load_now: U64; max_load_planned: U64; max_over_mean_planned: number; queued: number;
+  moves: number; bytes_moved: U64; completed: number; quarantined: number;
+}
+/** `Planner.compare(before)`: the document of `spate-planner diff --json`. */
+export interface Diff {
+  before: Identity; after: Identity; joined: string[]; left: string[]; members: MemberChange[];
+  owner_changes: OwnerChange[]; figures_before: DiffFigures; figures_after: DiffFigures;
+  decision: { published: boolean; matches: boolean; differences: Record<string, [string | null, string | null]> };
+}
 /** Errors thrown by this module: an Error with a stable code and where it applies. */
 export interface PlannerError extends Error { code: string; bucket?: string; key?: string; path?: string; }

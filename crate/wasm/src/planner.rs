@@ -7,12 +7,15 @@
 
 use crate::{error, to_js};
 use spate_planner_core::demo::{demo_snapshot, DemoParams};
+use spate_planner_core::diff::diff;
 use spate_planner_core::fleet::Fleet;
 use spate_planner_core::pipeline::{analyse, next_claims, Analysis, AssignmentSource};
 use spate_planner_core::report::converge;
 use spate_planner_core::report::document::{claims_view, find_splits, fleet_info, plan_document, plan_view};
+use spate_planner_core::report::review::{review, ReviewInputs};
 use spate_planner_core::scenario::{Scenario, ScenarioError};
 use spate_planner_core::snapshot::{Snapshot, SnapshotError};
+use spate_planner_core::sweep::{sweep, Axis};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -32,6 +35,21 @@ fn snapshot_error(e: &SnapshotError) -> JsValue {
 
 fn scenario_error(e: &ScenarioError) -> JsValue {
     error(e.code.as_str(), &e.to_string(), Some(&e.path))
+}
+
+fn parse_axis(axis: &str, cap: u32) -> Result<Axis, JsValue> {
+    match axis {
+        "add_members" => Ok(Axis::AddMembers {
+            cap: (cap > 0).then_some(cap),
+        }),
+        "default_cap" => Ok(Axis::DefaultCap),
+        "member_cap" => Ok(Axis::MemberCap),
+        _ => Err(error(
+            "invalid_axis",
+            &format!("axis {axis:?} is not add_members, default_cap or member_cap"),
+            Some("axis"),
+        )),
+    }
 }
 
 fn too_large(n: usize) -> JsValue {
@@ -60,6 +78,37 @@ impl Planner {
             fleet,
             cache: RefCell::new(Vec::new()),
         }
+    }
+
+    fn review_with(
+        &self,
+        scenario: &str,
+        axis: &str,
+        range: std::ops::RangeInclusive<u32>,
+        cap: u32,
+        before: Option<&Planner>,
+    ) -> Result<String, JsValue> {
+        let a = self.analysis(scenario)?;
+        let steps = match axis {
+            "" => None,
+            name => {
+                let axis = parse_axis(name, cap)?;
+                let steps = sweep(&self.fleet, &a.scenario, axis, range).map_err(|e| scenario_error(&e))?;
+                Some((axis, steps))
+            }
+        };
+        let d = match before {
+            Some(b) => Some(diff(&b.fleet, &self.fleet).map_err(|e| scenario_error(&e))?),
+            None => None,
+        };
+        let r = review(&ReviewInputs {
+            fleet: &self.fleet,
+            analysis: &a,
+            sweep: steps.as_ref().map(|(x, s)| (*x, s.as_slice())),
+            diff: d.as_ref(),
+            version: env!("CARGO_PKG_VERSION"),
+        });
+        Ok(r.inlined())
     }
 
     /// The analysis of `scenario` (its JSON text), from the cache when it is there.
@@ -175,6 +224,58 @@ impl Planner {
     pub fn find_splits(&self, scenario: &str, query: &str, limit: u32) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
         to_js(&find_splits(&self.fleet, &a, query, limit as usize))
+    }
+
+    /// A sweep on top of `scenario`: `axis` is `add_members` (each with `cap`, 0 for the default
+    /// cap), `default_cap` or `member_cap`, over `from..=to` (at most 1024 steps).
+    #[wasm_bindgen(unchecked_return_type = "SweepStep[]")]
+    pub fn sweep(
+        &self,
+        scenario: &str,
+        axis: &str,
+        from: u32,
+        to: u32,
+        cap: u32,
+    ) -> Result<JsValue, JsValue> {
+        let axis = parse_axis(axis, cap)?;
+        let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
+        let steps = sweep(&self.fleet, &sc, axis, from..=to).map_err(|e| scenario_error(&e))?;
+        to_js(&steps)
+    }
+
+    /// This snapshot compared with an earlier one (`before`), both as their stores show them.
+    #[wasm_bindgen(unchecked_return_type = "Diff")]
+    pub fn compare(&self, before: &Planner) -> Result<JsValue, JsValue> {
+        let d = diff(&before.fleet, &self.fleet).map_err(|e| scenario_error(&e))?;
+        to_js(&d)
+    }
+
+    /// The review report under `scenario` as one self-contained Markdown text (SVG charts
+    /// inlined), with a sweep when `axis` is not "" (as in [`Planner::sweep`]).
+    #[wasm_bindgen(js_name = reviewReport)]
+    pub fn review_report(
+        &self,
+        scenario: &str,
+        axis: &str,
+        from: u32,
+        to: u32,
+        cap: u32,
+    ) -> Result<String, JsValue> {
+        self.review_with(scenario, axis, from..=to, cap, None)
+    }
+
+    /// [`Planner::review_report`] with a comparison against an earlier snapshot, `before`.
+    #[wasm_bindgen(js_name = reviewReportComparedWith)]
+    pub fn review_report_compared_with(
+        &self,
+        scenario: &str,
+        axis: &str,
+        from: u32,
+        to: u32,
+        cap: u32,
+        before: &Planner,
+    ) -> Result<String, JsValue> {
+        self.review_with(scenario, axis, from..=to, cap, Some(before))
     }
 
     /// Applies each plan as the new ownership and replans, round after round, until nothing
