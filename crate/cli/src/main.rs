@@ -6,8 +6,10 @@ use std::process::ExitCode;
 mod bench;
 mod conformance;
 mod export;
+mod nats;
 mod plan;
 mod serve;
+mod store;
 
 #[derive(Parser)]
 #[command(

@@ -65,14 +65,28 @@ enum Source {
     Dir(PathBuf),
 }
 
+/// Why an asset could not be served.
+enum Miss {
+    /// No such file: 404.
+    NotFound,
+    /// The file exists (or may) but cannot be read: 500.
+    Io(std::io::Error),
+}
+
 impl Source {
-    fn get(&self, rel: &str) -> Option<Cow<'static, [u8]>> {
+    fn get(&self, rel: &str) -> Result<Cow<'static, [u8]>, Miss> {
         match self {
             Source::Embedded => ASSETS
                 .iter()
                 .find(|(p, _)| *p == rel)
-                .map(|(_, b)| Cow::Borrowed(*b)),
-            Source::Dir(d) => std::fs::read(d.join(rel)).ok().map(Cow::Owned),
+                .map(|(_, b)| Cow::Borrowed(*b))
+                .ok_or(Miss::NotFound),
+            Source::Dir(d) => match std::fs::read(d.join(rel)) {
+                Ok(b) => Ok(Cow::Owned(b)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Miss::NotFound),
+                Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Miss::NotFound),
+                Err(e) => Err(Miss::Io(e)),
+            },
         }
     }
 }
@@ -84,7 +98,7 @@ pub fn run(args: &Args) -> ExitCode {
     };
     let usable = match &source {
         Source::Dir(d) => d.is_dir(),
-        Source::Embedded => source.get("index.html").is_some(),
+        Source::Embedded => source.get("index.html").is_ok(),
     };
     if !usable {
         eprintln!(
@@ -178,13 +192,13 @@ fn respond(
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.map(|s| Cow::Owned(s.to_vec()))
+            snapshot.map(|s| Cow::Owned(s.to_vec())).ok_or(Miss::NotFound)
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
-        _ => None,
+        _ => Err(Miss::NotFound),
     };
     match body {
-        Some(bytes) => (
+        Ok(bytes) => (
             [
                 (header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or(""))),
                 (header::CONTENT_SECURITY_POLICY, CSP),
@@ -195,7 +209,18 @@ fn respond(
             bytes.into_owned(),
         )
             .into_response(),
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+        Err(Miss::NotFound) => (StatusCode::NOT_FOUND, "not found").into_response(),
+        Err(Miss::Io(e)) => {
+            eprintln!(
+                "spate-planner serve: cannot read {}: {e}",
+                rel.as_deref().unwrap_or("")
+            );
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "cannot read this file on the server",
+            )
+                .into_response()
+        }
     }
 }
 
