@@ -126,7 +126,7 @@ async fn export(args: &Args, target: &Target) -> Result<Snapshot, Failure> {
         let opened = store::open(&js, name, &args.job).await?;
         let show = opened.messages >= 10_000;
         let (bucket, _, _) = reader
-            .read_all(opened, |seen, expected| {
+            .read_all(&opened, |seen, expected| {
                 if show && seen % 20_000 == 0 {
                     eprintln!("{name}: {seen} of about {expected} entries");
                 }

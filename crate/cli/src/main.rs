@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod bench;
 mod conformance;
 mod export;
+mod live;
 mod nats;
 mod plan;
 mod serve;
@@ -41,8 +42,10 @@ enum Command {
     Restore(export::RestoreArgs),
     /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
     Demo(plan::DemoArgs),
-    /// Serve the built dashboard on 127.0.0.1.
+    /// Serve the built dashboard on 127.0.0.1 (with --server: live jobs from NATS).
     Serve(serve::Args),
+    /// Follow a live job and print the plan's figures, one line per change.
+    Watch(live::watch::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,5 +58,6 @@ fn main() -> ExitCode {
         Command::Demo(args) => plan::demo(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
+        Command::Watch(args) => live::watch::run(&args),
     }
 }

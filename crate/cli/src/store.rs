@@ -226,7 +226,7 @@ impl Reader<'_> {
     /// the watch, still open for what comes next (`None` when the bucket was empty).
     pub async fn read_all(
         &self,
-        opened: Opened,
+        opened: &Opened,
         mut progress: impl FnMut(u64, u64),
     ) -> Result<(Bucket, u64, Option<kv::Watch>), ReadError> {
         let mut bucket = opened.bucket.clone();
@@ -234,7 +234,7 @@ impl Reader<'_> {
         if opened.messages == 0 {
             return Ok((bucket, revision, None));
         }
-        let mut watch = self.watch(&opened).await?;
+        let mut watch = self.watch(opened).await?;
         let mut seen = 0u64;
         while let Step::Entry(entry) = self.next(&mut watch).await? {
             seen += 1;
