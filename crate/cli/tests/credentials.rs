@@ -148,20 +148,26 @@ async fn user_and_password_in_every_form() {
     let o = export("options, to stdout", &args, &dir.0, Ok(()), &secrets);
     assert!(String::from_utf8_lossy(&o.stdout).contains(&public));
 
-    let out = dir.0.join("never.json");
+    failing_exports(&dir.0, p, &public, &good[0], &secrets);
+}
+
+/// Exports that fail, with the secret in the URL or in the options: wrong password, bad and
+/// invalid job, unreachable server, conflicting credentials, a bad port.
+fn failing_exports(dir: &Path, p: u16, public: &str, url: &str, secrets: &[&str]) {
+    let out = dir.join("never.json");
     let out_s = out.to_str().unwrap();
     let refused = "refused the credentials";
     let wrong = format!("nats://planner:wr0ngpass@127.0.0.1:{p}");
     export(
         "wrong password in url",
         &["--server", &wrong, "--job", "authjob", "-o", out_s],
-        &dir.0,
+        dir,
         Err(refused),
-        &secrets,
+        secrets,
     );
     let args = [
         "--server",
-        &public,
+        public,
         "--user",
         "planner",
         "--password",
@@ -171,21 +177,20 @@ async fn user_and_password_in_every_form() {
         "-o",
         out_s,
     ];
-    export("wrong password option", &args, &dir.0, Err(refused), &secrets);
-    let url = &good[0];
+    export("wrong password option", &args, dir, Err(refused), secrets);
     export(
         "bad job",
         &["--server", url, "--job", "absent", "-o", out_s],
-        &dir.0,
+        dir,
         Err("does not exist"),
-        &secrets,
+        secrets,
     );
     export(
         "invalid job",
         &["--server", url, "--job", "no job", "-o", out_s],
-        &dir.0,
+        dir,
         Err("invalid job name"),
-        &secrets,
+        secrets,
     );
     let mut down = NatsServer::start(true);
     let dead = format!("nats://planner:s3cret@127.0.0.1:{}", down.port);
@@ -193,25 +198,25 @@ async fn user_and_password_in_every_form() {
     export(
         "unreachable",
         &["--server", &dead, "--job", "authjob", "-o", out_s],
-        &dir.0,
+        dir,
         Err("cannot connect"),
-        &secrets,
+        secrets,
     );
     let clash = format!("nats://planner:s3cret@127.0.0.1:{p},nats://planner:wr0ngpass@127.0.0.1:{p}");
     export(
         "conflict",
         &["--server", &clash, "--job", "authjob", "-o", out_s],
-        &dir.0,
+        dir,
         Err("different credentials"),
-        &secrets,
+        secrets,
     );
     let bad_port = "nats://planner:s3cret@127.0.0.1:99999";
     export(
         "bad port",
         &["--server", bad_port, "--job", "authjob", "-o", out_s],
-        &dir.0,
+        dir,
         Err("invalid port"),
-        &secrets,
+        secrets,
     );
     assert!(!out.exists());
 }

@@ -64,58 +64,53 @@ fn moved_to(model: &Model, bucket: &str, rev: u64) -> bool {
     at >= rev
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn changes_reach_the_page_resume_and_survive_a_restart() {
-    let mut nats = NatsServer::start(true);
-    let url = nats.url();
-    let client = async_nats::connect(&url).await.unwrap();
-    let js = jetstream::new(client);
-    fixture::write_job(&js, "live").await;
-    let state = js.get_key_value("spate_coordination_live_state").await.unwrap();
-    let lease = js.get_key_value("spate_coordination_live_lease").await.unwrap();
+/// One page on a running server, following one job.
+struct Page {
+    sse: Sse,
+    model: Model,
+    url: String,
+    port: u16,
+}
 
-    let serve = Serve::start(&["--server", &url, "--job", "live"]);
-    let port = serve.port;
-    let mut sse = Sse::connect(port, "/api/live?job=live", None).await;
-    assert!(sse.head.contains("text/event-stream"), "{}", sse.head);
-    assert!(sse.head.contains("connect-src 'self'"), "{}", sse.head);
-    let mut model = Model::new("live");
-    until(&mut sse, &mut model, 5 * SECOND, |m, _| m.is("live")).await;
-    assert_eq!(model.snapshots, 1);
-    agrees(&model, &url, "live", port, "the full state").await;
+impl Page {
+    async fn until(&mut self, wait: Duration, done: impl FnMut(&Model, &str) -> bool) {
+        until(&mut self.sse, &mut self.model, wait, done).await
+    }
 
-    // Each change, seen within a second, then the same entries as an export.
-    let steps: Vec<(&str, &kv::Store, &str, Option<serde_json::Value>)> = vec![
+    async fn agrees(&self, what: &str) {
+        agrees(&self.model, &self.url, &self.model.job, self.port, what).await
+    }
+}
+
+/// A member joins, one leaves, a cap changes, a split completes, an assignment is published:
+/// each seen within a second, then the same entries as an export.
+async fn five_changes(page: &mut Page, js: &jetstream::Context, state: &kv::Store, lease: &kv::Store) {
+    let completed = json!({"schema":3,"id":"s02","fp":fixture_fp("live"),"epoch":1,"status":"completed",
+        "owner":"w-a","attempts":0,"watermark":null,"state":null,"completed":true,"written_at_ms":1767000000001i64});
+    let steps = [
         (
             "a member joins",
-            &lease,
+            lease,
             "worker.w-e",
             Some(json!({"schema":3,"nonce":"ne","max_in_flight":3})),
         ),
-        ("a member leaves", &lease, "worker.w-c", None),
+        ("a member leaves", lease, "worker.w-c", None),
         (
             "a cap changes",
-            &lease,
+            lease,
             "worker.w-a",
             Some(json!({"schema":3,"nonce":"na","max_in_flight":6})),
         ),
-        (
-            "a split completes",
-            &state,
-            "split.s02",
-            Some(
-                json!({"schema":3,"id":"s02","fp":fixture_fp("live"),"epoch":1,"status":"completed","owner":"w-a","attempts":0,"watermark":null,"state":null,"completed":true,"written_at_ms":1767000000001i64}),
-            ),
-        ),
+        ("a split completes", state, "split.s02", Some(completed)),
         (
             "an assignment is published",
-            &state,
+            state,
             "assign.w-e",
             Some(json!({"schema":3,"generation":3,"splits":["s07","s08"]})),
         ),
     ];
     for (what, store, key, value) in steps {
-        let bucket = if std::ptr::eq(store, &state) {
+        let bucket = if std::ptr::eq(store, state) {
             "state"
         } else {
             "lease"
@@ -125,47 +120,65 @@ async fn changes_reach_the_page_resume_and_survive_a_restart() {
             Some(v) => put(store, key, v).await,
             None => {
                 store.delete(key).await.unwrap();
-                last_sequence(&js, &store.name).await
+                last_sequence(js, &store.name).await
             }
         };
-        until(&mut sse, &mut model, SECOND, |m, _| moved_to(m, bucket, rev)).await;
+        page.until(SECOND, |m, _| moved_to(m, bucket, rev)).await;
         assert!(started.elapsed() < SECOND, "{what}: {:?}", started.elapsed());
-        agrees(&model, &url, "live", port, what).await;
+        page.agrees(what).await;
     }
+}
 
-    // Resume: the page reconnects from its last id and gets only what it missed.
+/// The page reconnects from its last id and gets only what it missed; a revision the server no
+/// longer has gets a full state.
+async fn resume(page: Page, lease: &kv::Store) -> Page {
+    let Page {
+        sse,
+        model,
+        url,
+        port,
+    } = page;
     let last = model.id.clone();
     drop(sse);
     let rev = put(
-        &lease,
+        lease,
         "worker.w-f",
         json!({"schema":3,"nonce":"nf","max_in_flight":2}),
     )
     .await;
-    let mut sse = Sse::connect(port, "/api/live?job=live", Some(&last)).await;
-    let before = model.snapshots;
-    until(&mut sse, &mut model, SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    let sse = Sse::connect(port, "/api/live?job=live", Some(&last)).await;
+    let mut page = Page {
+        sse,
+        model,
+        url,
+        port,
+    };
+    let before = page.model.snapshots;
+    page.until(SECOND, |m, _| moved_to(m, "lease", rev)).await;
     assert_eq!(
-        model.snapshots, before,
+        page.model.snapshots, before,
         "resumed with a full state instead of the changes"
     );
-    agrees(&model, &url, "live", port, "resumed").await;
+    page.agrees("resumed").await;
+    let mut stale = Sse::connect(page.port, "/api/live?job=live&since=1-1", None).await;
+    assert_eq!(stale.next(5 * SECOND).await.unwrap().event, "snapshot");
+    page
+}
 
-    // A revision the server no longer has: a full resync.
-    let mut stale = Sse::connect(port, "/api/live?job=live&since=1-1", None).await;
-    let e = stale.next(5 * SECOND).await.unwrap();
-    assert_eq!(e.event, "snapshot");
-    drop(stale);
-
-    // Kill and restart the NATS server: reconnecting, then live, and the state is right.
+/// NATS killed and restarted (same port and store): reconnecting, a full state, live; and the
+/// state is right.
+async fn restart(page: &mut Page, nats: &mut NatsServer) {
     nats.kill();
-    until(&mut sse, &mut model, 10 * SECOND, |m, _| m.is("reconnecting")).await;
+    page.until(10 * SECOND, |m, _| m.is("reconnecting")).await;
     nats.restart();
-    let snapshots = model.snapshots;
-    until(&mut sse, &mut model, 20 * SECOND, |m, _| m.is("live")).await;
-    assert_eq!(model.snapshots, snapshots + 1, "no full resync after the restart");
-    let client = async_nats::connect(&url).await.unwrap();
-    let js = jetstream::new(client);
+    let snapshots = page.model.snapshots;
+    page.until(20 * SECOND, |m, _| m.is("live")).await;
+    assert_eq!(
+        page.model.snapshots,
+        snapshots + 1,
+        "no full resync after the restart"
+    );
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
     let lease = js.get_key_value("spate_coordination_live_lease").await.unwrap();
     let rev = put(
         &lease,
@@ -173,8 +186,34 @@ async fn changes_reach_the_page_resume_and_survive_a_restart() {
         json!({"schema":3,"nonce":"ng","max_in_flight":1}),
     )
     .await;
-    until(&mut sse, &mut model, 5 * SECOND, |m, _| moved_to(m, "lease", rev)).await;
-    agrees(&model, &url, "live", port, "after the restart").await;
+    page.until(5 * SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    page.agrees("after the restart").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_reach_the_page_resume_and_survive_a_restart() {
+    let mut nats = NatsServer::start(true);
+    let url = nats.url();
+    let js = jetstream::new(async_nats::connect(&url).await.unwrap());
+    fixture::write_job(&js, "live").await;
+    let state = js.get_key_value("spate_coordination_live_state").await.unwrap();
+    let lease = js.get_key_value("spate_coordination_live_lease").await.unwrap();
+    let serve = Serve::start(&["--server", &url, "--job", "live"]);
+    let sse = Sse::connect(serve.port, "/api/live?job=live", None).await;
+    assert!(sse.head.contains("text/event-stream"), "{}", sse.head);
+    assert!(sse.head.contains("connect-src 'self'"), "{}", sse.head);
+    let mut page = Page {
+        sse,
+        model: Model::new("live"),
+        url: url.clone(),
+        port: serve.port,
+    };
+    page.until(5 * SECOND, |m, _| m.is("live")).await;
+    assert_eq!(page.model.snapshots, 1);
+    page.agrees("the full state").await;
+    five_changes(&mut page, &js, &state, &lease).await;
+    let mut page = resume(page, &lease).await;
+    restart(&mut page, &mut nats).await;
     serve.stop();
 }
 
@@ -182,68 +221,69 @@ fn fixture_fp(job: &str) -> u64 {
     spate_planner_core::stable_hash_str(0, &format!("s3://data/{job}@v1"))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn expiry_floods_and_deleted_buckets() {
-    let nats = NatsServer::start(true);
-    let url = nats.url();
-    let client = async_nats::connect(&url).await.unwrap();
-    let js = jetstream::new(client);
+/// A job's two buckets, the lease bucket with a 2 s max_age, with or without limit markers.
+async fn short_lived_job(js: &jetstream::Context, job: &str, markers: bool) -> (kv::Store, kv::Store) {
+    let config = |suffix: &str, max_age| kv::Config {
+        bucket: format!("spate_coordination_{job}_{suffix}"),
+        history: 1,
+        max_age,
+        limit_markers: (markers && !max_age.is_zero()).then_some(SECOND),
+        ..Default::default()
+    };
     let state = js
-        .create_key_value(kv::Config {
-            bucket: "spate_coordination_fl_state".into(),
-            history: 1,
-            ..Default::default()
-        })
+        .create_key_value(config("state", Duration::ZERO))
         .await
         .unwrap();
-    let lease = js
-        .create_key_value(kv::Config {
-            bucket: "spate_coordination_fl_lease".into(),
-            history: 1,
-            max_age: Duration::from_secs(2),
-            limit_markers: Some(SECOND),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    put(&state, "plan", json!({"schema":3,"fingerprint":"s3://data/fl@v1","generation":1,"finality":"final","planned":0,"planner_state":null,"updated_at_ms":1})).await;
-    let serve = Serve::start(&["--server", &url]);
-    let port = serve.port;
-    let (status, _, jobs) = get(port, "/api/jobs").await;
-    assert_eq!(status, 200);
-    assert!(jobs.contains("\"job\":\"fl\""), "{jobs}");
-    let mut sse = Sse::connect(port, "/api/live?job=fl", None).await;
-    let mut model = Model::new("fl");
-    until(&mut sse, &mut model, 5 * SECOND, |_, e| e == "status").await;
+    let lease = js.create_key_value(config("lease", 2 * SECOND)).await.unwrap();
+    let plan = json!({"schema":3,"fingerprint":format!("s3://data/{job}@v1"),"generation":1,"finality":"final",
+        "planned":0,"planner_state":null,"updated_at_ms":1});
+    put(&state, "plan", plan).await;
+    (state, lease)
+}
 
-    // Expiry: a presence written once disappears when its age reaches max_age (2 s).
+async fn open_page(url: &str, port: u16, job: &str) -> Page {
+    let sse = Sse::connect(port, &format!("/api/live?job={job}"), None).await;
+    let mut page = Page {
+        sse,
+        model: Model::new(job),
+        url: url.to_string(),
+        port,
+    };
+    page.until(5 * SECOND, |m, _| m.is("live")).await;
+    page
+}
+
+/// A presence written once disappears from the page and from /api/snapshot when its age reaches
+/// max_age (2 s), whether NATS sends a marker or not.
+async fn expiry(page: &mut Page, lease: &kv::Store) {
     let rev = put(
-        &lease,
+        lease,
         "worker.w-x",
         json!({"schema":3,"nonce":"n","max_in_flight":1}),
     )
     .await;
-    until(&mut sse, &mut model, SECOND, |m, _| moved_to(m, "lease", rev)).await;
-    assert!(model.lease.contains_key("worker.w-x"));
     let written = Instant::now();
-    until(&mut sse, &mut model, 4 * SECOND, |m, _| {
-        !m.lease.contains_key("worker.w-x")
-    })
-    .await;
+    page.until(SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    assert!(page.model.lease.contains_key("worker.w-x"));
+    page.until(4 * SECOND, |m, _| !m.lease.contains_key("worker.w-x"))
+        .await;
     let gone = written.elapsed();
+    let job = page.model.job.clone();
     assert!(
         gone >= Duration::from_millis(1500) && gone < Duration::from_millis(3200),
-        "expired after {gone:?}"
+        "{job}: expired after {gone:?}"
     );
-    let (_, _, body) = get(port, "/api/snapshot?job=fl").await;
+    let (_, _, body) = get(page.port, &format!("/api/snapshot?job={job}")).await;
     assert!(
         !body.contains("worker.w-x"),
-        "the server still holds the expired presence"
+        "{job}: the server still holds the expired presence"
     );
+}
 
-    // A flood with a page that does not read: memory stays bounded; once it reads, it catches up
-    // or resyncs, and ends with the exported state.
-    let mut slow = Sse::connect(port, "/api/live?job=fl", None).await;
+/// Thousands of changes while one page does not read: memory stays bounded; both pages end with
+/// the exported state (caught up, or resynced).
+async fn flood(page: &mut Page, js: &jetstream::Context, serve: &Serve) {
+    let mut slow = open_page(&page.url, page.port, "fl").await;
     let rss_before = serve.rss_kib();
     let (mut acks, mut last) = (Vec::new(), 0);
     for i in 0..6000u32 {
@@ -253,32 +293,21 @@ async fn expiry_floods_and_deleted_buckets() {
                 .await
                 .unwrap(),
         );
-        if acks.len() == 1000 {
+        if acks.len() == 1000 || i == 5999 {
             for a in acks.drain(..) {
                 last = a.await.unwrap().sequence;
             }
         }
     }
-    for a in acks {
-        last = a.await.unwrap().sequence;
-    }
-    until(&mut sse, &mut model, 10 * SECOND, |m, _| {
-        moved_to(m, "state", last)
-    })
-    .await;
+    page.until(10 * SECOND, |m, _| moved_to(m, "state", last)).await;
     let rss_after = serve.rss_kib();
-    let mut slow_model = Model::new("fl");
-    until(&mut slow, &mut slow_model, 20 * SECOND, |m, _| {
-        !m.id.is_empty() && moved_to(m, "state", last)
-    })
-    .await;
+    slow.until(20 * SECOND, |m, _| moved_to(m, "state", last)).await;
     assert!(
         rss_after < rss_before + 64 * 1024,
         "memory grew from {rss_before} KiB to {rss_after} KiB"
     );
-    let text = export(&url, "fl");
-    let snap = Snapshot::parse(&text).unwrap();
-    for (name, m) in [("reading page", &model), ("slow page", &slow_model)] {
+    let snap = Snapshot::parse(&export(&page.url, "fl")).unwrap();
+    for (name, m) in [("reading page", &page.model), ("slow page", &slow.model)] {
         let state = m.entries().0;
         let summary = format!(
             "{name}: {} entries (export: {}), id {}, {} full states, {} changes",
@@ -291,13 +320,32 @@ async fn expiry_floods_and_deleted_buckets() {
         assert!(state == snap.state.entries, "after the flood: {summary}");
         eprintln!("{summary}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expiry_floods_and_deleted_buckets() {
+    let nats = NatsServer::start(true);
+    let url = nats.url();
+    let js = jetstream::new(async_nats::connect(&url).await.unwrap());
+    let (_, lease) = short_lived_job(&js, "fl", true).await;
+    let (_, lease_nm) = short_lived_job(&js, "nm", false).await;
+    let serve = Serve::start(&["--server", &url]);
+    let (status, _, jobs) = get(serve.port, "/api/jobs").await;
+    assert_eq!(status, 200);
+    assert!(
+        jobs.contains("\"job\":\"fl\"") && jobs.contains("\"job\":\"nm\""),
+        "{jobs}"
+    );
+    let mut page = open_page(&url, serve.port, "fl").await;
+    let mut page_nm = open_page(&url, serve.port, "nm").await;
+    tokio::join!(expiry(&mut page, &lease), expiry(&mut page_nm, &lease_nm));
+    flood(&mut page, &js, &serve).await;
 
     // A bucket deleted: an error event naming it.
     js.delete_key_value("spate_coordination_fl_lease").await.unwrap();
-    until(&mut sse, &mut model, 10 * SECOND, |m, _| m.is("error")).await;
-    let last = model.statuses.last().unwrap();
+    page.until(10 * SECOND, |m, _| m.is("error")).await;
+    let last = page.model.statuses.last().unwrap();
     assert!(last.contains("spate_coordination_fl_lease"), "{last}");
-    drop(slow);
     serve.stop();
 }
 

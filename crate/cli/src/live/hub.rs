@@ -117,7 +117,7 @@ impl Hub {
 
     /// Drops the lease entries whose age reached the bucket's `max_age` by `now_ms`.
     pub fn expire(&self, now_ms: i64) {
-        let due = self.lock().state.due(now_ms);
+        let due = self.lock().state.take_due(now_ms);
         // Expiries never regress: they do not move a revision.
         let _ = self.publish(&due);
     }

@@ -234,21 +234,21 @@ impl JobState {
         self.expiry.first().map(|(d, _)| *d)
     }
 
-    /// The lease entries whose age reached `max_age` by `now_ms`, as changes (not applied).
-    pub fn due(&self, now_ms: i64) -> Vec<Change> {
-        let mut out = Vec::new();
-        for (_, rev) in self.expiry.iter().take_while(|(d, _)| *d <= now_ms) {
-            if let Some(e) = self.lease.by_rev.get(rev) {
-                out.push(Change {
-                    which: Which::Lease,
-                    op: Op::Expire {
-                        key: e.key.clone(),
-                        revision: *rev,
-                    },
-                });
-            }
-        }
-        out
+    /// The lease entries whose age reached `max_age` by `now_ms`, as changes to apply; their
+    /// deadlines are forgotten (so a deadline passed is never waited for twice).
+    pub fn take_due(&mut self, now_ms: i64) -> Vec<Change> {
+        let later = self.expiry.split_off(&(now_ms.saturating_add(1), 0));
+        let due = std::mem::replace(&mut self.expiry, later);
+        due.into_iter()
+            .filter_map(|(_, rev)| self.lease.by_rev.get(&rev))
+            .map(|e| Change {
+                which: Which::Lease,
+                op: Op::Expire {
+                    key: e.key.clone(),
+                    revision: e.revision,
+                },
+            })
+            .collect()
     }
 
     /// The state as a snapshot taken at `taken_at_ms`.
@@ -267,5 +267,101 @@ fn revision_of(op: &Op) -> u64 {
     match op {
         Op::Put(e) => e.revision,
         Op::Delete { revision, .. } | Op::Expire { revision, .. } => *revision,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: &str, revision: u64, created_ms: i64) -> Entry {
+        Entry {
+            key: key.into(),
+            revision,
+            created_ms,
+            value: b"{}".to_vec(),
+        }
+    }
+
+    fn bucket(name: &str, max_age_ms: u64, entries: Vec<Entry>) -> Bucket {
+        Bucket {
+            name: name.into(),
+            history: 1,
+            max_age_ms,
+            entries,
+        }
+    }
+
+    fn job() -> JobState {
+        let state = BucketState::new(bucket("s", 0, vec![entry("plan", 1, 0)]), 1);
+        let lease = BucketState::new(
+            bucket(
+                "l",
+                1000,
+                vec![entry("worker.a", 2, 100), entry("worker.b", 3, 50)],
+            ),
+            3,
+        );
+        JobState::new("j", state, lease)
+    }
+
+    fn put(which: Which, e: Entry) -> Change {
+        Change {
+            which,
+            op: Op::Put(e),
+        }
+    }
+
+    #[test]
+    fn puts_deletes_and_revision_order() {
+        let mut j = job();
+        assert_eq!(j.pair(), Pair { state: 1, lease: 3 });
+        j.apply(&put(Which::State, entry("split.x", 5, 0))).unwrap();
+        j.apply(&put(Which::State, entry("plan", 6, 0))).unwrap();
+        let keys: Vec<String> = j.state.to_bucket().entries.into_iter().map(|e| e.key).collect();
+        assert_eq!(keys, ["split.x", "plan"], "revision order");
+        let del = Change {
+            which: Which::State,
+            op: Op::Delete {
+                key: "split.x".into(),
+                revision: 7,
+                created_ms: 0,
+                purge: false,
+            },
+        };
+        j.apply(&del).unwrap();
+        assert!(j.state.get("split.x").is_none());
+        assert_eq!(j.pair(), Pair { state: 7, lease: 3 });
+        let old = put(Which::State, entry("plan", 7, 0));
+        assert!(
+            j.apply(&old).is_err(),
+            "a revision not above the bucket's is a regression"
+        );
+    }
+
+    #[test]
+    fn leases_expire_in_deadline_order_and_only_at_their_revision() {
+        let mut j = job();
+        assert_eq!(j.next_deadline(), Some(1050));
+        assert!(j.take_due(1049).is_empty());
+        let due = j.take_due(1100);
+        assert_eq!(due.len(), 2);
+        // worker.a was renewed meanwhile: its old expiry must not remove the new entry.
+        j.apply(&put(Which::Lease, entry("worker.a", 4, 1090))).unwrap();
+        for c in &due {
+            j.apply(c).unwrap();
+        }
+        assert!(j.lease.get("worker.b").is_none());
+        assert_eq!(j.lease.get("worker.a").map(|e| e.revision), Some(4));
+        assert_eq!(j.next_deadline(), Some(2090));
+        assert_eq!(j.pair(), Pair { state: 1, lease: 4 }, "expiry moves no revision");
+    }
+
+    #[test]
+    fn pairs_parse() {
+        assert_eq!("12-40".parse::<Pair>(), Ok(Pair { state: 12, lease: 40 }));
+        assert!("12".parse::<Pair>().is_err());
+        assert!("a-b".parse::<Pair>().is_err());
+        assert_eq!(Pair { state: 1, lease: 2 }.to_string(), "1-2");
     }
 }
