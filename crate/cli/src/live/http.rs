@@ -20,7 +20,8 @@ pub struct Live {
     pub conn: Conn,
     /// `--job`: the only job served, when given.
     pub fixed: Option<String>,
-    hubs: tokio::sync::Mutex<HashMap<String, Arc<Hub>>>,
+    /// Each followed job's hub, and the task that feeds it (aborted when the job is dropped).
+    hubs: tokio::sync::Mutex<HashMap<String, (Arc<Hub>, tokio::task::AbortHandle)>>,
 }
 
 /// An HTTP error with a message for the page.
@@ -86,11 +87,17 @@ impl Live {
     /// The hub of `job`, started (its buckets read) on first use.
     pub async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
         let mut hubs = self.hubs.lock().await;
-        if let Some(h) = hubs.get(job) {
+        if let Some((h, _)) = hubs.get(job) {
             return Ok(h.clone());
         }
         if hubs.len() >= MAX_JOBS {
-            hubs.retain(|_, h| h.listeners() > 0);
+            hubs.retain(|_, (h, task)| {
+                let keep = h.listeners() > 0 || self.fixed.as_deref() == Some(h.job.as_str());
+                if !keep {
+                    task.abort();
+                }
+                keep
+            });
             if hubs.len() >= MAX_JOBS {
                 return Err(Refusal(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -98,22 +105,22 @@ impl Live {
                 ));
             }
         }
-        let hub = start(&self.conn, job).await.map_err(|e| match e {
+        let (hub, task) = start(&self.conn, job).await.map_err(|e| match e {
             ReadError::Missing(m) => Refusal(StatusCode::NOT_FOUND, m),
             other => Refusal(StatusCode::BAD_GATEWAY, other.to_string()),
         })?;
-        hubs.insert(job.to_string(), hub.clone());
+        hubs.insert(job.to_string(), (hub.clone(), task));
         Ok(hub)
     }
 }
 
-/// Reads the job and starts following it.
-pub async fn start(conn: &Conn, job: &str) -> Result<Arc<Hub>, ReadError> {
+/// Reads the job and starts following it: the hub, and the task that feeds it.
+pub async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::AbortHandle), ReadError> {
     let advisories = Advisories::new(conn, job).await.map_err(ReadError::Other)?;
     let (state, watches) = follow::load(conn, job).await?;
     let hub = Hub::new(job, &conn.server, state);
-    tokio::spawn(follow::run(hub.clone(), conn.clone(), watches, advisories));
-    Ok(hub)
+    let task = tokio::spawn(follow::run(hub.clone(), conn.clone(), watches, advisories));
+    Ok((hub, task.abort_handle()))
 }
 
 fn headers(content_type: &'static str) -> [(header::HeaderName, &'static str); 4] {

@@ -86,7 +86,7 @@ impl Burst {
 async fn watch(args: &Args, target: &Target) -> Result<(), String> {
     let timeout = Duration::from_secs(args.timeout.max(1));
     let conn = super::connect(target, timeout, "spate-planner watch").await?;
-    let hub = super::http::start(&conn, &args.job)
+    let (hub, _task) = super::http::start(&conn, &args.job)
         .await
         .map_err(|e| e.to_string())?;
     let mut rx = hub.subscribe();
