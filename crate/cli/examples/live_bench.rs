@@ -39,10 +39,10 @@ async fn first_state(lines: &mut Lines) -> usize {
 /// The CPU time (user + system) the process used so far, in seconds.
 fn cpu_seconds(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<u64> = after.split_whitespace().filter_map(|x| x.parse().ok()).collect();
-    // After the name: state (not a number, skipped), then ppid.. utime is field 14 overall.
-    (f.get(10).copied().unwrap_or(0) + f.get(11).copied().unwrap_or(0)) as f64 / 100.0
+    // After the parenthesised name: state, ppid, ..., utime (field 14 of the line), stime (15).
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    (ticks(11) + ticks(12)) as f64 / 100.0
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -163,7 +163,7 @@ async fn throughput(js: &jetstream::Context, port: u16, job: &str, pid: u32) {
         "throughput: {n} changes published in {published:.1} s ({:.0}/s); the page got {received} in {done:.1} s ({:.0}/s, last {:.0} ms after the last publish); server CPU {:.0}% of a core",
         n as f64 / published,
         received as f64 / done,
-        (done - published) * 1e3,
+        ((done - published) * 1e3).max(0.0),
         cpu / done * 100.0
     );
 }

@@ -15,11 +15,12 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// Whether the client is connected; `generation` counts connections.
+/// Whether the client is connected; `disconnects` counts the connections lost (a watch opened
+/// before a loss is not trusted after it, even if the client reconnected meanwhile).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ConnState {
     pub connected: bool,
-    pub generation: u64,
+    pub disconnects: u64,
 }
 
 /// A connection shared by every followed job.
@@ -37,11 +38,14 @@ pub struct Conn {
 pub struct Watches {
     state: kv::Watch,
     lease: kv::Watch,
+    /// Connections lost before the watches were opened.
+    disconnects: u64,
 }
 
 /// Reads both buckets afresh: the state and the watches that continue from it.
 pub async fn load(conn: &Conn, job: &str) -> Result<(JobState, Watches), ReadError> {
     let (state_name, lease_name) = bucket_names(job);
+    let disconnects = conn.events.borrow().disconnects;
     let state = load_bucket(conn, job, &state_name).await?;
     let lease = load_bucket(conn, job, &lease_name).await?;
     Ok((
@@ -49,6 +53,7 @@ pub async fn load(conn: &Conn, job: &str) -> Result<(JobState, Watches), ReadErr
         Watches {
             state: state.1,
             lease: lease.1,
+            disconnects,
         },
     ))
 }
@@ -139,6 +144,7 @@ async fn until(deadline: Option<i64>) {
 
 /// Feeds the hub until something stops it.
 async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Advisories) -> Stop {
+    let disconnects = w.disconnects;
     loop {
         let mut batch = Vec::new();
         let first = tokio::select! {
@@ -149,7 +155,8 @@ async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Ad
                 continue;
             }
             changed = conn.events.changed() => {
-                if changed.is_err() || !conn.events.borrow().connected {
+                let now = *conn.events.borrow();
+                if changed.is_err() || !now.connected || now.disconnects != disconnects {
                     return Stop::Disconnected;
                 }
                 continue;
@@ -261,8 +268,9 @@ async fn recover(hub: &Hub, conn: &mut Conn, advisories: &mut Advisories) -> Wat
             Err(ReadError::Missing(m)) | Err(ReadError::Deleted(m)) => {
                 hub.set_status(Status::Error(m));
                 tokio::select! {
-                    _ = advisories.created() => {}
-                    _ = conn.events.changed() => {}
+                    Some(_) = advisories.created() => {}
+                    Ok(()) = conn.events.changed() => {}
+                    else => std::future::pending::<()>().await,
                 }
             }
             Err(e) => {

@@ -22,7 +22,7 @@ use std::time::Duration;
 pub async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<Conn, String> {
     let (tx, events) = tokio::sync::watch::channel(ConnState {
         connected: true,
-        generation: 1,
+        disconnects: 0,
     });
     let basics = nats::basics(timeout, name);
     let client = target
@@ -52,11 +52,11 @@ pub async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<C
 
 fn on_event(tx: &tokio::sync::watch::Sender<ConnState>, ev: async_nats::Event) {
     match ev {
-        async_nats::Event::Connected => tx.send_modify(|s| {
-            s.connected = true;
-            s.generation += 1;
+        async_nats::Event::Connected => tx.send_modify(|s| s.connected = true),
+        async_nats::Event::Disconnected => tx.send_modify(|s| {
+            s.connected = false;
+            s.disconnects += 1;
         }),
-        async_nats::Event::Disconnected => tx.send_modify(|s| s.connected = false),
         _ => {}
     }
 }
