@@ -74,3 +74,60 @@ async fn pump(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::state::{BucketState, Change, JobState, Op, Which};
+    use spate_planner_core::snapshot::{Bucket, Entry};
+
+    fn hub() -> Arc<Hub> {
+        let bucket = |name: &str| Bucket {
+            name: name.into(),
+            history: 1,
+            max_age_ms: 0,
+            entries: Vec::new(),
+        };
+        let state = BucketState::new(bucket("spate_coordination_j_state"), 0);
+        let lease = BucketState::new(bucket("spate_coordination_j_lease"), 0);
+        Hub::new("j", "nats://h:1", JobState::new("j", state, lease))
+    }
+
+    fn put(rev: u64) -> Change {
+        Change {
+            which: Which::State,
+            op: Op::Put(Entry {
+                key: "plan".into(),
+                revision: rev,
+                created_ms: 0,
+                value: b"{\"a\":\r\n1}".to_vec(),
+            }),
+        }
+    }
+
+    fn text(c: Option<Option<Bytes>>) -> String {
+        String::from_utf8(c.flatten().map(|b| b.to_vec()).unwrap_or_default()).unwrap()
+    }
+
+    #[test]
+    fn a_page_that_lags_gets_the_full_state_and_skips_what_it_holds() {
+        let hub = hub();
+        let mut rx = hub.subscribe();
+        let (mut seq, _) = hub.initial(None);
+        hub.publish(&[put(1)]).unwrap();
+        let batch = rx.try_recv().map_err(|_| RecvError::Closed);
+        let first = text(chunk(&hub, batch.clone(), &mut seq));
+        assert!(first.starts_with("event: change\nid: 1-0\n"), "{first}");
+        assert!(!first.contains('\r'), "a CR in the stream: {first:?}");
+        assert_eq!(
+            chunk(&hub, batch, &mut seq).flatten(),
+            None,
+            "an old batch is skipped"
+        );
+        let full = text(chunk(&hub, Err(RecvError::Lagged(3)), &mut seq));
+        assert!(full.starts_with("event: snapshot\nid: 1-0\ndata: {\n"), "{full}");
+        assert!(!full.contains('\r'), "a CR in the stream: {full:?}");
+        assert!(full.contains(r#""text":"{\"a\":\r\n1}""#), "{full}");
+        assert!(chunk(&hub, Err(RecvError::Closed), &mut seq).is_none());
+    }
+}
