@@ -10,9 +10,12 @@ mod demo;
 mod export;
 mod human;
 mod leader_flags;
+mod live;
+mod nats;
 mod plan;
 mod review;
 mod serve;
+mod store;
 
 #[derive(Parser)]
 #[command(
@@ -52,8 +55,10 @@ enum Command {
     Restore(export::RestoreArgs),
     /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
     Demo(demo::DemoArgs),
-    /// Serve the built dashboard on 127.0.0.1.
+    /// Serve the built dashboard on 127.0.0.1 (with --server: live jobs from NATS).
     Serve(serve::Args),
+    /// Follow a live job and print the plan's figures, one line per change.
+    Watch(live::watch::Args),
 }
 
 fn main() -> ExitCode {
@@ -70,5 +75,6 @@ fn main() -> ExitCode {
         Command::Report(args) => review::run_report(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
+        Command::Watch(args) => live::watch::run(&args),
     }
 }

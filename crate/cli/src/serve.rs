@@ -5,6 +5,9 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::live::http::Live;
+use crate::nats::{AuthArgs, Target};
+
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 #[derive(clap::Args)]
@@ -18,6 +21,18 @@ pub struct Args {
     /// Serve the dashboard from this directory instead of the copy built into the binary.
     #[arg(long)]
     dir: Option<PathBuf>,
+    /// Live mode: follow jobs on this NATS server (as for `snapshot`; credentials stay here and
+    /// are never printed or sent to the page). Adds /api/jobs, /api/live and /api/snapshot.
+    #[arg(long)]
+    server: Option<String>,
+    /// With --server: follow this job only (else the page picks one with ?job=).
+    #[arg(long, requires = "server")]
+    job: Option<String>,
+    #[command(flatten)]
+    auth: AuthArgs,
+    /// Seconds to wait for the NATS server to connect and for each answer.
+    #[arg(long, default_value_t = 10)]
+    timeout: u64,
 }
 
 /// The policy the page runs under: no inline script, no eval, wasm compilation allowed, and no
@@ -65,14 +80,28 @@ enum Source {
     Dir(PathBuf),
 }
 
+/// Why an asset could not be served.
+enum Miss {
+    /// No such file: 404.
+    NotFound,
+    /// The file exists (or may) but cannot be read: 500.
+    Io(std::io::Error),
+}
+
 impl Source {
-    fn get(&self, rel: &str) -> Option<Cow<'static, [u8]>> {
+    fn get(&self, rel: &str) -> Result<Cow<'static, [u8]>, Miss> {
         match self {
             Source::Embedded => ASSETS
                 .iter()
                 .find(|(p, _)| *p == rel)
-                .map(|(_, b)| Cow::Borrowed(*b)),
-            Source::Dir(d) => std::fs::read(d.join(rel)).ok().map(Cow::Owned),
+                .map(|(_, b)| Cow::Borrowed(*b))
+                .ok_or(Miss::NotFound),
+            Source::Dir(d) => match std::fs::read(d.join(rel)) {
+                Ok(b) => Ok(Cow::Owned(b)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Miss::NotFound),
+                Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Miss::NotFound),
+                Err(e) => Err(Miss::Io(e)),
+            },
         }
     }
 }
@@ -84,7 +113,7 @@ pub fn run(args: &Args) -> ExitCode {
     };
     let usable = match &source {
         Source::Dir(d) => d.is_dir(),
-        Source::Embedded => source.get("index.html").is_some(),
+        Source::Embedded => source.get("index.html").is_ok(),
     };
     if !usable {
         eprintln!(
@@ -134,37 +163,102 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    rt.block_on(async move {
-        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", args.port)).await {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!(
-                    "cannot listen on 127.0.0.1:{}: {e} (choose another with --port)",
-                    args.port
-                );
-                return ExitCode::FAILURE;
-            }
-        };
-        let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
-        let query = if snapshot.is_some() {
-            "?snapshot=snapshot.json"
-        } else {
-            ""
-        };
-        println!("spate-planner dashboard: http://{addr}/{query}");
-        let shared = Arc::new((source, snapshot));
-        let app = axum::Router::new().fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
-            let shared = Arc::clone(&shared);
-            async move { respond(&method, &uri, &shared.0, shared.1.as_deref()) }
-        });
-        match axum::serve(listener, app).await {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("spate-planner serve: {e}");
-                ExitCode::FAILURE
-            }
+    let target = match args
+        .server
+        .as_deref()
+        .map(|s| Target::new(s, &args.auth))
+        .transpose()
+    {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("spate-planner serve: {e}");
+            return ExitCode::FAILURE;
         }
+    };
+    let result = rt.block_on(serve(args, source, snapshot, target.as_ref()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let e = target.as_ref().map(|t| t.redact(&e)).unwrap_or(e);
+            eprintln!("spate-planner serve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Connects to NATS and starts the fixed job, if asked to.
+async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Live>>, String> {
+    let Some(target) = target else {
+        return Ok(None);
+    };
+    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+    let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
+    let live = Arc::new(Live::new(conn, args.job.clone()));
+    if let Some(job) = &args.job {
+        if !spate_planner_core::snapshot::valid_job_name(job) {
+            return Err(format!(
+                "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
+            ));
+        }
+        live.hub(job).await.map_err(|r| r.message())?;
+        eprintln!("live: following job {job} on {}", target.public());
+    } else {
+        eprintln!(
+            "live: jobs on {} (the page picks one with ?job=)",
+            target.public()
+        );
+    }
+    Ok(Some(live))
+}
+
+fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) -> axum::Router {
+    use axum::routing::get;
+    let shared = Arc::new((source, snapshot));
+    let mut app = axum::Router::new();
+    if let Some(live) = live {
+        let (l1, l2, l3) = (live.clone(), live.clone(), live);
+        app = app
+            .route("/api/jobs", get(move || crate::live::http::jobs(l1.clone())))
+            .route(
+                "/api/live",
+                get(move |uri, headers| crate::live::http::live(l2.clone(), uri, headers)),
+            )
+            .route(
+                "/api/snapshot",
+                get(move |uri| crate::live::http::snapshot(l3.clone(), uri)),
+            );
+    }
+    app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
+        let shared = Arc::clone(&shared);
+        async move { respond(&method, &uri, &shared.0, shared.1.as_deref()) }
     })
+}
+
+async fn serve(
+    args: &Args,
+    source: Source,
+    snapshot: Option<Vec<u8>>,
+    target: Option<&Target>,
+) -> Result<(), String> {
+    let live = live_side(args, target).await?;
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", args.port))
+        .await
+        .map_err(|e| {
+            format!(
+                "cannot listen on 127.0.0.1:{}: {e} (choose another with --port)",
+                args.port
+            )
+        })?;
+    let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    let query = match (&snapshot, &args.job) {
+        (Some(_), _) => "?snapshot=snapshot.json".to_string(),
+        (None, Some(job)) => format!("?job={job}"),
+        (None, None) => String::new(),
+    };
+    println!("spate-planner dashboard: http://{addr}/{query}");
+    axum::serve(listener, router(source, snapshot, live))
+        .await
+        .map_err(|e| e.to_string())
 }
 
 fn respond(
@@ -178,13 +272,13 @@ fn respond(
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.map(|s| Cow::Owned(s.to_vec()))
+            snapshot.map(|s| Cow::Owned(s.to_vec())).ok_or(Miss::NotFound)
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
-        _ => None,
+        _ => Err(Miss::NotFound),
     };
     match body {
-        Some(bytes) => (
+        Ok(bytes) => (
             [
                 (header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or(""))),
                 (header::CONTENT_SECURITY_POLICY, CSP),
@@ -195,7 +289,18 @@ fn respond(
             bytes.into_owned(),
         )
             .into_response(),
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+        Err(Miss::NotFound) => (StatusCode::NOT_FOUND, "not found").into_response(),
+        Err(Miss::Io(e)) => {
+            eprintln!(
+                "spate-planner serve: cannot read {}: {e}",
+                rel.as_deref().unwrap_or("")
+            );
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "cannot read this file on the server",
+            )
+                .into_response()
+        }
     }
 }
 

@@ -5,26 +5,45 @@
 //! `spate-planner plan --json` must give exactly the decision core's assignment for the inputs
 //! the fixture wrote (built here from the fixture's own data, not from the loader).
 
+mod fixture;
 mod nats_server;
 
-use async_nats::jetstream::{self, kv};
+use fixture::*;
+
+use async_nats::jetstream;
 use nats_server::NatsServer;
-use serde_json::{json, Value};
+use serde_json::Value;
 use spate_planner_core::fleet::Fleet;
-use spate_planner_core::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus};
-use spate_planner_core::{desired_assignment, stable_hash_str, LeaseEntry, SplitState};
+use spate_planner_core::records::SplitStatus;
+use spate_planner_core::{desired_assignment, stable_hash_str};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");
-const GIB: u64 = 1 << 30;
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spate-export-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+/// A temporary directory of one test's own (parallel tests must not share one: the "no
+/// temporary file left" checks would see each other's exports), removed at the end.
+struct TestDir(PathBuf);
+
+impl TestDir {
+    fn new(test: &str) -> TestDir {
+        let d = std::env::temp_dir().join(format!("spate-export-test-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        TestDir(d)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 fn run(args: &[&str]) -> Output {
@@ -39,324 +58,6 @@ fn text(o: &Output) -> String {
     )
 }
 
-async fn buckets(js: &jetstream::Context, job: &str) -> (kv::Store, kv::Store) {
-    let state = js
-        .create_key_value(kv::Config {
-            bucket: format!("spate_coordination_{job}_state"),
-            history: 1,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    let lease = js
-        .create_key_value(kv::Config {
-            bucket: format!("spate_coordination_{job}_lease"),
-            history: 1,
-            max_age: Duration::from_secs(30),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    (state, lease)
-}
-
-async fn put(store: &kv::Store, key: &str, v: Value) {
-    store.put(key, v.to_string().into_bytes().into()).await.unwrap();
-}
-
-/// The job the fixture writes: what the leader should see, kept here to compare against.
-struct Job {
-    fp: u64,
-    splits: BTreeMap<String, SplitState>,
-}
-
-fn progress(
-    id: &str,
-    fp: u64,
-    status: SplitStatus,
-    owner: Option<&str>,
-    epoch: u64,
-    attempts: u32,
-) -> SplitProgressRecord {
-    SplitProgressRecord {
-        schema: 3,
-        id: id.into(),
-        fp,
-        epoch,
-        status,
-        owner: owner.map(str::to_string),
-        attempts,
-        watermark: None,
-        state: None,
-        completed: status == SplitStatus::Completed,
-        written_at_ms: 1_767_000_000_000,
-    }
-}
-
-fn spec(id: &str, fp: u64, weight: u64) -> SplitSpecRecord {
-    SplitSpecRecord {
-        schema: 3,
-        id: id.into(),
-        fp,
-        generation: 1,
-        weight,
-        descriptor: "ZGVzYw==".into(),
-    }
-}
-
-/// Writes a realistic job through the server.
-async fn write_job(js: &jetstream::Context, job: &str) -> Job {
-    let (state, lease) = buckets(js, job).await;
-    let fingerprint = format!("s3://data/{job}@v1");
-    let fp = stable_hash_str(0, &fingerprint);
-    put(&state, "plan", json!({"schema":3,"fingerprint":fingerprint,"generation":2,"finality":"final","planned":16,"planner_state":null,"updated_at_ms":1767000000000i64})).await;
-
-    // (id, weight, status, progress owner, lease owner, epoch, attempts, has spec)
-    type Row<'a> = (
-        &'a str,
-        u64,
-        SplitStatus,
-        Option<&'a str>,
-        Option<&'a str>,
-        u64,
-        u32,
-        bool,
-    );
-    let rows: Vec<Row> = vec![
-        (
-            "s01",
-            5 * GIB,
-            SplitStatus::Runnable,
-            Some("w-a"),
-            Some("w-a"),
-            3,
-            0,
-            true,
-        ),
-        (
-            "s02",
-            64 << 20,
-            SplitStatus::Runnable,
-            Some("w-a"),
-            Some("w-a"),
-            1,
-            0,
-            true,
-        ),
-        (
-            "s03",
-            3 * GIB,
-            SplitStatus::Runnable,
-            Some("w-b"),
-            Some("w-b"),
-            2,
-            1,
-            true,
-        ),
-        (
-            "s04",
-            63 << 20,
-            SplitStatus::Runnable,
-            Some("w-b"),
-            Some("w-b"),
-            1,
-            0,
-            true,
-        ),
-        (
-            "s05",
-            2 * GIB,
-            SplitStatus::Runnable,
-            Some("w-a"),
-            Some("w-b"),
-            4,
-            1,
-            true,
-        ), // lease disagrees
-        (
-            "s06",
-            7 * GIB,
-            SplitStatus::Runnable,
-            Some("w-gone"),
-            None,
-            2,
-            1,
-            true,
-        ), // departed owner
-        ("s07", 60 << 20, SplitStatus::Runnable, None, None, 0, 0, true), // never owned
-        ("s08", 61 << 20, SplitStatus::Runnable, None, None, 3, 1, true), // released
-        (
-            "s09",
-            u64::MAX,
-            SplitStatus::Runnable,
-            Some("w-c"),
-            Some("w-c"),
-            1,
-            0,
-            true,
-        ), // extreme weight
-        (
-            "s10",
-            0,
-            SplitStatus::Runnable,
-            Some("w-d"),
-            Some("w-d"),
-            1,
-            0,
-            true,
-        ), // weight 0 counts as 1
-        (
-            "s11",
-            GIB,
-            SplitStatus::Runnable,
-            Some("w-c"),
-            Some("w-c"),
-            1,
-            0,
-            true,
-        ),
-        (
-            "s12",
-            9 * GIB,
-            SplitStatus::Runnable,
-            Some("w-b"),
-            None,
-            5,
-            3,
-            true,
-        ), // expired lease
-        (
-            "s-done",
-            4 * GIB,
-            SplitStatus::Completed,
-            Some("w-a"),
-            None,
-            2,
-            1,
-            true,
-        ),
-        (
-            "s-quar",
-            GIB,
-            SplitStatus::Quarantined,
-            Some("w-b"),
-            None,
-            6,
-            4,
-            true,
-        ),
-        ("s-nospec", GIB, SplitStatus::Runnable, None, None, 0, 0, false),
-    ];
-    let mut splits = BTreeMap::new();
-    for (id, w, status, owner, lease_owner, epoch, attempts, has_spec) in rows {
-        let p = progress(id, fp, status, owner, epoch, attempts);
-        let sp = has_spec.then(|| spec(id, fp, w));
-        if let Some(s) = &sp {
-            put(&state, &format!("spec.{id}"), serde_json::to_value(s).unwrap()).await;
-        }
-        let rev = state
-            .put(format!("split.{id}"), serde_json::to_vec(&p).unwrap().into())
-            .await
-            .unwrap();
-        let l = match lease_owner {
-            Some(o) => {
-                let v = LeaseVal {
-                    schema: 3,
-                    owner: o.into(),
-                    nonce: format!("n-{o}"),
-                    epoch,
-                };
-                let rev = lease
-                    .put(format!("split.{id}"), serde_json::to_vec(&v).unwrap().into())
-                    .await
-                    .unwrap();
-                Some(LeaseEntry { value: v, rev })
-            }
-            None => None,
-        };
-        splits.insert(
-            id.to_string(),
-            SplitState {
-                progress: p,
-                progress_rev: rev,
-                spec: sp,
-                lease: l,
-            },
-        );
-    }
-    // A record of another job sharing the prefix, a spec with no progress, a lease with no split.
-    let other = stable_hash_str(0, "s3://data/other@v1");
-    state
-        .put(
-            "split.s-foreign",
-            serde_json::to_vec(&progress("s-foreign", other, SplitStatus::Runnable, None, 0, 0))
-                .unwrap()
-                .into(),
-        )
-        .await
-        .unwrap();
-    put(
-        &state,
-        "spec.s-orphan",
-        serde_json::to_value(spec("s-orphan", fp, GIB)).unwrap(),
-    )
-    .await;
-    put(
-        &lease,
-        "split.s-ghost",
-        json!({"schema":3,"owner":"w-a","nonce":"n","epoch":1}),
-    )
-    .await;
-
-    // Presence: own caps, an older value without max_in_flight, an unreadable one.
-    put(
-        &lease,
-        "worker.w-a",
-        json!({"schema":3,"nonce":"na","max_in_flight":4}),
-    )
-    .await;
-    put(
-        &lease,
-        "worker.w-b",
-        json!({"schema":3,"nonce":"nb","max_in_flight":2}),
-    )
-    .await;
-    put(&lease, "worker.w-c", json!({"schema":3,"nonce":"nc"})).await;
-    lease
-        .put(
-            "worker.w-d",
-            b"{\"schema\":4,\"nonce\":\"nd\",\"max_in_flight\":6,\"zone\":\"b\"}"
-                .to_vec()
-                .into(),
-        )
-        .await
-        .unwrap();
-    put(
-        &lease,
-        "leader",
-        json!({"schema":3,"owner":"w-a","nonce":"lead","generation":2}),
-    )
-    .await;
-    put(
-        &state,
-        "assign.w-a",
-        json!({"schema":3,"generation":2,"splits":["s01","s02","s05"]}),
-    )
-    .await;
-    put(
-        &state,
-        "assign.w-b",
-        json!({"schema":3,"generation":2,"splits":["s03","s04"]}),
-    )
-    .await;
-    state.put("_probe.w-a", b"opaque".to_vec().into()).await.unwrap();
-    lease
-        .put("_probe.w-a", b"\x00\xffopaque".to_vec().into())
-        .await
-        .unwrap();
-    Job { fp, splits }
-}
-
 async fn stream_state(js: &jetstream::Context, bucket: &str) -> (u64, u64) {
     let mut s = js.get_stream(format!("KV_{bucket}")).await.unwrap();
     let info = s.info().await.unwrap();
@@ -365,6 +66,7 @@ async fn stream_state(js: &jetstream::Context, bucket: &str) -> (u64, u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn export_load_and_plan_a_real_job() {
+    let dir = TestDir::new("export_load_and_plan");
     let server = NatsServer::start(true);
     let client = async_nats::connect(server.url()).await.unwrap();
     let js = jetstream::new(client);
@@ -374,7 +76,7 @@ async fn export_load_and_plan_a_real_job() {
         stream_state(&js, "spate_coordination_orders_lease").await,
     );
 
-    let out = tmp("orders.json");
+    let out = dir.path("orders.json");
     let o = run(&[
         "snapshot",
         "--server",
@@ -488,7 +190,7 @@ async fn export_load_and_plan_a_real_job() {
     }
 
     // A what-if: w-gone departed within the delay reserves s06; a new member takes work.
-    let what_if = tmp("what-if.json");
+    let what_if = dir.path("what-if.json");
     std::fs::write(
         &what_if,
         r#"{"format":"spate-planner-scenario/1","changes":[
@@ -523,8 +225,9 @@ async fn export_load_and_plan_a_real_job() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clear_errors_and_no_file() {
+    let dir = TestDir::new("clear_errors");
     let server = NatsServer::start(true);
-    let out = tmp("never.json");
+    let out = dir.path("never.json");
 
     let o = run(&[
         "snapshot",
@@ -683,11 +386,12 @@ fn finish(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bucket_deleted_mid_export_gives_a_clear_error_and_no_file() {
+    let dir = TestDir::new("bucket_deleted");
     let server = NatsServer::start(true);
     let client = async_nats::connect(server.url()).await.unwrap();
     let js = jetstream::new(client.clone());
     write_many(&js, "gone", 120_000).await;
-    let out = tmp("gone.json");
+    let out = dir.path("gone.json");
     let (child, stderr, _) = export_until_progress(&server.url(), "gone", &out, "3");
     js.delete_key_value("spate_coordination_gone_state")
         .await
@@ -756,13 +460,14 @@ async fn stalling_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_stops_answering_times_out_clearly_and_writes_nothing() {
+    let dir = TestDir::new("stalled");
     let server = NatsServer::start(true);
     let client = async_nats::connect(server.url()).await.unwrap();
     let js = jetstream::new(client.clone());
     write_many(&js, "slow", 120_000).await;
     let before = stream_state(&js, "spate_coordination_slow_state").await;
     let (port, stall) = stalling_proxy(server.port).await;
-    let out = tmp("slow.json");
+    let out = dir.path("slow.json");
     let url = format!("nats://127.0.0.1:{port}");
     let started = std::time::Instant::now();
     let (child, stderr, _) = export_until_progress(&url, "slow", &out, "2");
@@ -789,6 +494,7 @@ async fn a_server_that_stops_answering_times_out_clearly_and_writes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_killed_mid_export_gives_a_clear_error_and_no_file() {
+    let dir = TestDir::new("killed");
     let mut server = NatsServer::start(true);
     let client = async_nats::connect(server.url()).await.unwrap();
     let js = jetstream::new(client.clone());
@@ -796,7 +502,7 @@ async fn server_killed_mid_export_gives_a_clear_error_and_no_file() {
     drop(js);
     drop(client);
 
-    let out = tmp("big.json");
+    let out = dir.path("big.json");
     // Kill the server as soon as the exporter reports its first progress line.
     let (child, stderr, seen) = export_until_progress(&server.url(), "big", &out, "3");
     server.kill();
@@ -809,62 +515,4 @@ async fn server_killed_mid_export_gives_a_clear_error_and_no_file() {
     );
     assert!(!out.exists());
     assert_no_temp_files(out.parent().unwrap());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn user_password_and_token_authentication() {
-    for (server_args, good, bad) in [
-        (
-            vec!["--user", "planner", "--pass", "s3cret"],
-            vec!["--user", "planner", "--password", "s3cret"],
-            vec!["--user", "planner", "--password", "wrong"],
-        ),
-        (
-            vec!["--auth", "t0ken"],
-            vec!["--token", "t0ken"],
-            vec!["--token", "nope"],
-        ),
-    ] {
-        let server = NatsServer::start_with(true, &server_args);
-        let opts = if server_args[0] == "--user" {
-            async_nats::ConnectOptions::with_user_and_password("planner".into(), "s3cret".into())
-        } else {
-            async_nats::ConnectOptions::with_token("t0ken".into())
-        };
-        let client = opts.connect(server.url()).await.unwrap();
-        let js = jetstream::new(client);
-        write_job(&js, "authjob").await;
-
-        let server_url = server.url();
-        let out = tmp(&format!("auth-{}.json", server_args[0].trim_start_matches('-')));
-        let mut args = vec![
-            "snapshot",
-            "--server",
-            &server_url,
-            "--job",
-            "authjob",
-            "--timeout",
-            "3",
-            "-o",
-        ];
-        let out_s = out.to_str().unwrap().to_string();
-        args.push(&out_s);
-        let o = run(&[args.clone(), bad.clone()].concat());
-        assert!(!o.status.success(), "{}", text(&o));
-        assert!(text(&o).contains("cannot connect"), "{}", text(&o));
-        assert!(
-            !text(&o).contains("s3cret") && !text(&o).contains("t0ken"),
-            "a secret was printed: {}",
-            text(&o)
-        );
-        assert!(!out.exists());
-        let o = run(&[args, good].concat());
-        assert!(o.status.success(), "{}", text(&o));
-        let saved = std::fs::read_to_string(&out).unwrap();
-        assert!(
-            !saved.contains("s3cret") && !saved.contains("t0ken"),
-            "a secret reached the file"
-        );
-        assert_eq!(Fleet::load_text(&saved).unwrap().members.len(), 4);
-    }
 }

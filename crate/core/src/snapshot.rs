@@ -95,7 +95,9 @@ struct EntryOut<'a> {
     base64: Option<String>,
 }
 
-fn entry_line(e: &Entry) -> String {
+/// One entry as the snapshot file writes it: a one-line JSON object (`value` when the bytes
+/// are exactly a JSON document, else `text` or `base64`). The live stream carries entries so.
+pub fn entry_json(e: &Entry) -> String {
     let mut out = EntryOut {
         key: &e.key,
         revision: e.revision,
@@ -125,7 +127,7 @@ fn write_bucket(out: &mut String, label: &str, b: &Bucket) {
     ));
     for (i, e) in b.entries.iter().enumerate() {
         out.push_str(if i == 0 { "\n      " } else { ",\n      " });
-        out.push_str(&entry_line(e));
+        out.push_str(&entry_json(e));
     }
     out.push_str(if b.entries.is_empty() { "]}" } else { "\n    ]}" });
 }

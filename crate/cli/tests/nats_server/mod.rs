@@ -14,6 +14,8 @@ pub struct NatsServer {
     child: Option<Child>,
     pub port: u16,
     pub dir: PathBuf,
+    jetstream: bool,
+    extra: Vec<String>,
 }
 
 fn free_port() -> u16 {
@@ -39,12 +41,31 @@ impl NatsServer {
         let port = free_port();
         let dir = std::env::temp_dir().join(format!("spate-nats-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
+        let mut server = NatsServer {
+            child: None,
+            port,
+            dir,
+            jetstream,
+            extra: extra.iter().map(|s| s.to_string()).collect(),
+        };
+        server.spawn();
+        server
+    }
+
+    /// Starts the server again after [`NatsServer::kill`]: same port, same store directory.
+    pub fn restart(&mut self) {
+        self.kill();
+        self.spawn();
+    }
+
+    fn spawn(&mut self) {
+        let port = self.port;
         let mut cmd = Command::new(binary());
         cmd.args(["-a", "127.0.0.1", "-p", &port.to_string()]);
-        if jetstream {
-            cmd.args(["-js", "-sd", dir.to_str().unwrap()]);
+        if self.jetstream {
+            cmd.args(["-js", "-sd", self.dir.to_str().unwrap()]);
         }
-        cmd.args(extra);
+        cmd.args(&self.extra);
         let child = cmd
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -56,11 +77,7 @@ impl NatsServer {
                     binary()
                 )
             });
-        let server = NatsServer {
-            child: Some(child),
-            port,
-            dir,
-        };
+        self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(15);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
@@ -69,7 +86,6 @@ impl NatsServer {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        server
     }
 
     pub fn url(&self) -> String {

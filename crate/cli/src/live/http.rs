@@ -1,0 +1,184 @@
+//! The live endpoints `serve --server` adds, on the dashboard's own origin:
+//! `GET /api/jobs`, `GET /api/live?job=J[&since=S-L]` (Server-Sent Events) and
+//! `GET /api/snapshot?job=J`.
+
+use super::follow::{self, Advisories, Conn};
+use super::hub::Hub;
+use super::state::Pair;
+use crate::store::ReadError;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use spate_planner_core::snapshot::valid_job_name;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// At most this many jobs followed at once; idle ones (no page listening) make room.
+const MAX_JOBS: usize = 8;
+
+/// The live side of the server: one connection, the jobs followed.
+pub struct Live {
+    pub conn: Conn,
+    /// `--job`: the only job served, when given.
+    pub fixed: Option<String>,
+    /// Each followed job's hub, and the task that feeds it (aborted when the job is dropped).
+    hubs: tokio::sync::Mutex<HashMap<String, (Arc<Hub>, tokio::task::AbortHandle)>>,
+}
+
+/// An HTTP error with a message for the page.
+pub struct Refusal(StatusCode, String);
+
+impl Refusal {
+    pub fn message(self) -> String {
+        self.1
+    }
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.1 }).to_string();
+        (self.0, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+    }
+}
+
+/// A query parameter, %-decoded.
+pub fn param(uri: &Uri, name: &str) -> Option<String> {
+    uri.query()?.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == name).then(|| {
+            percent_encoding::percent_decode_str(v)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+    })
+}
+
+impl Live {
+    pub fn new(conn: Conn, fixed: Option<String>) -> Live {
+        Live {
+            conn,
+            fixed,
+            hubs: tokio::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The job a request names (`?job=`), or the one `--job` fixed.
+    fn job_of(&self, uri: &Uri) -> Result<String, Refusal> {
+        let asked = param(uri, "job");
+        let job = match (&self.fixed, asked) {
+            (Some(f), Some(a)) if *f != a => {
+                return Err(Refusal(
+                    StatusCode::NOT_FOUND,
+                    format!("this server follows job {f:?} only"),
+                ))
+            }
+            (Some(f), _) => f.clone(),
+            (None, Some(a)) => a,
+            (None, None) => return Err(Refusal(StatusCode::BAD_REQUEST, "name the job: ?job=NAME".into())),
+        };
+        if !valid_job_name(&job) {
+            return Err(Refusal(
+                StatusCode::BAD_REQUEST,
+                "invalid job name: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -".into(),
+            ));
+        }
+        Ok(job)
+    }
+
+    /// The hub of `job`, started (its buckets read) on first use.
+    pub async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
+        let mut hubs = self.hubs.lock().await;
+        if let Some((h, _)) = hubs.get(job) {
+            return Ok(h.clone());
+        }
+        if hubs.len() >= MAX_JOBS {
+            hubs.retain(|_, (h, task)| {
+                let keep = h.listeners() > 0 || self.fixed.as_deref() == Some(h.job.as_str());
+                if !keep {
+                    task.abort();
+                }
+                keep
+            });
+            if hubs.len() >= MAX_JOBS {
+                return Err(Refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("{MAX_JOBS} jobs are followed already"),
+                ));
+            }
+        }
+        let (hub, task) = start(&self.conn, job).await.map_err(|e| match e {
+            ReadError::Missing(m) => Refusal(StatusCode::NOT_FOUND, m),
+            other => Refusal(StatusCode::BAD_GATEWAY, other.to_string()),
+        })?;
+        hubs.insert(job.to_string(), (hub.clone(), task));
+        Ok(hub)
+    }
+}
+
+/// Reads the job and starts following it: the hub, and the task that feeds it.
+pub async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::AbortHandle), ReadError> {
+    let advisories = Advisories::new(conn, job).await.map_err(ReadError::Other)?;
+    let (state, watches) = follow::load(conn, job).await?;
+    let hub = Hub::new(job, &conn.server, state);
+    let task = tokio::spawn(follow::run(hub.clone(), conn.clone(), watches, advisories));
+    Ok((hub, task.abort_handle()))
+}
+
+fn headers(content_type: &'static str) -> [(header::HeaderName, &'static str); 4] {
+    [
+        (header::CONTENT_TYPE, content_type),
+        (header::CONTENT_SECURITY_POLICY, crate::serve::CSP),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::CACHE_CONTROL, "no-cache, no-store"),
+    ]
+}
+
+/// `GET /api/live`: the event stream. Resumes from `?since=S-L` or the `Last-Event-ID` header.
+pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
+    let job = match live.job_of(&uri) {
+        Ok(j) => j,
+        Err(r) => return r.into_response(),
+    };
+    let hub = match live.hub(&job).await {
+        Ok(h) => h,
+        Err(r) => return r.into_response(),
+    };
+    let since = param(&uri, "since")
+        .or_else(|| {
+            req.get("last-event-id")
+                .and_then(|v: &HeaderValue| v.to_str().ok())
+                .map(str::to_string)
+        })
+        .and_then(|s| s.parse::<Pair>().ok());
+    (headers("text/event-stream"), super::sse::body(hub, since)).into_response()
+}
+
+/// `GET /api/snapshot`: the state held now, as a snapshot file.
+pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
+    let job = match live.job_of(&uri) {
+        Ok(j) => j,
+        Err(r) => return r.into_response(),
+    };
+    match live.hub(&job).await {
+        Ok(hub) => {
+            let text = hub.snapshot_file();
+            let revisions = hub.pair().to_string();
+            let mut r = (headers("application/json"), text).into_response();
+            if let Ok(v) = HeaderValue::from_str(&revisions) {
+                r.headers_mut().insert("x-spate-revisions", v);
+            }
+            r
+        }
+        Err(r) => r.into_response(),
+    }
+}
+
+/// `GET /api/jobs`: the server's Spate jobs, with their buckets' entry counts and bytes.
+pub async fn jobs(live: Arc<Live>) -> Response {
+    match super::jobs::list(&live.conn.js).await {
+        Ok(list) => {
+            let doc = serde_json::json!({ "jobs": list, "job": live.fixed });
+            (headers("application/json"), doc.to_string()).into_response()
+        }
+        Err(e) => Refusal(StatusCode::BAD_GATEWAY, e).into_response(),
+    }
+}

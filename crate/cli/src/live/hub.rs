@@ -1,0 +1,198 @@
+//! One followed job: its state in memory, the ring of recent events, and the broadcast every
+//! connected page (and `watch`) listens to.
+//!
+//! Memory is bounded: the broadcast keeps at most [`QUEUE`] batches of at most [`BATCH`] changes
+//! for all listeners together; a listener that falls further behind is told it lagged and gets a
+//! full resync instead. The ring keeps at most [`RING_EVENTS`] events and [`RING_BYTES`] bytes.
+
+use super::ring::Ring;
+use super::state::{Change, JobState, Pair, Regression, Which};
+use super::wire::{self, Status};
+use axum::body::Bytes;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::broadcast;
+
+/// At most this many changes per batch (the follower gathers what is ready, up to this).
+pub const BATCH: usize = 1024;
+/// Batches kept for listeners that are behind.
+pub const QUEUE: usize = 64;
+pub const RING_EVENTS: usize = 16_384;
+pub const RING_BYTES: usize = 16 << 20;
+
+/// What listeners receive.
+pub enum Batch {
+    /// Framed change events; `seq` orders batches and full states.
+    Events { seq: u64, text: Bytes, changes: usize },
+    /// The state was replaced (rebuilt after a reconnect or a gap): send the full state.
+    Resync { seq: u64 },
+    /// A framed status event.
+    Status { text: Bytes, status: Status },
+}
+
+struct Shared {
+    state: JobState,
+    ring: Ring,
+    seq: u64,
+    status: Status,
+    /// The framed full state at `seq`, built once for every page that needs it.
+    full: Option<(u64, Bytes)>,
+}
+
+pub struct Hub {
+    pub job: String,
+    /// The server's addresses, without credentials.
+    pub server: String,
+    shared: Mutex<Shared>,
+    tx: broadcast::Sender<Arc<Batch>>,
+}
+
+fn frame_status(s: &Status) -> Bytes {
+    Bytes::from(wire::frame("status", None, &wire::status_json(s)))
+}
+
+impl Hub {
+    pub fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
+        let ring = Ring::new(state.pair(), RING_EVENTS, RING_BYTES);
+        let (tx, _) = broadcast::channel(QUEUE);
+        Arc::new(Hub {
+            job: job.to_string(),
+            server: server.to_string(),
+            shared: Mutex::new(Shared {
+                state,
+                ring,
+                seq: 0,
+                status: Status::Live,
+                full: None,
+            }),
+            tx,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Batch>> {
+        self.tx.subscribe()
+    }
+
+    pub fn listeners(&self) -> usize {
+        self.tx.receiver_count()
+    }
+
+    /// Applies changes in order and sends them, coalesced: a key changed several times in one
+    /// batch is sent once, with its last change.
+    pub fn publish(&self, changes: &[Change]) -> Result<(), Regression> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let mut sh = self.lock();
+        let mut last: HashMap<(Which, &str), usize> = HashMap::new();
+        let mut pairs = Vec::with_capacity(changes.len());
+        for (i, c) in changes.iter().enumerate() {
+            sh.state.apply(c)?;
+            pairs.push(sh.state.pair());
+            last.insert((c.which, c.key()), i);
+        }
+        let mut text = String::new();
+        let mut sent = 0;
+        for (i, c) in changes.iter().enumerate() {
+            if last.get(&(c.which, c.key())) == Some(&i) {
+                let event = wire::frame("change", Some(pairs[i]), &wire::change_json(c));
+                sh.ring.push(pairs[i], event.as_str().into());
+                text.push_str(&event);
+                sent += 1;
+            }
+        }
+        sh.seq += 1;
+        let batch = Batch::Events {
+            seq: sh.seq,
+            text: Bytes::from(text),
+            changes: sent,
+        };
+        let _ = self.tx.send(Arc::new(batch));
+        Ok(())
+    }
+
+    /// Drops the lease entries whose age reached the bucket's `max_age` by `now_ms`.
+    pub fn expire(&self, now_ms: i64) {
+        let due = self.lock().state.take_due(now_ms);
+        // Expiries never regress: they do not move a revision.
+        let _ = self.publish(&due);
+    }
+
+    pub fn next_deadline(&self) -> Option<i64> {
+        self.lock().state.next_deadline()
+    }
+
+    /// Replaces the whole state (a fresh watch after a reconnect or a gap); every listener gets
+    /// the full state.
+    pub fn replace(&self, state: JobState) {
+        let mut sh = self.lock();
+        let pair = state.pair();
+        sh.state = state;
+        sh.ring.reset(pair);
+        sh.seq += 1;
+        sh.full = None;
+        let _ = self.tx.send(Arc::new(Batch::Resync { seq: sh.seq }));
+    }
+
+    /// Sets the status, telling listeners when it changed.
+    pub fn set_status(&self, status: Status) {
+        let mut sh = self.lock();
+        if sh.status == status {
+            return;
+        }
+        sh.status = status.clone();
+        let text = frame_status(&status);
+        let _ = self.tx.send(Arc::new(Batch::Status { text, status }));
+    }
+
+    /// The full state as a framed `snapshot` event, and the batch sequence it stands at.
+    pub fn full(&self) -> (u64, Bytes) {
+        let mut sh = self.lock();
+        full_locked(&mut sh, &self.server)
+    }
+
+    /// What a page connecting now is sent first: the changes since `since` when the ring still
+    /// holds them, else the full state; then the status. With the sequence it stands at.
+    pub fn initial(&self, since: Option<Pair>) -> (u64, Vec<Bytes>) {
+        let mut sh = self.lock();
+        let mut out: Vec<Bytes> = Vec::new();
+        match since.and_then(|p| sh.ring.since(p)) {
+            Some(events) => out.extend(events.iter().map(|e| Bytes::from(e.to_string()))),
+            None => out.push(full_locked(&mut sh, &self.server).1),
+        }
+        out.push(frame_status(&sh.status));
+        (sh.seq, out)
+    }
+
+    /// The state as a snapshot file's text (`GET /api/snapshot`).
+    pub fn snapshot_file(&self) -> String {
+        wire::snapshot_file(&self.lock().state, &self.server, crate::export::now_ms())
+    }
+
+    /// The state as a snapshot, for figures.
+    pub fn snapshot(&self) -> (Pair, spate_planner_core::snapshot::Snapshot) {
+        let sh = self.lock();
+        let pair = sh.state.pair();
+        let source = wire::live_source(&self.server, pair);
+        (pair, sh.state.snapshot(crate::export::now_ms(), source))
+    }
+
+    pub fn pair(&self) -> Pair {
+        self.lock().state.pair()
+    }
+}
+
+fn full_locked(sh: &mut Shared, server: &str) -> (u64, Bytes) {
+    if let Some((seq, text)) = &sh.full {
+        if *seq == sh.seq {
+            return (*seq, text.clone());
+        }
+    }
+    let text = Bytes::from(wire::snapshot_event(&sh.state, server, crate::export::now_ms()));
+    sh.full = Some((sh.seq, text.clone()));
+    (sh.seq, text)
+}

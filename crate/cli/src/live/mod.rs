@@ -1,0 +1,62 @@
+//! Live mode (issue 9): `serve --server` follows jobs on NATS and streams them to the page;
+//! `watch` prints the plan's figures as the job changes. docs/live-protocol.md describes the
+//! wire format.
+
+pub mod figures;
+pub mod follow;
+pub mod http;
+pub mod hub;
+pub mod jobs;
+pub mod ring;
+pub mod sse;
+pub mod state;
+pub mod watch;
+pub mod wire;
+
+use crate::nats::{self, Target};
+use follow::{Conn, ConnState};
+use std::time::Duration;
+
+/// Connects for following: connection events feed [`ConnState`], reconnects are tried quickly
+/// and for ever, and the server must answer JetStream requests.
+pub async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<Conn, String> {
+    let (tx, events) = tokio::sync::watch::channel(ConnState {
+        connected: true,
+        disconnects: 0,
+    });
+    let basics = nats::basics(timeout, name);
+    let client = target
+        .connect(move |o| {
+            basics(o)
+                .max_reconnects(None)
+                .reconnect_delay_callback(|n| Duration::from_millis((n as u64 * 250).clamp(100, 2000)))
+                .event_callback(move |ev| {
+                    let tx = tx.clone();
+                    async move { on_event(&tx, ev) }
+                })
+        })
+        .await?;
+    let js = async_nats::jetstream::new(client.clone());
+    let server = target.public();
+    crate::export::check_jetstream(&js, &server)
+        .await
+        .map_err(|f| f.0)?;
+    Ok(Conn {
+        client,
+        js,
+        server,
+        events,
+        idle: timeout,
+    })
+}
+
+fn on_event(tx: &tokio::sync::watch::Sender<ConnState>, ev: async_nats::Event) {
+    match ev {
+        async_nats::Event::Connected => tx.send_modify(|s| s.connected = true),
+        async_nats::Event::Disconnected => tx.send_modify(|s| {
+            s.connected = false;
+            s.disconnects += 1;
+        }),
+        _ => {}
+    }
+}

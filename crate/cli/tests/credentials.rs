@@ -1,0 +1,286 @@
+//! Credentials (issue 12): against real servers with `--user planner --pass s3cret` and with
+//! `--auth TOKEN`, exports that pass and exports that fail, with the secret in the URL (every
+//! form) and in the options. No secret may ever appear on standard output, standard error or in
+//! any file written.
+
+mod fixture;
+mod nats_server;
+
+use async_nats::jetstream;
+use nats_server::NatsServer;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("spate-cred-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Every file under `dir`, read.
+fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files(&p));
+        } else {
+            out.push((p.clone(), std::fs::read(&p).unwrap()));
+        }
+    }
+    out
+}
+
+fn assert_clean(what: &str, o: &Output, dir: &Path, secrets: &[&str]) {
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    for s in secrets {
+        assert!(!out.contains(s), "{what}: secret {s:?} on stdout: {out}");
+        assert!(!err.contains(s), "{what}: secret {s:?} on stderr: {err}");
+        for (p, bytes) in files(dir) {
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(s),
+                "{what}: secret {s:?} in {}",
+                p.display()
+            );
+        }
+    }
+}
+
+/// Runs `snapshot` with `args` into `out`; checks success or the failure's words, and that no
+/// secret leaked anywhere.
+fn export(what: &str, args: &[&str], dir: &Path, ok: Result<(), &str>, secrets: &[&str]) -> Output {
+    let o = Command::new(BIN)
+        .arg("snapshot")
+        .args(args)
+        .args(["--timeout", "3"])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    match ok {
+        Ok(()) => assert!(o.status.success(), "{what}: {text}"),
+        Err(words) => {
+            assert!(!o.status.success(), "{what}: succeeded: {text}");
+            assert!(text.contains(words), "{what}: expected {words:?} in: {text}");
+        }
+    }
+    assert_clean(what, &o, dir, secrets);
+    o
+}
+
+fn saved_server(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let snap = spate_planner_core::snapshot::Snapshot::parse(&text).unwrap();
+    assert!(!snap.state.entries.is_empty());
+    snap.source.server.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn user_and_password_in_every_form() {
+    let server = NatsServer::start_with(true, &["--user", "planner", "--pass", "s3cret"]);
+    let opts = async_nats::ConnectOptions::with_user_and_password("planner".into(), "s3cret".into());
+    let client = opts.connect(server.url()).await.unwrap();
+    fixture::write_job(&jetstream::new(client), "authjob").await;
+    let dir = Dir::new("userpass");
+    let p = server.port;
+    let secrets = ["s3cret", "s%33cret", "wr0ngpass"];
+    let public = format!("nats://127.0.0.1:{p}");
+    let good = [
+        format!("nats://planner:s3cret@127.0.0.1:{p}"),
+        format!("planner:s3cret@127.0.0.1:{p}"),
+        format!("nats://planner:s%33cret@127.0.0.1:{p}"),
+        format!("nats://planner:s3cret@127.0.0.1:{p}, nats://planner:s3cret@127.0.0.1:{p}"),
+    ];
+    for (i, url) in good.iter().enumerate() {
+        let out = dir.0.join(format!("good-{i}.json"));
+        let what = format!("good form {i}");
+        export(
+            &what,
+            &["--server", url, "--job", "authjob", "-o", out.to_str().unwrap()],
+            &dir.0,
+            Ok(()),
+            &secrets,
+        );
+        assert!(saved_server(&out).starts_with(&public), "{what}");
+    }
+    // A user name in the URL, the password as an option; both as options; and to stdout.
+    let user_url = format!("nats://planner@127.0.0.1:{p}");
+    let out = dir.0.join("user-in-url.json");
+    let args = [
+        "--server",
+        &user_url,
+        "--password",
+        "s3cret",
+        "--job",
+        "authjob",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    export("user in url", &args, &dir.0, Ok(()), &secrets);
+    assert_eq!(saved_server(&out), public);
+    let args = [
+        "--server",
+        &public,
+        "--user",
+        "planner",
+        "--password",
+        "s3cret",
+        "--job",
+        "authjob",
+    ];
+    let o = export("options, to stdout", &args, &dir.0, Ok(()), &secrets);
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&public));
+
+    failing_exports(&dir.0, p, &public, &good[0], &secrets);
+}
+
+/// Exports that fail, with the secret in the URL or in the options: wrong password, bad and
+/// invalid job, unreachable server, conflicting credentials, a bad port.
+fn failing_exports(dir: &Path, p: u16, public: &str, url: &str, secrets: &[&str]) {
+    let out = dir.join("never.json");
+    let out_s = out.to_str().unwrap();
+    let refused = "refused the credentials";
+    let wrong = format!("nats://planner:wr0ngpass@127.0.0.1:{p}");
+    export(
+        "wrong password in url",
+        &["--server", &wrong, "--job", "authjob", "-o", out_s],
+        dir,
+        Err(refused),
+        secrets,
+    );
+    let args = [
+        "--server",
+        public,
+        "--user",
+        "planner",
+        "--password",
+        "wr0ngpass",
+        "--job",
+        "authjob",
+        "-o",
+        out_s,
+    ];
+    export("wrong password option", &args, dir, Err(refused), secrets);
+    export(
+        "bad job",
+        &["--server", url, "--job", "absent", "-o", out_s],
+        dir,
+        Err("does not exist"),
+        secrets,
+    );
+    export(
+        "invalid job",
+        &["--server", url, "--job", "no job", "-o", out_s],
+        dir,
+        Err("invalid job name"),
+        secrets,
+    );
+    let mut down = NatsServer::start(true);
+    let dead = format!("nats://planner:s3cret@127.0.0.1:{}", down.port);
+    down.kill();
+    export(
+        "unreachable",
+        &["--server", &dead, "--job", "authjob", "-o", out_s],
+        dir,
+        Err("cannot connect"),
+        secrets,
+    );
+    let clash = format!("nats://planner:s3cret@127.0.0.1:{p},nats://planner:wr0ngpass@127.0.0.1:{p}");
+    export(
+        "conflict",
+        &["--server", &clash, "--job", "authjob", "-o", out_s],
+        dir,
+        Err("different credentials"),
+        secrets,
+    );
+    let bad_port = "nats://planner:s3cret@127.0.0.1:99999";
+    export(
+        "bad port",
+        &["--server", bad_port, "--job", "authjob", "-o", out_s],
+        dir,
+        Err("invalid port"),
+        secrets,
+    );
+    assert!(!out.exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_in_every_form() {
+    let server = NatsServer::start_with(true, &["--auth", "t0kenSecret"]);
+    let client = async_nats::ConnectOptions::with_token("t0kenSecret".into())
+        .connect(server.url())
+        .await
+        .unwrap();
+    fixture::write_job(&jetstream::new(client), "tokjob").await;
+    let dir = Dir::new("token");
+    let p = server.port;
+    let secrets = ["t0kenSecret", "n0tTheToken"];
+    let public = format!("nats://127.0.0.1:{p}");
+    let forms: [(String, Vec<&str>); 3] = [
+        (format!("nats://t0kenSecret@127.0.0.1:{p}"), vec![]),
+        (format!("t0kenSecret@127.0.0.1:{p}"), vec![]),
+        (public.clone(), vec!["--token", "t0kenSecret"]),
+    ];
+    for (i, (url, extra)) in forms.iter().enumerate() {
+        let out = dir.0.join(format!("tok-{i}.json"));
+        let mut args = vec![
+            "--server",
+            url.as_str(),
+            "--job",
+            "tokjob",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        export(&format!("token form {i}"), &args, &dir.0, Ok(()), &secrets);
+        assert_eq!(saved_server(&out), public);
+    }
+    let out = dir.0.join("never.json");
+    let out_s = out.to_str().unwrap();
+    let wrong = format!("nats://n0tTheToken@127.0.0.1:{p}");
+    let refused = "refused the credentials";
+    export(
+        "wrong token in url",
+        &["--server", &wrong, "--job", "tokjob", "-o", out_s],
+        &dir.0,
+        Err(refused),
+        &secrets,
+    );
+    let args = [
+        "--server",
+        &public,
+        "--token",
+        "n0tTheToken",
+        "--job",
+        "tokjob",
+        "-o",
+        out_s,
+    ];
+    export("wrong token option", &args, &dir.0, Err(refused), &secrets);
+    let url = &forms[0].0;
+    export(
+        "bad job",
+        &["--server", url, "--job", "absent", "-o", out_s],
+        &dir.0,
+        Err("does not exist"),
+        &secrets,
+    );
+    assert!(!out.exists());
+}

@@ -1,0 +1,456 @@
+//! Live mode (issue 9) against a real NATS server: a fixture writer changes a running job while a
+//! page is connected to `serve --server`'s event stream. After each change the page's model (the
+//! full state plus the changes applied) must hold exactly the entries `spate-planner snapshot`
+//! exports, and `/api/snapshot` must equal that export byte for byte (source and time aside).
+
+mod fixture;
+mod live_client;
+mod nats_server;
+
+use async_nats::jetstream::{self, kv};
+use live_client::{export, get, without_header, Model, Serve, Sse, BIN};
+use nats_server::NatsServer;
+use serde_json::json;
+use spate_planner_core::snapshot::Snapshot;
+use std::time::{Duration, Instant};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// Reads events into the model until `done` says so; panics after `wait`.
+async fn until(sse: &mut Sse, model: &mut Model, wait: Duration, mut done: impl FnMut(&Model, &str) -> bool) {
+    let deadline = Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let e = sse
+            .next(left)
+            .await
+            .unwrap_or_else(|| panic!("nothing in {wait:?} (model at {})", model.id));
+        let name = model.apply(&e);
+        if done(model, &name) {
+            return;
+        }
+    }
+}
+
+/// The model holds what the exporter exports now, and /api/snapshot equals the export.
+async fn agrees(model: &Model, url: &str, job: &str, port: u16, what: &str) {
+    let text = export(url, job);
+    let snap = Snapshot::parse(&text).unwrap();
+    let (state, lease) = model.entries();
+    assert_eq!(state, snap.state.entries, "{what}: state bucket");
+    assert_eq!(lease, snap.lease.entries, "{what}: lease bucket");
+    let (status, _, body) = get(port, &format!("/api/snapshot?job={job}")).await;
+    assert_eq!(status, 200, "{what}: {body}");
+    assert_eq!(
+        without_header(&body),
+        without_header(&text),
+        "{what}: /api/snapshot"
+    );
+}
+
+async fn put(store: &kv::Store, key: &str, v: serde_json::Value) -> u64 {
+    store.put(key, v.to_string().into_bytes().into()).await.unwrap()
+}
+
+async fn last_sequence(js: &jetstream::Context, bucket: &str) -> u64 {
+    let mut s = js.get_stream(format!("KV_{bucket}")).await.unwrap();
+    s.info().await.unwrap().state.last_sequence
+}
+
+/// The revision a change event's id gives the bucket.
+fn moved_to(model: &Model, bucket: &str, rev: u64) -> bool {
+    let (s, l) = model.id.split_once('-').unwrap();
+    let at: u64 = if bucket == "state" { s } else { l }.parse().unwrap();
+    at >= rev
+}
+
+/// One page on a running server, following one job.
+struct Page {
+    sse: Sse,
+    model: Model,
+    url: String,
+    port: u16,
+}
+
+impl Page {
+    async fn until(&mut self, wait: Duration, done: impl FnMut(&Model, &str) -> bool) {
+        until(&mut self.sse, &mut self.model, wait, done).await
+    }
+
+    async fn agrees(&self, what: &str) {
+        agrees(&self.model, &self.url, &self.model.job, self.port, what).await
+    }
+}
+
+/// A member joins, one leaves, a cap changes, a split completes, an assignment is published:
+/// each seen within a second, then the same entries as an export.
+async fn five_changes(page: &mut Page, js: &jetstream::Context, state: &kv::Store, lease: &kv::Store) {
+    let completed = json!({"schema":3,"id":"s02","fp":fixture_fp("live"),"epoch":1,"status":"completed",
+        "owner":"w-a","attempts":0,"watermark":null,"state":null,"completed":true,"written_at_ms":1767000000001i64});
+    let steps = [
+        (
+            "a member joins",
+            lease,
+            "worker.w-e",
+            Some(json!({"schema":3,"nonce":"ne","max_in_flight":3})),
+        ),
+        ("a member leaves", lease, "worker.w-c", None),
+        (
+            "a cap changes",
+            lease,
+            "worker.w-a",
+            Some(json!({"schema":3,"nonce":"na","max_in_flight":6})),
+        ),
+        ("a split completes", state, "split.s02", Some(completed)),
+        (
+            "an assignment is published",
+            state,
+            "assign.w-e",
+            Some(json!({"schema":3,"generation":3,"splits":["s07","s08"]})),
+        ),
+    ];
+    for (what, store, key, value) in steps {
+        let bucket = if std::ptr::eq(store, state) {
+            "state"
+        } else {
+            "lease"
+        };
+        let started = Instant::now();
+        let rev = match value {
+            Some(v) => put(store, key, v).await,
+            None => {
+                store.delete(key).await.unwrap();
+                last_sequence(js, &store.name).await
+            }
+        };
+        page.until(SECOND, |m, _| moved_to(m, bucket, rev)).await;
+        assert!(started.elapsed() < SECOND, "{what}: {:?}", started.elapsed());
+        page.agrees(what).await;
+    }
+}
+
+/// The page reconnects from its last id and gets only what it missed; a revision the server no
+/// longer has gets a full state.
+async fn resume(page: Page, lease: &kv::Store) -> Page {
+    let Page {
+        sse,
+        model,
+        url,
+        port,
+    } = page;
+    let last = model.id.clone();
+    drop(sse);
+    let rev = put(
+        lease,
+        "worker.w-f",
+        json!({"schema":3,"nonce":"nf","max_in_flight":2}),
+    )
+    .await;
+    let sse = Sse::connect(port, "/api/live?job=live", Some(&last)).await;
+    let mut page = Page {
+        sse,
+        model,
+        url,
+        port,
+    };
+    let before = page.model.snapshots;
+    page.until(SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    assert_eq!(
+        page.model.snapshots, before,
+        "resumed with a full state instead of the changes"
+    );
+    page.agrees("resumed").await;
+    let mut stale = Sse::connect(page.port, "/api/live?job=live&since=1-1", None).await;
+    assert_eq!(stale.next(5 * SECOND).await.unwrap().event, "snapshot");
+    page
+}
+
+/// NATS killed and restarted (same port and store): reconnecting, a full state, live; and the
+/// state is right.
+async fn restart(page: &mut Page, nats: &mut NatsServer) {
+    nats.kill();
+    page.until(10 * SECOND, |m, _| m.is("reconnecting")).await;
+    nats.restart();
+    let snapshots = page.model.snapshots;
+    page.until(20 * SECOND, |m, _| m.is("live")).await;
+    assert_eq!(
+        page.model.snapshots,
+        snapshots + 1,
+        "no full resync after the restart"
+    );
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    let lease = js.get_key_value("spate_coordination_live_lease").await.unwrap();
+    let rev = put(
+        &lease,
+        "worker.w-g",
+        json!({"schema":3,"nonce":"ng","max_in_flight":1}),
+    )
+    .await;
+    page.until(5 * SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    page.agrees("after the restart").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_reach_the_page_resume_and_survive_a_restart() {
+    let mut nats = NatsServer::start(true);
+    let url = nats.url();
+    let js = jetstream::new(async_nats::connect(&url).await.unwrap());
+    fixture::write_job(&js, "live").await;
+    let state = js.get_key_value("spate_coordination_live_state").await.unwrap();
+    let lease = js.get_key_value("spate_coordination_live_lease").await.unwrap();
+    let serve = Serve::start(&["--server", &url, "--job", "live"]);
+    let sse = Sse::connect(serve.port, "/api/live?job=live", None).await;
+    assert!(sse.head.contains("text/event-stream"), "{}", sse.head);
+    assert!(sse.head.contains("connect-src 'self'"), "{}", sse.head);
+    let mut page = Page {
+        sse,
+        model: Model::new("live"),
+        url: url.clone(),
+        port: serve.port,
+    };
+    page.until(5 * SECOND, |m, _| m.is("live")).await;
+    assert_eq!(page.model.snapshots, 1);
+    page.agrees("the full state").await;
+    five_changes(&mut page, &js, &state, &lease).await;
+    let mut page = resume(page, &lease).await;
+    restart(&mut page, &mut nats).await;
+    serve.stop();
+}
+
+fn fixture_fp(job: &str) -> u64 {
+    spate_planner_core::stable_hash_str(0, &format!("s3://data/{job}@v1"))
+}
+
+/// A job's two buckets, the lease bucket with a 2 s max_age, with or without limit markers.
+async fn short_lived_job(js: &jetstream::Context, job: &str, markers: bool) -> (kv::Store, kv::Store) {
+    let config = |suffix: &str, max_age| kv::Config {
+        bucket: format!("spate_coordination_{job}_{suffix}"),
+        history: 1,
+        max_age,
+        limit_markers: (markers && !max_age.is_zero()).then_some(SECOND),
+        ..Default::default()
+    };
+    let state = js
+        .create_key_value(config("state", Duration::ZERO))
+        .await
+        .unwrap();
+    let lease = js.create_key_value(config("lease", 2 * SECOND)).await.unwrap();
+    let plan = json!({"schema":3,"fingerprint":format!("s3://data/{job}@v1"),"generation":1,"finality":"final",
+        "planned":0,"planner_state":null,"updated_at_ms":1});
+    put(&state, "plan", plan).await;
+    (state, lease)
+}
+
+async fn open_page(url: &str, port: u16, job: &str) -> Page {
+    let sse = Sse::connect(port, &format!("/api/live?job={job}"), None).await;
+    let mut page = Page {
+        sse,
+        model: Model::new(job),
+        url: url.to_string(),
+        port,
+    };
+    page.until(5 * SECOND, |m, _| m.is("live")).await;
+    page
+}
+
+/// A presence written once disappears from the page and from /api/snapshot when its age reaches
+/// max_age (2 s), whether NATS sends a marker or not.
+async fn expiry(page: &mut Page, lease: &kv::Store) {
+    let rev = put(
+        lease,
+        "worker.w-x",
+        json!({"schema":3,"nonce":"n","max_in_flight":1}),
+    )
+    .await;
+    let written = Instant::now();
+    page.until(SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    assert!(page.model.lease.contains_key("worker.w-x"));
+    page.until(4 * SECOND, |m, _| !m.lease.contains_key("worker.w-x"))
+        .await;
+    let gone = written.elapsed();
+    let job = page.model.job.clone();
+    assert!(
+        gone >= Duration::from_millis(1500) && gone < Duration::from_millis(3200),
+        "{job}: expired after {gone:?}"
+    );
+    let (_, _, body) = get(page.port, &format!("/api/snapshot?job={job}")).await;
+    assert!(
+        !body.contains("worker.w-x"),
+        "{job}: the server still holds the expired presence"
+    );
+}
+
+/// Thousands of changes while one page does not read: memory stays bounded; both pages end with
+/// the exported state (caught up, or resynced).
+async fn flood(page: &mut Page, js: &jetstream::Context, serve: &Serve) {
+    let mut slow = open_page(&page.url, page.port, "fl").await;
+    let rss_before = serve.rss_kib();
+    let (mut acks, mut last) = (Vec::new(), 0);
+    for i in 0..6000u32 {
+        let v = json!({"schema":3,"id":format!("f{}", i % 700),"n":i}).to_string();
+        acks.push(
+            js.publish(format!("$KV.spate_coordination_fl_state.k.{}", i % 700), v.into())
+                .await
+                .unwrap(),
+        );
+        if acks.len() == 1000 || i == 5999 {
+            for a in acks.drain(..) {
+                last = a.await.unwrap().sequence;
+            }
+        }
+    }
+    page.until(10 * SECOND, |m, _| moved_to(m, "state", last)).await;
+    let rss_after = serve.rss_kib();
+    slow.until(20 * SECOND, |m, _| moved_to(m, "state", last)).await;
+    assert!(
+        rss_after < rss_before + 64 * 1024,
+        "memory grew from {rss_before} KiB to {rss_after} KiB"
+    );
+    let snap = Snapshot::parse(&export(&page.url, "fl")).unwrap();
+    for (name, m) in [("reading page", &page.model), ("slow page", &slow.model)] {
+        let state = m.entries().0;
+        let summary = format!(
+            "{name}: {} entries (export: {}), id {}, {} full states, {} changes",
+            state.len(),
+            snap.state.entries.len(),
+            m.id,
+            m.snapshots,
+            m.changes
+        );
+        assert!(state == snap.state.entries, "after the flood: {summary}");
+        eprintln!("{summary}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expiry_floods_and_deleted_buckets() {
+    let nats = NatsServer::start(true);
+    let url = nats.url();
+    let js = jetstream::new(async_nats::connect(&url).await.unwrap());
+    let (_, lease) = short_lived_job(&js, "fl", true).await;
+    let (_, lease_nm) = short_lived_job(&js, "nm", false).await;
+    let serve = Serve::start(&["--server", &url]);
+    let (status, _, jobs) = get(serve.port, "/api/jobs").await;
+    assert_eq!(status, 200);
+    assert!(
+        jobs.contains("\"job\":\"fl\"") && jobs.contains("\"job\":\"nm\""),
+        "{jobs}"
+    );
+    let mut page = open_page(&url, serve.port, "fl").await;
+    let mut page_nm = open_page(&url, serve.port, "nm").await;
+    tokio::join!(expiry(&mut page, &lease), expiry(&mut page_nm, &lease_nm));
+    flood(&mut page, &js, &serve).await;
+
+    // A bucket deleted: an error event naming it.
+    js.delete_key_value("spate_coordination_fl_lease").await.unwrap();
+    page.until(10 * SECOND, |m, _| m.is("error")).await;
+    let last = page.model.statuses.last().unwrap();
+    assert!(last.contains("spate_coordination_fl_lease"), "{last}");
+    serve.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_stay_on_the_server() {
+    let nats = NatsServer::start_with(true, &["--user", "planner", "--pass", "s3cret"]);
+    let opts = async_nats::ConnectOptions::with_user_and_password("planner".into(), "s3cret".into());
+    let js = jetstream::new(opts.connect(nats.url()).await.unwrap());
+    fixture::write_job(&js, "sec").await;
+    let url = format!("nats://planner:s3cret@127.0.0.1:{}", nats.port);
+    let serve = Serve::start(&["--server", &url]);
+    let port = serve.port;
+    let mut seen = serve.stdout_line.clone();
+    let (_, head, body) = get(port, "/api/jobs").await;
+    seen += &(head + &body);
+    let (_, head, body) = get(port, "/api/snapshot?job=sec").await;
+    assert!(
+        body.contains(&format!("\"server\":\"nats://127.0.0.1:{}\"", nats.port)),
+        "{body}"
+    );
+    seen += &(head + &body);
+    let mut sse = Sse::connect(port, "/api/live?job=sec", None).await;
+    let mut model = Model::new("sec");
+    until(&mut sse, &mut model, 5 * SECOND, |_, e| e == "status").await;
+    seen += &sse.head;
+    seen += &sse.raw;
+    let (status, _, body) = get(port, "/api/live?job=absent").await;
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("spate_coordination_absent_state"), "{body}");
+    seen += &body;
+    seen += &serve.stop();
+    assert!(
+        !seen.contains("s3cret"),
+        "a secret reached the page or the terminal"
+    );
+
+    // A wrong password: a clear error, no secret.
+    let bad = format!("nats://planner:wr0ngpass@127.0.0.1:{}", nats.port);
+    let o = std::process::Command::new(BIN)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--dir",
+            "/nonexistent-but-unused",
+            "--server",
+            &bad,
+        ])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!o.status.success());
+    assert!(!text.contains("wr0ngpass"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_prints_a_line_per_change() {
+    use std::io::BufRead;
+    let nats = NatsServer::start(true);
+    let client = async_nats::connect(nats.url()).await.unwrap();
+    let js = jetstream::new(client);
+    fixture::write_job(&js, "w").await;
+    let lease = js.get_key_value("spate_coordination_w_lease").await.unwrap();
+    let mut child = std::process::Command::new(BIN)
+        .args([
+            "watch",
+            "--server",
+            &nats.url(),
+            "--job",
+            "w",
+            "--settle-ms",
+            "100",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let first = rx.recv_timeout(10 * SECOND).expect("no first line");
+    assert!(first.contains("start") && first.contains("members 4"), "{first}");
+    for (i, (key, members)) in [("worker.w-e", 5), ("worker.w-f", 6), ("worker.w-g", 7)]
+        .iter()
+        .enumerate()
+    {
+        put(&lease, key, json!({"schema":3,"nonce":"n","max_in_flight":2})).await;
+        let line = rx
+            .recv_timeout(5 * SECOND)
+            .unwrap_or_else(|_| panic!("no line for change {i}"));
+        assert!(
+            line.contains("+1 change") && line.contains(&format!("members {members},")),
+            "{line}"
+        );
+        for needle in ["max/mean", "queued", "moves pending", "from published"] {
+            assert!(line.contains(needle), "{line}");
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
