@@ -9,8 +9,8 @@ include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A snapshot to open the dashboard with (served as /snapshot.json); without one the
-    /// dashboard opens with its built-in demo fleet.
+    /// A snapshot to open the dashboard with (served as /snapshot.json and shown at /);
+    /// without one the dashboard opens with its built-in demo fleet.
     snapshot: Option<PathBuf>,
     /// Port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
@@ -146,12 +146,7 @@ pub fn run(args: &Args) -> ExitCode {
             }
         };
         let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
-        let query = if snapshot.is_some() {
-            "?snapshot=snapshot.json"
-        } else {
-            ""
-        };
-        println!("spate-planner dashboard: http://{addr}/{query}");
+        println!("spate-planner dashboard: http://{addr}/");
         let shared = Arc::new((source, snapshot));
         let app = axum::Router::new().fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
             let shared = Arc::clone(&shared);
@@ -167,6 +162,17 @@ pub fn run(args: &Args) -> ExitCode {
     })
 }
 
+/// The page with the served snapshot named on its element, so that `/` opens on it.
+fn name_snapshot(page: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(page)
+        .replacen(
+            "<spate-planner id=\"planner\"",
+            "<spate-planner id=\"planner\" snapshot=\"snapshot.json\"",
+            1,
+        )
+        .into_bytes()
+}
+
 fn respond(
     method: &axum::http::Method,
     uri: &axum::http::Uri,
@@ -179,6 +185,9 @@ fn respond(
     let body = match (&rel, method) {
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
             snapshot.map(|s| Cow::Owned(s.to_vec()))
+        }
+        (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && snapshot.is_some() => {
+            source.get(r).map(|page| Cow::Owned(name_snapshot(&page)))
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => None,
@@ -210,5 +219,12 @@ mod tests {
         assert_eq!(asset_path("/../etc/passwd"), None);
         assert_eq!(asset_path("/pkg/../../x"), None);
         assert_eq!(asset_path("/a\\..\\b"), None);
+    }
+
+    #[test]
+    fn the_page_names_the_served_snapshot() {
+        let page = b"<body><spate-planner id=\"planner\" permalink></spate-planner>";
+        let named = String::from_utf8(name_snapshot(page)).unwrap();
+        assert!(named.contains("<spate-planner id=\"planner\" snapshot=\"snapshot.json\" permalink>"));
     }
 }
