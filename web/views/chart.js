@@ -29,12 +29,15 @@ function memberRow(r, model, focus) {
   const d = describeMember(r, model.mean);
   const meanAt = model.at(model.mean);
   const b = el('button', undefined, `member${d.over ? ' is-over' : ''}${d.full ? ' is-full' : ''}`);
-  attrs(b, { type: 'button', 'data-member': r.name, 'aria-pressed': String(focus === r.name), 'aria-label': `${d.short}. Show only this member.` });
+  const lanesText = `${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}`;
+  attrs(b, { type: 'button', 'data-member': r.name, 'aria-pressed': String(focus === r.name) });
   const name = el('span', r.name, 'name');
+  // the figures are part of the button's name, for those who do not see the bars
+  name.append(el('span', `: ${d.short.slice(r.name.length + 2)}; lanes`, 'visually-hidden'));
   const track = el('span', undefined, 'track');
   track.append(...bars('now', r.now, meanAt, model.at), ...bars('planned', r.planned, meanAt, model.at));
-  const lanes = el('span', `${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}`, 'lanes');
-  if (d.full) lanes.append(el('span', 'full', 'badge'));
+  const lanes = el('span', lanesText, 'lanes');
+  if (d.full) lanes.append(el('span', ' full', 'badge'));
   b.append(name, track, lanes);
   return { node: b, lines: d.lines, title: r.name };
 }

@@ -63,7 +63,7 @@ export function createHeader(ctx) {
   const fill = el('div', undefined, 'progress-bar');
   const text = el('span');
   progress.append(fill, text);
-  const top = el('div', undefined, 'bar');
+  const top = el('div', undefined, 'topbar');
   top.append(title, load);
   node.append(top, paste, progress);
 

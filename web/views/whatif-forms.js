@@ -35,8 +35,12 @@ function changeForm(ctx, key, title, fields, make) {
       await ctx.controller.addChange(make());
       f.reset();
       done.textContent = ctx.controller.state.status;
+      done.scrollIntoView({ block: 'nearest' });
     } catch (err) {
-      if (!isSuperseded(err)) error.textContent = `Not added: ${err.message}${err.code ? ` (${err.code})` : ''}`;
+      if (!isSuperseded(err)) {
+        error.textContent = `Not added: ${err.message}${err.code ? ` (${err.code})` : ''}`;
+        error.scrollIntoView({ block: 'nearest' });
+      }
     } finally {
       apply.disabled = false;
     }

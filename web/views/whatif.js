@@ -85,6 +85,8 @@ export function createWhatIf(ctx) {
     node.classList.toggle('open', v);
     toggle.setAttribute('aria-expanded', String(v));
     toggleText(controller.state);
+    // the drawer covers the lower part of the viewport: bring the summary strip to the top
+    if (v) ctx.root.querySelector('.top')?.scrollIntoView({ block: 'start' });
   }
 
   function toggleText(state) {
