@@ -22,7 +22,8 @@ function visibleAndUncovered(page, selector) {
     const root = document.querySelector('spate-planner').shadowRoot;
     const e = root.querySelector(sel);
     const r = e.getBoundingClientRect();
-    if (!(r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth)) return `${sel} is outside the viewport: ${JSON.stringify(r)}`;
+    if (!(r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1)) return `${sel} is outside the viewport: ${JSON.stringify(r)}`;
+    // (a sub-pixel edge is in view)
     const hit = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return e.contains(hit) ? 'ok' : `${sel} is covered by ${hit?.className || hit?.tagName}`;
   }, selector);
