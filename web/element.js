@@ -41,13 +41,13 @@ export class SpatePlannerElement extends HTMLElement {
     if (this.hasAttribute('permalink')) {
       link = fromFragment(location.hash);
       store.update({ scenario: link.scenario, order: link.order });
-      bindPermalink(window, store, (next) => this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.'));
+      bindPermalink(window, store, (next) => this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.', 'of the link'));
     }
     const cap = capAttr(this.getAttribute('default-cap'));
     if (cap !== null && store.state.scenario.defaultCap === null) store.update({ scenario: { ...store.state.scenario, defaultCap: cap } });
     const url = this.getAttribute('snapshot');
-    const ok = url ? await this.controller.loadUrl(url, link) : await this.controller.loadDemo(demo);
-    if (!ok && url && !this.controller.state.info) await this.controller.loadDemo(demo);
+    const ok = url ? await this.controller.loadUrl(url, link) : await this.controller.loadDemo(demo, link);
+    if (!ok && url && !this.controller.state.info) await this.controller.loadDemo(demo, link);
   }
 
   planned() {

@@ -73,12 +73,12 @@ export class Controller extends EventTarget {
       const other = otherSnapshotMessage(link.snapshot, id);
       return fails ? { ...other, text: `${other.text} ${fails.title}: ${fails.text}.` } : other;
     }
-    return fails;
+    return fails && { ...fails, fromFailures: true };
   }
 
-  loadDemo(demo = {}) {
+  loadDemo(demo = {}, link = null) {
     const d = { ...DEMO, ...demo };
-    return this.load({ kind: 'demo', splits: d.splits, members: d.members, seed: d.seed }, 'the built-in demo fleet');
+    return this.load({ kind: 'demo', splits: d.splits, members: d.members, seed: d.seed }, 'the built-in demo fleet', link);
   }
 
   /** A same-origin URL only: no request leaves the page's origin. */
@@ -116,8 +116,11 @@ export class Controller extends EventTarget {
     return { ...r, roundTripMs: performance.now() - t0 };
   }
 
-  /** Plans `scenario` and shows it, unless a newer scenario or load came first. */
-  async replan(scenario, status) {
+  /**
+   * Plans `scenario` and shows it, unless a newer scenario or load came first. Changes that no
+   * longer apply are the page's message (`where`: whose changes they are).
+   */
+  async replan(scenario, status, where = 'of the scenario') {
     if (!this.state.info) {
       this.store.update({ scenario });
       return null;
@@ -126,9 +129,16 @@ export class Controller extends EventTarget {
     const generation = this.state.generation;
     const result = await this.analyse(scenario, generation);
     if (seq !== this.planSeq || generation !== this.state.generation) return null;
-    this.store.update({ scenario, result, status: `${status} ${planSentence(result.view)}.` });
+    this.store.update({ scenario, result, message: this.failuresNote(scenario, result, where), status: `${status} ${planSentence(result.view)}.` });
     this.dispatchEvent(new CustomEvent('plan'));
     return result;
+  }
+
+  /** The message for changes that do not apply; an older such message goes, others stay. */
+  failuresNote(scenario, result, where) {
+    const fails = failuresMessage(scenario, result.failures, where);
+    if (fails) return { ...fails, fromFailures: true };
+    return this.state.message?.fromFailures ? null : this.state.message;
   }
 
   /**
@@ -144,7 +154,7 @@ export class Controller extends EventTarget {
     const refused = result.failures.find((f) => f.index === next.changes.length - 1);
     if (refused) throw Object.assign(new Error(refused.message), refused);
     if (seq !== this.planSeq || generation !== this.state.generation) return;
-    this.store.update({ scenario: next, result, message: null, status: `Applied: ${describe(change)}. ${planSentence(result.view)}.` });
+    this.store.update({ scenario: next, result, message: this.failuresNote(next, result, 'of the scenario'), status: `Applied: ${describe(change)}. ${planSentence(result.view)}.` });
     this.dispatchEvent(new CustomEvent('plan'));
   }
 
@@ -170,8 +180,8 @@ export class Controller extends EventTarget {
   }
 
   /** Replaces the whole scenario (the element's property, an edited address). */
-  setScenario(scenario, status = 'Scenario replaced.') {
-    return this.run(this.replan(scenario ?? emptyScenario(), status), 'The scenario cannot be planned');
+  setScenario(scenario, status = 'Scenario replaced.', where = 'of the scenario') {
+    return this.run(this.replan(scenario ?? emptyScenario(), status, where), 'The scenario cannot be planned');
   }
 
   /**
