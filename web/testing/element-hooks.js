@@ -11,3 +11,7 @@ SpatePlannerElement.prototype.crashForTest = async function crashForTest() {
 SpatePlannerElement.prototype.failNextInfoForTest = function failNextInfoForTest() {
   return this.controller.client.raw('testFailInfo');
 };
+/** Makes the worker's next request `op` fail (code `forced`). */
+SpatePlannerElement.prototype.failNextForTest = function failNextForTest(op) {
+  return this.controller.client.raw('testFailNext', { target: op });
+};

@@ -14,3 +14,12 @@ ops.testFailInfo = () => {
     throw Object.assign(new Error('info() failed (forced by the test build)'), { code: 'internal' });
   };
 };
+UNCHECKED.add('testFailNext');
+/** Makes the next request `target` fail with code `forced`. */
+ops.testFailNext = ({ target }) => {
+  const real = ops[target];
+  ops[target] = () => {
+    ops[target] = real;
+    throw Object.assign(new Error(`${target} failed (forced by the test build)`), { code: 'forced' });
+  };
+};
