@@ -2,6 +2,7 @@
 // scale, axis ticks in round binary units, and the words for each member.
 import { humanBytes, exactBytes, times } from './format.js';
 import { sortRows } from './sort.js';
+import { OVER } from './summary.js';
 
 /** Members shown before the rest are folded, when the fleet is larger than FOLD_OVER. */
 export const TOP_N = 25;
@@ -31,10 +32,10 @@ export function describeMember(r, mean) {
   const change = r.planned - r.now;
   const sign = change > 0n ? '+' : change < 0n ? '−' : '±';
   const abs = change < 0n ? -change : change;
-  const over = mean > 0 && Number(r.planned) > mean;
+  const over = mean > 0 && Number(r.planned) > mean * OVER;
   const full = r.cap > 0 && r.lanes >= r.cap;
   return {
-    short: `${r.name}: now ${humanBytes(r.now)}, planned ${humanBytes(r.planned)}; lanes ${r.lanes} of ${r.cap}${full ? ', full' : ''}${over ? ', over the mean' : ''}`,
+    short: `${r.name}: now ${humanBytes(r.now)}, planned ${humanBytes(r.planned)}; lanes ${r.lanes} of ${r.cap}${full ? ', full' : ''}${over ? ', more than 5% over the mean' : ''}`,
     lines: [
       `now ${humanBytes(r.now)} (${exactBytes(r.now)})`,
       `planned ${humanBytes(r.planned)} (${exactBytes(r.planned)}), ${mean ? times(Number(r.planned) / mean) : '—'} the mean`,

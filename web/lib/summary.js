@@ -2,6 +2,9 @@
 // the plan. Loads are exact (BigInt); ratios are for display. No DOM here.
 import { big } from './format.js';
 
+/** "Over the mean" counts members more than 5% above it (a byte above is not news). */
+export const OVER = 1.05;
+
 function ratioOf(a, b) {
   return b === 0n ? (a === 0n ? 1 : Infinity) : Number(a) / Number(b);
 }
@@ -33,7 +36,7 @@ function side(rows, key, lanesKey) {
     mean,
     max,
     maxOverMean: meanExact ? Number(max) / meanExact : (max === 0n ? 1 : Infinity),
-    overMean: rows.filter((r) => Number(r[key]) > meanExact).length,
+    overMean: rows.filter((r) => Number(r[key]) > meanExact * OVER).length,
     full: rows.filter((r) => r.cap > 0 && r[lanesKey] >= r.cap).length,
   };
 }

@@ -87,6 +87,7 @@ export function createChart(ctx) {
     const view = state.result?.view;
     if (!view) return;
     order.value = state.order;
+    tip.hide(); // the rows it belongs to are replaced
     const model = chartModel(memberRows(view), { order: state.order, all, focus: state.focus, tickCount });
     const rows = el('div', undefined, 'rows');
     const mean = attrs(el('span', undefined, 'mean-line'), { 'aria-hidden': 'true' });

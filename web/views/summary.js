@@ -30,12 +30,12 @@ function tiles(s, base) {
   const w = s.worst;
   const out = [];
   if (w) {
-    out.push(tile('worst', `Heaviest now: ${w.name}`, `${humanBytes(w.now)} → ${humanBytes(w.planned)}`,
-      `${times(w.ratioNow)} → ${times(w.ratioPlanned)} the mean`,
+    out.push(tile('worst', 'Heaviest now', `${humanBytes(w.now)} → ${humanBytes(w.planned)}`,
+      `${w.name}: ${times(w.ratioNow)} → ${times(w.ratioPlanned)} the mean`,
       `Today's heaviest member, ${w.name}: ${exactBytes(w.now)} now, ${exactBytes(w.planned)} after the plan; its load over the fleet mean before and after.`));
   }
-  out.push(tile('over-mean', 'Over the mean', `${s.now.overMean} → ${s.planned.overMean}`, `of ${s.members} members`,
-    'Members whose load is above the fleet mean, now and after the plan.'));
+  out.push(tile('over-mean', 'Over the mean', `${s.now.overMean} → ${s.planned.overMean}`, `of ${s.members} members, by more than 5%`,
+    'Members whose load is more than 5% above the fleet mean, now and after the plan.'));
   out.push(tile('at-cap', 'At lane cap', `${s.now.full} → ${s.planned.full}`, 'members with every lane used',
     'Members that use every lane their cap allows (max_in_flight), now and after the plan: they take no more splits.'));
   out.push(tile('moves', 'Moves', thousands(s.moves), `${humanBytes(s.weightMoved)} moved${base ? `; baseline ${thousands(base.moves)}` : ''}`,
