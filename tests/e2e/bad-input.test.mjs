@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launch, watchedPage, ready, figure, cli } from './browser.mjs';
+import { startServer, launch, watchedPage, ready, figure, cli, axeViolations } from './browser.mjs';
 
 let chrome;
 let server;
@@ -37,6 +37,7 @@ test('a snapshot with a record of another schema is refused, naming bucket and k
   assert.equal(await page.getAttribute('.message', 'data-code'), 'wrong_schema');
   assert.equal(await figure(page, 'members'), '24', 'the demo fleet is still shown');
   assert.equal(Number(await page.getAttribute('spate-planner', 'data-plans')), n);
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -55,6 +56,7 @@ test('a 1 GiB file is refused at once, before it is read', async () => {
   assert.ok(Date.now() - t0 < 10000);
   assert.match(await page.locator('.message').textContent(), /huge\.json is 1024 MiB; the dashboard accepts at most 512 MiB.*code: too_large/s);
   assert.equal(await figure(page, 'members'), '24');
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -69,6 +71,7 @@ test('a link whose scenario cannot be read says so and plans without it', async 
   await page.goto(`${server.url}#scenario=${encodeURIComponent('{"changes":[{"op":"set_cap","member":"nobody","cap":1}]}')}`);
   await page.waitForSelector('.message');
   assert.match(await page.locator('.message').textContent(), /A change of the link no longer applies; the rest are shown.*change 1 \(cap of nobody: 1\).*at changes\[0\]\.member.*code: unknown_member/s);
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();
 });

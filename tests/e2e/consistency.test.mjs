@@ -25,6 +25,7 @@ async function withPage(serverArgs, fn) {
   const { page, problems } = await watchedPage(chrome.browser);
   try {
     await fn(page, server);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
   } finally {
     await page.close();

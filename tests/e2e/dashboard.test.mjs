@@ -56,6 +56,7 @@ test('the demo fleet renders the answer first: summary strip, findings, default 
     assert.ok(await page.locator('.chart .bar.planned.over, .chart .bar.now.over').count() > 0);
     assert.deepEqual(await axeViolations(page), []);
     await page.screenshot({ path: join(outputDir, 'dashboard-demo.png'), fullPage: true });
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -74,6 +75,7 @@ test('serve job.json opens that snapshot at /, and the link names the snapshot i
     n = await ready(page, n);
     const hash = new URLSearchParams(new URL(page.url()).hash.slice(1));
     assert.match(hash.get('snapshot'), /^opened@\d+$/);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -110,6 +112,7 @@ test('a snapshot file dropped on the page, picked, or pasted replaces the fleet'
     await ready(page, n);
     assert.equal(await figure(page, 'members'), '5');
     assert.match(await page.locator('.source').textContent(), /job dropped \(pasted\)/);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -197,6 +200,7 @@ test('the departed checkbox starts checked; unchecking adds release_departed and
     await box.check();
     await ready(page, n);
     assert.equal(await page.locator('ol.changes li[data-change]').count(), 0);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -256,6 +260,7 @@ test('exports: Markdown report and chart SVG/PNG carry the title, job and scenar
     const png = await download(page, 'Chart PNG');
     assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     assert.ok(png.bytes.length > 5000);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -303,6 +308,7 @@ test('a fleet whose leader publishes nothing says that the current assignments s
     assert.match(await page.locator('.tile[data-tile="published"] .sub').textContent(), /the current assignments stand/);
     assert.match(await page.locator('.finding[data-code="no_publish"]').textContent(), /the current assignments stand/);
     assert.equal(await message(page), '');
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   });

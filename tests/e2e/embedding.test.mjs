@@ -35,12 +35,22 @@ test('the custom element works from any base path and emits plan-change', async 
     assert.deepEqual(await axeViolations(page), []);
     // The host page's own heading is untouched by the element's styles (shadow DOM).
     assert.equal(await page.locator('h1.console-title').textContent(), 'Ops console: job capacity');
+    // The layout follows the element's width, not the window's: in a 620 px column of a
+    // 1400 px window the what-if panel is a drawer; given the width, it sits beside the chart.
+    const toggle = page.locator('#embedded .drawer-toggle');
+    await page.locator('#embedded').evaluate((e) => { e.style.width = '620px'; });
+    await page.waitForFunction(() => getComputedStyle(document.getElementById('embedded').shadowRoot.querySelector('.drawer-toggle')).display !== 'none');
+    assert.equal(await toggle.isVisible(), true);
+    await page.locator('#embedded').evaluate((e) => { e.style.width = '1100px'; });
+    await page.waitForFunction(() => getComputedStyle(document.getElementById('embedded').shadowRoot.querySelector('.drawer-toggle')).display === 'none');
+    assert.equal(await page.locator('#embedded form[data-form="add"]').isVisible(), true);
     // Attribute changes replan.
     const before = await page.locator('#last-plan').textContent();
     await page.evaluate(() => document.getElementById('embedded').setAttribute('default-cap', '1'));
     await page.waitForFunction((b) => document.getElementById('last-plan').textContent !== b, before);
     const origin = new URL(server.url).origin;
     assert.deepEqual(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')), []);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

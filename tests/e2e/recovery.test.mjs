@@ -3,7 +3,7 @@
 // one with a way to trap on purpose.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, ready, figure, applyForm, testDist, message } from './browser.mjs';
+import { startServer, launch, watchedPage, ready, figure, applyForm, testDist, message, axeViolations } from './browser.mjs';
 
 let chrome;
 let server;
@@ -30,6 +30,7 @@ test('a trapped module is replaced once and the scenario survives', async () => 
   await page.locator('button', { hasText: 'Undo last change' }).click();
   await ready(page, n);
   assert.equal(await figure(page, 'members'), '24');
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -51,6 +52,7 @@ test('a trap with three requests in flight starts one restart, and each request 
   assert.ok(out.found > 0);
   assert.ok(out.rounds > 0);
   assert.match(out.json, /^\{"format":"spate-planner-plan\/2"/);
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -91,7 +91,10 @@ function row(cells) {
   for (const c of cells) {
     const td = el('td');
     if (c instanceof Node) td.append(c);
-    else td.textContent = String(c ?? '');
+    else {
+      td.textContent = String(c ?? '');
+      if (td.textContent.length > 20) td.title = td.textContent; // the full value when the cell is cut
+    }
     tr.append(td);
   }
   return tr;

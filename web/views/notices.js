@@ -27,7 +27,7 @@ function findingsList(findings) {
 function warningsBox(warnings) {
   const d = el('details', undefined, 'warnings');
   d.append(el('summary', `${warnings.length} warning${warnings.length === 1 ? '' : 's'} in the snapshot (the leader survives these)`));
-  const list = el('ul');
+  const list = attrs(el('ul'), { tabindex: 0, 'aria-label': 'snapshot warnings' });
   for (const w of warnings.slice(0, 500)) {
     const li = el('li');
     li.append(el('code', w.code), el('span', ` bucket ${w.bucket}, key ${w.key}: ${w.message}`));
