@@ -41,7 +41,10 @@ export class SpatePlannerElement extends HTMLElement {
     if (this.hasAttribute('permalink')) {
       link = fromFragment(location.hash);
       store.update({ scenario: link.scenario, order: link.order });
-      bindPermalink(window, store, (next) => this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.', 'of the link'));
+      bindPermalink(window, store, (next) => {
+        this.controller.setOrder(next.order);
+        this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.', 'of the link');
+      });
     }
     const cap = capAttr(this.getAttribute('default-cap'));
     if (cap !== null && store.state.scenario.defaultCap === null) store.update({ scenario: { ...store.state.scenario, defaultCap: cap } });

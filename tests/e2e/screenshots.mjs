@@ -17,7 +17,6 @@ async function page(width, height, theme = 'light') {
 
 let p = await page(1400, 900);
 await p.screenshot({ path: join(out, 'overview.png') });
-await p.locator('.fleet').screenshot({ path: join(out, 'fleet.png') });
 await p.locator('.chart button[data-member="worker-04"]').hover();
 await p.locator('.fleet').screenshot({ path: join(out, 'fleet-tooltip.png') });
 await p.locator('li[data-departed="worker-gone-7f3a"] input').uncheck();

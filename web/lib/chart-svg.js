@@ -3,6 +3,7 @@
 // of the theme shown. Names are SVG text nodes (textContent), never markup.
 import { humanBytes } from './format.js';
 import { chartModel, describeMember } from './chart-model.js';
+import { OVER } from './summary.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const ROW = 20;
@@ -36,8 +37,9 @@ function bars(g, y, r, model, p, x0, w) {
   for (const [key, top, h] of [['now', y + 2, 5], ['planned', y + 8, 9]]) {
     const end = model.at(r[key]);
     const cut = Math.min(end, meanAt);
-    g.append(svgEl('rect', { x: x0, y: top, width: (cut * w).toFixed(1), height: h, fill: p[key] }));
-    if (end > meanAt) g.append(svgEl('rect', { x: (x0 + meanAt * w + 1).toFixed(1), y: top, width: Math.max(0, (end - meanAt) * w - 1).toFixed(1), height: h, fill: p.over }));
+    const over = Number(r[key]) > model.mean * OVER;
+    g.append(svgEl('rect', { x: x0, y: top, width: ((over ? cut : end) * w).toFixed(1), height: h, fill: p[key] }));
+    if (over) g.append(svgEl('rect', { x: (x0 + meanAt * w + 1).toFixed(1), y: top, width: Math.max(0, (end - meanAt) * w - 1).toFixed(1), height: h, fill: p.over }));
   }
 }
 
@@ -74,7 +76,7 @@ export function chartSvg({ rows, order, title, lines, palette: p, width = 1000 }
   const mx = LEFT + model.at(model.mean) * w;
   svg.append(svgEl('line', { x1: mx, x2: mx, y1: head - 4, y2: height - 20, stroke: p.mean, 'stroke-width': 1.5, 'stroke-dasharray': '5 3' }));
   svg.append(svgEl('text', { x: LEFT, y: height - 6, fill: p.muted },
-    `thin bar: now; thick bar: planned; past the dashed line (fleet mean ${humanBytes(model.meanBig)}): over the mean; full: every lane used; * default cap`));
+    `thin bar: now; thick bar: planned; past the dashed line (fleet mean ${humanBytes(model.meanBig)}): more than 5% over the mean; full: every lane used; * default cap`));
   return svg;
 }
 

@@ -5,7 +5,7 @@
 // element's width; the SVG/PNG export draws the same model (lib/chart-svg.js).
 import { el, attrs, button, select, section } from '../lib/dom.js';
 import { changed } from '../lib/store.js';
-import { memberRows } from '../lib/summary.js';
+import { memberRows, OVER } from '../lib/summary.js';
 import { chartModel, describeMember } from '../lib/chart-model.js';
 import { ORDERS } from '../lib/sort.js';
 import { humanBytes } from '../lib/format.js';
@@ -18,16 +18,19 @@ function bar(cls, from, to) {
   return b;
 }
 
-/** A bar from 0 to `value`, split at the mean into its normal and its over-the-mean part. */
-function bars(kind, value, meanAt, at) {
-  const end = at(value);
-  if (end <= meanAt) return [bar(kind, 0, end)];
+/**
+ * A bar from 0 to `value`; more than 5% over the mean, it is split at the mean into its normal
+ * and its over-the-mean part (as the summary strip counts "over the mean").
+ */
+function bars(kind, value, model) {
+  const end = model.at(value);
+  const meanAt = model.at(model.mean);
+  if (Number(value) <= model.mean * OVER) return [bar(kind, 0, end)];
   return [bar(kind, 0, meanAt), bar(`${kind} over`, meanAt, end)];
 }
 
 function memberRow(r, model, focus) {
   const d = describeMember(r, model.mean);
-  const meanAt = model.at(model.mean);
   const b = el('button', undefined, `member${d.over ? ' is-over' : ''}${d.full ? ' is-full' : ''}`);
   const lanesText = `${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}`;
   attrs(b, { type: 'button', 'data-member': r.name, 'aria-pressed': String(focus === r.name) });
@@ -35,7 +38,7 @@ function memberRow(r, model, focus) {
   // the figures are part of the button's name, for those who do not see the bars
   name.append(el('span', `: ${d.short.slice(r.name.length + 2)}; lanes`, 'visually-hidden'));
   const track = el('span', undefined, 'track');
-  track.append(...bars('now', r.now, meanAt, model.at), ...bars('planned', r.planned, meanAt, model.at));
+  track.append(...bars('now', r.now, model), ...bars('planned', r.planned, model));
   const lanes = el('span', lanesText, 'lanes');
   if (d.full) lanes.append(el('span', ' full', 'badge'));
   b.append(name, track, lanes);
@@ -61,7 +64,7 @@ function legend() {
     li.append(attrs(el('span', undefined, `key ${cls}`), { 'aria-hidden': 'true' }), el('span', text));
     return li;
   };
-  l.append(item('now', 'now'), item('planned', 'planned'), item('over', 'over the mean'), item('mean', 'fleet mean'),
+  l.append(item('now', 'now'), item('planned', 'planned'), item('over', 'over the mean (by more than 5%)'), item('mean', 'fleet mean'),
     item('full', 'full: every lane used'));
   return l;
 }
