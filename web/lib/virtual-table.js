@@ -26,7 +26,8 @@ export class VirtualTable {
     this.body = el('tbody');
     this.table.append(thead, this.body);
     this.viewport.append(this.table);
-    this.viewport.addEventListener('scroll', () => this.schedule());
+    this.scrolled = 0;
+    this.viewport.addEventListener('scroll', () => { this.scrolled = this.viewport.scrollTop; this.schedule(); });
     this.status = el('p', '', 'vstatus hint');
     this.node = el('div', undefined, 'vwrap');
     this.node.append(this.viewport, this.status);
@@ -81,9 +82,10 @@ export class VirtualTable {
 
   /** Fetches the visible slice; `reset` scrolls back to the top. Failures go to onError. */
   async refresh(reset) {
-    if (reset) this.viewport.scrollTop = 0;
-    const first = Math.floor(this.viewport.scrollTop / ROW_H);
-    const count = Math.ceil((this.viewport.clientHeight || this.height) / ROW_H) + 10;
+    // a reset reads no layout (the page is being redrawn): the top rows, as many as fit the height
+    if (reset && this.scrolled) { this.viewport.scrollTop = 0; this.scrolled = 0; }
+    const first = reset ? 0 : Math.floor(this.viewport.scrollTop / ROW_H);
+    const count = Math.ceil((reset ? this.height : this.viewport.clientHeight || this.height) / ROW_H) + 10;
     const offset = Math.max(0, first - 5);
     const seq = ++this.seq;
     let page;

@@ -52,13 +52,21 @@ export function createSplits(ctx) {
     timer = setTimeout(() => search(q.value), 120);
   });
 
+  let shown = false;
+  let stale = true;
   return {
     node,
+    /** Called when the tab is shown: the search runs only when someone looks. */
+    show() { shown = true; if (stale && controller.state.result) { stale = false; search(q.value); } },
+    hide() { shown = false; },
     update(state, prev) {
       chip.update(state);
       if (changed(prev, state, 'focus') && state.focus) q.value = state.focus;
       if (changed(prev, state, 'focus') && !state.focus && prev?.focus === q.value) q.value = '';
-      if (changed(prev, state, 'result', 'focus') && state.result) search(q.value);
+      if (changed(prev, state, 'result', 'focus') && state.result) {
+        stale = !shown;
+        if (shown) search(q.value);
+      }
     },
   };
 }

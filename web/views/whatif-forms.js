@@ -123,10 +123,14 @@ export function createForms(ctx) {
     return c;
   }));
 
+  let offered = null;
   return {
     node: forms,
     /** Offers the members of the scenario planned now. */
     setMembers(names) {
+      const key = names.join('\n');
+      if (key === offered) return;
+      offered = key;
       const sorted = names.slice().sort(naturalCompare).map((n) => [n, n]);
       setOptions(removeSelect, sorted);
       setOptions(capSelect, sorted);
