@@ -1,10 +1,13 @@
-// Loads the built wasm package (web/pkg, from scripts/build) in Node.
+// Loads the wasm package in Node: the test build (web/pkg-test, built by scripts/build with
+// --features testing: the conformance runner, the benchmark fleet, debugTrap) unless `which`
+// is 'production' (web/pkg, which has none of them).
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-const pkg = new URL('../web/pkg/', import.meta.url);
+const dirs = { test: '../web/pkg-test/', production: '../web/pkg/' };
 
-export async function loadPlanner() {
+export async function loadPlanner(which = 'test') {
+  const pkg = new URL(dirs[which], import.meta.url);
   let mod;
   try {
     mod = await import(new URL('spate_planner.js', pkg));
@@ -15,4 +18,5 @@ export async function loadPlanner() {
   return mod;
 }
 
-export const wasmPath = fileURLToPath(new URL('spate_planner_bg.wasm', pkg));
+export const wasmPath = fileURLToPath(new URL(`${dirs.test}spate_planner_bg.wasm`, import.meta.url));
+export const productionWasmPath = fileURLToPath(new URL(`${dirs.production}spate_planner_bg.wasm`, import.meta.url));

@@ -1,10 +1,19 @@
 // <spate-planner>: the dashboard as a custom element, for embedding in other consoles.
-//   <script type="module" src=".../element.js"></script>
-//   <spate-planner snapshot="snapshots/job.json" default-cap="8"></spate-planner>
-// Attributes: snapshot (same-origin URL; absent: the built-in demo fleet), default-cap,
-// permalink (keep the scenario in the page's URL fragment), demo-splits, demo-members.
-// Event: `plan-change` (detail: { scenario, moves, boundHit, counts, maxOverMean }).
+//   import 'spate-planner-dashboard/element';   (or <script type="module" src=".../element.js">)
+//   <spate-planner snapshot="snapshots/job.json"></spate-planner>
+// Attributes: snapshot (same-origin URL; absent: the built-in demo fleet), default-cap (the
+// scenario's default_cap), theme (light | dark; absent: the system's), permalink (keep the
+// scenario in the page's URL fragment), demo-splits, demo-members.
+// Event: `plan-change` after every plan shown (detail: see docs/embedding.md).
 import { PlannerApp } from './app.js';
+import { fromFragment, bindPermalink } from './lib/permalink.js';
+import { parseScenario, scenarioText, emptyScenario } from './lib/scenario.js';
+import { summarize } from './lib/summary.js';
+
+function capAttr(value) {
+  const cap = Number(value);
+  return value !== null && value !== '' && Number.isInteger(cap) && cap >= 0 ? cap : null;
+}
 
 export class SpatePlannerElement extends HTMLElement {
   static get observedAttributes() { return ['snapshot', 'default-cap']; }
@@ -16,47 +25,87 @@ export class SpatePlannerElement extends HTMLElement {
     css.rel = 'stylesheet';
     css.href = new URL('./style.css', import.meta.url).href;
     shadow.append(css);
-    const cap = Number(this.getAttribute('default-cap'));
-    this.app = new PlannerApp(shadow, {
-      snapshotUrl: this.getAttribute('snapshot') || null,
-      defaultCap: Number.isInteger(cap) && cap >= 0 && this.hasAttribute('default-cap') ? cap : undefined,
-      permalink: this.hasAttribute('permalink'),
-      demo: {
-        ...(this.getAttribute('demo-splits') ? { splits: Number(this.getAttribute('demo-splits')) } : {}),
-        ...(this.getAttribute('demo-members') ? { members: Number(this.getAttribute('demo-members')) } : {}),
+    const demo = {};
+    if (this.getAttribute('demo-splits')) demo.splits = Number(this.getAttribute('demo-splits'));
+    if (this.getAttribute('demo-members')) demo.members = Number(this.getAttribute('demo-members'));
+    this.app = new PlannerApp(shadow, this, { permalink: this.hasAttribute('permalink'), demo });
+    this.controller = this.app.controller;
+    this.controller.addEventListener('plan', () => this.planned());
+    this.ready = this.start(demo);
+  }
+
+  /** The first load: the link's scenario (if any) planned on the snapshot named (or the demo). */
+  async start(demo) {
+    const store = this.controller.store;
+    let link = null;
+    if (this.hasAttribute('permalink')) {
+      link = fromFragment(location.hash);
+      store.update({ scenario: link.scenario, order: link.order });
+      bindPermalink(window, store, (next) => {
+        this.controller.setOrder(next.order);
+        this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.', 'of the link');
+      });
+    }
+    const cap = capAttr(this.getAttribute('default-cap'));
+    if (cap !== null && store.state.scenario.defaultCap === null) store.update({ scenario: { ...store.state.scenario, defaultCap: cap } });
+    const url = this.getAttribute('snapshot');
+    const ok = url ? await this.controller.loadUrl(url, link) : await this.controller.loadDemo(demo, link);
+    if (!ok && url && !this.controller.state.info) await this.controller.loadDemo(demo, link);
+  }
+
+  planned() {
+    const s = this.controller.state;
+    const r = s.result;
+    const sum = summarize(r.view);
+    this.dataset.ready = 'true';
+    this.dataset.plans = String(Number(this.dataset.plans || 0) + 1);
+    this.dataset.replanMs = r.roundTripMs.toFixed(1);
+    this.dispatchEvent(new CustomEvent('plan-change', {
+      bubbles: true,
+      composed: true,
+      detail: {
+        scenario: scenarioText(s.scenario),
+        failures: r.failures,
+        job: s.info.job,
+        moves: r.view.report.churn.moves,
+        boundHit: r.view.report.bound_hit,
+        counts: r.view.report.counts,
+        maxOverMean: sum.planned.maxOverMean,
+        worst: sum.worst && { name: sum.worst.name, now: String(sum.worst.now), planned: String(sum.worst.planned) },
+        planMs: r.planMs,
+        roundTripMs: r.roundTripMs,
       },
-    });
-    this.app.addEventListener('plan-change', (e) => {
-      this.dataset.ready = 'true';
-      this.dataset.plans = String(Number(this.dataset.plans || 0) + 1);
-      this.dataset.replanMs = e.detail.roundTripMs.toFixed(1);
-      this.dispatchEvent(new CustomEvent('plan-change', { detail: e.detail, bubbles: true, composed: true }));
-    });
-    this.ready = this.app.start();
+    }));
   }
 
   attributeChangedCallback(name, old, value) {
     if (!this.app || old === value) return;
-    if (name === 'snapshot') this.ready = value ? this.app.loadUrl(value) : this.app.loadDemo();
-    if (name === 'default-cap') {
-      const cap = Number(value);
-      if (Number.isInteger(cap) && cap >= 0) { this.app.baseCap = cap; this.app.replan(); }
-    }
+    if (name === 'snapshot') this.ready = value ? this.controller.loadUrl(value) : this.controller.loadDemo();
+    if (name === 'default-cap') this.controller.setSettings({ defaultCap: capAttr(value) });
   }
 
   disconnectedCallback() {
-    this.app?.client.terminate();
+    this.app?.destroy();
     this.app = null;
+    this.controller = null;
     this.shadowRoot?.replaceChildren();
   }
 
-  /** Test hook: traps the wasm module on purpose; the element recovers as after a real trap. */
-  crashForTest() { return this.app?.client.crashForTest(); }
-
   /** The scenario as JSON text (docs/scenario-format.md). */
-  get scenario() { return this.app?.scenario(); }
+  get scenario() { return this.controller ? scenarioText(this.controller.state.scenario) : ''; }
 
-  set scenario(text) { this.app?.setScenario(text); }
+  /** Replaces the scenario; text that cannot be read becomes the page's message. */
+  set scenario(text) {
+    if (!this.controller) return;
+    let s;
+    try {
+      s = parseScenario(text);
+    } catch (e) {
+      this.controller.store.update({ message: { level: 'error', title: 'The scenario could not be read', text: e.message, code: e.code || 'invalid_scenario', where: '' } });
+      return;
+    }
+    this.controller.setScenario(s);
+  }
 }
 
 if (!customElements.get('spate-planner')) customElements.define('spate-planner', SpatePlannerElement);

@@ -1,9 +1,11 @@
-// The stand-alone page: the element, with the snapshot from ?snapshot=URL and the scenario kept
-// in the URL fragment. Attributes are set before the element is defined, so it starts once.
+// The stand-alone page: the element, with the snapshot from ?snapshot=URL (or the one
+// `spate-planner serve job.json` names in the page), the scenario kept in the URL fragment,
+// and ?theme=light|dark to force a theme. Attributes are set before the element is defined,
+// so it starts once.
 const params = new URLSearchParams(location.search);
 const host = document.getElementById('planner');
-const snapshot = params.get('snapshot');
-if (snapshot) host.setAttribute('snapshot', snapshot);
-const cap = params.get('default-cap');
-if (cap) host.setAttribute('default-cap', cap);
+for (const name of ['snapshot', 'default-cap', 'theme']) {
+  const v = params.get(name);
+  if (v) host.setAttribute(name, v);
+}
 await import('./element.js');

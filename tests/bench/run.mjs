@@ -29,7 +29,7 @@ for (const size of sizes) {
     fleet.free();
     times.sort((a, b) => a - b);
     const ms = times[Math.floor(times.length / 2)];
-    const ratio = plan.maxMin === null ? 'inf' : plan.maxMin.toFixed(4);
-    console.log(`wasm ${shape} ${splits} ${members} ${ms.toFixed(2)} ${plan.moves} ${plan.boundHit} ${ratio}`);
+    const ratio = plan.max_min === null ? 'inf' : plan.max_min.toFixed(4);
+    console.log(`wasm ${shape} ${splits} ${members} ${ms.toFixed(2)} ${plan.moves} ${plan.bound_hit} ${ratio}`);
   }
 }

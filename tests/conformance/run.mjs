@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs conformance vector files through the wasm build of the decision core.
+// Runs conformance vector files through the wasm test build of the decision core (web/pkg-test).
 //   node tests/conformance/run.mjs FILE...
 // Prints one line per failing case and ends with `N passed, M failed`; exit 1 on any failure.
 import { readFile } from 'node:fs/promises';
@@ -25,7 +25,7 @@ for (const file of files) {
   for (const r of results) {
     if (r.passed) { passed++; continue; }
     failed++;
-    console.log(`FAIL ${r.name} (${r.op}): first difference ${r.firstDifference}; expected ${clip(r.expected)} got ${clip(r.got)}`);
+    console.log(`FAIL ${r.name} (${r.op}): first difference ${r.first_difference}; expected ${clip(r.expected)} got ${clip(r.got)}`);
   }
 }
 console.log(`${passed} passed, ${failed} failed`);

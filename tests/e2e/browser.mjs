@@ -1,5 +1,6 @@
 // Shared set-up of the browser tests: the real server binary and Debian's headless Chromium.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const root = new URL('../../', import.meta.url);
@@ -7,7 +8,10 @@ const root = new URL('../../', import.meta.url);
 /** Starts `spate-planner serve` on a free port; resolves to { url, stop }. */
 export async function startServer(extraArgs = []) {
   const bin = new URL('target/release/spate-planner', root).pathname;
-  const child = spawn(bin, ['serve', '--port', '0', ...extraArgs], {
+  // DASHBOARD_DIR serves web/dist from disk instead of the copy built into the binary (to try
+  // page changes without rebuilding the binary)
+  const dir = process.env.DASHBOARD_DIR && !extraArgs.includes('--dir') ? ['--dir', process.env.DASHBOARD_DIR] : [];
+  const child = spawn(bin, ['serve', '--port', '0', ...dir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise((resolve, reject) => {
@@ -32,11 +36,19 @@ export async function launch() {
   return { browser, close: () => browser.close() };
 }
 
-/** A page that records console errors, page errors and CSP violations. */
-export async function watchedPage(browser) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+/** The test build of the dashboard (web/dist-test: the wasm test build and the page's test hooks). */
+export const testDist = new URL('web/dist-test', root).pathname;
+
+/**
+ * A page that records console errors, page errors and CSP violations.
+ * options: { width, height, theme: 'light' | 'dark' }.
+ */
+export async function watchedPage(browser, { width = 1400, height = 1000, theme = 'light' } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme: theme, acceptDownloads: true });
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  // axe-core applies inline styles while it measures; those (and only those) are not the page's
+  const fromAxe = (text) => page.axeRunning && /inline style|style-src-elem inline|style-src-attr inline/.test(text);
+  page.on('console', (m) => { if (m.type() === 'error' && !fromAxe(m.text())) problems.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
@@ -72,9 +84,64 @@ export async function ready(page, after = 0, timeout = 30000) {
   return plans(page);
 }
 
-/** The text of a figure's last column ("plan" or "what-if"). */
+/** The text of a figure's last column ("plan" or "what-if"), from the All figures tab. */
 export async function figure(page, name) {
   return (await page.locator(`tr[data-figure="${name}"] td`).last().textContent()).trim();
 }
 
+/** The value of a tile of the summary strip. */
+export async function tile(page, key) {
+  return (await page.locator(`.tile[data-tile="${key}"] .value`).textContent()).trim();
+}
+
+/** The page's message (role alert or status), or '' when there is none. */
+export async function message(page) {
+  const m = page.locator('.message');
+  return (await m.count()) ? (await m.textContent()).trim() : '';
+}
+
+/** Applies a what-if form (`data-form` key) after filling `fields` ({ aria-label: value }). */
+export async function applyForm(page, key, fields = {}) {
+  const form = page.locator(`form[data-form="${key}"]`);
+  for (const [label, value] of Object.entries(fields)) {
+    const control = form.locator(`[aria-label="${label}"]`);
+    if (await control.evaluate((e) => e.tagName === 'SELECT')) await control.selectOption(value);
+    else await control.fill(value);
+  }
+  await form.locator('button[type=submit]').click();
+}
+
+/** Opens the what-if drawer when the element is narrow (the toggle is only shown then). */
+export async function openWhatIf(page) {
+  const toggle = page.locator('.drawer-toggle');
+  if (await toggle.isVisible() && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+}
+
+/** True when the whole of `selector`'s first match is inside the viewport. */
+export async function inView(page, selector) {
+  return page.locator(selector).first().evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  });
+}
+
 export const repoRoot = root.pathname;
+
+const axeSource = readFileSync(new URL('node_modules/axe-core/axe.min.js', root), 'utf8');
+
+/**
+ * Runs axe-core (every rule axe runs by default, best practices included) on the page, shadow
+ * roots included; resolves to the violations as `rule (impact): n× target` lines.
+ */
+export async function axeViolations(page) {
+  page.axeRunning = true;
+  try {
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary?.split('\n')[1] || ''}`) })));
+    return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× ${v.nodes.slice(0, 3).join(' | ')}`);
+  } finally {
+    await page.waitForTimeout(100); // let its console messages arrive while they are still muted
+    page.axeRunning = false;
+  }
+}

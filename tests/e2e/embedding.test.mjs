@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launch, watchedPage, repoRoot } from './browser.mjs';
+import { startServer, launch, watchedPage, repoRoot, axeViolations } from './browser.mjs';
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -24,15 +24,33 @@ test('the custom element works from any base path and emits plan-change', async 
     await page.goto(`${server.url}console/tools/planner/embed-example.html`);
     await page.waitForFunction(() => /splits assigned/.test(document.getElementById('last-plan').textContent), null, { timeout: 30000 });
     assert.match(await page.locator('#last-plan').textContent(), /^\d+ splits assigned, \d+ would move/);
-    assert.equal(await page.locator('svg.fleet-chart g[data-member]').count(), 10);
+    assert.equal(await page.locator('.chart button[data-member]').count(), 10);
+    // the element takes the height of its content, not the viewport's
+    const sizes = await page.locator('#embedded').evaluate((e) => {
+      const inner = e.shadowRoot.querySelector('.planner');
+      return { outer: Math.round(e.getBoundingClientRect().height), inner: Math.round(inner.getBoundingClientRect().height), min: getComputedStyle(inner).minHeight };
+    });
+    assert.equal(sizes.outer, sizes.inner);
+    assert.equal(sizes.min, '0px');
+    assert.deepEqual(await axeViolations(page), []);
     // The host page's own heading is untouched by the element's styles (shadow DOM).
     assert.equal(await page.locator('h1.console-title').textContent(), 'Ops console: job capacity');
+    // The layout follows the element's width, not the window's: in a 620 px column of a
+    // 1400 px window the what-if panel is a drawer; given the width, it sits beside the chart.
+    const toggle = page.locator('#embedded .drawer-toggle');
+    await page.locator('#embedded').evaluate((e) => { e.style.width = '620px'; });
+    await page.waitForFunction(() => getComputedStyle(document.getElementById('embedded').shadowRoot.querySelector('.drawer-toggle')).display !== 'none');
+    assert.equal(await toggle.isVisible(), true);
+    await page.locator('#embedded').evaluate((e) => { e.style.width = '1100px'; });
+    await page.waitForFunction(() => getComputedStyle(document.getElementById('embedded').shadowRoot.querySelector('.drawer-toggle')).display === 'none');
+    assert.equal(await page.locator('#embedded form[data-form="add"]').isVisible(), true);
     // Attribute changes replan.
     const before = await page.locator('#last-plan').textContent();
     await page.evaluate(() => document.getElementById('embedded').setAttribute('default-cap', '1'));
     await page.waitForFunction((b) => document.getElementById('last-plan').textContent !== b, before);
     const origin = new URL(server.url).origin;
     assert.deepEqual(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')), []);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

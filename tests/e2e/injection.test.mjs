@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launch, watchedPage, cli, ready, outputDir } from './browser.mjs';
+import { startServer, launch, watchedPage, cli, ready, outputDir, axeViolations } from './browser.mjs';
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -33,13 +33,14 @@ test('hostile ids and names render as text and execute nothing', async () => {
   const server = await startServer([file]);
   try {
     const { page, problems } = await watchedPage(chrome.browser);
-    await page.goto(`${server.url}?snapshot=snapshot.json`);
+    await page.goto(server.url);
     await ready(page);
     // the member names are in the chart and the selects, as text
-    const names = await page.locator('svg.fleet-chart g[data-member]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-member')));
+    const names = await page.locator('.chart button[data-member]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-member')));
     assert.ok(names.includes(HOSTILE['worker-01']), names.join(' | '));
     assert.ok(names.includes(HOSTILE['worker-02']));
     // the split ids in the split search, as text
+    await page.locator('.tab[data-tab="splits"]').click();
     for (const id of ['part-000005', 'part-000006', 'part-000008']) {
       await page.locator('input[aria-label="search splits"]').fill(HOSTILE[id].slice(0, 12));
       await page.waitForFunction((needle) => [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.splits td')]
@@ -59,6 +60,7 @@ test('hostile ids and names render as text and execute nothing', async () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page overflows by ${overflow}px`);
     await page.screenshot({ path: join(outputDir, 'dashboard-hostile.png'), fullPage: true });
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

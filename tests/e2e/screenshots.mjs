@@ -1,30 +1,61 @@
 #!/usr/bin/env node
-// Regenerates the user guide's screenshots (docs/images/) from the built dashboard.
+// Retakes the user guide's screenshots (docs/images/) from the built dashboard.
 //   node tests/e2e/screenshots.mjs
 import { join } from 'node:path';
-import { startServer, launch, ready, repoRoot } from './browser.mjs';
+import { startServer, launch, ready, repoRoot, applyForm, openWhatIf } from './browser.mjs';
 
 const out = join(repoRoot, 'docs/images');
 const chrome = await launch();
 const server = await startServer([]);
-const page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
-await page.goto(server.url);
-let n = await ready(page);
-await page.screenshot({ path: join(out, 'overview.png') });
 
-await page.locator('input[aria-label="worker-gone-7f3a within the rebalance delay"]').check();
-n = await ready(page, n);
-await page.locator('input[aria-label="new member name"]').fill('worker-new');
-await page.locator('input[aria-label="new member cap"]').fill('128');
-await page.locator('form.change', { hasText: 'Add a member' }).locator('button').click();
-n = await ready(page, n);
-await page.locator('.figures').screenshot({ path: join(out, 'figures-whatif.png') });
-await page.locator('.whatif').screenshot({ path: join(out, 'whatif.png') });
-await page.locator('.fleet').screenshot({ path: join(out, 'fleet.png') });
-await page.locator('.moves').screenshot({ path: join(out, 'moves.png') });
-await page.locator('button', { hasText: 'Run rounds' }).click();
-await page.waitForSelector('.convergence [data-rounds]');
-await page.locator('.convergence').screenshot({ path: join(out, 'convergence.png') });
+async function page(width, height, theme = 'light') {
+  const p = await chrome.browser.newPage({ viewport: { width, height }, colorScheme: theme });
+  await p.goto(server.url);
+  await ready(p);
+  return p;
+}
+
+let p = await page(1400, 900);
+await p.screenshot({ path: join(out, 'overview.png') });
+await p.locator('.chart button[data-member="worker-04"]').hover();
+await p.locator('.fleet').screenshot({ path: join(out, 'fleet-tooltip.png') });
+await p.locator('li[data-departed="worker-gone-7f3a"] input').uncheck();
+let n = await ready(p, 1);
+await applyForm(p, 'add', { 'new member name': 'worker-new', 'new member cap': '128' });
+n = await ready(p, n);
+await applyForm(p, 'add', { 'new member name': 'worker-01' });
+await p.waitForSelector('form[data-form="add"] .form-error:not(:empty)');
+await p.locator('.summary').screenshot({ path: join(out, 'summary-whatif.png') });
+await p.setViewportSize({ width: 1400, height: 2400 });
+await p.locator('.whatif').screenshot({ path: join(out, 'whatif.png') });
+await p.setViewportSize({ width: 1400, height: 900 });
+await p.locator('.tab[data-tab="details"]').click();
+await p.locator('.tabs').screenshot({ path: join(out, 'figures-whatif.png') });
+await p.locator('.chart button[data-member="worker-04"]').click();
+await p.locator('.tab[data-tab="moves"]').click();
+await p.waitForFunction(() => !document.querySelector('spate-planner').shadowRoot.querySelector('.moves .focus-chip').hidden);
+await p.waitForTimeout(300);
+await p.locator('.tabs').screenshot({ path: join(out, 'moves.png') });
+await p.locator('.tab[data-tab="claims"]').click();
+await p.waitForSelector('.claims [data-ready]');
+await p.locator('.tabs').screenshot({ path: join(out, 'claims.png') });
+await p.locator('.tab[data-tab="convergence"]').click();
+await p.locator('button', { hasText: 'Run rounds' }).click();
+await p.waitForSelector('.convergence [data-rounds]');
+await p.locator('.tabs').screenshot({ path: join(out, 'convergence.png') });
+await p.close();
+
+p = await page(1400, 900, 'dark');
+await p.screenshot({ path: join(out, 'dark.png') });
+await p.close();
+
+p = await page(390, 844);
+await openWhatIf(p);
+await applyForm(p, 'add', { 'new member name': 'worker-new', 'new member cap': '128' });
+await ready(p, 1);
+await p.screenshot({ path: join(out, 'phone-whatif.png') });
+await p.close();
+
 await chrome.close();
 server.stop();
 console.log(`screenshots written to ${out}`);

@@ -1,22 +1,62 @@
-// Tests of the built JS package (web/pkg): the boundary's conventions hold.
+// Tests of the built JS packages: the boundary's conventions hold (web/pkg-test), and the
+// production files (web/pkg, web/dist) carry no test hook.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { loadPlanner, wasmPath } from '../wasm.mjs';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadPlanner, wasmPath, productionWasmPath } from '../wasm.mjs';
 
 const planner = await loadPlanner();
+const root = new URL('../../', import.meta.url).pathname;
+const HOOKS = ['debugTrap', 'runConformance', 'BenchFleet', 'crashForTest', 'testTrap', 'failNextInfoForTest', 'debug_trap', 'run_conformance', 'benchfleet_'];
 
-test('the module imports nothing from env (no stray C or host symbols)', async () => {
-  const mod = await WebAssembly.compile(await readFile(wasmPath));
-  const modules = new Set(WebAssembly.Module.imports(mod).map((i) => i.module));
-  assert.ok(!modules.has('env'), `imports from env: ${[...modules].join(', ')}`);
+async function filesUnder(dir) {
+  const out = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...await filesUnder(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+test('the production module and page contain no test hook', async () => {
+  const files = [...await filesUnder(join(root, 'web/pkg')), ...await filesUnder(join(root, 'web/dist'))];
+  assert.ok(files.some((f) => f.endsWith('dist/pkg/spate_planner_bg.wasm')));
+  assert.ok(files.some((f) => f.endsWith('dist/worker.js')));
+  const found = [];
+  for (const f of files) {
+    const text = (await readFile(f)).toString('latin1');
+    for (const h of HOOKS) if (text.includes(h)) found.push(`${f}: ${h}`);
+  }
+  assert.deepEqual(found, []);
+  // and the production module really is loadable, without them
+  const prod = await loadPlanner('production');
+  assert.equal(typeof prod.Planner.demo, 'function');
+  assert.equal(prod.debugTrap, undefined);
+  assert.equal(prod.runConformance, undefined);
+  assert.equal(prod.BenchFleet, undefined);
+});
+
+test('the test build carries the hooks the runners and the recovery test use', async () => {
+  assert.equal(typeof planner.debugTrap, 'function');
+  assert.equal(typeof planner.runConformance, 'function');
+  assert.equal(typeof planner.BenchFleet, 'function');
+  const worker = await readFile(join(root, 'web/dist-test/worker.js'), 'utf8');
+  assert.match(worker, /ops\.testTrap = /);
+});
+
+test('the modules import nothing from env (no stray C or host symbols)', async () => {
+  for (const path of [wasmPath, productionWasmPath]) {
+    const mod = await WebAssembly.compile(await readFile(path));
+    const modules = new Set(WebAssembly.Module.imports(mod).map((i) => i.module));
+    assert.ok(!modules.has('env'), `${path} imports from env: ${[...modules].join(', ')}`);
+  }
 });
 
 test('u64 crosses as decimal strings, exactly (the spec examples, 64-bit values)', () => {
   assert.equal(planner.stableHash('7', '1'), '15575724145496192045');
   assert.equal(planner.stableHashStr('7', 'w1'), '15023769660716677941');
-  assert.equal(planner.stableHash('18446744073709551615', '18446744073709551615'),
-    planner.stableHash('18446744073709551615', '18446744073709551615'));
 });
 
 test('a bad u64 is an Error with a stable code and the field', () => {
@@ -29,42 +69,50 @@ test('an unknown bench shape is an Error with a code', () => {
   assert.throws(() => new planner.BenchFleet('sideways', 10, 2), (e) => e.code === 'invalid_shape');
 });
 
-test('the conformance vectors pass through the package', async () => {
+test('the conformance vectors pass through the test package', async () => {
   const results = planner.runConformance(await readFile(new URL('../vectors.json', import.meta.url), 'utf8'));
   assert.ok(results.length >= 1000);
-  const failed = results.filter((r) => !r.passed);
-  assert.deepEqual(failed, []);
+  assert.deepEqual(results.filter((r) => !r.passed), []);
 });
 
-test('a vector file of another format is refused with a code', () => {
-  assert.throws(() => planner.runConformance('{"format":"other/1","cases":[]}'), (e) => e.code === 'invalid_vectors');
-  assert.throws(() => planner.runConformance('not json'), (e) => e.code === 'invalid_vectors');
-});
-
-test('Planner: the demo loads, plans, and reports exact u64 as strings', () => {
+test('Planner: the demo loads and plans; objects are snake_case with 64-bit values as strings', () => {
   const p = planner.Planner.demo(400, 8, 1);
   const info = p.info();
   assert.equal(info.members.length, 8);
   assert.match(info.seed, /^\d+$/);
+  assert.match(info.taken_at_ms, /^\d+$/);
   assert.ok(info.warnings.some((w) => w.code === 'unreadable_presence' && w.key === 'worker.worker-03'));
-  const v = p.plan('', 8);
-  const lanes = v.members.reduce((n, m) => n + m.lanes, 0);
-  assert.equal(lanes, v.counts.assigned);
-  for (const m of v.members) {
+  const v = p.plan('');
+  const lanes = v.report.members.reduce((n, m) => n + m.lanes, 0);
+  assert.equal(lanes, v.report.counts.assigned);
+  for (const m of v.report.members) {
     assert.ok(m.lanes <= m.cap, `${m.name}: ${m.lanes}/${m.cap}`);
-    assert.match(m.loadPlanned, /^\d+$/);
+    assert.match(m.load_planned, /^\d+$/);
   }
-  assert.equal(v.moves.length, v.churnMoves);
-  const doc = p.planJson('', 8);
-  assert.match(doc, /^\{"job":"demo"/);
+  assert.equal(v.report.moves.length, v.report.churn.moves);
+  assert.ok(['user', 'leader_presence', 'spate_default'].includes(v.default_cap_source));
+  assert.equal(v.assignment, undefined);
+  assert.match(p.planJson(''), /^\{"format":"spate-planner-plan\/2","job":"demo"/);
+  p.free();
+});
+
+test('Planner: claims, split search by owner, convergence', () => {
+  const p = planner.Planner.demo(400, 8, 1);
+  const all = p.claims('', null, false, 4);
+  assert.equal(all.format, 'spate-planner-claims/1');
+  assert.equal(all.assignment_source, 'published');
+  assert.deepEqual(Object.keys(all.workers).sort(), p.info().members.map((m) => m.name).sort());
+  const one = p.claims('', 'worker-01', true, 4);
+  assert.deepEqual(Object.keys(one.workers), ['worker-01']);
+  assert.equal(one.assignment_source, 'plan');
+  const owned = p.findSplits('', 'worker-01', 1000);
+  assert.ok(owned.length > 0 && owned.every((s) => s.owner === 'worker-01' || s.lease_owner === 'worker-01'));
+  const rounds = p.converge('', 10);
+  assert.equal(rounds[rounds.length - 1].moves, 0);
   p.free();
 });
 
 test('Planner: snapshot errors carry code, bucket and key', () => {
-  const p = planner.Planner.demo(50, 3, 1);
-  const good = p.planJson('', 8);
-  assert.ok(good.length > 0);
-  p.free();
   const bad = '{"format":"spate-planner-snapshot/1","job":"j","taken_at_ms":0,"state":{"name":"spate_coordination_j_state","history":1,"max_age_ms":0,"entries":[{"key":"split.a","revision":1,"created_ms":0,"value":{"schema":4,"id":"a"}}]},"lease":{"name":"spate_coordination_j_lease","history":1,"max_age_ms":30000,"entries":[]}}';
   assert.throws(() => planner.Planner.fromText(bad), (e) => e instanceof Error && e.code === 'wrong_schema'
     && e.bucket === 'spate_coordination_j_state' && e.key === 'split.a');
@@ -72,11 +120,14 @@ test('Planner: snapshot errors carry code, bucket and key', () => {
   assert.throws(() => planner.Planner.fromBytes(new Uint8Array([0xff, 0xfe])), (e) => e.code === 'not_json');
 });
 
-test('Planner: scenario errors carry code and path; the handle stays usable', () => {
+test('Planner: scenario errors carry code and path; u64 fields as strings; the handle stays usable', () => {
   const p = planner.Planner.demo(50, 3, 1);
-  assert.throws(() => p.plan('{"changes":[{"op":"set_cap","member":"nobody","cap":1}]}', 8),
+  assert.throws(() => p.plan('{"changes":[{"op":"set_cap","member":"nobody","cap":1}]}'),
     (e) => e.code === 'unknown_member' && e.path === 'changes[0].member');
-  assert.throws(() => p.plan('{"changes":[{"op":"fly"}]}', 8), (e) => e.code === 'invalid_scenario');
-  assert.equal(p.plan('{"changes":[{"op":"add_member","member":"x","cap":2}]}', 8).members.length, 4);
+  assert.throws(() => p.plan('{"changes":[{"op":"fly"}]}'), (e) => e.code === 'invalid_scenario');
+  const v = p.plan('{"rebalance_delay_ms":"0","changes":[{"op":"add_member","member":"x","cap":2},{"op":"add_splits","count":"2","weight":"18446744073709551615","prefix":"big-"}]}');
+  assert.equal(v.report.members.length, 4);
+  assert.equal(v.rebalance_delay_ms, '0');
+  assert.equal(v.scenario.changes[1].weight, '18446744073709551615');
   p.free();
 });

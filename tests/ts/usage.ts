@@ -1,19 +1,23 @@
-// Type-checks the generated declarations of the wasm package (web/pkg/spate_planner.d.ts)
-// against the way the dashboard and embedders use it. Checked by `tsc --noEmit`; not run.
-import init, { Planner, runConformance, stableHash, type PlanView, type Info, type U64, type PlannerError } from '../../web/pkg/spate_planner.js';
+// Type-checks the declarations of the wasm package (web/pkg/spate_planner.d.ts) and of the
+// element (web/dist/element.d.ts) against the way the dashboard and embedders use them.
+// Checked by `tsc --noEmit`; not run. (What the module really returns is checked by
+// generated/checked.ts, written by generate.mjs.)
+import init, { Planner, stableHash, type PlanView, type FleetInfo, type U64, type PlannerError, type Scenario } from '../../web/pkg/spate_planner.js';
+import type { PlanChangeDetail, SpatePlannerElement } from '../../web/dist/element.js';
 
 export async function example(bytes: Uint8Array): Promise<string> {
   await init();
   const p: Planner = Planner.fromBytes(bytes);
-  const info: Info = p.info();
+  const info: FleetInfo = p.info();
   const seed: U64 = info.seed;
-  const view: PlanView = p.plan('{"changes":[]}', 8);
-  const heaviest: string = view.members.reduce((a, m) => (BigInt(m.loadPlanned) > BigInt(a.loadPlanned) ? m : a)).name;
-  const firstMove = view.moves[0];
-  const why: 'unowned' | 'owner_gone' | 'over_cap' | 'improve' | 'queued' | undefined = firstMove?.reason;
-  const claims = p.claims('', 8, heaviest, 4).map((c) => `${c.kind}:${c.action}:${c.id}`);
-  const rounds = p.converge('', 8, 10).map((r) => r.moves);
-  const cases = runConformance('{"format":"spate-conformance/1","cases":[]}').filter((c) => !c.passed).length;
+  const scenario: Scenario = { format: 'spate-planner-scenario/1', default_cap: 8, changes: [{ op: 'remove_member', member: 'w1', departure: 'graceful' }] };
+  const view: PlanView = p.plan(JSON.stringify(scenario));
+  const heaviest: string = view.report.members.reduce((a, m) => (BigInt(m.load_planned) > BigInt(a.load_planned) ? m : a)).name;
+  const why: 'unowned' | 'owner_gone' | 'over_cap' | 'improve' | 'queued' | undefined = view.report.moves[0]?.reason;
+  const claims = p.claims('', heaviest, true, 4);
+  const first = Object.values(claims.claims)[0]?.map((c) => `${c.kind}:${c.action}:${c.split}`) ?? [];
+  const rounds = p.converge('', 10).map((r) => r.moves);
+  const fatal = view.findings.filter((f) => f.level === 'fatal').map((f) => f.message);
   try {
     Planner.fromText('nope');
   } catch (e) {
@@ -21,5 +25,10 @@ export async function example(bytes: Uint8Array): Promise<string> {
     console.log(err.code, err.bucket ?? '', err.key ?? '', err.path ?? '');
   }
   p.free();
-  return `${seed} ${why} ${claims.length} ${rounds.length} ${cases} ${stableHash('7', '1')}`;
+  return `${seed} ${why} ${first.length} ${rounds.length} ${fatal.length} ${view.default_cap_source} ${stableHash('7', '1')}`;
+}
+
+export function listen(el: SpatePlannerElement): void {
+  el.addEventListener('plan-change', (e: CustomEvent<PlanChangeDetail>) => console.log(e.detail.moves, e.detail.worst?.name));
+  el.scenario = '{"changes":[]}';
 }

@@ -12,8 +12,8 @@ include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A snapshot to open the dashboard with (served as /snapshot.json); without one the
-    /// dashboard opens with its built-in demo fleet.
+    /// A snapshot to open the dashboard with (served as /snapshot.json and shown at /);
+    /// without one the dashboard opens with its built-in demo fleet.
     snapshot: Option<PathBuf>,
     /// Port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
@@ -250,15 +250,26 @@ async fn serve(
             )
         })?;
     let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    // A served snapshot opens at `/` (the page names it on its element).
     let query = match (&snapshot, &args.job) {
-        (Some(_), _) => "?snapshot=snapshot.json".to_string(),
         (None, Some(job)) => format!("?job={job}"),
-        (None, None) => String::new(),
+        _ => String::new(),
     };
     println!("spate-planner dashboard: http://{addr}/{query}");
     axum::serve(listener, router(source, snapshot, live))
         .await
         .map_err(|e| e.to_string())
+}
+
+/// The page with the served snapshot named on its element, so that `/` opens on it.
+fn name_snapshot(page: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(page)
+        .replacen(
+            "<spate-planner id=\"planner\"",
+            "<spate-planner id=\"planner\" snapshot=\"snapshot.json\"",
+            1,
+        )
+        .into_bytes()
 }
 
 fn respond(
@@ -273,6 +284,9 @@ fn respond(
     let body = match (&rel, method) {
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
             snapshot.map(|s| Cow::Owned(s.to_vec())).ok_or(Miss::NotFound)
+        }
+        (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && snapshot.is_some() => {
+            source.get(r).map(|page| Cow::Owned(name_snapshot(&page)))
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
@@ -315,5 +329,12 @@ mod tests {
         assert_eq!(asset_path("/../etc/passwd"), None);
         assert_eq!(asset_path("/pkg/../../x"), None);
         assert_eq!(asset_path("/a\\..\\b"), None);
+    }
+
+    #[test]
+    fn the_page_names_the_served_snapshot() {
+        let page = b"<body><spate-planner id=\"planner\" permalink></spate-planner>";
+        let named = String::from_utf8(name_snapshot(page)).unwrap();
+        assert!(named.contains("<spate-planner id=\"planner\" snapshot=\"snapshot.json\" permalink>"));
     }
 }

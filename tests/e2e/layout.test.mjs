@@ -1,0 +1,72 @@
+// Any screen, any theme: at 390, 768, 1024, 1400 and 2560 px, light and dark, a what-if
+// applied leaves the summary strip and the what-if result in view (not covered), the page does
+// not overflow sideways, and axe-core finds nothing. Screenshots go to tests/output/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { startServer, launch, watchedPage, ready, applyForm, openWhatIf, axeViolations, outputDir, tile } from './browser.mjs';
+
+let chrome;
+let server;
+before(async () => {
+  chrome = await launch();
+  server = await startServer([]);
+  await mkdir(outputDir, { recursive: true });
+});
+after(async () => { await chrome?.close(); server?.stop(); });
+
+/** True when the element is inside the viewport and what is drawn at its centre is itself. */
+function visibleAndUncovered(page, selector) {
+  return page.evaluate((sel) => {
+    const root = document.querySelector('spate-planner').shadowRoot;
+    const e = root.querySelector(sel);
+    const r = e.getBoundingClientRect();
+    if (!(r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1)) return `${sel} is outside the viewport: ${JSON.stringify(r)}`;
+    // (a sub-pixel edge is in view)
+    const hit = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return e.contains(hit) ? 'ok' : `${sel} is covered by ${hit?.className || hit?.tagName}`;
+  }, selector);
+}
+
+const WIDTHS = [[390, 844], [768, 1024], [1024, 768], [1400, 900], [2560, 1440]];
+
+for (const theme of ['light', 'dark']) {
+  for (const [width, height] of WIDTHS) {
+    test(`${width} px, ${theme}: after Apply the summary strip and the what-if result are in view; no axe violation`, async () => {
+      const { page, problems } = await watchedPage(chrome.browser, { width, height, theme });
+      await page.goto(server.url);
+      let n = await ready(page);
+      assert.deepEqual(await axeViolations(page), []);
+      const movesBefore = await tile(page, 'moves');
+      await openWhatIf(page);
+      await applyForm(page, 'add', { 'new member name': 'worker-new', 'new member cap': '64' });
+      n = await ready(page, n);
+      assert.notEqual(await tile(page, 'moves'), movesBefore);
+      assert.match(await page.locator('form[data-form="add"] .form-done').textContent(), /Applied: add member worker-new \(cap 64\)/);
+      assert.equal(await visibleAndUncovered(page, '.summary .strip'), 'ok');
+      assert.equal(await visibleAndUncovered(page, 'form[data-form="add"] .form-done'), 'ok');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `the page overflows sideways by ${overflow}px`);
+      // the dark theme is really dark, the light one light
+      const bg = await page.locator('.planner').evaluate((e) => getComputedStyle(e).backgroundColor);
+      const lum = bg.match(/\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+      assert.ok(theme === 'dark' ? lum < 60 : lum > 200, `${theme} background ${bg}`);
+      await page.screenshot({ path: join(outputDir, `layout-${width}-${theme}.png`) });
+      assert.deepEqual(await axeViolations(page), []);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+}
+
+test('theme="dark" on the element forces the dark theme under a light system preference', async () => {
+  const { page, problems } = await watchedPage(chrome.browser, { theme: 'light' });
+  await page.goto(`${server.url}?theme=dark`);
+  await ready(page);
+  const bg = await page.locator('.planner').evaluate((e) => getComputedStyle(e).backgroundColor);
+  assert.equal(bg, 'rgb(11, 14, 18)');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,121 @@
+// Small DOM helpers. Text is only ever set with textContent: data is never markup.
+
+/** An element with optional text and class. */
+export function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+/** Sets attributes (skipping null/undefined) and returns the element. */
+export function attrs(e, map) {
+  for (const [k, v] of Object.entries(map)) if (v !== null && v !== undefined) e.setAttribute(k, String(v));
+  return e;
+}
+
+export function button(text, onClick, cls, label) {
+  const b = el('button', text, cls);
+  b.type = 'button';
+  if (label) b.setAttribute('aria-label', label);
+  if (label) b.title = label;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export function input(type, map = {}) {
+  const i = document.createElement('input');
+  i.type = type;
+  return attrs(i, map);
+}
+
+/** A select of [value, text] options. */
+export function select(options, label) {
+  const s = document.createElement('select');
+  if (label) s.setAttribute('aria-label', label);
+  setOptions(s, options);
+  return s;
+}
+
+/** Replaces a select's options, keeping its value when it is still offered. */
+export function setOptions(s, options) {
+  const keep = s.value;
+  s.replaceChildren(...options.map(([value, text]) => {
+    const o = el('option', text);
+    o.value = value;
+    return o;
+  }));
+  if (options.some(([v]) => v === keep)) s.value = keep;
+}
+
+/** A label with visible text around a control. */
+export function field(label, control, cls = 'field') {
+  const l = el('label', undefined, cls);
+  l.append(el('span', label), control);
+  return l;
+}
+
+/** A section with a heading (h2) and an id for aria-labelledby. */
+export function section(id, title, cls) {
+  const s = el('section', undefined, cls);
+  s.setAttribute('aria-labelledby', `${id}-title`);
+  const h = el('h2', title);
+  h.id = `${id}-title`;
+  s.append(h);
+  return s;
+}
+
+/** A scroll area that keyboard users can reach and scroll. */
+export function scrollArea(label, cls = 'scroll') {
+  const d = el('div', undefined, cls);
+  attrs(d, { tabindex: 0, role: 'region', 'aria-label': label });
+  return d;
+}
+
+/** A table with a header row; rows are arrays of cell texts or nodes. */
+export function table(headers, rows, cls = 'data', caption = null) {
+  const t = el('table', undefined, cls);
+  if (caption) t.append(el('caption', caption, 'visually-hidden'));
+  const head = el('thead');
+  const hr = el('tr');
+  hr.append(...headers.map((h) => attrs(el('th', h), { scope: 'col' })));
+  head.append(hr);
+  const body = el('tbody');
+  for (const r of rows) body.append(row(r));
+  t.append(head, body);
+  return t;
+}
+
+function row(cells) {
+  const tr = el('tr');
+  for (const c of cells) {
+    const td = el('td');
+    if (c instanceof Node) td.append(c);
+    else {
+      td.textContent = String(c ?? '');
+      if (td.textContent.length > 20) td.title = td.textContent; // the full value when the cell is cut
+    }
+    tr.append(td);
+  }
+  return tr;
+}
+
+/** A text cell that may be cut: the full value on hover. */
+export function cut(text, full = text) {
+  const s = el('span', text, 'cut');
+  s.title = String(full);
+  return s;
+}
+
+/** Offers `data` as a file download. */
+export function download(name, type, data) {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

@@ -1,0 +1,51 @@
+// Reading a snapshot source in the worker: a same-origin URL, a File, pasted text, or the demo
+// fleet. Big files are read in chunks with progress and refused past the module's limit.
+
+function tooLarge(what, bytes, max) {
+  return Object.assign(new Error(`${what} is ${Math.round(bytes / 1048576)} MiB; the dashboard accepts at most ${Math.round(max / 1048576)} MiB (use spate-planner plan on the command line)`), { code: 'too_large' });
+}
+
+async function readAll(stream, total, max, progress) {
+  const reader = stream.getReader();
+  const chunks = [];
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    got += value.length;
+    if (got > max) {
+      reader.cancel();
+      throw tooLarge('the snapshot', got, max);
+    }
+    progress(got, total);
+  }
+  const bytes = new Uint8Array(got);
+  let at = 0;
+  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  return bytes;
+}
+
+async function fromUrl(url, max, progress) {
+  const resp = await fetch(url);
+  if (!resp.ok) throw Object.assign(new Error(`${new URL(url).pathname}: HTTP ${resp.status}`), { code: 'fetch_failed' });
+  const total = Number(resp.headers.get('content-length') || 0);
+  if (total > max) throw tooLarge('the snapshot', total, max);
+  return readAll(resp.body, total, max, progress);
+}
+
+/**
+ * Reads `source` ({ kind: 'url', url } | { kind: 'file', file } | { kind: 'text', text } |
+ * { kind: 'demo', splits, members, seed }) into { bytes } | { text } | { demo }.
+ */
+export async function readSource(source, max, progress) {
+  switch (source.kind) {
+    case 'url': return { bytes: await fromUrl(source.url, max, progress) };
+    case 'file':
+      if (source.file.size > max) throw tooLarge(source.file.name, source.file.size, max);
+      return { bytes: await readAll(source.file.stream(), source.file.size, max, progress) };
+    case 'text': return { text: source.text };
+    case 'demo': return { demo: source };
+    default: throw Object.assign(new Error(`unknown snapshot source ${source.kind}`), { code: 'internal' });
+  }
+}

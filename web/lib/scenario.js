@@ -1,0 +1,104 @@
+// The what-if scenario (docs/scenario-format.md) as the page holds it: settings and a list of
+// changes. 64-bit fields (weights, counts, the rebalance delay) are kept as decimal strings and
+// written into the scenario text as strings, which the core reads exactly. No DOM here.
+import { humanBytes, thousands } from './format.js';
+
+export const FORMAT = 'spate-planner-scenario/1';
+const U64_FIELDS = ['weight', 'count', 'rebalance_delay_ms'];
+
+/** The empty scenario. */
+export function emptyScenario() {
+  return { defaultCap: null, rebalanceDelayMs: null, changes: [] };
+}
+
+/**
+ * Scenario JSON text for the core. `skip`: indexes of changes to leave out (those that no
+ * longer apply). u64 fields are decimal strings.
+ */
+export function scenarioText(s, skip = null) {
+  const doc = { format: FORMAT };
+  if (s.defaultCap !== null && s.defaultCap !== undefined) doc.default_cap = s.defaultCap;
+  if (s.rebalanceDelayMs !== null && s.rebalanceDelayMs !== undefined) doc.rebalance_delay_ms = String(s.rebalanceDelayMs);
+  doc.changes = skip && skip.size ? s.changes.filter((_, i) => !skip.has(i)) : s.changes;
+  return JSON.stringify(doc, (k, v) => (U64_FIELDS.includes(k) && typeof v === 'number' ? String(v) : v));
+}
+
+/** The scenario's settings alone, without changes (the baseline's scenario). */
+export function baselineText(s) {
+  return scenarioText({ ...s, changes: [] });
+}
+
+function invalid(message) {
+  return Object.assign(new Error(message), { code: 'invalid_scenario' });
+}
+
+/** Parses scenario text, keeping u64 fields exact (as strings). Throws code invalid_scenario. */
+export function parseScenario(text) {
+  // quote bare integers of u64 fields before JSON.parse can round them
+  const quoted = String(text).replace(/(?<!\\)"(weight|count|rebalance_delay_ms)"(\s*:\s*)(\d+)/g, '"$1"$2"$3"');
+  let doc;
+  try {
+    doc = JSON.parse(quoted);
+  } catch (e) {
+    throw invalid(`the scenario is not JSON: ${e.message}`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw invalid('a scenario is a JSON object');
+  if (doc.format !== undefined && doc.format !== FORMAT) {
+    throw Object.assign(new Error(`scenario format ${JSON.stringify(doc.format)} is not ${FORMAT}`), { code: 'unsupported_format' });
+  }
+  if (doc.changes !== undefined && !Array.isArray(doc.changes)) throw invalid('changes is a list');
+  const changes = (doc.changes || []).map((c, i) => {
+    if (typeof c !== 'object' || c === null || typeof c.op !== 'string') throw invalid(`changes[${i}] is not a change`);
+    return c;
+  });
+  return {
+    defaultCap: doc.default_cap === undefined || doc.default_cap === null ? null : Number(doc.default_cap),
+    rebalanceDelayMs: doc.rebalance_delay_ms === undefined || doc.rebalance_delay_ms === null ? null : String(doc.rebalance_delay_ms),
+    changes,
+  };
+}
+
+/** True when a scenario has anything to keep (a setting or a change). */
+export function hasContent(s) {
+  return s.changes.length > 0 || s.defaultCap !== null || s.rebalanceDelayMs !== null;
+}
+
+const DEPARTURE = {
+  crash: 'crashed just now (its splits withheld for the rebalance delay)',
+  crash_after_delay: 'crashed longer ago than the rebalance delay',
+  graceful: 'shut down gracefully (released what it held)',
+};
+
+/** The departure of a remove_member change, reading the older field too. */
+export function departureOf(c) {
+  if (c.departure) return c.departure;
+  return c.within_rebalance_delay ? 'crash' : 'crash_after_delay';
+}
+
+/** One line describing a change, for the list of changes. */
+export function describe(c) {
+  switch (c.op) {
+    case 'add_member': return `add member ${c.member}${c.cap ? ` (cap ${c.cap})` : ' (default cap)'}`;
+    case 'remove_member': return `remove ${c.member}: ${DEPARTURE[departureOf(c)] || departureOf(c)}`;
+    case 'release_departed': return `release the splits withheld for ${c.member} (its delay is over)`;
+    case 'set_cap': return `cap of ${c.member}: ${c.cap || 'the default'}`;
+    case 'set_default_cap': return `default cap: ${c.cap}`;
+    case 'reserve': return `reserve ${c.splits.join(', ')}`;
+    case 'release': return `release ${c.splits.join(', ')}`;
+    case 'set_weight': return `weight of ${c.split}: ${humanBytes(c.weight)}`;
+    case 'add_splits':
+      return `add ${thousands(c.count)} splits of ${humanBytes(c.weight)} (${c.prefix || 'synthetic-'}…)${c.owner ? ` owned by ${c.owner}` : ''}`;
+    default: return JSON.stringify(c);
+  }
+}
+
+/** The index of the change a core error names (`changes[3].member`), or -1. */
+export function changeIndexOf(error) {
+  const m = /^changes\[(\d+)\]/.exec(error?.path || '');
+  return m ? Number(m[1]) : -1;
+}
+
+/** The identity of a snapshot, as a link names it: `job@taken_at_ms`. */
+export function snapshotId(info) {
+  return info ? `${info.job}@${info.taken_at_ms}` : '';
+}
