@@ -30,6 +30,7 @@ pub mod exact;
 pub mod fleet;
 pub mod hash;
 pub mod leader;
+pub mod live;
 pub mod pipeline;
 pub mod records;
 #[cfg(feature = "conformance")]

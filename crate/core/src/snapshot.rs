@@ -177,7 +177,7 @@ pub struct SnapshotError {
 }
 
 impl SnapshotError {
-    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         SnapshotError {
             code,
             bucket: None,
@@ -312,34 +312,7 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
             .at_key(&b.name, &e.key)
             .at_path(path));
         }
-        let value = match (e.value, e.text, e.base64) {
-            (Some(raw), None, None) => raw.get().as_bytes().to_vec(),
-            (None, Some(t), None) => t.into_bytes(),
-            (None, None, Some(b64)) => base64::engine::general_purpose::STANDARD
-                .decode(b64.as_bytes())
-                .map_err(|err| {
-                    SnapshotError::new(
-                        ErrorCode::InvalidValue,
-                        format!("the base64 value does not decode: {err}"),
-                    )
-                    .at_key(&b.name, &e.key)
-                    .at_path(format!("{path}.base64"))
-                })?,
-            _ => {
-                return Err(SnapshotError::new(
-                    ErrorCode::InvalidValue,
-                    "an entry needs exactly one of \"value\" (JSON), \"text\" or \"base64\"",
-                )
-                .at_key(&b.name, &e.key)
-                .at_path(path))
-            }
-        };
-        entries.push(Entry {
-            key: e.key,
-            revision: e.revision,
-            created_ms: e.created_ms,
-            value,
-        });
+        entries.push(entry_from(&b.name, &path, e)?);
     }
     Ok(Bucket {
         name: b.name,
@@ -347,6 +320,41 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
         max_age_ms: b.max_age_ms,
         entries,
     })
+}
+
+/// An entry's bytes from exactly one of `value`, `text` or `base64`.
+fn entry_from(bucket: &str, path: &str, e: EntryIn<'_>) -> Result<Entry, SnapshotError> {
+    let at = |err: SnapshotError, field: &str| err.at_key(bucket, &e.key).at_path(format!("{path}{field}"));
+    let value = match (e.value, &e.text, &e.base64) {
+        (Some(raw), None, None) => raw.get().as_bytes().to_vec(),
+        (None, Some(t), None) => t.clone().into_bytes(),
+        (None, None, Some(b64)) => base64::engine::general_purpose::STANDARD
+            .decode(b64.as_bytes())
+            .map_err(|err| {
+                let msg = format!("the base64 value does not decode: {err}");
+                at(SnapshotError::new(ErrorCode::InvalidValue, msg), ".base64")
+            })?,
+        _ => {
+            let msg = "an entry needs exactly one of \"value\" (JSON), \"text\" or \"base64\"";
+            return Err(at(SnapshotError::new(ErrorCode::InvalidValue, msg), ""));
+        }
+    };
+    Ok(Entry {
+        key: e.key,
+        revision: e.revision,
+        created_ms: e.created_ms,
+        value,
+    })
+}
+
+/// One entry line of the snapshot format (as [`entry_json`] writes it, and the live stream
+/// carries it), read strictly. `bucket` only names the source in errors.
+pub fn parse_entry_json(bucket: &str, text: &str) -> Result<Entry, SnapshotError> {
+    let e: EntryIn = serde_json::from_str(text).map_err(|err| {
+        SnapshotError::new(ErrorCode::InvalidValue, format!("not a snapshot entry: {err}"))
+            .at_path(bucket.to_string())
+    })?;
+    entry_from(bucket, "entry", e)
 }
 
 impl Snapshot {

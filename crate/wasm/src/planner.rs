@@ -9,6 +9,7 @@ use crate::{error, to_js};
 use spate_planner_core::demo::{demo_snapshot, DemoParams};
 use spate_planner_core::diff::diff;
 use spate_planner_core::fleet::Fleet;
+use spate_planner_core::live::LiveJob;
 use spate_planner_core::pipeline::{analyse, next_claims, Analysis, AssignmentSource};
 use spate_planner_core::report::converge;
 use spate_planner_core::report::document::{claims_view, find_splits, fleet_info, plan_document, plan_view};
@@ -64,12 +65,14 @@ fn too_large(n: usize) -> JsValue {
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = include_str!("../types.d.ts");
 
-/// A loaded snapshot and the plans made of it.
+/// A loaded snapshot (or a live job) and the plans made of it.
 #[wasm_bindgen]
 pub struct Planner {
     fleet: Fleet,
     /// The two most recent analyses by scenario text, most recent first.
     cache: RefCell<Vec<(String, Rc<Analysis>)>>,
+    /// For a live job: its state, kept current by [`Planner::apply_changes`].
+    live: Option<LiveJob>,
 }
 
 impl Planner {
@@ -77,6 +80,7 @@ impl Planner {
         Planner {
             fleet,
             cache: RefCell::new(Vec::new()),
+            live: None,
         }
     }
 
@@ -165,6 +169,65 @@ impl Planner {
         Fleet::from_snapshot(&snap)
             .map(Planner::new)
             .map_err(|e| snapshot_error(&e))
+    }
+
+    /// A live job from the live stream's first event (a snapshot file's text); lease time left
+    /// counts from `now_ms`.
+    #[wasm_bindgen(js_name = fromLive)]
+    pub fn from_live(text: &str, now_ms: f64) -> Result<Planner, JsValue> {
+        if text.len() > MAX_SNAPSHOT_BYTES {
+            return Err(too_large(text.len()));
+        }
+        let snap = Snapshot::parse(text).map_err(|e| snapshot_error(&e))?;
+        let job = LiveJob::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
+        let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
+        let mut p = Planner::new(fleet);
+        p.live = Some(job);
+        Ok(p)
+    }
+
+    /// Applies a burst of the live stream's `change` events (their data, in order), then joins
+    /// the job's records into the fleet planned from now on. Only the changed keys are read.
+    /// Throws when the state holds a value the leader would refuse (the fleet is then the last
+    /// one that could be read, and the error says which key).
+    #[wasm_bindgen(js_name = applyChanges)]
+    pub fn apply_changes(&mut self, changes: Vec<String>, now_ms: f64) -> Result<(), JsValue> {
+        let Some(job) = self.live.as_mut() else {
+            return Err(error(
+                "not_live",
+                "this planner holds a snapshot, not a live job",
+                None,
+            ));
+        };
+        for c in &changes {
+            job.apply(c).map_err(|e| snapshot_error(&e))?;
+        }
+        let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
+        self.fleet = fleet;
+        self.cache.borrow_mut().clear();
+        Ok(())
+    }
+
+    /// The live job's position: `"S-L"`, the highest revision applied in each bucket.
+    pub fn revisions(&self) -> Option<String> {
+        self.live.as_ref().map(|j| {
+            let (s, l) = j.revisions();
+            format!("{s}-{l}")
+        })
+    }
+
+    /// The live job as a snapshot file taken at `now_ms`: what `spate-planner snapshot` writes
+    /// at these revisions (same entries, same bytes).
+    #[wasm_bindgen(js_name = saveSnapshot)]
+    pub fn save_snapshot(&self, now_ms: f64) -> Result<String, JsValue> {
+        match &self.live {
+            Some(j) => Ok(j.snapshot(now_ms as i64).to_json()),
+            None => Err(error(
+                "not_live",
+                "this planner holds a snapshot, not a live job",
+                None,
+            )),
+        }
     }
 
     /// The largest snapshot this module accepts, in bytes.

@@ -5,7 +5,6 @@ use super::{SeedSource, SplitInfo, Warnings};
 use crate::codes::WarningCode;
 use crate::hash::stable_hash_str;
 use crate::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord};
-use crate::snapshot::Snapshot;
 use crate::state::{LeaseEntry, SplitState};
 use std::collections::BTreeMap;
 
@@ -58,10 +57,9 @@ pub(super) fn splits(
     mut specs: BTreeMap<String, SplitSpecRecord>,
     mut leases: BTreeMap<String, (LeaseVal, u64, i64)>,
     seed: u64,
-    snap: &Snapshot,
+    (st, ls): (&str, &str),
     w: &mut Warnings,
 ) -> Joined {
-    let (st, ls) = (snap.state.name.as_str(), snap.lease.name.as_str());
     let mut out = Joined {
         splits: BTreeMap::new(),
         info: BTreeMap::new(),

@@ -1,7 +1,7 @@
 //! From a snapshot to the leader's view of the job (decision-core.md section 7).
 //!
-//! Loading reads the state bucket ([`read::state_bucket`]), then the lease bucket
-//! ([`read::lease_bucket`]), derives the seed and joins records into splits ([`join`]). It is
+//! Loading parses every entry into [`Records`] (one entry at a time: a live job re-reads only the
+//! key that changed), then derives the seed and joins records into splits ([`join`]). It is
 //! exactly as tolerant as the leader: what the leader refuses is an error naming the bucket and
 //! key (a plan, spec or progress record of another schema, an id that does not match its key, a
 //! bad integer); what it survives is a [`Warning`] with the leader's effect (an unreadable
@@ -15,6 +15,8 @@
 mod join;
 pub mod leader_view;
 mod read;
+
+pub use read::{Records, Side};
 
 use crate::codes::WarningCode;
 use crate::records::{AssignmentVal, LeaderVal, PlanRecord};
@@ -86,6 +88,36 @@ pub enum SeedSource {
     None,
 }
 
+/// What a fleet knows of its snapshot beyond the entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meta {
+    pub job: String,
+    pub source: Source,
+    pub taken_at_ms: i64,
+    pub state_bucket: String,
+    pub lease_bucket: String,
+    pub lease_ttl_ms: u64,
+    pub state_revision: u64,
+    pub lease_revision: u64,
+}
+
+impl Meta {
+    /// The snapshot's identity and buckets.
+    pub fn of(snap: &Snapshot) -> Meta {
+        let top = |b: &crate::snapshot::Bucket| b.entries.iter().map(|e| e.revision).max().unwrap_or(0);
+        Meta {
+            job: snap.job.clone(),
+            source: snap.source.clone(),
+            taken_at_ms: snap.taken_at_ms,
+            state_bucket: snap.state.name.clone(),
+            lease_bucket: snap.lease.name.clone(),
+            lease_ttl_ms: snap.lease.max_age_ms,
+            state_revision: top(&snap.state),
+            lease_revision: top(&snap.lease),
+        }
+    }
+}
+
 /// A job's coordination state as the leader sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Fleet {
@@ -124,27 +156,34 @@ impl Fleet {
 
     /// The leader's view of a parsed snapshot.
     pub fn from_snapshot(snap: &Snapshot) -> Result<Fleet, SnapshotError> {
-        let mut warnings = Warnings::default();
-        let state = read::state_bucket(&snap.state, &mut warnings)?;
-        let lease = read::lease_bucket(&snap.lease, snap.taken_at_ms, &mut warnings)?;
-        let (seed, seed_source) = join::seed(&state, &snap.state.name, &mut warnings);
+        let records = Records::from_snapshot(snap)?;
+        Ok(Fleet::from_records(&records, &Meta::of(snap)))
+    }
+
+    /// The leader's view of parsed records (a snapshot's, or a live job's at one moment).
+    pub fn from_records(records: &Records, meta: &Meta) -> Fleet {
+        let mut warnings = Warnings(records.warnings().cloned().collect());
+        let state = read::state_records(records);
+        let lease = read::lease_records(records, meta.lease_ttl_ms, meta.taken_at_ms);
+        let (seed, seed_source) = join::seed(&state, &meta.state_bucket, &mut warnings);
+        let buckets = (meta.state_bucket.as_str(), meta.lease_bucket.as_str());
         let joined = join::splits(
             state.progress,
             state.specs,
             lease.leases,
             seed,
-            snap,
+            buckets,
             &mut warnings,
         );
-        Ok(Fleet {
-            job: snap.job.clone(),
-            source: snap.source.clone(),
-            taken_at_ms: snap.taken_at_ms,
-            state_bucket: snap.state.name.clone(),
-            lease_bucket: snap.lease.name.clone(),
-            lease_ttl_ms: snap.lease.max_age_ms,
-            state_revision: snap.state.entries.iter().map(|e| e.revision).max().unwrap_or(0),
-            lease_revision: snap.lease.entries.iter().map(|e| e.revision).max().unwrap_or(0),
+        Fleet {
+            job: meta.job.clone(),
+            source: meta.source.clone(),
+            taken_at_ms: meta.taken_at_ms,
+            state_bucket: meta.state_bucket.clone(),
+            lease_bucket: meta.lease_bucket.clone(),
+            lease_ttl_ms: meta.lease_ttl_ms,
+            state_revision: meta.state_revision,
+            lease_revision: meta.lease_revision,
             plan: state.plan,
             seed,
             seed_source,
@@ -156,7 +195,7 @@ impl Fleet {
             orphan_specs: joined.orphan_specs,
             foreign: joined.foreign,
             warnings: warnings.0,
-        })
+        }
     }
 
     /// Instances that own splits (lease or progress) but are not members.

@@ -1,29 +1,105 @@
-//! Reading each bucket's entries into records, with the leader's tolerance.
+//! Reading entries into records, one entry at a time, with the leader's tolerance.
+//!
+//! [`Records`] holds every entry of both buckets parsed and keyed, with the warnings each one
+//! raised. A whole snapshot is read once ([`Records::from_snapshot`]); a live job changes one key
+//! at a time ([`Records::put`], [`Records::remove`]) without reading any other entry again.
 
-use super::{Member, Warnings};
+use super::{Member, Warning, Warnings};
 use crate::codes::WarningCode;
 use crate::records::{
     parse_keyed_record, parse_record, AssignmentVal, LeaderVal, LeaseVal, PlanRecord, SplitProgressRecord,
     SplitSpecRecord, WorkerVal,
 };
-use crate::snapshot::{Bucket, Entry, SnapshotError};
+use crate::snapshot::{Entry, Snapshot, SnapshotError};
 use std::collections::BTreeMap;
 
-/// The state bucket's records.
-pub(super) struct StateRecords {
-    pub plan: Option<PlanRecord>,
-    /// Progress records by split id, with their revision.
-    pub progress: BTreeMap<String, (SplitProgressRecord, u64)>,
-    pub specs: BTreeMap<String, SplitSpecRecord>,
-    pub published: BTreeMap<String, AssignmentVal>,
+/// One parsed entry of the state bucket.
+#[derive(Clone, Debug)]
+pub(crate) enum StateItem {
+    Plan(PlanRecord),
+    Progress(SplitProgressRecord, u64),
+    Spec(SplitSpecRecord),
+    Assign(AssignmentVal),
+    /// Read, but nothing the leader uses (an unreadable assignment, an unknown or probe key).
+    Ignored,
 }
 
-/// The lease bucket's records.
-pub(super) struct LeaseRecords {
-    pub leader: Option<LeaderVal>,
-    pub members: BTreeMap<String, Member>,
-    /// Split leases by split id: value, revision, time left in ms.
-    pub leases: BTreeMap<String, (LeaseVal, u64, i64)>,
+/// One parsed entry of the lease bucket.
+#[derive(Clone, Debug)]
+pub(crate) enum LeaseItem {
+    Leader(LeaderVal),
+    /// A presence value (`None`: unreadable), with the entry's revision and creation time.
+    Presence(Option<WorkerVal>, u64, i64),
+    /// A split lease, with the entry's revision and creation time.
+    Lease(LeaseVal, u64, i64),
+    Ignored,
+}
+
+/// An entry's record and the warnings it raised.
+#[derive(Clone, Debug)]
+pub(crate) struct Parsed<T> {
+    pub item: T,
+    pub warnings: Vec<Warning>,
+}
+
+/// Every entry of both buckets, parsed, by key.
+#[derive(Clone, Debug, Default)]
+pub struct Records {
+    pub(crate) state: BTreeMap<String, Parsed<StateItem>>,
+    pub(crate) lease: BTreeMap<String, Parsed<LeaseItem>>,
+}
+
+/// Which bucket an entry is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    State,
+    Lease,
+}
+
+impl Records {
+    /// Parses every entry of a snapshot.
+    pub fn from_snapshot(snap: &Snapshot) -> Result<Records, SnapshotError> {
+        let mut r = Records::default();
+        for e in &snap.state.entries {
+            r.put(Side::State, &snap.state.name, e)?;
+        }
+        for e in &snap.lease.entries {
+            r.put(Side::Lease, &snap.lease.name, e)?;
+        }
+        Ok(r)
+    }
+
+    /// Parses one entry and puts it in place of the key's previous record. On an error the key
+    /// keeps no record (the caller decides whether the whole state is refused).
+    pub fn put(&mut self, side: Side, bucket: &str, e: &Entry) -> Result<(), SnapshotError> {
+        match side {
+            Side::State => {
+                self.state.remove(&e.key);
+                let p = state_entry(bucket, e)?;
+                self.state.insert(e.key.clone(), p);
+            }
+            Side::Lease => {
+                self.lease.remove(&e.key);
+                let p = lease_entry(bucket, e)?;
+                self.lease.insert(e.key.clone(), p);
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a key's record.
+    pub fn remove(&mut self, side: Side, key: &str) {
+        match side {
+            Side::State => drop(self.state.remove(key)),
+            Side::Lease => drop(self.lease.remove(key)),
+        }
+    }
+
+    /// The warnings every entry raised, state bucket first, each in key order.
+    pub(crate) fn warnings(&self) -> impl Iterator<Item = &Warning> {
+        let state = self.state.values().flat_map(|p| p.warnings.iter());
+        state.chain(self.lease.values().flat_map(|p| p.warnings.iter()))
+    }
 }
 
 /// Standard base64, padding optional: the encoding of the records' opaque payloads.
@@ -49,64 +125,138 @@ fn check_payload(w: &mut Warnings, bucket: &str, key: &str, field: &str, value: 
     }
 }
 
-/// Reads the state bucket: plan, specs, progress records, published assignments.
-pub(super) fn state_bucket(b: &Bucket, w: &mut Warnings) -> Result<StateRecords, SnapshotError> {
-    let st = b.name.as_str();
+/// One entry of the state bucket: plan, spec, progress record or published assignment.
+fn state_entry(bucket: &str, e: &Entry) -> Result<Parsed<StateItem>, SnapshotError> {
+    let k = e.key.as_str();
+    let mut w = Warnings::default();
+    let item = if let Some(id) = k.strip_prefix("split.") {
+        let p: SplitProgressRecord = parse_keyed_record(bucket, k, id, &e.value)?;
+        check_payload(&mut w, bucket, k, "state", p.state.as_deref());
+        StateItem::Progress(p, e.revision)
+    } else if let Some(id) = k.strip_prefix("spec.") {
+        let sp: SplitSpecRecord = parse_keyed_record(bucket, k, id, &e.value)?;
+        check_payload(&mut w, bucket, k, "descriptor", Some(&sp.descriptor));
+        StateItem::Spec(sp)
+    } else if k.starts_with("assign.") {
+        read_assignment(&mut w, bucket, e)
+    } else if k == "plan" {
+        let p: PlanRecord = parse_record(bucket, k, &e.value)?;
+        check_payload(&mut w, bucket, k, "planner_state", p.planner_state.as_deref());
+        StateItem::Plan(p)
+    } else {
+        if !k.starts_with("_probe.") {
+            w.push(
+                WarningCode::UnknownKey,
+                bucket,
+                k,
+                "not a key Spate writes in the state bucket; ignored",
+            );
+        }
+        StateItem::Ignored
+    };
+    Ok(Parsed { item, warnings: w.0 })
+}
+
+fn read_assignment(w: &mut Warnings, bucket: &str, e: &Entry) -> StateItem {
+    match parse_record::<AssignmentVal>(bucket, &e.key, &e.value) {
+        Ok(a) => StateItem::Assign(a),
+        Err(err) => {
+            w.push(
+                WarningCode::UnreadableAssignment,
+                bucket,
+                &e.key,
+                format!(
+                    "assignment value unreadable ({}); the leader ignores it (and rewrites it at its next publish)",
+                    err.kind_text()
+                ),
+            );
+            StateItem::Ignored
+        }
+    }
+}
+
+/// One entry of the lease bucket: leader, presence or split lease.
+fn lease_entry(bucket: &str, e: &Entry) -> Result<Parsed<LeaseItem>, SnapshotError> {
+    let k = e.key.as_str();
+    let mut w = Warnings::default();
+    let item = if k.starts_with("split.") {
+        LeaseItem::Lease(
+            parse_record::<LeaseVal>(bucket, k, &e.value)?,
+            e.revision,
+            e.created_ms,
+        )
+    } else if k.starts_with("worker.") {
+        let v = parse_record::<WorkerVal>(bucket, k, &e.value)
+            .map_err(|err| {
+                let msg = format!(
+                    "presence value unreadable ({}); the leader counts the member at the default cap",
+                    err.kind_text()
+                );
+                w.push(WarningCode::UnreadablePresence, bucket, k, msg);
+            })
+            .ok();
+        LeaseItem::Presence(v, e.revision, e.created_ms)
+    } else if k == "leader" {
+        LeaseItem::Leader(parse_record::<LeaderVal>(bucket, k, &e.value)?)
+    } else {
+        if !k.starts_with("_probe.") {
+            w.push(
+                WarningCode::UnknownKey,
+                bucket,
+                k,
+                "not a key Spate writes in the lease bucket; ignored",
+            );
+        }
+        LeaseItem::Ignored
+    };
+    Ok(Parsed { item, warnings: w.0 })
+}
+
+/// The state bucket's records, joined by kind.
+pub(super) struct StateRecords {
+    pub plan: Option<PlanRecord>,
+    /// Progress records by split id, with their revision.
+    pub progress: BTreeMap<String, (SplitProgressRecord, u64)>,
+    pub specs: BTreeMap<String, SplitSpecRecord>,
+    pub published: BTreeMap<String, AssignmentVal>,
+}
+
+/// The lease bucket's records, joined by kind.
+pub(super) struct LeaseRecords {
+    pub leader: Option<LeaderVal>,
+    pub members: BTreeMap<String, Member>,
+    /// Split leases by split id: value, revision, time left in ms.
+    pub leases: BTreeMap<String, (LeaseVal, u64, i64)>,
+}
+
+fn after(key: &str, prefix: &str) -> String {
+    key.strip_prefix(prefix).unwrap_or(key).to_string()
+}
+
+/// The state records by kind (cloned out of `r`).
+pub(super) fn state_records(r: &Records) -> StateRecords {
     let mut out = StateRecords {
         plan: None,
         progress: BTreeMap::new(),
         specs: BTreeMap::new(),
         published: BTreeMap::new(),
     };
-    for e in &b.entries {
-        let k = e.key.as_str();
-        if let Some(id) = k.strip_prefix("split.") {
-            let p: SplitProgressRecord = parse_keyed_record(st, k, id, &e.value)?;
-            check_payload(w, st, k, "state", p.state.as_deref());
-            out.progress.insert(id.to_string(), (p, e.revision));
-        } else if let Some(id) = k.strip_prefix("spec.") {
-            let sp: SplitSpecRecord = parse_keyed_record(st, k, id, &e.value)?;
-            check_payload(w, st, k, "descriptor", Some(&sp.descriptor));
-            out.specs.insert(id.to_string(), sp);
-        } else if let Some(inst) = k.strip_prefix("assign.") {
-            read_assignment(&mut out.published, w, st, inst, e);
-        } else if k == "plan" {
-            let p: PlanRecord = parse_record(st, k, &e.value)?;
-            check_payload(w, st, k, "planner_state", p.planner_state.as_deref());
-            out.plan = Some(p);
-        } else if !k.starts_with("_probe.") {
-            w.push(
-                WarningCode::UnknownKey,
-                st,
-                k,
-                "not a key Spate writes in the state bucket; ignored",
-            );
+    for (k, p) in &r.state {
+        match &p.item {
+            StateItem::Plan(x) => out.plan = Some(x.clone()),
+            StateItem::Progress(x, rev) => {
+                out.progress.insert(after(k, "split."), (x.clone(), *rev));
+            }
+            StateItem::Spec(x) => {
+                out.specs.insert(after(k, "spec."), x.clone());
+            }
+            StateItem::Assign(x) => {
+                out.published.insert(after(k, "assign."), x.clone());
+            }
+            StateItem::Ignored => {}
         }
     }
-    Ok(out)
-}
-
-fn read_assignment(
-    published: &mut BTreeMap<String, AssignmentVal>,
-    w: &mut Warnings,
-    bucket: &str,
-    instance: &str,
-    e: &Entry,
-) {
-    match parse_record::<AssignmentVal>(bucket, &e.key, &e.value) {
-        Ok(a) => {
-            published.insert(instance.to_string(), a);
-        }
-        Err(err) => w.push(
-            WarningCode::UnreadableAssignment,
-            bucket,
-            &e.key,
-            format!(
-                "assignment value unreadable ({}); the leader ignores it (and rewrites it at its next publish)",
-                err.kind_text()
-            ),
-        ),
-    }
+    out
 }
 
 /// Time an entry of a bucket with `max_age = ttl_ms` has left at `taken_at_ms`.
@@ -114,67 +264,34 @@ fn age_left(ttl_ms: u64, taken_at_ms: i64, created_ms: i64) -> i64 {
     (ttl_ms.min(i64::MAX as u64) as i64).saturating_sub(taken_at_ms.saturating_sub(created_ms))
 }
 
-/// Reads the lease bucket: the leader record, presence (members) and split leases.
-pub(super) fn lease_bucket(
-    b: &Bucket,
-    taken_at_ms: i64,
-    w: &mut Warnings,
-) -> Result<LeaseRecords, SnapshotError> {
-    let ls = b.name.as_str();
+/// The lease records by kind, with the time each has left at `taken_at_ms`.
+pub(super) fn lease_records(r: &Records, ttl_ms: u64, taken_at_ms: i64) -> LeaseRecords {
     let mut out = LeaseRecords {
         leader: None,
         members: BTreeMap::new(),
         leases: BTreeMap::new(),
     };
-    for e in &b.entries {
-        let k = e.key.as_str();
-        let left = age_left(b.max_age_ms, taken_at_ms, e.created_ms);
-        if let Some(id) = k.strip_prefix("split.") {
-            let lease = parse_record::<LeaseVal>(ls, k, &e.value)?;
-            out.leases.insert(id.to_string(), (lease, e.revision, left));
-        } else if let Some(inst) = k.strip_prefix("worker.") {
-            out.members.insert(inst.to_string(), presence(w, ls, e, left));
-        } else if k == "leader" {
-            out.leader = Some(parse_record::<LeaderVal>(ls, k, &e.value)?);
-        } else if !k.starts_with("_probe.") {
-            w.push(
-                WarningCode::UnknownKey,
-                ls,
-                k,
-                "not a key Spate writes in the lease bucket; ignored",
-            );
-        }
-    }
-    Ok(out)
-}
-
-/// A presence value as the leader reads it: unreadable means the default cap.
-fn presence(w: &mut Warnings, bucket: &str, e: &Entry, left_ms: i64) -> Member {
-    match parse_record::<WorkerVal>(bucket, &e.key, &e.value) {
-        Ok(v) => Member {
-            max_in_flight: (v.max_in_flight > 0).then_some(v.max_in_flight),
-            readable: true,
-            nonce: Some(v.nonce),
-            revision: e.revision,
-            left_ms,
-        },
-        Err(err) => {
-            w.push(
-                WarningCode::UnreadablePresence,
-                bucket,
-                &e.key,
-                format!(
-                    "presence value unreadable ({}); the leader counts the member at the default cap",
-                    err.kind_text()
-                ),
-            );
-            Member {
-                max_in_flight: None,
-                readable: false,
-                nonce: None,
-                revision: e.revision,
-                left_ms,
+    for (k, p) in &r.lease {
+        match &p.item {
+            LeaseItem::Leader(x) => out.leader = Some(x.clone()),
+            LeaseItem::Presence(v, rev, created) => {
+                let member = Member {
+                    max_in_flight: v
+                        .as_ref()
+                        .and_then(|v| (v.max_in_flight > 0).then_some(v.max_in_flight)),
+                    readable: v.is_some(),
+                    nonce: v.as_ref().map(|v| v.nonce.clone()),
+                    revision: *rev,
+                    left_ms: age_left(ttl_ms, taken_at_ms, *created),
+                };
+                out.members.insert(after(k, "worker."), member);
             }
+            LeaseItem::Lease(x, rev, created) => {
+                let left = age_left(ttl_ms, taken_at_ms, *created);
+                out.leases.insert(after(k, "split."), (x.clone(), *rev, left));
+            }
+            LeaseItem::Ignored => {}
         }
     }
+    out
 }
