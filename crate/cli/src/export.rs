@@ -6,7 +6,7 @@
 
 use crate::nats::{self, AuthArgs, Target};
 use crate::store::{self, ReadError};
-use spate_planner_core::snapshot::{bucket_names, valid_job_name, Bucket, Snapshot, Source};
+use spate_planner_core::snapshot::{bucket_names, Bucket, Snapshot, Source};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -47,24 +47,10 @@ pub fn now_ms() -> i64 {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    if !valid_job_name(&args.job) {
-        eprintln!(
-            "spate-planner snapshot: invalid job name {:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -",
-            args.job
-        );
-        return ExitCode::FAILURE;
-    }
-    let target = match Target::new(&args.server, &args.auth) {
+    let (target, rt) = match crate::nats::prepare(&args.job, &args.server, &args.auth) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("spate-planner snapshot: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("spate-planner snapshot: cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };

@@ -396,6 +396,26 @@ impl Target {
 }
 
 /// Common connection settings: a timeout for connecting and for each request, and a name.
+/// What a command that reads a job needs first: a valid job name, the server target (with the
+/// credentials taken out of the addresses) and a runtime. The error is the line to print.
+pub fn prepare(
+    job: &str,
+    server: &str,
+    auth: &AuthArgs,
+) -> Result<(Target, tokio::runtime::Runtime), String> {
+    if !spate_planner_core::snapshot::valid_job_name(job) {
+        return Err(format!(
+            "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
+        ));
+    }
+    let target = Target::new(server, auth)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start: {e}"))?;
+    Ok((target, rt))
+}
+
 pub fn basics(timeout: Duration, name: &str) -> impl FnOnce(ConnectOptions) -> ConnectOptions {
     let name = name.to_string();
     move |o| {

@@ -3,7 +3,6 @@
 use super::figures::{figures, Figures};
 use super::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
-use spate_planner_core::snapshot::valid_job_name;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,24 +27,10 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    if !valid_job_name(&args.job) {
-        eprintln!(
-            "spate-planner watch: invalid job name {:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -",
-            args.job
-        );
-        return ExitCode::FAILURE;
-    }
-    let target = match Target::new(&args.server, &args.auth) {
+    let (target, rt) = match crate::nats::prepare(&args.job, &args.server, &args.auth) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("spate-planner watch: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("spate-planner watch: cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
