@@ -1,11 +1,14 @@
 //! A snapshot file, all the way to what the planner shows: `Fleet::load_text` (parse, then the
-//! records, strictly), the leader's inputs, the plan and its report. Any of these panicking on
-//! a file a user opens is a bug; errors and warnings are the expected outcome for bad input.
+//! records, strictly), the pipeline (the leader's inputs, the plan, its report, the findings,
+//! the JSON document) and every worker's next claims. Any of these panicking on a file a user
+//! opens is a bug; errors and warnings are the expected outcome for bad input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spate_planner_core::fleet::{Fleet, LeaderSettings};
-use spate_planner_core::report::report;
+use spate_planner_core::fleet::Fleet;
+use spate_planner_core::pipeline::{analyse, next_claims, AssignmentSource};
+use spate_planner_core::report::document::plan_document;
+use spate_planner_core::scenario::{Change, Scenario};
 
 /// Bigger inputs only slow the fuzzer down (the plan is O(n log n) plus a bounded number of
 /// improving moves, so 1 MiB of entries stays well under a second).
@@ -29,18 +32,27 @@ fuzz_target!(|data: &[u8]| {
         let _ = (w.code, w.message.len());
     }
 
-    // As the CLI and the dashboard plan it by default.
-    let inputs = fleet.leader_inputs(&LeaderSettings::default());
-    let plan = inputs.plan();
-    let _ = report(&inputs, &plan);
+    // As the CLI and the dashboard plan it by default: the leader's view from the store.
+    if let Ok(a) = analyse(&fleet, &Scenario::default()) {
+        let _ = plan_document(&fleet, &a);
+        let _ = next_claims(&fleet, &a, None, AssignmentSource::Published, 4);
+    }
 
-    // And with every departed owner inside the rebalance delay (their splits reserved) and the
-    // smallest default cap: other paths of the same code.
-    let settings = LeaderSettings {
-        default_cap: 1,
-        departed: fleet.departed_owners(),
-    };
-    let inputs = fleet.leader_inputs(&settings);
-    let plan = inputs.plan();
-    let _ = report(&inputs, &plan);
+    // And with every departed owner crashed just now (their splits withheld), no rebalance
+    // delay, and the smallest default cap: other paths of the same code.
+    for delay in [None, Some(0)] {
+        let scenario = Scenario {
+            default_cap: Some(1),
+            rebalance_delay_ms: delay,
+            changes: fleet
+                .departed_owners()
+                .into_iter()
+                .map(|member| Change::RemoveMember { member, departure: None, within_rebalance_delay: Some(true) })
+                .collect(),
+            ..Scenario::default()
+        };
+        if let Ok(a) = analyse(&fleet, &scenario) {
+            let _ = next_claims(&fleet, &a, None, AssignmentSource::Plan, 1);
+        }
+    }
 });

@@ -11,8 +11,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use spate_planner_core::demo::{demo_snapshot, DemoParams};
-use spate_planner_core::fleet::{Fleet, SPATE_DEFAULT_CAP};
-use spate_planner_core::report::report;
+use spate_planner_core::fleet::Fleet;
+use spate_planner_core::pipeline::analyse;
+use spate_planner_core::report::document::plan_document;
 use spate_planner_core::scenario::{Change, Scenario, MAX_ADDED_SPLITS};
 use std::sync::LazyLock;
 
@@ -67,20 +68,20 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    match Scenario::parse(&scenario.to_json()) {
+    let text = scenario.to_json().expect("a scenario serializes");
+    match Scenario::parse(&text) {
         Ok(again) => assert_eq!(again, scenario, "scenario changed by a to_json/parse round trip"),
         Err(e) => panic!("a parsed scenario, written back, does not parse: {e}"),
     }
     if too_big(&scenario) {
         return;
     }
-    let inputs = match scenario.apply(&FLEET, SPATE_DEFAULT_CAP) {
-        Ok(i) => i,
+    match analyse(&FLEET, &scenario) {
+        Ok(a) => {
+            let _ = plan_document(&FLEET, &a).expect("a plan serializes");
+        }
         Err(e) => {
             let _ = e.to_string();
-            return;
         }
-    };
-    let plan = inputs.plan();
-    let _ = report(&inputs, &plan);
+    }
 });
