@@ -85,11 +85,12 @@ fn export(what: &str, args: &[&str], dir: &Path, ok: Result<(), &str>, secrets: 
     o
 }
 
-fn saved_server(path: &Path) -> String {
+/// The address a snapshot file records, after checking that it holds the job the fixture wrote.
+fn saved_server(path: &Path, job: &fixture::Job) -> String {
     let text = std::fs::read_to_string(path).unwrap();
-    let snap = spate_planner_core::snapshot::Snapshot::parse(&text).unwrap();
-    assert!(!snap.state.entries.is_empty());
-    snap.source.server.unwrap()
+    let fleet = spate_planner_core::fleet::Fleet::load_text(&text).unwrap();
+    assert_eq!(fleet.splits, job.splits, "the export holds the job written");
+    fleet.source.server.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -97,7 +98,7 @@ async fn user_and_password_in_every_form() {
     let server = NatsServer::start_with(true, &["--user", "planner", "--pass", "s3cret"]);
     let opts = async_nats::ConnectOptions::with_user_and_password("planner".into(), "s3cret".into());
     let client = opts.connect(server.url()).await.unwrap();
-    fixture::write_job(&jetstream::new(client), "authjob").await;
+    let job = fixture::write_job(&jetstream::new(client), "authjob").await;
     let dir = Dir::new("userpass");
     let p = server.port;
     let secrets = ["s3cret", "s%33cret", "wr0ngpass"];
@@ -118,7 +119,7 @@ async fn user_and_password_in_every_form() {
             Ok(()),
             &secrets,
         );
-        assert!(saved_server(&out).starts_with(&public), "{what}");
+        assert!(saved_server(&out, &job).starts_with(&public), "{what}");
     }
     // A user name in the URL, the password as an option; both as options; and to stdout.
     let user_url = format!("nats://planner@127.0.0.1:{p}");
@@ -134,7 +135,7 @@ async fn user_and_password_in_every_form() {
         out.to_str().unwrap(),
     ];
     export("user in url", &args, &dir.0, Ok(()), &secrets);
-    assert_eq!(saved_server(&out), public);
+    assert_eq!(saved_server(&out, &job), public);
     let args = [
         "--server",
         &public,
@@ -228,7 +229,7 @@ async fn tokens_in_every_form() {
         .connect(server.url())
         .await
         .unwrap();
-    fixture::write_job(&jetstream::new(client), "tokjob").await;
+    let job = fixture::write_job(&jetstream::new(client), "tokjob").await;
     let dir = Dir::new("token");
     let p = server.port;
     let secrets = ["t0kenSecret", "n0tTheToken"];
@@ -250,7 +251,7 @@ async fn tokens_in_every_form() {
         ];
         args.extend(extra);
         export(&format!("token form {i}"), &args, &dir.0, Ok(()), &secrets);
-        assert_eq!(saved_server(&out), public);
+        assert_eq!(saved_server(&out, &job), public);
     }
     let out = dir.0.join("never.json");
     let out_s = out.to_str().unwrap();
