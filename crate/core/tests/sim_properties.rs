@@ -18,3 +18,30 @@ proptest! {
         prop_assert_eq!(fast, naive);
     }
 }
+
+fn finished(o: &spate_planner_core::sim::Outcome) -> bool {
+    o.timeline
+        .iter()
+        .any(|e| matches!(e.what, spate_planner_core::sim::What::JobFinished))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// No split is ever held by two processes; every claim is of an assigned split; attempts grow
+    /// only on reclaims, expired takeovers, quarantines and failures; once events stop the fleet
+    /// settles (everything runnable runs or waits for a lane) on `desired_assignment` of its
+    /// final state.
+    #[test]
+    fn safety_and_settling((start, script) in arb_start().prop_flat_map(arb_script)) {
+        let o = run(&start, &script);
+        let holders = check_holders(&start, &o);
+        prop_assert_eq!(&holders, &o.end.holders);
+        check_claims_assigned(&start, &o);
+        check_attempts(&start, &o);
+        if !o.end.lanes.is_empty() && !finished(&o) {
+            check_settled(&o);
+            check_final_assignment(&o, start.seed);
+        }
+    }
+}

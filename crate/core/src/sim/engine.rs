@@ -20,7 +20,6 @@
 //! differential test proves both give the same outcome.
 
 use super::config::{Config, DataPlane};
-use super::outcome::What;
 use super::queue::{Item, Queue, COMMAND};
 use super::script::Script;
 use super::store::Store;
@@ -143,7 +142,6 @@ impl<'a> Sim<'a> {
             }
             self.spend()?;
             self.settle()?;
-            self.after_instant_checks();
         }
         Ok(())
     }
@@ -251,15 +249,6 @@ impl<'a> Sim<'a> {
         let names: Vec<String> = self.workers.keys().cloned().collect();
         for w in names {
             self.touch(&w);
-        }
-    }
-
-    /// Records the end of the job once (every worker stops at its next step, §2.5).
-    fn after_instant_checks(&mut self) {
-        let done = self.store.plan.is_some_and(|p| !p.open) && self.store.runnable == 0;
-        if done && !self.rec.job_finished && !self.store.splits.is_empty() {
-            self.rec.job_finished = true;
-            self.rec.log(self.now, What::JobFinished);
         }
     }
 }

@@ -169,6 +169,10 @@ impl Sim<'_> {
         let done = self.store.plan.is_some_and(|p| !p.open) && self.store.runnable == 0;
         if let (true, Some(wk)) = (done, self.workers.get_mut(w)) {
             wk.finished = true;
+            if !self.rec.job_finished {
+                self.rec.job_finished = true;
+                self.rec.log(self.now, What::JobFinished);
+            }
         }
     }
 

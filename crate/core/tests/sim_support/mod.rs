@@ -222,7 +222,7 @@ pub fn check_holders(start: &Start, o: &Outcome) -> BTreeMap<String, String> {
                     e.what
                 );
             }
-            What::Crashed { member } | What::Stopped { member } => {
+            What::Crashed { member } => {
                 holder.retain(|_, h| h != member);
             }
             _ => {}
@@ -285,5 +285,61 @@ pub fn check_attempts(start: &Start, o: &Outcome) {
     }
     for (id, s) in &o.end.splits {
         assert_eq!(s.progress.attempts, att.get(id).copied().unwrap_or(0), "{id}");
+    }
+}
+
+/// Once events stop: every runnable split runs, or every live process has all its lanes full
+/// (the rest are queued for capacity); nothing is left draining.
+pub fn check_settled(o: &Outcome) {
+    let mut held: BTreeMap<&str, usize> = BTreeMap::new();
+    for h in o.end.holders.values() {
+        *held.entry(h.as_str()).or_default() += 1;
+    }
+    let idle: Vec<&String> = o
+        .end
+        .splits
+        .iter()
+        .filter(|(id, s)| s.progress.status == SplitStatus::Runnable && !o.end.holders.contains_key(*id))
+        .map(|(id, _)| id)
+        .collect();
+    if !idle.is_empty() {
+        for (m, k) in &o.end.lanes {
+            let n = held.get(m.as_str()).copied().unwrap_or(0);
+            assert_eq!(n, *k as usize, "{idle:?} idle while {m} holds {n} of {k}");
+        }
+    }
+    for (id, iv) in &o.splits {
+        let last = iv.last().expect("a split has a phase");
+        assert_ne!(
+            last.phase,
+            spate_planner_core::sim::Phase::Draining,
+            "{id} still draining"
+        );
+    }
+}
+
+/// The published records of the present members are `desired_assignment` of the final state.
+pub fn check_final_assignment(o: &Outcome, job_seed: u64) {
+    let (Some(_), Some(default_cap)) = (&o.end.leader, o.end.default_cap) else {
+        return;
+    };
+    let members: BTreeSet<String> = o.end.members.keys().cloned().collect();
+    let caps: BTreeMap<String, u32> = o
+        .end
+        .members
+        .iter()
+        .filter_map(|(m, c)| c.filter(|&c| c > 0).map(|c| (m.clone(), c)))
+        .collect();
+    let want = spate_planner_core::desired_assignment(
+        &members,
+        &o.end.splits,
+        &o.end.reserved,
+        &caps,
+        default_cap,
+        job_seed,
+    );
+    for (m, ids) in &want {
+        let got = o.end.published.get(m).map(|(_, s)| s.clone()).unwrap_or_default();
+        assert_eq!(&got, ids, "assign.{m}");
     }
 }
