@@ -8,6 +8,7 @@ mod conformance;
 mod export;
 mod plan;
 mod serve;
+mod simulate;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +42,8 @@ enum Command {
     Demo(plan::DemoArgs),
     /// Serve the built dashboard on 127.0.0.1.
     Serve(serve::Args),
+    /// Simulate a fleet's timing: crashes, stops, starts and their consequences (docs/simulator.md).
+    Simulate(simulate::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,5 +56,6 @@ fn main() -> ExitCode {
         Command::Demo(args) => plan::demo(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
+        Command::Simulate(args) => simulate::run(&args),
     }
 }

@@ -50,7 +50,7 @@ fn loads(o: &Outcome) -> Vec<usize> {
 }
 
 /// The claims of `ids`: all of them, each once, by a survivor.
-fn takeovers<'a>(o: &'a Outcome, ids: &BTreeSet<String>) -> Vec<(u64, String, ClaimKind, u32)> {
+fn takeovers(o: &Outcome, ids: &BTreeSet<String>) -> Vec<(u64, String, ClaimKind, u32)> {
     let c: Vec<_> = claims(o)
         .into_iter()
         .filter(|c| ids.contains(&c.2))
@@ -173,7 +173,7 @@ fn published_at(o: &Outcome, t: u64) -> BTreeMap<String, Vec<String>> {
     for e in o.timeline.iter().filter(|e| e.t_ms == t) {
         if let What::Published { records, .. } = &e.what {
             for r in records {
-                out.insert(r.member.clone(), r.splits.clone());
+                out.insert(r.member.clone(), r.splits.to_vec());
             }
         }
     }

@@ -9,7 +9,7 @@ use super::worker::{Owned, Revocation};
 use crate::claims::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind};
 use crate::records::SplitStatus;
 use crate::state::SplitState;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 impl Sim<'_> {
     /// §2.5 step 6: claim candidates (when `owned < K` or a scan is pending), in their order:
@@ -32,12 +32,16 @@ impl Sim<'_> {
                 match c.action {
                     ClaimAction::Quarantine => self.quarantine(w, &c.id),
                     ClaimAction::Claim => {
-                        let assigned = wk.assignment.as_ref().is_some_and(|a| a.contains(&c.id));
-                        if assigned && wk.owned.len() < wk.cfg.k as usize {
+                        if wk.assigned(&c.id) && wk.owned.len() < wk.cfg.k as usize {
                             self.claim(w, &c.id, c.kind);
                         }
                     }
                 }
+            }
+            // Its own claims and quarantines are already accounted for: evaluating again now
+            // would find nothing new (claims only fill lanes; the rest stay gated).
+            if let Some(wk) = self.workers.get_mut(w) {
+                wk.claims_dirty = false;
             }
         }
         self.revocations(w);
@@ -55,25 +59,33 @@ impl Sim<'_> {
         if self.naive {
             return claim_candidates(&self.store.splits, owned, w, wk.cfg.a);
         }
-        let mut ids: BTreeSet<&String> = BTreeSet::new();
-        if let Some(a) = &wk.assignment {
-            ids.extend(a.iter());
+        let splits = &self.store.splits;
+        let mut sub: BTreeMap<String, SplitState> = BTreeMap::new();
+        let mut take = |id: &String| {
+            if !owned(id) && !sub.contains_key(id) {
+                if let Some(s) = splits.get(id) {
+                    sub.insert(id.clone(), s.clone());
+                }
+            }
+        };
+        // Assigned and not owned: a merge of two sorted sequences.
+        let mut held = wk.owned.keys().peekable();
+        for id in wk.assignment.iter().flat_map(|a| a.iter()) {
+            while held.next_if(|h| *h < id).is_some() {}
+            if held.peek() != Some(&id) {
+                take(id);
+            }
         }
-        if let Some(mine) = self.store.by_lease_owner.get(w) {
-            ids.extend(mine.iter());
+        // Leases in its name that it does not hold (a predecessor's: Reclaim candidates). Every
+        // held split is leased in its name, so there are some only when the counts differ.
+        let mine = self.store.by_lease_owner.get(w);
+        if mine.is_some_and(|m| m.len() != wk.owned.len()) {
+            mine.into_iter().flatten().for_each(&mut take);
         }
-        let threshold = u64::from(wk.cfg.a);
-        ids.extend(self.store.expired_like.iter().filter(|id| {
-            self.store
-                .splits
-                .get(*id)
-                .is_some_and(|s| u64::from(s.progress.attempts) + 1 >= threshold)
-        }));
-        let sub: BTreeMap<String, SplitState> = ids
-            .into_iter()
-            .filter(|id| !owned(id))
-            .filter_map(|id| self.store.splits.get(id).map(|s| (id.clone(), s.clone())))
-            .collect();
+        let from = (wk.cfg.a.saturating_sub(1), String::new());
+        for (_, id) in self.store.expired_like.range(from..) {
+            take(id);
+        }
         claim_candidates(&sub, owned, w, wk.cfg.a)
     }
 
@@ -179,20 +191,31 @@ impl Sim<'_> {
         let Some(wk) = self.workers.get(w) else {
             return;
         };
-        let Some(assigned) = wk.assignment.clone() else {
+        let Some(assigned) = &wk.assignment else {
             return;
         };
-        let owned: Vec<String> = wk.owned.keys().cloned().collect();
-        for id in owned {
-            let state = self
-                .workers
-                .get(w)
-                .and_then(|wk| wk.revocations.get(&id))
-                .map(|r| r.cancelled);
-            match (state, assigned.contains(&id)) {
-                (None, false) | (Some(true), false) => self.revoke(w, &id),
-                (Some(false), true) => self.cancel_revocation(w, &id),
+        let mut acts = Vec::new();
+        // Owned and assigned are both sorted: walk them together.
+        let mut a = assigned.iter().peekable();
+        for id in wk.owned.keys() {
+            while a.next_if(|x| *x < id).is_some() {}
+            let in_assignment = a.peek() == Some(&id);
+            let revocation = if wk.revocations.is_empty() {
+                None
+            } else {
+                wk.revocations.get(id).map(|r| r.cancelled)
+            };
+            match (revocation, in_assignment) {
+                (None, false) | (Some(true), false) => acts.push((id.clone(), true)),
+                (Some(false), true) => acts.push((id.clone(), false)),
                 _ => {}
+            }
+        }
+        for (id, revoke) in acts {
+            if revoke {
+                self.revoke(w, &id);
+            } else {
+                self.cancel_revocation(w, &id);
             }
         }
     }

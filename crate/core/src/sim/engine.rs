@@ -26,9 +26,11 @@ use super::store::Store;
 use super::track::Recorder;
 use super::worker::Worker;
 use super::{Options, SimError, ORIGIN};
-use crate::Assignment;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
+
+/// A desired assignment, each member's list shareable with the records it is written to.
+pub(crate) type Desired = BTreeMap<String, super::outcome::SplitList>;
 
 /// What a memoised `desired_assignment` was computed from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,10 +71,17 @@ pub(crate) struct Sim<'a> {
     /// Split -> the live process holding it.
     pub holder: BTreeMap<String, String>,
     pub rec: Recorder,
-    pub memo: Option<(MemoKey, std::rc::Rc<Assignment>)>,
+    pub memo: Option<(MemoKey, std::rc::Rc<Desired>)>,
     pub tokens: u64,
     /// Data plane: running time each split still needs before it completes.
     pub remaining: BTreeMap<String, u64>,
+    /// The live process that leads, if any.
+    pub leader: Option<String>,
+    /// When the last watch event was delivered (every worker stepped then, as far as its
+    /// `departed` entries are concerned).
+    pub last_delivery: u64,
+    /// The lowest `max_attempts` any process can have (quarantine scans below it are no-ops).
+    pub min_attempts: u32,
 }
 
 impl<'a> Sim<'a> {
@@ -102,6 +111,14 @@ impl<'a> Sim<'a> {
             memo: None,
             tokens: 0,
             remaining: BTreeMap::new(),
+            leader: None,
+            last_delivery: ORIGIN,
+            min_attempts: script
+                .config
+                .members
+                .values()
+                .filter_map(|m| m.max_attempts)
+                .fold(script.config.max_attempts, u32::min),
         }
     }
 
@@ -184,7 +201,7 @@ impl<'a> Sim<'a> {
 
     /// One watch event: every live worker folds it (already done at write time) and steps.
     fn deliver(&mut self) {
-        self.prune_all();
+        self.last_delivery = self.now;
         if self.naive {
             let names: Vec<String> = self.workers.keys().cloned().collect();
             for w in names {
@@ -192,13 +209,15 @@ impl<'a> Sim<'a> {
             }
             return;
         }
-        let due: Vec<String> = self
-            .due
-            .iter()
-            .take_while(|(t, _)| *t <= self.now)
-            .map(|(_, w)| w.clone())
-            .collect();
-        self.marked.extend(due);
+        if self.due.first().is_some_and(|(t, _)| *t <= self.now) {
+            let due: Vec<String> = self
+                .due
+                .iter()
+                .take_while(|(t, _)| *t <= self.now)
+                .map(|(_, w)| w.clone())
+                .collect();
+            self.marked.extend(due);
+        }
         let mut cursor: Option<String> = None;
         loop {
             let next = match &cursor {
@@ -216,39 +235,54 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// `prune_departed` of every worker that has departed entries (the part of a step that
-    /// depends on time alone; the fast engine does it on every delivery, as every step would).
-    fn prune_all(&mut self) {
-        let now = self.now;
-        let present = &self.store.members;
-        for wk in self.workers.values_mut() {
-            if !wk.departed.is_empty() {
-                let d = wk.cfg.d;
-                wk.departed
-                    .retain(|x, since| !present.contains(x) && d > 0 && now - *since < d);
-            }
+    /// `prune_departed` (§5.3) at the start of `w`'s step: drop entries of instances back in
+    /// presence, and those at least `D` old (all of them when `D` is 0).
+    ///
+    /// Every watch event steps every worker, so the real map is also pruned at each delivery.
+    /// The fast engine does not step everyone, so it prunes lazily wherever the map is read: a
+    /// returning instance's entries are dropped when its presence reappears (its watch event
+    /// would prune them on every worker), and a departure is recorded over an entry that the
+    /// last delivery would have pruned (`delete_presence`).
+    pub fn prune(&mut self, w: &str) {
+        let (now, present) = (self.now, &self.store.members);
+        if let Some(wk) = self.workers.get_mut(w) {
+            let d = wk.cfg.d;
+            wk.departed
+                .retain(|x, since| !present.contains(x) && d > 0 && now - *since < d);
         }
     }
 
     /// The fast engine's interest: `w`'s next step may act.
     pub fn mark(&mut self, w: &str) {
-        if !self.naive && self.workers.contains_key(w) {
+        if !self.naive && !self.marked.contains(w) && self.workers.contains_key(w) {
             self.marked.insert(w.to_string());
         }
     }
 
     /// `w`'s claims or revocations may change.
     pub fn touch(&mut self, w: &str) {
-        if let Some(wk) = self.workers.get_mut(w) {
-            wk.claims_dirty = true;
-        }
-        self.mark(w);
+        touch_in(&mut self.workers, &mut self.marked, self.naive, w);
     }
 
     pub fn touch_all(&mut self) {
         let names: Vec<String> = self.workers.keys().cloned().collect();
         for w in names {
             self.touch(&w);
+        }
+    }
+}
+
+/// [`Sim::touch`] on the two fields it needs, so that callers can hold other borrows of `Sim`.
+pub(crate) fn touch_in(
+    workers: &mut BTreeMap<String, Worker>,
+    marked: &mut BTreeSet<String>,
+    naive: bool,
+    w: &str,
+) {
+    if let Some(wk) = workers.get_mut(w) {
+        wk.claims_dirty = true;
+        if !naive && !marked.contains(w) {
+            marked.insert(w.to_string());
         }
     }
 }

@@ -59,12 +59,16 @@ impl Sim<'_> {
         };
         wk.round += 1;
         let (cap, leading, nonce, gen) = (wk.cap_adv, wk.leading, wk.nonce.clone(), wk.generation);
-        let due: Vec<String> = wk
-            .owned
-            .iter()
-            .filter(|(_, o)| Duration::from_millis(now - o.last_ok_write) >= r)
-            .map(|(id, _)| id.clone())
-            .collect();
+        let record = self.trace_renewals || self.naive;
+        let mut renewed = Vec::new();
+        for (id, o) in wk.owned.iter_mut() {
+            if Duration::from_millis(now - o.last_ok_write) >= r {
+                o.last_ok_write = now;
+                if record {
+                    renewed.push(id.clone());
+                }
+            }
+        }
         let next = now.saturating_add(ceil_ms(jitter(wk.seed, wk.round, r)));
         self.put_presence(w, cap);
         self.rec.log(
@@ -77,11 +81,8 @@ impl Sim<'_> {
         if leading {
             self.put_leader(w, &nonce, gen);
         }
-        for id in &due {
+        for id in &renewed {
             self.renew_lease(id, w);
-            if let Some(o) = self.workers.get_mut(w).and_then(|wk| wk.owned.get_mut(id)) {
-                o.last_ok_write = now;
-            }
         }
         self.self_fence(w, l);
         self.arm(w, TimerKind::Heartbeat, next);
@@ -95,13 +96,13 @@ impl Sim<'_> {
         let Some(wk) = self.workers.get(w) else {
             return;
         };
-        let starved: Vec<String> = wk
+        let starved: Vec<(String, u64)> = wk
             .owned
             .iter()
             .filter(|(_, o)| Duration::from_millis(now - o.last_ok_write) >= l)
-            .map(|(id, _)| id.clone())
+            .map(|(id, o)| (id.clone(), o.last_ok_write))
             .collect();
-        for id in starved {
+        for (id, o_last) in starved {
             self.drop_split(w, &id);
             self.rec.log(
                 now,
@@ -111,7 +112,7 @@ impl Sim<'_> {
                 },
             );
             self.rec.set_phase(&id, now, Phase::Idle, None);
-            self.schedule_lease_expiry(&id);
+            self.schedule_lease_expiry(&id, o_last);
         }
     }
 
@@ -208,10 +209,11 @@ impl Sim<'_> {
         }
     }
 
-    /// Schedules the expiry of split `id`'s lease as it stands (its writer stopped renewing).
-    pub fn schedule_lease_expiry(&mut self, id: &str) {
+    /// Schedules the expiry of split `id`'s lease, last written at `written_at` (its writer
+    /// stopped renewing it).
+    pub fn schedule_lease_expiry(&mut self, id: &str, written_at: u64) {
         if let Some(m) = self.store.lease_meta.get(id).copied() {
-            let at = self.expiry_time(m.written_at);
+            let at = self.expiry_time(written_at);
             let key = LeaseKey::Split(id.to_string());
             self.queue.push(
                 at,

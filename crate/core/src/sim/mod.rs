@@ -34,13 +34,13 @@ mod writes;
 
 pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use outcome::{
-    ClaimRow, Figures, FinalState, Interval, MemberRow, Outcome, Phase, Record, ReleaseReason, TimelineEvent,
-    What,
+    ClaimRow, Figures, FinalState, Interval, MemberRow, Outcome, Phase, Record, ReleaseReason, SplitList,
+    TimelineEvent, What,
 };
 pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_UNTIL_MS,
 };
-pub use start::Start;
+pub use start::{bench_scenario, Start};
 
 use engine::Sim;
 use std::fmt;
@@ -112,7 +112,10 @@ pub fn simulate(start: &Start, script: &Script, opts: &Options) -> Result<Outcom
 }
 
 impl Sim<'_> {
-    fn finish(self) -> Outcome {
+    fn finish(mut self) -> Outcome {
+        if let Some(l) = self.leader.clone() {
+            self.prune(&l);
+        }
         let leader = self.workers.values().find(|w| w.leading);
         let end = FinalState {
             members: self
@@ -133,7 +136,7 @@ impl Sim<'_> {
                 .store
                 .assign
                 .iter()
-                .map(|(m, r)| (m.clone(), (r.generation, r.splits.clone())))
+                .map(|(m, r)| (m.clone(), (r.generation, r.splits.to_vec())))
                 .collect(),
         };
         let (timeline, splits, figures) = self.rec.finish(self.now);

@@ -83,6 +83,7 @@ impl Sim<'_> {
             );
         }
         if wk.leading {
+            self.leader = None;
             if let Some(k) = self.store.leader.as_ref().filter(|k| k.owner == w) {
                 let (at, version) = (self.expiry_time(k.meta.written_at), k.meta.version);
                 self.queue.push(
@@ -103,7 +104,7 @@ impl Sim<'_> {
                 self.holder.remove(id);
             }
             self.rec.set_phase(id, self.now, Phase::Idle, None);
-            self.schedule_lease_expiry(id);
+            self.schedule_lease_expiry(id, o.last_ok_write);
         }
     }
 
@@ -134,6 +135,7 @@ impl Sim<'_> {
         wk.parting = true;
         if wk.leading {
             wk.leading = false;
+            self.leader = None;
             if self.store.leader.as_ref().is_some_and(|k| k.owner == w) {
                 self.delete_leader();
             }
@@ -173,7 +175,7 @@ impl Sim<'_> {
         let cfg = self.cfg.proc_cfg(w, cap);
         let mut wk = Worker::new(w, nonce(self.seed, w, inc), inc, cfg, Some(cfg.k));
         if let Some(rec) = self.store.assign.get(w) {
-            wk.assignment = Some(rec.splits.iter().cloned().collect());
+            wk.assignment = Some(rec.splits.clone());
             wk.max_gen_seen = rec.generation;
         }
         let first_hb = ceil_ms(jitter(wk.seed, 0, self.r));

@@ -5,6 +5,7 @@ use crate::claims::ClaimKind;
 use crate::state::SplitState;
 use serde::{Serialize, Serializer};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// Serializes a u64 that may exceed 2^53 as a decimal string.
 pub(crate) fn as_string<S: Serializer, T: std::fmt::Display>(v: &T, s: S) -> Result<S::Ok, S::Error> {
@@ -25,11 +26,45 @@ pub enum ReleaseReason {
     Departure,
 }
 
+/// A sorted list of split ids, shared between the store and the timeline (a publish writes
+/// the same list to both, and a fleet of 10,000 splits publishes it often).
+#[derive(Clone, Debug, Default, Eq)]
+pub struct SplitList(Rc<Vec<String>>);
+
+impl PartialEq for SplitList {
+    fn eq(&self, other: &SplitList) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl SplitList {
+    pub fn new(ids: Vec<String>) -> SplitList {
+        SplitList(Rc::new(ids))
+    }
+
+    pub fn to_vec(&self) -> Vec<String> {
+        self.0.as_ref().clone()
+    }
+}
+
+impl std::ops::Deref for SplitList {
+    type Target = Vec<String>;
+    fn deref(&self) -> &Vec<String> {
+        &self.0
+    }
+}
+
+impl Serialize for SplitList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
 /// One assign record a publish wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Record {
     pub member: String,
-    pub splits: Vec<String>,
+    pub splits: SplitList,
 }
 
 /// What happened.

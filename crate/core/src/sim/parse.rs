@@ -90,6 +90,15 @@ impl Obj {
         v.ok_or_else(|| invalid(&self.path(key), format!("missing field {key:?}")))
     }
 
+    /// Refuses any field not in `allowed`, naming the first (in key order). Called before the
+    /// fields are read, so a misspelt field is reported as unknown rather than as missing.
+    pub fn only(&self, allowed: &[&str]) -> Result<(), SimError> {
+        match self.map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            None => Ok(()),
+            Some(k) => Err(invalid(&join(&self.path, k), format!("unknown field {k:?}"))),
+        }
+    }
+
     /// Refuses any field not taken, naming the first (in key order).
     pub fn finish(self) -> Result<(), SimError> {
         match self.map.keys().next() {

@@ -84,6 +84,7 @@ impl Script {
     /// Reads a parsed JSON document (after [`apply_override`]s, say).
     pub fn from_value(v: Value) -> Result<Script, SimError> {
         let mut o = Obj::new(v, "")?;
+        o.only(&["format", "seed", "until_ms", "config", "data_plane", "events"])?;
         let format = o.string("format")?.unwrap_or_else(|| FORMAT.to_string());
         if format != FORMAT {
             return Err(SimError::new(
@@ -197,6 +198,18 @@ fn check_name(name: &str, path: &str) -> Result<(), SimError> {
 
 fn read_config(v: Value) -> Result<Config, SimError> {
     let mut o = Obj::new(v, "config")?;
+    o.only(&[
+        "lease_duration_ms",
+        "reconcile_interval_ms",
+        "replan_interval_ms",
+        "rebalance_delay_ms",
+        "drain_deadline_ms",
+        "op_timeout_ms",
+        "max_in_flight",
+        "max_attempts",
+        "detection_ms",
+        "members",
+    ])?;
     let d = Config::default();
     let c = Config {
         lease_duration_ms: o.u64("lease_duration_ms")?,
@@ -217,6 +230,15 @@ fn read_config(v: Value) -> Result<Config, SimError> {
     Ok(c)
 }
 
+const MEMBER_FIELDS: [&str; 6] = [
+    "max_in_flight",
+    "reconcile_interval_ms",
+    "replan_interval_ms",
+    "rebalance_delay_ms",
+    "drain_deadline_ms",
+    "max_attempts",
+];
+
 fn read_member_configs(v: Value) -> Result<std::collections::BTreeMap<String, MemberConfig>, SimError> {
     let Value::Object(map) = v else {
         return Err(invalid("config.members", "expected an object of member names"));
@@ -224,6 +246,7 @@ fn read_member_configs(v: Value) -> Result<std::collections::BTreeMap<String, Me
     let mut out = std::collections::BTreeMap::new();
     for (name, mv) in map {
         let mut o = Obj::new(mv, &format!("config.members.{name}"))?;
+        o.only(&MEMBER_FIELDS)?;
         let m = MemberConfig {
             max_in_flight: o.u32("max_in_flight")?,
             reconcile_interval_ms: o.u64("reconcile_interval_ms")?,
@@ -243,6 +266,7 @@ fn read_dist(v: Value, path: &str) -> Result<Dist, SimError> {
         return Ok(Dist::Const(bounded(as_u64(&v, path)?, path)?));
     }
     let mut o = Obj::new(v, path)?;
+    o.only(&["min", "max"])?;
     let min = o.u64("min")?;
     let max = o.u64("max")?;
     let (min, max) = (o.require("min", min)?, o.require("max", max)?);
@@ -267,6 +291,13 @@ fn bounded(v: u64, path: &str) -> Result<u64, SimError> {
 
 fn read_data_plane(v: Value) -> Result<DataPlane, SimError> {
     let mut o = Obj::new(v, "data_plane")?;
+    o.only(&[
+        "drain_ms",
+        "decline",
+        "run_ms",
+        "commit_interval_ms",
+        "planner_ms",
+    ])?;
     let d = DataPlane::default();
     let drain_ms = match o.take("drain_ms") {
         None => d.drain_ms,
@@ -316,6 +347,17 @@ fn read_event(v: Value, path: &str) -> Result<ScriptEvent, SimError> {
     }
     let op_name = o.string("op")?;
     let op_name = o.require("op", op_name)?;
+    let fields: Option<&[&str]> = match op_name.as_str() {
+        "crash" | "stop" => Some(&["member"]),
+        "start" | "set_cap" => Some(&["member", "cap"]),
+        "add_splits" => Some(&["count", "weight", "prefix"]),
+        "fail" => Some(&["split"]),
+        "crash_leader" => Some(&[]),
+        _ => None,
+    };
+    if let Some(f) = fields {
+        o.only(f)?;
+    }
     let member = |o: &mut Obj| -> Result<String, SimError> {
         let m = o.string("member")?;
         o.require("member", m)

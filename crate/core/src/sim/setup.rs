@@ -8,7 +8,7 @@
 
 use super::draw::{below, ceil_ms, nonce};
 use super::engine::Sim;
-use super::outcome::Phase;
+use super::outcome::{Phase, SplitList};
 use super::queue::{Item, LeaseKey, TimerKind};
 use super::start::Start;
 use super::store::{AssignRec, KeyMeta, LeaderKey, PlanState};
@@ -35,14 +35,18 @@ impl Sim<'_> {
             .plan
             .map(|(generation, open)| PlanState { generation, open });
         for (m, (generation, splits)) in &start.published {
+            // A record is a set: kept sorted (Spate writes it so), duplicates dropped.
+            let mut ids = splits.clone();
+            ids.sort_unstable();
+            ids.dedup();
             let rec = AssignRec {
                 generation: *generation,
-                splits: splits.clone(),
+                splits: SplitList::new(ids),
             };
             self.store.put_assign(m, rec);
         }
         for (m, cap) in &start.members {
-            self.start_member(start, m, *cap);
+            self.start_member(m, *cap);
         }
         self.load_leader(start);
         self.load_orphans(start);
@@ -71,7 +75,7 @@ impl Sim<'_> {
         beats
     }
 
-    fn start_member(&mut self, start: &Start, name: &str, cap: Option<u32>) {
+    fn start_member(&mut self, name: &str, cap: Option<u32>) {
         let override_cap = self.cfg.members.get(name).and_then(|m| m.max_in_flight);
         let cfg = self
             .cfg
@@ -82,12 +86,9 @@ impl Sim<'_> {
         let interval = ceil_ms(jitter(wk.seed, wk.round, self.r));
         let next_hb = ORIGIN + 1 + below(self.seed, &format!("heartbeat/{name}"), interval);
         let beats = self.past_beats(&wk, next_hb, 7);
-        if let Some((gen, _)) = start.published.get(name) {
-            wk.assignment = start
-                .published
-                .get(name)
-                .map(|(_, s)| s.iter().cloned().collect());
-            wk.max_gen_seen = *gen;
+        if let Some(rec) = self.store.assign.get(name) {
+            wk.assignment = Some(rec.splits.clone());
+            wk.max_gen_seen = rec.generation;
         }
         self.incarnations.insert(name.to_string(), 0);
         self.workers.insert(name.to_string(), wk);
@@ -119,9 +120,6 @@ impl Sim<'_> {
                 }
             }
             let epoch = self.store.splits.get(&id).map_or(0, |s| s.progress.epoch);
-            if let Some(m) = self.store.lease_meta.get_mut(&id) {
-                m.written_at = last;
-            }
             let token = self.token();
             let owned = Owned {
                 last_ok_write: last,
@@ -153,6 +151,7 @@ impl Sim<'_> {
         let (written_at, live) = match self.workers.get_mut(owner) {
             Some(wk) => {
                 wk.leading = true;
+                self.leader = Some(owner.clone());
                 wk.generation = *generation;
                 (
                     self.store
@@ -205,11 +204,7 @@ impl Sim<'_> {
                 .copied()
                 .unwrap_or(0)
                 .clamp(0, self.l as i64) as u64;
-            let written_at = ORIGIN + left - self.l;
-            if let Some(m) = self.store.lease_meta.get_mut(&id) {
-                m.written_at = written_at;
-            }
-            self.schedule_lease_expiry(&id);
+            self.schedule_lease_expiry(&id, ORIGIN + left - self.l);
         }
     }
 

@@ -7,7 +7,7 @@
 use crate::fleet::Fleet;
 use crate::records::{Finality, LeaseVal, SCHEMA};
 use crate::state::{LeaseEntry, SplitState};
-use crate::synth::runnable_split;
+use crate::synth::{runnable_split, SplitMix64};
 use crate::{desired_assignment, stable_hash_str};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -68,12 +68,33 @@ impl Start {
     /// `desired_assignment` gives it, that assignment published at generation 1, and the first
     /// member leading. Splits beyond the fleet's lanes are queued (runnable, never owned).
     pub fn steady(splits: usize, members: usize, cap: u32, weight: u64) -> Start {
+        Start::steady_with(splits, members, cap, |_| weight)
+    }
+
+    /// [`Start::steady`] with byte weights as Spate's S3 source makes them (objects packed into
+    /// 40-64 MiB splits, one in twelve a big object of its own up to 6 GiB), drawn from `seed`.
+    pub fn steady_bytes(splits: usize, members: usize, cap: u32, seed: u64) -> Start {
+        const MIB: u64 = 1 << 20;
+        let mut rng = SplitMix64::new(seed);
+        let weights: Vec<u64> = (0..splits)
+            .map(|_| {
+                if rng.next_u64() % 12 == 0 {
+                    rng.range(64 * MIB, 6 * 1024 * MIB)
+                } else {
+                    rng.range(40 * MIB, 64 * MIB)
+                }
+            })
+            .collect();
+        Start::steady_with(splits, members, cap, |i| weights[i])
+    }
+
+    fn steady_with(splits: usize, members: usize, cap: u32, weight: impl Fn(usize) -> u64) -> Start {
         let seed = stable_hash_str(0, "s3://example-bucket/sim/steady@v1");
         let names: Vec<String> = (1..=members.max(1)).map(|i| format!("worker-{i:02}")).collect();
         let mut map: BTreeMap<String, SplitState> = (0..splits)
             .map(|i| {
                 let id = format!("part-{i:06}");
-                let s = runnable_split(&id, seed, weight, None);
+                let s = runnable_split(&id, seed, weight(i), None);
                 (id, s)
             })
             .collect();
@@ -113,4 +134,48 @@ fn hold(s: &mut SplitState, member: &str) {
         },
         rev: 1,
     });
+}
+
+/// The benchmark of `spate-planner bench --sim`: a steady fleet of `splits` byte-weighted splits
+/// on `members` members (lane budget 2.5 x the even share), 10 simulated minutes, a crash of a
+/// member at 60 s and a rolling restart of 10 members (each stopped gracefully, started again
+/// with the same id 10 s later, one every 30 s from 120 s), drains of 2 s.
+pub fn bench_scenario(splits: usize, members: usize) -> (Start, super::Script) {
+    let members = members.max(2);
+    let cap = u32::try_from((splits * 5).div_ceil(members * 2).max(1)).unwrap_or(u32::MAX);
+    let start = Start::steady_bytes(splits, members, cap, 7);
+    let mut events = vec![super::ScriptEvent {
+        at_ms: 60_000,
+        op: super::Op::Crash {
+            member: format!("worker-{:02}", members * 3 / 5),
+        },
+    }];
+    for i in 0..10.min(members - 1) {
+        let member = format!("worker-{:02}", i + 2);
+        let at = 120_000 + 30_000 * i as u64;
+        events.push(super::ScriptEvent {
+            at_ms: at,
+            op: super::Op::Stop {
+                member: member.clone(),
+            },
+        });
+        events.push(super::ScriptEvent {
+            at_ms: at + 10_000,
+            op: super::Op::Start {
+                member,
+                cap: Some(cap),
+            },
+        });
+    }
+    let script = super::Script {
+        seed: 1,
+        until_ms: 600_000,
+        data_plane: super::DataPlane {
+            drain_ms: super::Dist::Const(2_000),
+            ..super::DataPlane::default()
+        },
+        events,
+        ..super::Script::default()
+    };
+    (start, script)
 }

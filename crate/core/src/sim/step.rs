@@ -1,9 +1,9 @@
 //! `step()` in the order of timing.md §2.5, and leader election (§4).
 
-use super::engine::{MemoKey, Sim};
-use super::outcome::{Record, What};
+use super::engine::{Desired, MemoKey, Sim};
+use super::outcome::{Record, SplitList, What};
 use super::queue::Item;
-use crate::{desired_assignment, Assignment};
+use crate::desired_assignment;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -11,14 +11,10 @@ impl Sim<'_> {
     /// One `step` of worker `w` (§2.5): prune departed, stop if finished or parting, elect,
     /// publish, claims and revocations, forced drains, terminal check.
     pub fn step(&mut self, w: &str) {
-        let now = self.now;
-        let present = &self.store.members;
-        let Some(wk) = self.workers.get_mut(w) else {
+        self.prune(w);
+        let Some(wk) = self.workers.get(w) else {
             return;
         };
-        let d = wk.cfg.d;
-        wk.departed
-            .retain(|x, since| !present.contains(x) && d > 0 && now - *since < d);
         if wk.finished || wk.parting {
             return;
         }
@@ -42,6 +38,7 @@ impl Sim<'_> {
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };
+        self.leader = Some(w.to_string());
         wk.leading = true;
         wk.generation = target;
         wk.dirty = true;
@@ -93,7 +90,7 @@ impl Sim<'_> {
                 self.store
                     .assign
                     .get(*m)
-                    .is_none_or(|r| r.generation != gen || &r.splits != *ids)
+                    .is_none_or(|r| r.generation != gen || r.splits != **ids)
             })
             .map(|(m, ids)| Record {
                 member: m.clone(),
@@ -135,16 +132,21 @@ impl Sim<'_> {
 
     /// `desired_assignment` of the current store. The fast engine reuses the last result when
     /// nothing it reads has changed (the store's input version, the reserved set, the cap).
-    fn desired(&mut self, reserved: BTreeSet<String>, default_cap: u32) -> Rc<Assignment> {
+    fn desired(&mut self, reserved: BTreeSet<String>, default_cap: u32) -> Rc<Desired> {
         let compute = |s: &Self, reserved: &BTreeSet<String>| {
-            Rc::new(desired_assignment(
+            let a = desired_assignment(
                 &s.store.members,
                 &s.store.splits,
                 reserved,
                 &s.store.caps,
                 default_cap,
                 s.job_seed,
-            ))
+            );
+            Rc::new(
+                a.into_iter()
+                    .map(|(m, ids)| (m, SplitList::new(ids)))
+                    .collect::<Desired>(),
+            )
         };
         if self.naive {
             return compute(self, &reserved);

@@ -4,6 +4,7 @@
 //! events it has folded, and every event is folded the moment it is written; see `engine.rs`).
 //! This module only keeps the data consistent; who is told what is the engine's business.
 
+use super::outcome::SplitList;
 use crate::records::SplitStatus;
 use crate::state::SplitState;
 use std::collections::{BTreeMap, BTreeSet};
@@ -40,24 +41,50 @@ pub(crate) struct PlanState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct AssignRec {
     pub generation: u64,
-    pub splits: Vec<String>,
+    pub splits: SplitList,
 }
 
-/// What `desired_assignment` reads of one split: assignable, weight, current owner.
-type Facts = (bool, Option<u64>, Option<String>);
+/// What the engine and the indexes need of a split before and after a write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Snap {
+    pub lease_owner: Option<String>,
+    pub owner: Option<String>,
+    pub status: SplitStatus,
+    pub epoch: u64,
+    pub attempts: u32,
+    /// What `desired_assignment` reads: assignable, weight (the current owner is
+    /// `lease_owner.or(owner)`).
+    pub assignable: bool,
+    pub weight: Option<u64>,
+}
 
-fn facts(s: &SplitState) -> Facts {
-    (
-        s.is_assignable(),
-        s.assign_weight(),
-        s.current_owner().map(str::to_string),
-    )
+impl Snap {
+    fn of(s: &SplitState) -> Snap {
+        Snap {
+            lease_owner: s.lease.as_ref().map(|l| l.value.owner.clone()),
+            owner: s.progress.owner.clone(),
+            status: s.progress.status,
+            epoch: s.progress.epoch,
+            attempts: s.progress.attempts,
+            assignable: s.is_assignable(),
+            weight: s.assign_weight(),
+        }
+    }
+
+    fn current_owner(&self) -> Option<&String> {
+        self.lease_owner.as_ref().or(self.owner.as_ref())
+    }
+
+    fn expired_like(&self) -> bool {
+        self.status == SplitStatus::Runnable && self.lease_owner.is_none() && self.owner.is_some()
+    }
 }
 
 #[derive(Default)]
 pub(crate) struct Store {
     pub splits: BTreeMap<String, SplitState>,
-    /// Present exactly for the splits with a lease.
+    /// Present exactly for the splits with a lease. Its `written_at` is the lease's creation or
+    /// takeover; a live holder's renewals are in its `Owned::last_ok_write`.
     pub lease_meta: BTreeMap<String, KeyMeta>,
     pub presence: BTreeMap<String, Presence>,
     /// The presence keys, and the positive caps they advertise (the leader's `caps`).
@@ -70,8 +97,9 @@ pub(crate) struct Store {
     pub assigned_to: BTreeMap<String, BTreeSet<String>>,
     pub by_progress_owner: BTreeMap<String, BTreeSet<String>>,
     pub by_lease_owner: BTreeMap<String, BTreeSet<String>>,
-    /// Runnable splits with no lease and a recorded owner (claimable only as Expired).
-    pub expired_like: BTreeSet<String>,
+    /// Runnable splits with no lease and a recorded owner (claimable only as Expired), by
+    /// `(attempts, id)`.
+    pub expired_like: BTreeSet<(u32, String)>,
     /// Splits with status runnable.
     pub runnable: usize,
     /// Bumped whenever something `desired_assignment` reads changes.
@@ -99,59 +127,56 @@ impl Store {
         self.rev
     }
 
-    fn index(&mut self, id: &str, s: &SplitState, on: bool) {
-        let runnable = s.progress.status == SplitStatus::Runnable;
-        let edit = |map: &mut BTreeMap<String, BTreeSet<String>>, k: &str| {
-            if on {
-                add(map, k, id)
-            } else {
-                remove(map, k, id)
+    /// Moves `id` in the indexes from what `before` says to what `after` says.
+    fn reindex(&mut self, id: &str, before: Option<&Snap>, after: &Snap) {
+        let b = before;
+        if b.map(|b| &b.owner) != Some(&after.owner) {
+            if let Some(o) = b.and_then(|b| b.owner.as_ref()) {
+                remove(&mut self.by_progress_owner, o, id);
             }
-        };
-        if let Some(o) = &s.progress.owner {
-            edit(&mut self.by_progress_owner, o);
-        }
-        if let Some(l) = &s.lease {
-            edit(&mut self.by_lease_owner, &l.value.owner);
-        }
-        if runnable && s.lease.is_none() && s.progress.owner.is_some() {
-            if on {
-                self.expired_like.insert(id.to_string());
-            } else {
-                self.expired_like.remove(id);
+            if let Some(o) = &after.owner {
+                add(&mut self.by_progress_owner, o, id);
             }
         }
-        if runnable {
-            if on {
-                self.runnable += 1;
-            } else {
-                self.runnable -= 1;
+        if b.map(|b| &b.lease_owner) != Some(&after.lease_owner) {
+            if let Some(o) = b.and_then(|b| b.lease_owner.as_ref()) {
+                remove(&mut self.by_lease_owner, o, id);
             }
+            if let Some(o) = &after.lease_owner {
+                add(&mut self.by_lease_owner, o, id);
+            }
+        }
+        let key = |s: &Snap| s.expired_like().then_some(s.attempts);
+        if b.and_then(key) != key(after) {
+            if let Some(a) = b.and_then(key) {
+                self.expired_like.remove(&(a, id.to_string()));
+            }
+            if let Some(a) = key(after) {
+                self.expired_like.insert((a, id.to_string()));
+            }
+        }
+        let was = b.is_some_and(|b| b.status == SplitStatus::Runnable);
+        let is = after.status == SplitStatus::Runnable;
+        self.runnable = self.runnable + usize::from(is) - usize::from(was);
+        let facts = |s: &Snap| (s.assignable, s.weight, s.current_owner().cloned());
+        if b.map(facts) != Some(facts(after)) {
+            self.input_version += 1;
         }
     }
 
     /// Adds a split that did not exist.
     pub fn insert_split(&mut self, id: &str, s: SplitState) {
-        self.index(id, &s, true);
+        self.reindex(id, None, &Snap::of(&s));
         self.splits.insert(id.to_string(), s);
-        self.input_version += 1;
     }
 
-    /// Changes one split; returns it before and after, or `None` if there is no such split.
-    pub fn update_split(
-        &mut self,
-        id: &str,
-        f: impl FnOnce(&mut SplitState),
-    ) -> Option<(SplitState, SplitState)> {
-        let before = self.splits.get(id)?.clone();
-        self.index(id, &before, false);
+    /// Changes one split; returns what it was and is, or `None` if there is no such split.
+    pub fn update_split(&mut self, id: &str, f: impl FnOnce(&mut SplitState)) -> Option<(Snap, Snap)> {
         let s = self.splits.get_mut(id)?;
+        let before = Snap::of(s);
         f(s);
-        let after = s.clone();
-        self.index(id, &after, true);
-        if facts(&before) != facts(&after) {
-            self.input_version += 1;
-        }
+        let after = Snap::of(s);
+        self.reindex(id, Some(&before), &after);
         Some((before, after))
     }
 
@@ -185,10 +210,42 @@ impl Store {
         had
     }
 
+    /// Writes `assign.{member}`, updating the index by the difference of the two lists (a merge
+    /// when both are sorted, as Spate writes them).
     pub fn put_assign(&mut self, member: &str, rec: AssignRec) {
-        self.delete_assign(member);
-        for id in &rec.splits {
-            add(&mut self.assigned_to, id, member);
+        let old = self.assign.remove(member).map(|r| r.splits).unwrap_or_default();
+        let sorted = |v: &[String]| v.windows(2).all(|w| w[0] < w[1]);
+        if !sorted(&old) || !sorted(&rec.splits) {
+            for id in old.iter() {
+                remove(&mut self.assigned_to, id, member);
+            }
+            for id in rec.splits.iter() {
+                add(&mut self.assigned_to, id, member);
+            }
+            self.assign.insert(member.to_string(), rec);
+            return;
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < rec.splits.len() {
+            match (old.get(i), rec.splits.get(j)) {
+                (Some(a), Some(b)) if a == b => {
+                    i += 1;
+                    j += 1;
+                }
+                (Some(a), Some(b)) if a < b => {
+                    remove(&mut self.assigned_to, a, member);
+                    i += 1;
+                }
+                (Some(a), None) => {
+                    remove(&mut self.assigned_to, a, member);
+                    i += 1;
+                }
+                (_, Some(b)) => {
+                    add(&mut self.assigned_to, b, member);
+                    j += 1;
+                }
+                (None, None) => break,
+            }
         }
         self.assign.insert(member.to_string(), rec);
     }
@@ -196,7 +253,7 @@ impl Store {
     pub fn delete_assign(&mut self, member: &str) -> bool {
         match self.assign.remove(member) {
             Some(old) => {
-                for id in &old.splits {
+                for id in old.splits.iter() {
                     remove(&mut self.assigned_to, id, member);
                 }
                 true

@@ -1,7 +1,8 @@
 //! One simulated process: its clocks, its local view of what it holds, and its duties' state.
 
 use super::config::ProcCfg;
-use std::collections::{BTreeMap, BTreeSet};
+use super::outcome::SplitList;
+use std::collections::BTreeMap;
 
 /// A split this process holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,8 +55,8 @@ pub(crate) struct Worker {
     pub finished: bool,
     /// Departed instances and when this worker saw them go.
     pub departed: BTreeMap<String, u64>,
-    /// Its observed `assign.{self}` splits (`None`: no record observed, or withdrawn).
-    pub assignment: Option<BTreeSet<String>>,
+    /// Its observed `assign.{self}` splits, sorted (`None`: no record observed, or withdrawn).
+    pub assignment: Option<SplitList>,
     pub max_gen_seen: u64,
     pub owned: BTreeMap<String, Owned>,
     pub revocations: BTreeMap<String, Revocation>,
@@ -97,6 +98,13 @@ impl Worker {
             claims_dirty: true,
             due_at: None,
         }
+    }
+
+    /// Whether its observed assignment names `id`.
+    pub fn assigned(&self, id: &str) -> bool {
+        self.assignment
+            .as_ref()
+            .is_some_and(|a| a.binary_search_by(|x| x.as_str().cmp(id)).is_ok())
     }
 
     /// The earliest revocation deadline (§6.3), if any.

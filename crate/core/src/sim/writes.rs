@@ -3,9 +3,9 @@
 //! Each function writes one key, applies the per-observer effects at once, and queues one watch
 //! event. In the fast engine it also marks the workers whose next step the write may change.
 
-use super::engine::Sim;
-use super::outcome::{Phase, What};
-use super::store::{AssignRec, KeyMeta, LeaderKey, PlanState};
+use super::engine::{touch_in, Sim};
+use super::outcome::{Phase, SplitList, What};
+use super::store::{AssignRec, KeyMeta, LeaderKey, PlanState, Snap};
 use crate::records::{LeaseVal, SplitProgressRecord, SplitStatus, SCHEMA};
 use crate::state::{LeaseEntry, SplitState};
 
@@ -17,23 +17,26 @@ impl Sim<'_> {
     /// Sets `assign_dirty` on the leader (the flag matters only while leading; winning an
     /// election sets it anyway).
     pub fn dirty_leader(&mut self) {
-        let leaders: Vec<String> = self
-            .workers
-            .values_mut()
-            .filter(|w| w.leading)
-            .map(|w| {
-                w.dirty = true;
-                w.name.clone()
-            })
-            .collect();
-        for l in leaders {
-            self.mark(&l);
+        let Some(l) = self.leader.take() else {
+            return;
+        };
+        if let Some(wk) = self.workers.get_mut(&l) {
+            wk.dirty = true;
         }
+        self.mark(&l);
+        self.leader = Some(l);
     }
 
     pub fn put_presence(&mut self, name: &str, cap: Option<u32>) {
+        let new = !self.store.presence.contains_key(name);
         if self.store.put_presence(name, cap, self.now) {
             self.dirty_leader();
+        }
+        if new {
+            // Its watch event makes every worker's next step cancel the departure.
+            for wk in self.workers.values_mut() {
+                wk.departed.remove(name);
+            }
         }
         self.delivery();
     }
@@ -45,9 +48,17 @@ impl Sim<'_> {
             return;
         }
         self.dirty_leader();
-        let now = self.now;
+        let (now, last) = (self.now, self.last_delivery);
         for wk in self.workers.values_mut().filter(|w| w.name != name) {
-            wk.departed.entry(name.to_string()).or_insert(now);
+            let d = wk.cfg.d;
+            // An entry the last delivery's step would have pruned is not "already recorded".
+            let stale = wk
+                .departed
+                .get(name)
+                .is_some_and(|&since| d == 0 || last.saturating_sub(since) >= d);
+            if stale || !wk.departed.contains_key(name) {
+                wk.departed.insert(name.to_string(), now);
+            }
         }
         self.delivery();
     }
@@ -84,11 +95,11 @@ impl Sim<'_> {
         self.delivery();
     }
 
-    pub fn put_assign(&mut self, member: &str, generation: u64, splits: Vec<String>) {
+    pub fn put_assign(&mut self, member: &str, generation: u64, splits: SplitList) {
         if let Some(wk) = self.workers.get_mut(member) {
             if generation >= wk.max_gen_seen {
                 wk.max_gen_seen = generation;
-                wk.assignment = Some(splits.iter().cloned().collect());
+                wk.assignment = Some(splits.clone());
             }
         }
         self.store.put_assign(member, AssignRec { generation, splits });
@@ -128,7 +139,7 @@ impl Sim<'_> {
                 version: rev,
             },
         );
-        if before.lease.as_ref().map(|l| l.value.owner.as_str()) != Some(owner) {
+        if before.lease_owner.as_deref() != Some(owner) {
             self.dirty_leader();
         }
         // A put with a foreign nonce fences the holder (§6.6).
@@ -137,22 +148,11 @@ impl Sim<'_> {
         self.delivery();
     }
 
-    /// A renewal by the holder: same owner, nonce and epoch. Folds nothing (§2.6); the naive
-    /// engine delivers it, the fast engine knows its step changes nothing.
+    /// A renewal by the holder: same owner, nonce and epoch, so it folds nothing (§2.6). The
+    /// holder's `last_ok_write` is the lease's last write time (revisions are only compared, so a
+    /// renewal does not take one). The naive engine delivers it as a watch event; the fast engine
+    /// knows the steps it would cause change nothing.
     pub fn renew_lease(&mut self, id: &str, member: &str) {
-        let rev = self.store.next_rev();
-        self.store.update_split(id, |s| {
-            if let Some(l) = s.lease.as_mut() {
-                l.rev = rev;
-            }
-        });
-        self.store.lease_meta.insert(
-            id.to_string(),
-            KeyMeta {
-                written_at: self.now,
-                version: rev,
-            },
-        );
         if self.trace_renewals {
             self.rec.log(
                 self.now,
@@ -172,7 +172,7 @@ impl Sim<'_> {
         let Some((before, _)) = self.store.update_split(id, |s| s.lease = None) else {
             return;
         };
-        if before.lease.is_none() {
+        if before.lease_owner.is_none() {
             return;
         }
         self.store.lease_meta.remove(id);
@@ -192,7 +192,7 @@ impl Sim<'_> {
         }) else {
             return;
         };
-        let (b, a) = (&before.progress, &after.progress);
+        let (b, a) = (&before, &after);
         if b.owner != a.owner || b.status != a.status {
             self.dirty_leader();
         }
@@ -224,7 +224,7 @@ impl Sim<'_> {
         let Some(h) = self.holder.get(id).cloned() else {
             return;
         };
-        if self.workers.get(&h).is_some_and(|w| cond(w)) {
+        if self.workers.get(&h).is_some_and(cond) {
             self.drop_split(&h, id);
             self.rec.log(
                 self.now,
@@ -247,6 +247,9 @@ impl Sim<'_> {
             return;
         }
         let next = u64::from(s.progress.attempts) + 1;
+        if next < u64::from(self.min_attempts) {
+            return;
+        }
         let hit: Vec<String> = self
             .workers
             .values_mut()
@@ -263,27 +266,23 @@ impl Sim<'_> {
 
     /// Marks the workers whose claims may depend on split `id`: those assigned it, its holder,
     /// and the instances its lease names (before and after).
-    fn touch_split(&mut self, id: &str, before: &SplitState) {
-        if let Some(l) = &before.lease {
-            let o = l.value.owner.clone();
-            self.touch(&o);
+    fn touch_split(&mut self, id: &str, before: &Snap) {
+        if let Some(o) = &before.lease_owner {
+            self.touch(o);
         }
         self.touch_split_id(id);
     }
 
     fn touch_split_id(&mut self, id: &str) {
-        let mut names: Vec<String> = self
-            .store
-            .assigned_to
-            .get(id)
-            .map(|s| s.iter().cloned().collect())
-            .unwrap_or_default();
-        names.extend(self.holder.get(id).cloned());
-        if let Some(l) = self.store.splits.get(id).and_then(|s| s.lease.as_ref()) {
-            names.push(l.value.owner.clone());
+        let (workers, marked, naive) = (&mut self.workers, &mut self.marked, self.naive);
+        for w in self.store.assigned_to.get(id).into_iter().flatten() {
+            touch_in(workers, marked, naive, w);
         }
-        for w in names {
-            self.touch(&w);
+        if let Some(h) = self.holder.get(id) {
+            touch_in(workers, marked, naive, h);
+        }
+        if let Some(l) = self.store.splits.get(id).and_then(|s| s.lease.as_ref()) {
+            touch_in(workers, marked, naive, &l.value.owner);
         }
     }
 }

@@ -107,7 +107,9 @@ fn build_start(n: usize, caps: &[u32], splits: &[(u64, u8, u32, prop::sample::In
                     },
                     rev: 1,
                 });
-                held.get_mut(m).map(|v| v.push(id.clone()));
+                if let Some(v) = held.get_mut(m) {
+                    v.push(id.clone());
+                }
             }
             _ => {}
         }
