@@ -8,7 +8,7 @@ use sim_support::*;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// The fast engine gives exactly the naive engine's outcome.
     #[test]
@@ -26,7 +26,7 @@ fn finished(o: &spate_planner_core::sim::Outcome) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// No split is ever held by two processes; every claim is of an assigned split; attempts grow
     /// only on reclaims, expired takeovers, quarantines and failures; once events stop the fleet

@@ -1,5 +1,5 @@
-//! The summary table of timing.md §10, measured over at least 1,000 simulated crashes (natively;
-//! fewer under wasm32, where the same checks run on a sample), and the crash-to-takeover
+//! The summary table of timing.md §10, measured over at least 1,000 simulated crashes (natively
+//! and under wasm32), and the crash-to-takeover
 //! distributions compared with the ones §11 measured on the real crate.
 
 mod sim_support;
@@ -11,10 +11,7 @@ use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-#[cfg(not(target_arch = "wasm32"))]
 const CRASHES: u64 = 1200;
-#[cfg(target_arch = "wasm32")]
-const CRASHES: u64 = 120;
 
 /// The four configurations of §11: (leader crashed, rebalance delay).
 const CONFIGS: [(bool, u64); 4] = [(false, 20_000), (false, 0), (true, 20_000), (true, 0)];
@@ -224,8 +221,10 @@ fn summary_table_revocations() {
             }
         }
     }
+    // Each run revokes 3 splits for W5 and, when its cap drops, cancels those given back.
+    let runs = (CRASHES / 6) as usize;
     assert!(
-        forced.len() >= 100 && cancelled.len() >= 100,
+        forced.len() + cancelled.len() >= 3 * runs && forced.len() >= runs / 2 && cancelled.len() >= runs,
         "{} {}",
         forced.len(),
         cancelled.len()

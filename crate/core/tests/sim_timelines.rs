@@ -13,10 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-#[cfg(not(target_arch = "wasm32"))]
 const SEEDS: u64 = 300;
-#[cfg(target_arch = "wasm32")]
-const SEEDS: u64 = 40;
 
 fn crash_script(seed: u64, member: &str, delay_ms: u64, until_ms: u64) -> String {
     format!(
@@ -425,5 +422,49 @@ fn a_crash_quarantines_a_split_on_its_last_attempt() {
         );
         assert!(claims(&o).iter().all(|c| c.2 != mine[0]));
         assert_eq!(o.figures.splits_quarantined, 1);
+    }
+}
+
+/// §2.1-2.2: a process started at t arms its heartbeat at t + jitter(seed, 0, R) with
+/// seed = stable_hash_str(0, "<instance>/<nonce>"), then each heartbeat k re-arms at
+/// now + jitter(seed, k, R); presence is rewritten at each. Exact times, on a 1 ms clock that
+/// fires a timer at the first tick at or after its deadline.
+#[test]
+fn heartbeats_follow_the_jitter_of_their_seed_and_round() {
+    use spate_planner_core::{jitter, stable_hash_str};
+    use std::time::Duration;
+    let start = fleet_8();
+    let r = Duration::from_millis(30_000) / 3;
+    let ceil_ms = |d: Duration| d.as_nanos().div_ceil(1_000_000) as u64;
+    for seed in 0..SEEDS / 10 {
+        let text = format!(
+            r#"{{"seed": {seed}, "until_ms": 200000,
+            "events": [{{"at_ms": 1234, "op": "start", "member": "worker-09"}}]}}"#
+        );
+        let o = run(&start, &script(&text));
+        let nonce = o
+            .timeline
+            .iter()
+            .find_map(|e| match &e.what {
+                What::Started { nonce, .. } => Some(nonce.clone()),
+                _ => None,
+            })
+            .expect("started");
+        let js = stable_hash_str(0, &format!("worker-09/{nonce}"));
+        let writes: Vec<u64> = o
+            .timeline
+            .iter()
+            .filter(|e| matches!(&e.what, What::PresenceWritten { member, .. } if member == "worker-09"))
+            .map(|e| e.t_ms)
+            .collect();
+        let mut want = vec![1234u64];
+        for k in 0u64.. {
+            let next = want[want.len() - 1] + ceil_ms(jitter(js, k, r));
+            if next > 200_000 {
+                break;
+            }
+            want.push(next);
+        }
+        assert_eq!(writes, want, "seed {seed}");
     }
 }
