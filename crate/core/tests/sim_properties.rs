@@ -45,3 +45,15 @@ proptest! {
         }
     }
 }
+
+/// The benchmark's scenario (a crash and a rolling restart) on a small fleet, both weight
+/// shapes: the fast engine equals the naive one.
+#[test]
+fn bench_scenario_fast_equals_naive() {
+    for bytes in [false, true] {
+        let (start, script) = spate_planner_core::sim::bench_scenario(240, 12, bytes);
+        let fast = run(&start, &script);
+        assert!(fast.figures.moves > 0 && fast.figures.claims > 0);
+        assert_eq!(fast, run_naive(&start, &script), "bytes {bytes}");
+    }
+}

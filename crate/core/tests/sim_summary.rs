@@ -64,6 +64,13 @@ impl Table {
     fn check(&self, what: &'static str, lo: u64, hi: u64, lo_open: bool, hi_open: bool, at_least: usize) {
         let v = self.rows.get(what).map(Vec::as_slice).unwrap_or(&[]);
         assert!(v.len() >= at_least, "{what}: only {} values", v.len());
+        let mut sorted = v.to_vec();
+        let (min, med, max) = (
+            percentile(&mut sorted, 0),
+            percentile(&mut sorted, 50),
+            percentile(&mut sorted, 100),
+        );
+        println!("{what}: {} values, min {min}, median {med}, max {max}", v.len());
         for &x in v {
             assert!(
                 within(x, lo, hi, lo_open, hi_open),

@@ -136,14 +136,20 @@ fn hold(s: &mut SplitState, member: &str) {
     });
 }
 
-/// The benchmark of `spate-planner bench --sim`: a steady fleet of `splits` byte-weighted splits
-/// on `members` members (lane budget 2.5 x the even share), 10 simulated minutes, a crash of a
-/// member at 60 s and a rolling restart of 10 members (each stopped gracefully, started again
-/// with the same id 10 s later, one every 30 s from 120 s), drains of 2 s.
-pub fn bench_scenario(splits: usize, members: usize) -> (Start, super::Script) {
+/// The benchmark of `spate-planner bench --sim`: a steady fleet of `splits` splits on `members`
+/// members (lane budget 2.5 x the even share), 10 simulated minutes, a crash of a member at 60 s
+/// and a rolling restart of 10 members (each stopped gracefully, started again with the same id
+/// 10 s later, one every 30 s from 120 s), drains of 2 s. With `bytes`, weights are byte counts
+/// as Spate's S3 source makes them (heavy-tailed: the leader's improving moves churn more);
+/// otherwise all weights are 1.
+pub fn bench_scenario(splits: usize, members: usize, bytes: bool) -> (Start, super::Script) {
     let members = members.max(2);
     let cap = u32::try_from((splits * 5).div_ceil(members * 2).max(1)).unwrap_or(u32::MAX);
-    let start = Start::steady_bytes(splits, members, cap, 7);
+    let start = if bytes {
+        Start::steady_bytes(splits, members, cap, 7)
+    } else {
+        Start::steady(splits, members, cap, 1)
+    };
     let mut events = vec![super::ScriptEvent {
         at_ms: 60_000,
         op: super::Op::Crash {

@@ -201,7 +201,10 @@ impl Sim<'_> {
             w.name != by && w.owned.get(id).is_some_and(|o| o.epoch < epoch)
         });
         self.scan_check(id);
-        self.touch_split(id, &before);
+        // An ordinary commit changes nothing a claim or revocation reads.
+        if (&b.owner, b.status, b.epoch, b.attempts) != (&a.owner, a.status, a.epoch, a.attempts) {
+            self.touch_split(id, &before);
+        }
         if b.status == SplitStatus::Runnable && a.status != SplitStatus::Runnable && self.store.runnable == 0
         {
             self.touch_all();
