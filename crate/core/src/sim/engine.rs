@@ -4,7 +4,8 @@
 //! per-observer effects of timing.md §2.6, §3.2, §6.1 and §6.6: `assign_dirty`, `departed`,
 //! lost splits, the observed assignment, forced quarantine scans), and a worker's view of keys
 //! is the store itself. Each write also queues one watch event; delivering it runs one `step` on
-//! every live worker, in name order (timing.md §2.3: every event costs every worker a step).
+//! every live worker, in name order with the leader last (timing.md §2.3: every event costs
+//! every worker a step; the order among workers is not the protocol's, so one is fixed).
 //!
 //! **Order within an instant.** A queued item (script event, expiry, command batch, planner
 //! run, timer) is handled, then every watch event its writes caused is delivered, first in first
@@ -199,13 +200,18 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
-    /// One watch event: every live worker folds it (already done at write time) and steps.
+    /// One watch event: every live worker folds it (already done at write time) and steps, in
+    /// name order, the leader last.
     fn deliver(&mut self) {
         self.last_delivery = self.now;
+        let leader = self.leader.clone();
         if self.naive {
             let names: Vec<String> = self.workers.keys().cloned().collect();
-            for w in names {
-                self.step(&w);
+            for w in names.iter().filter(|w| Some(*w) != leader.as_ref()) {
+                self.step(w);
+            }
+            if let Some(l) = leader {
+                self.step(&l);
             }
             return;
         }
@@ -229,9 +235,14 @@ impl<'a> Sim<'a> {
             }
             .cloned();
             let Some(w) = next else { break };
-            self.marked.remove(&w);
-            self.step(&w);
+            if Some(&w) != leader.as_ref() {
+                self.marked.remove(&w);
+                self.step(&w);
+            }
             cursor = Some(w);
+        }
+        if let Some(l) = leader.filter(|l| self.marked.remove(l)) {
+            self.step(&l);
         }
     }
 
