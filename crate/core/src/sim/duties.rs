@@ -49,8 +49,9 @@ impl Sim<'_> {
 
     /// `claim_candidates` for `w`. The fast engine passes only the splits that can yield an
     /// action: its assigned ones, the leases in its own name, and the expired ones at the
-    /// quarantine threshold (the function judges each split alone, so a subset gives the same
-    /// candidates for those splits, in the same order).
+    /// quarantine threshold, less those the function skips at once (not runnable, or under a
+    /// foreign lease). It judges each split alone, so a subset gives the same candidates for
+    /// those splits, in the same order.
     fn candidates(&self, w: &str) -> Vec<ClaimCandidate> {
         let Some(wk) = self.workers.get(w) else {
             return Vec::new();
@@ -61,10 +62,15 @@ impl Sim<'_> {
         }
         let splits = &self.store.splits;
         let mut sub: BTreeMap<String, SplitState> = BTreeMap::new();
+        // A split that is not runnable, or under another instance's lease, can give no
+        // candidate (decision-core.md §6 skips it first): it is not copied.
         let mut take = |id: &String| {
             if !owned(id) && !sub.contains_key(id) {
                 if let Some(s) = splits.get(id) {
-                    sub.insert(id.clone(), s.clone());
+                    let foreign = s.lease.as_ref().is_some_and(|l| l.value.owner != w);
+                    if s.progress.status == SplitStatus::Runnable && !foreign {
+                        sub.insert(id.clone(), s.clone());
+                    }
                 }
             }
         };
