@@ -16,6 +16,10 @@ pub struct Args {
     /// Also time the plain transcription of the spec on sizes up to this many splits.
     #[arg(long, default_value_t = 0)]
     reference_up_to: usize,
+    /// Time the timing simulator instead (10 simulated minutes with a crash and a rolling
+    /// restart of 10 members; default sizes 2000x40 10000x100).
+    #[arg(long)]
+    sim: bool,
 }
 
 fn parse_size(s: &str) -> Option<(usize, usize)> {
@@ -36,6 +40,9 @@ fn median_ms(repeat: usize, mut f: impl FnMut()) -> f64 {
 }
 
 pub fn run(args: &Args) -> ExitCode {
+    if args.sim {
+        return crate::simulate::bench(&args.sizes, args.repeat);
+    }
     let sizes: Vec<String> = if args.sizes.is_empty() {
         vec!["2000x40".into(), "10000x100".into(), "100000x1000".into()]
     } else {

@@ -15,6 +15,7 @@ mod nats;
 mod plan;
 mod review;
 mod serve;
+mod simulate;
 mod store;
 
 #[derive(Parser)]
@@ -59,6 +60,8 @@ enum Command {
     Serve(serve::Args),
     /// Follow a live job and print the plan's figures, one line per change.
     Watch(live::watch::Args),
+    /// Simulate a fleet's timing: crashes, stops, starts and their consequences (docs/simulator.md).
+    Simulate(simulate::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,5 +79,6 @@ fn main() -> ExitCode {
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
         Command::Watch(args) => live::watch::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
     }
 }

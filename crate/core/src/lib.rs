@@ -37,6 +37,7 @@ pub mod records;
 pub mod reference;
 pub mod report;
 pub mod scenario;
+pub mod sim;
 pub mod snapshot;
 pub mod state;
 pub mod sweep;

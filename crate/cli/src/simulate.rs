@@ -1,0 +1,305 @@
+//! `spate-planner simulate`: a deterministic simulation of a fleet's timing (docs/simulator.md),
+//! and the simulator's benchmark (`spate-planner bench --sim`).
+
+use crate::plan::load;
+use spate_planner_core::demo::{demo_snapshot, DemoParams};
+use spate_planner_core::fleet::Fleet;
+use spate_planner_core::sim::{
+    apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What,
+};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A snapshot file (docs/snapshot-format.md); or use --demo.
+    #[arg(required_unless_present = "demo", conflicts_with = "demo")]
+    snapshot: Option<PathBuf>,
+    /// Simulate the demo fleet of this size, SPLITSxMEMBERS (as `spate-planner demo` writes it).
+    #[arg(long, value_name = "SPLITSxMEMBERS")]
+    demo: Option<String>,
+    /// The script (docs/script-format.md); without one: defaults, no events.
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Set a script field: `seed`, `until_ms`, a config field (`rebalance_delay_ms=0`),
+    /// `data_plane.FIELD`, or `members.NAME.FIELD`. Repeatable; applied after the file.
+    #[arg(long = "config", value_name = "KEY=VALUE")]
+    overrides: Vec<String>,
+    /// Print one JSON document instead of the timeline and figures.
+    #[arg(long)]
+    json: bool,
+    /// Also list every presence write (each heartbeat) and lease renewal.
+    #[arg(long)]
+    verbose: bool,
+    /// Run the naive engine (every event steps every worker); same result, slower.
+    #[arg(long, hide = true)]
+    naive: bool,
+}
+
+fn parse_size(s: &str) -> Option<(usize, usize)> {
+    let (a, b) = s.split_once('x')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+fn start_of(args: &Args) -> Result<Start, String> {
+    let fleet = match (&args.snapshot, &args.demo) {
+        (Some(p), _) => load(p)?,
+        (None, Some(size)) => {
+            let (splits, members) = parse_size(size)
+                .filter(|&(s, m)| s <= 1_000_000 && (1..=10_000).contains(&m))
+                .ok_or_else(|| {
+                    format!("--demo {size:?}: expected SPLITSxMEMBERS, e.g. 2000x24 (at most 1000000x10000)")
+                })?;
+            let snap = demo_snapshot(&DemoParams {
+                splits,
+                members,
+                ..DemoParams::default()
+            });
+            Fleet::from_snapshot(&snap).map_err(|e| format!("demo: {e}"))?
+        }
+        (None, None) => return Err("give a snapshot file or --demo SPLITSxMEMBERS".into()),
+    };
+    Ok(Start::from_fleet(&fleet))
+}
+
+fn script_of(args: &Args) -> Result<Script, String> {
+    let mut doc: serde_json::Value = match &args.script {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            serde_json::from_str(&text)
+                .map_err(|e| format!("{}: not JSON: {e} [invalid_script]", p.display()))?
+        }
+        None => serde_json::json!({}),
+    };
+    for o in &args.overrides {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--config {o:?}: expected KEY=VALUE"))?;
+        apply_override(&mut doc, k, v).map_err(|e| format!("--config {o:?}: {e} [{}]", e.code))?;
+    }
+    let name = args
+        .script
+        .as_ref()
+        .map_or("--config".into(), |p| p.display().to_string());
+    Script::from_value(doc).map_err(|e| format!("{name}: {e} [{}]", e.code))
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let result = (|| -> Result<(), String> {
+        let start = start_of(args)?;
+        let script = script_of(args)?;
+        let opts = Options {
+            naive: args.naive,
+            trace_renewals: args.verbose,
+            ..Options::default()
+        };
+        let o = simulate(&start, &script, &opts).map_err(|e| format!("{e} [{}]", e.code))?;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        if args.json {
+            writeln!(out, "{}", o.to_json()).map_err(|e| e.to_string())?;
+        } else {
+            human(&mut out, &o, args.verbose).map_err(|e| e.to_string())?;
+        }
+        out.flush().map_err(|e| e.to_string())
+    })();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`| head`) is not an error.
+        Err(e) if e.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("spate-planner simulate: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// One timeline line, or `None` for the events only `--verbose` shows.
+fn line(what: &What, verbose: bool) -> Option<String> {
+    use spate_planner_core::sim::ReleaseReason as R;
+    let s = match what {
+        What::PresenceWritten { .. } | What::LeaseRenewed { .. } if !verbose => return None,
+        What::PresenceWritten { member, cap } => match cap {
+            Some(c) => format!("{member} writes its presence (max_in_flight {c})"),
+            None => format!("{member} writes its presence (no readable max_in_flight)"),
+        },
+        What::LeaseRenewed { member, split } => format!("{member} renews the lease of {split}"),
+        What::Ignored { index, reason } => format!("events[{index}] ignored: {reason}"),
+        What::Crashed { member } => format!("{member} crashes"),
+        What::Stopped { member } => format!("{member} stops gracefully"),
+        What::Started { member, nonce, cap } => {
+            format!("{member} starts (nonce {nonce}, max_in_flight {cap})")
+        }
+        What::CapSet { member, cap } => format!("{member} now has max_in_flight {cap}"),
+        What::PresenceExpired { member } => format!("presence of {member} expires"),
+        What::PresenceDeleted { member } => format!("{member} deletes its presence"),
+        What::LeaderElected { member, generation } => {
+            format!("{member} is elected leader (generation {generation})")
+        }
+        What::LeaderKeyExpired { owner } => format!("the leader key of {owner} expires"),
+        What::LeaderResigned { member } => format!("{member} gives up leadership"),
+        What::Published {
+            leader,
+            generation,
+            records,
+        } => {
+            let recs: Vec<String> = records
+                .iter()
+                .map(|r| format!("{} ({})", r.member, r.splits.len()))
+                .collect();
+            format!("{leader} publishes generation {generation}: {}", recs.join(", "))
+        }
+        What::AssignDeleted { leader, member } => format!("{leader} deletes assign.{member}"),
+        What::Claim {
+            member,
+            split,
+            kind,
+            attempt,
+        } => {
+            let kind = serde_json::to_value(kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string));
+            format!(
+                "{member} claims {split} ({}, attempts {attempt})",
+                kind.unwrap_or_default()
+            )
+        }
+        What::Quarantine {
+            member,
+            split,
+            attempt,
+        } => format!("{member} quarantines {split} (attempts {attempt})"),
+        What::RevokeRequested { member, split } => format!("{member} revokes {split}: draining"),
+        What::RevokeCancelled { member, split } => format!("{member} keeps {split}: revocation cancelled"),
+        What::DeclineForgotten { member, split } => {
+            format!("{member} keeps {split}: the decline of a cancelled revocation")
+        }
+        What::Released {
+            member,
+            split,
+            reason,
+            replayed_ms,
+        } => match reason {
+            R::Drained => format!("{member} releases {split} (drained)"),
+            R::Forced => format!("{member} releases {split} (forced; {replayed_ms} ms replayed)"),
+            R::Declined => format!("{member} releases {split} (declined; {replayed_ms} ms replayed)"),
+            R::Departure => format!("{member} releases {split} (departure)"),
+        },
+        What::LeaseExpired { split, owner } => format!("the lease of {split} held by {owner} expires"),
+        What::Lost { member, split } => format!("{member} loses {split}"),
+        What::Completed { member, split } => format!("{member} completes {split}"),
+        What::Failed {
+            member,
+            split,
+            attempt,
+            quarantined,
+        } => {
+            let q = if *quarantined { ", quarantined" } else { "" };
+            format!("{member} fails {split} (attempts {attempt}{q})")
+        }
+        What::SplitsAdded { count, prefix } => format!("{count} splits {prefix}* land"),
+        What::PlanWritten { member, generation } => {
+            format!("{member} writes the plan (generation {generation})")
+        }
+        What::JobFinished => "every split is completed or quarantined: the job is finished".to_string(),
+    };
+    Some(s)
+}
+
+fn human(out: &mut impl Write, o: &Outcome, verbose: bool) -> std::io::Result<()> {
+    writeln!(out, "timeline (ms):")?;
+    for e in &o.timeline {
+        if let Some(l) = line(&e.what, verbose) {
+            writeln!(out, "{:>10}  {l}", e.t_ms)?;
+        }
+    }
+    figures(out, &o.figures)
+}
+
+fn figures(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
+    writeln!(out, "\nfigures:")?;
+    let rec = f
+        .recovery_ms
+        .map_or("never (not before the end)".to_string(), |r| format!("{r} ms"));
+    let rows = [
+        ("time to full recovery", rec),
+        (
+            "idle split-seconds",
+            format!("{:.1}", f.idle_split_ms as f64 / 1e3),
+        ),
+        (
+            "idle split-seconds, weighted",
+            format!("{:.1}", f.idle_weighted as f64 / 1e3),
+        ),
+        ("attempts burned", f.attempts_burned.to_string()),
+        ("splits quarantined", f.splits_quarantined.to_string()),
+        ("moves", f.moves.to_string()),
+        ("forced drains", f.forced_drains.to_string()),
+        ("work replayed by forced drains", format!("{} ms", f.replayed_ms)),
+        (
+            "leadership gap",
+            format!(
+                "{} ms (longest {} ms)",
+                f.leadership_gap_ms, f.longest_leadership_gap_ms
+            ),
+        ),
+        (
+            "elections / publishes / claims",
+            format!("{} / {} / {}", f.elections, f.publishes, f.claims),
+        ),
+        ("simulated", format!("{} ms", f.end_ms)),
+    ];
+    for (k, v) in rows {
+        writeln!(out, "  {k:<32} {v}")?;
+    }
+    Ok(())
+}
+
+/// `spate-planner bench --sim`: the time to simulate 10 minutes of each size's benchmark
+/// scenario (a crash and a rolling restart of 10 members; `bench_scenario`), with equal and
+/// with byte weights; the median of `repeat` runs.
+pub fn bench(sizes: &[String], repeat: usize) -> ExitCode {
+    let sizes: Vec<String> = if sizes.is_empty() {
+        vec!["2000x40".into(), "10000x100".into()]
+    } else {
+        sizes.to_vec()
+    };
+    println!("weights splits members simulated_ms ms claims moves publishes timeline_events");
+    for s in &sizes {
+        let Some((n, m)) = parse_size(s) else {
+            eprintln!("bad size {s:?}: expected SPLITSxMEMBERS, e.g. 10000x100");
+            return ExitCode::FAILURE;
+        };
+        for bytes in [false, true] {
+            let (start, script) = bench_scenario(n, m, bytes);
+            let mut times = Vec::new();
+            let mut last = None;
+            for _ in 0..repeat.max(1) {
+                let t = Instant::now();
+                match simulate(&start, &script, &Options::default()) {
+                    Ok(o) => last = Some(o),
+                    Err(e) => {
+                        eprintln!("{s}: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            times.sort_by(f64::total_cmp);
+            let Some(o) = last else { continue };
+            let f = &o.figures;
+            println!(
+                "{} {n} {m} {} {:.1} {} {} {} {}",
+                if bytes { "bytes" } else { "equal" },
+                f.end_ms,
+                times[times.len() / 2],
+                f.claims,
+                f.moves,
+                f.publishes,
+                o.timeline.len()
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
