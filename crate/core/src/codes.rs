@@ -97,6 +97,12 @@ codes! {
         NotDeparted => "not_departed",
         /// A claims query names an instance that is not a live member.
         NotAMember => "not_a_member",
+        /// A simulation script that is not valid for the script format.
+        InvalidScript => "invalid_script",
+        /// A simulation configuration Spate would refuse (a value below its floor).
+        InvalidConfig => "invalid_config",
+        /// A simulation that would handle more events than the bound.
+        TooManyEvents => "too_many_events",
     }
 }
 

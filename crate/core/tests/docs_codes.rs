@@ -11,6 +11,7 @@ const SNAPSHOT_FORMAT: &str = include_str!("../../../docs/snapshot-format.md");
 const SCENARIO_FORMAT: &str = include_str!("../../../docs/scenario-format.md");
 const BAD_INPUTS: &str = include_str!("../../../docs/bad-inputs.md");
 const LEADER_VIEW: &str = include_str!("../../../docs/leader-view.md");
+const SCRIPT_FORMAT: &str = include_str!("../../../docs/script-format.md");
 
 /// The codes in the first column of the table whose header row is `header`.
 fn first_column(doc: &str, header: &str) -> BTreeSet<String> {
@@ -71,6 +72,7 @@ fn the_findings_table_lists_every_finding_code() {
 fn every_error_code_in_the_docs_exists_and_every_one_is_documented() {
     let errors = strings(ErrorCode::ALL);
     let scenario = first_column(SCENARIO_FORMAT, "| code | when |");
+    let script = first_column(SCRIPT_FORMAT, "| code | when |");
     let bad_inputs = column_codes(BAD_INPUTS, "| input | answer | code | test |", 2);
     // the tables were read (a parser that finds nothing would pass the loops below)
     assert!(
@@ -88,10 +90,11 @@ fn every_error_code_in_the_docs_exists_and_every_one_is_documented() {
         .cloned()
         .chain(["bad_link".to_string()]) // the page's own code for an unreadable link
         .collect();
-    for c in scenario.iter().chain(&bad_inputs) {
+    assert!(script.contains("too_many_events"), "{script:?}");
+    for c in scenario.iter().chain(&bad_inputs).chain(&script) {
         assert!(known.contains(c), "the docs name {c:?}, which is no code");
     }
-    let documented: BTreeSet<&String> = scenario.iter().chain(&bad_inputs).collect();
+    let documented: BTreeSet<&String> = scenario.iter().chain(&bad_inputs).chain(&script).collect();
     for c in &errors {
         let in_text = SNAPSHOT_FORMAT.contains(&format!("`{c}`")) || documented.contains(c);
         assert!(in_text, "error code {c:?} is documented nowhere");

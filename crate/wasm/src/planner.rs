@@ -15,6 +15,7 @@ use spate_planner_core::report::converge;
 use spate_planner_core::report::document::{claims_view, find_splits, fleet_info, plan_document, plan_view};
 use spate_planner_core::report::review::{review, ReviewInputs};
 use spate_planner_core::scenario::{Scenario, ScenarioError};
+use spate_planner_core::sim::{simulate, Options, Script, Start};
 use spate_planner_core::snapshot::{Snapshot, SnapshotError};
 use spate_planner_core::sweep::{sweep, Axis};
 use std::cell::RefCell;
@@ -339,6 +340,18 @@ impl Planner {
         before: &Planner,
     ) -> Result<String, JsValue> {
         self.review_with(scenario, axis, from..=to, cap, Some(before))
+    }
+
+    /// A timing simulation of this fleet (docs/simulator.md) under a script's text
+    /// (docs/script-format.md): the JSON document `spate-planner simulate --json` prints (times
+    /// in ms are numbers; weights are decimal strings).
+    pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
+        let script =
+            Script::parse(script).map_err(|e| error(e.code.as_str(), &e.to_string(), Some(&e.path)))?;
+        let start = Start::from_fleet(&self.fleet);
+        let o = simulate(&start, &script, &Options::default())
+            .map_err(|e| error(e.code.as_str(), &e.to_string(), Some(&e.path)))?;
+        Ok(o.to_json().to_string())
     }
 
     /// Applies each plan as the new ownership and replans, round after round, until nothing

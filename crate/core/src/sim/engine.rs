@@ -27,6 +27,7 @@ use super::store::Store;
 use super::track::Recorder;
 use super::worker::Worker;
 use super::{Options, SimError, ORIGIN};
+use crate::codes::ErrorCode;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
@@ -133,7 +134,7 @@ impl<'a> Sim<'a> {
         self.events += 1;
         if self.events > self.max_events {
             return Err(SimError::new(
-                "too_many_events",
+                ErrorCode::TooManyEvents,
                 "until_ms",
                 format!(
                     "the simulation handled more than {} events before {} ms: shorten until_ms or raise the budget",

@@ -74,15 +74,13 @@ impl Default for Options {
 /// Why a script cannot run: a stable code, the path of the field at fault, and a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimError {
-    /// `invalid_script`, `unsupported_format`, `invalid_config`, `unknown_member`,
-    /// `unknown_split`, `duplicate_split`, `too_many_splits`, `too_many_events`.
-    pub code: &'static str,
+    pub code: crate::codes::ErrorCode,
     pub path: String,
     pub message: String,
 }
 
 impl SimError {
-    pub(crate) fn new(code: &'static str, path: &str, message: impl Into<String>) -> SimError {
+    pub(crate) fn new(code: crate::codes::ErrorCode, path: &str, message: impl Into<String>) -> SimError {
         SimError {
             code,
             path: path.to_string(),

@@ -5,6 +5,7 @@
 //! read field by field through [`Obj`], which refuses leftovers by name.
 
 use super::SimError;
+use crate::codes::ErrorCode;
 use serde_json::{Map, Value};
 
 /// A JSON object being read; every field taken is removed, and [`Obj::finish`] refuses the rest.
@@ -23,7 +24,7 @@ pub(crate) fn join(path: &str, key: &str) -> String {
 }
 
 pub(crate) fn invalid(path: &str, message: impl Into<String>) -> SimError {
-    SimError::new("invalid_script", path, message)
+    SimError::new(ErrorCode::InvalidScript, path, message)
 }
 
 impl Obj {

@@ -8,6 +8,7 @@ use super::config::{Config, DataPlane, Dist, MemberConfig, MAX_DURATION_MS};
 use super::parse::{as_u64, invalid, Obj};
 use super::start::Start;
 use super::SimError;
+use crate::codes::ErrorCode;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -88,7 +89,7 @@ impl Script {
         let format = o.string("format")?.unwrap_or_else(|| FORMAT.to_string());
         if format != FORMAT {
             return Err(SimError::new(
-                "unsupported_format",
+                ErrorCode::UnsupportedFormat,
                 "format",
                 format!("format {format:?} is not {FORMAT:?}"),
             ));
@@ -126,7 +127,7 @@ impl Script {
     pub fn check(&self, start: &Start) -> Result<(), SimError> {
         self.config
             .validate(start.lease_ttl_ms)
-            .map_err(|(path, msg)| SimError::new("invalid_config", &path, msg))?;
+            .map_err(|(path, msg)| SimError::new(ErrorCode::InvalidConfig, &path, msg))?;
         let mut members: BTreeSet<&str> = start.members.keys().map(String::as_str).collect();
         let mut added: BTreeSet<String> = BTreeSet::new();
         let mut total = 0u64;
@@ -136,7 +137,7 @@ impl Script {
                 Op::Crash { member } | Op::Stop { member } | Op::SetCap { member, .. } => {
                     if !members.contains(member.as_str()) {
                         return Err(SimError::new(
-                            "unknown_member",
+                            ErrorCode::UnknownMember,
                             &at("member"),
                             format!("{member:?} is not a member of the fleet nor started earlier"),
                         ));
@@ -151,7 +152,7 @@ impl Script {
                     total = total.saturating_add(*count);
                     if total > MAX_ADDED_SPLITS {
                         return Err(SimError::new(
-                            "too_many_splits",
+                            ErrorCode::TooManySplits,
                             &at("count"),
                             format!("a script adds at most {MAX_ADDED_SPLITS} splits in all"),
                         ));
@@ -160,7 +161,7 @@ impl Script {
                         let id = format!("{prefix}{n:06}");
                         if start.splits.contains_key(&id) || !added.insert(id.clone()) {
                             return Err(SimError::new(
-                                "duplicate_split",
+                                ErrorCode::DuplicateSplit,
                                 &at("prefix"),
                                 format!("split {id:?} already exists: choose another prefix"),
                             ));
@@ -170,7 +171,7 @@ impl Script {
                 Op::Fail { split } => {
                     if !start.splits.contains_key(split) && !added.contains(split) {
                         return Err(SimError::new(
-                            "unknown_split",
+                            ErrorCode::UnknownSplit,
                             &at("split"),
                             format!("no split {split:?} exists at that time"),
                         ));

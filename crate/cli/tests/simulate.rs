@@ -1,0 +1,163 @@
+//! `spate-planner simulate` on the command line: the JSON contract other tools rely on, and a
+//! crash's recovery within timing.md's range with Spate's defaults.
+
+use serde_json::{json, Value};
+use spate_planner_core::snapshot::{bucket_names, Bucket, Entry, Snapshot, Source};
+use spate_planner_core::stable_hash_str;
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spate-sim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// timing.md section 8's fleet: w1..w4 (cap 8), 16 splits of weight 1, each worker holding 4,
+/// w1 leading; written as a snapshot file.
+fn fleet_file(name: &str) -> PathBuf {
+    let fp = stable_hash_str(0, "fp");
+    let mut state = vec![(
+        "plan".to_string(),
+        json!({"schema":3,"fingerprint":"fp","generation":1,"finality":"open","planned":16,"planner_state":null,"updated_at_ms":0}),
+    )];
+    let mut lease = vec![(
+        "leader".to_string(),
+        json!({"schema":3,"owner":"w1","nonce":"n-w1","generation":1}),
+    )];
+    let mut held: Vec<Vec<String>> = vec![Vec::new(); 4];
+    for i in 0..16 {
+        let (id, w) = (format!("s{i:02}"), format!("w{}", i % 4 + 1));
+        state.push((
+            format!("spec.{id}"),
+            json!({"schema":3,"id":id,"fp":fp,"generation":1,"weight":1,"descriptor":""}),
+        ));
+        state.push((format!("split.{id}"), json!({"schema":3,"id":id,"fp":fp,"epoch":1,"status":"runnable","owner":w,"attempts":0,"watermark":null,"state":null,"completed":false,"written_at_ms":0})));
+        lease.push((
+            format!("split.{id}"),
+            json!({"schema":3,"owner":w,"nonce":format!("n-{w}"),"epoch":1}),
+        ));
+        held[i % 4].push(id);
+    }
+    for (k, ids) in held.iter().enumerate() {
+        let w = format!("w{}", k + 1);
+        lease.push((
+            format!("worker.{w}"),
+            json!({"schema":3,"nonce":format!("n-{w}"),"max_in_flight":8}),
+        ));
+        state.push((
+            format!("assign.{w}"),
+            json!({"schema":3,"generation":1,"splits":ids}),
+        ));
+    }
+    let entries = |v: Vec<(String, Value)>| -> Vec<Entry> {
+        v.into_iter()
+            .enumerate()
+            .map(|(i, (key, val))| Entry {
+                key,
+                revision: i as u64 + 1,
+                created_ms: 0,
+                value: val.to_string().into_bytes(),
+            })
+            .collect()
+    };
+    let (sn, ln) = bucket_names("j");
+    let snap = Snapshot {
+        job: "j".into(),
+        source: Source::default(),
+        taken_at_ms: 0,
+        state: Bucket {
+            name: sn,
+            history: 1,
+            max_age_ms: 0,
+            entries: entries(state),
+        },
+        lease: Bucket {
+            name: ln,
+            history: 1,
+            max_age_ms: 30_000,
+            entries: entries(lease),
+        },
+    };
+    let p = dir().join(format!("fleet-{name}.json"));
+    std::fs::write(&p, snap.to_json()).unwrap();
+    p
+}
+
+/// Each call writes its own files (tests run in parallel).
+fn simulate(name: &str, script: &str, extra: &[&str]) -> Value {
+    let file = dir().join(format!("script-{name}.json"));
+    std::fs::write(&file, script).unwrap();
+    let fleet = fleet_file(name);
+    let mut args = vec![
+        "simulate",
+        fleet.to_str().unwrap(),
+        "--script",
+        file.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend(extra);
+    let o = Command::new(BIN).args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn the_json_document_keeps_its_contract() {
+    let doc = simulate(
+        "contract",
+        r#"{"format":"spate-planner-script/1","seed":7,"until_ms":300000,"events":[{"at_ms":0,"op":"crash","member":"w4"}]}"#,
+        &[],
+    );
+    assert_eq!(doc["format"], "spate-planner-simulation/1");
+    let claims = doc["claims"].as_array().unwrap();
+    let kinds = ["create", "released", "reclaim", "expired"];
+    let mut last = 0;
+    for c in claims {
+        let t = c["t_ms"].as_u64().unwrap();
+        assert!(t >= last, "claims in time order");
+        last = t;
+        assert!(kinds.contains(&c["kind"].as_str().unwrap()), "{c}");
+        assert!(
+            c["member"].is_string() && c["split"].is_string() && c["attempt"].is_u64(),
+            "{c}"
+        );
+    }
+    assert!(doc["quarantines"].is_array() && doc["elections"].is_array());
+    let f = &doc["figures"];
+    assert!(
+        f["idle_split_ms"].is_u64() && f["attempts_burned"].is_u64(),
+        "{f}"
+    );
+    // With Spate's defaults a crashed worker's splits run again 38-80 s after the crash.
+    let r = f["recovery_ms"]
+        .as_u64()
+        .expect("the fleet recovers within 300 s");
+    assert!((38_000..80_000).contains(&r), "recovery after {r} ms");
+    // The crashed worker's four splits are taken over as expired claims, one attempt burnt each,
+    // all in the same step.
+    assert_eq!(claims.len(), 4, "{claims:?}");
+    assert!(
+        claims
+            .iter()
+            .all(|c| c["kind"] == "expired" && c["attempt"] == 1 && c["t_ms"].as_u64() == Some(r)),
+        "{claims:?}"
+    );
+    assert_eq!(f["attempts_burned"], 4);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_document_and_overrides_apply() {
+    let script = r#"{"seed":3,"until_ms":120000,"events":[{"at_ms":0,"op":"crash","member":"w3"}]}"#;
+    let a = simulate("a", script, &[]);
+    let b = simulate("b", script, &[]);
+    assert_eq!(a, b);
+    let no_delay = simulate("c", script, &["--config", "rebalance_delay_ms=0"]);
+    let r = no_delay["figures"]["recovery_ms"].as_u64().expect("recovers");
+    assert!(
+        r > 18_000 && r <= 30_000,
+        "with no delay: claimed at lease expiry, {r} ms"
+    );
+}

@@ -1,0 +1,35 @@
+// The timing simulator gives the same document natively and in wasm32: the command line's
+// `simulate --json` and the wasm module's `simulate()` on the same snapshot and script.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadPlanner } from '../wasm.mjs';
+
+const run = promisify(execFile);
+const bin = new URL('../../target/release/spate-planner', import.meta.url).pathname;
+
+test('simulate: the same seed and input give the same document natively and in wasm', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'spate-sim-'));
+  const snapshot = join(dir, 'demo.json');
+  await run(bin, ['demo', '--splits', '300', '--members', '6', '--seed', '4', '-o', snapshot]);
+  const scripts = [
+    { seed: 7, until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }] },
+    { seed: 11, until_ms: 150000, config: { rebalance_delay_ms: 0 },
+      events: [{ at_ms: 1000, op: 'stop', member: 'worker-01' }, { at_ms: 5000, op: 'start', member: 'fresh', cap: 12 },
+        { at_ms: 9000, op: 'crash_leader' }] },
+  ];
+  const { Planner } = await loadPlanner('production');
+  const planner = Planner.fromText(await readFile(snapshot, 'utf8'));
+  for (const [i, script] of scripts.entries()) {
+    const file = join(dir, `script-${i}.json`);
+    await writeFile(file, JSON.stringify(script));
+    const native = (await run(bin, ['simulate', snapshot, '--script', file, '--json'], { maxBuffer: 1 << 28 })).stdout.trim();
+    const wasm = planner.simulate(JSON.stringify(script));
+    assert.ok(JSON.parse(native).claims.length > 0, `script ${i} makes claims`);
+    assert.equal(wasm, native, `script ${i}`);
+  }
+});
