@@ -117,9 +117,15 @@ pub fn run(args: &Args) -> ExitCode {
 
 /// One timeline line, or `None` for the events only `--verbose` shows.
 fn line(what: &What, verbose: bool) -> Option<String> {
-    use spate_planner_core::sim::ReleaseReason as R;
+    if !verbose && matches!(what, What::PresenceWritten { .. } | What::LeaseRenewed { .. }) {
+        return None;
+    }
+    Some(fleet_line(what).unwrap_or_else(|| split_line(what)))
+}
+
+/// Lines about members, leadership and publishing (`None` for a split's events).
+fn fleet_line(what: &What) -> Option<String> {
     let s = match what {
-        What::PresenceWritten { .. } | What::LeaseRenewed { .. } if !verbose => return None,
         What::PresenceWritten { member, cap } => match cap {
             Some(c) => format!("{member} writes its presence (max_in_flight {c})"),
             None => format!("{member} writes its presence (no readable max_in_flight)"),
@@ -151,6 +157,20 @@ fn line(what: &What, verbose: bool) -> Option<String> {
             format!("{leader} publishes generation {generation}: {}", recs.join(", "))
         }
         What::AssignDeleted { leader, member } => format!("{leader} deletes assign.{member}"),
+        What::SplitsAdded { count, prefix } => format!("{count} splits {prefix}* land"),
+        What::PlanWritten { member, generation } => {
+            format!("{member} writes the plan (generation {generation})")
+        }
+        What::JobFinished => "every split is completed or quarantined: the job is finished".to_string(),
+        _ => return None,
+    };
+    Some(s)
+}
+
+/// Lines about one split: claims, drains, releases, expiry, completion.
+fn split_line(what: &What) -> String {
+    use spate_planner_core::sim::ReleaseReason as R;
+    match what {
         What::Claim {
             member,
             split,
@@ -198,13 +218,8 @@ fn line(what: &What, verbose: bool) -> Option<String> {
             let q = if *quarantined { ", quarantined" } else { "" };
             format!("{member} fails {split} (attempts {attempt}{q})")
         }
-        What::SplitsAdded { count, prefix } => format!("{count} splits {prefix}* land"),
-        What::PlanWritten { member, generation } => {
-            format!("{member} writes the plan (generation {generation})")
-        }
-        What::JobFinished => "every split is completed or quarantined: the job is finished".to_string(),
-    };
-    Some(s)
+        _ => String::new(), // every other event is a fleet line
+    }
 }
 
 fn human(out: &mut impl Write, o: &Outcome, verbose: bool) -> std::io::Result<()> {
