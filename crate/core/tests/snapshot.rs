@@ -351,3 +351,44 @@ fn report_counts_and_reasons_add_up() {
     assert_eq!(gained as usize, r.moves.iter().filter(|m| m.to.is_some()).count());
     assert!(r.balance.max_over_bound >= 1.0);
 }
+
+#[test]
+fn u64_fields_read_from_numbers_or_decimal_strings() {
+    let s = Scenario::parse(
+        r#"{"rebalance_delay_ms":"45000","changes":[{"op":"set_weight","split":"s00001","weight":"18446744073709551615"},{"op":"add_splits","count":"2","weight":7}]}"#,
+    )
+    .unwrap();
+    assert_eq!(s.rebalance_delay_ms, Some(45_000));
+    assert_eq!(s.rebalance_delay_ms(), 45_000);
+    assert!(
+        matches!(&s.changes[0], spate_planner_core::scenario::Change::SetWeight { weight, .. } if *weight == u64::MAX)
+    );
+    // the prefix defaults to `synthetic-`
+    let fleet = Fleet::from_snapshot(&snapshot_of(&base(), "fp")).unwrap();
+    let i = s.apply(&fleet).unwrap().inputs;
+    assert!(i.splits.contains_key("synthetic-000000") && i.splits.contains_key("synthetic-000001"));
+    assert_eq!(
+        Scenario::default().rebalance_delay_ms(),
+        20_000,
+        "Spate's default"
+    );
+    for bad in [
+        r#"{"rebalance_delay_ms":"-1"}"#,
+        r#"{"rebalance_delay_ms":"1e3"}"#,
+        r#"{"rebalance_delay_ms":""}"#,
+        r#"{"rebalance_delay_ms":"18446744073709551616"}"#,
+        r#"{"rebalance_delay_ms":true}"#,
+    ] {
+        let e = Scenario::parse(bad).unwrap_err();
+        assert_eq!(e.code.as_str(), "invalid_scenario", "{bad}");
+        assert!(
+            e.to_string().starts_with("scenario $: not a valid scenario:"),
+            "{e}"
+        );
+        assert!(
+            e.message.contains("decimal string"),
+            "the expectation is named: {}",
+            e.message
+        );
+    }
+}
