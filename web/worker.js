@@ -8,6 +8,7 @@ import init, { Planner } from './pkg/spate_planner.js';
 import { analyseScenario } from './lib/analyse.js';
 import { readSource } from './lib/read-source.js';
 import { movesSlice } from './lib/moves-slice.js';
+import { openLive, liveFrame } from './lib/live-worker.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -19,6 +20,8 @@ let newest = 0;
 let kept = { text: null, moves: [] };
 /** Set once the module has trapped: every later request fails the same way. */
 let poisoned = null;
+/** A live job's stream and frames (lib/live-worker.js), or null. */
+let live = null;
 
 function fail(code, message) {
   return Object.assign(new Error(message), { code });
@@ -48,24 +51,29 @@ function withoutMoves(view) {
   return { ...view, report };
 }
 
-/** Requests that need no loaded snapshot. */
-const UNCHECKED = new Set(['load']);
+/** Requests that need no loaded snapshot (liveNext names the generation it makes). */
+const UNCHECKED = new Set(['load', 'liveNext']);
+
+const post = (message) => self.postMessage(message);
 
 const ops = {
   async load({ source, generation }, progress) {
     await ready;
     newest = Math.max(newest, generation);
     const max = Planner.maxSnapshotBytes();
-    const input = await readSource(source, max, progress);
+    if (source.kind === 'live') { live?.close(); live = null; }
+    const input = source.kind === 'live' ? await openLive(source, post, { Planner, infoOf, guard }) : await readSource(source, max, progress);
     progress(-1, 0); // parsing
-    const next = guard(() => (input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
-      : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
+    let next;
     let info;
     try {
+      next = guard(() => (input.live ? Planner.fromLive(input.text, Date.now()) : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
+        : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
       info = guard(() => infoOf(next));
       if (generation < newest) throw fail('superseded', 'a newer snapshot was asked for while this one loaded');
     } catch (e) {
-      next.free();
+      next?.free();
+      input.live?.close();
       throw e;
     }
     // only now replace the fleet: a refused snapshot leaves the previous one in place
@@ -73,6 +81,9 @@ const ops = {
     planner = next;
     loaded = generation;
     kept = { text: null, moves: [] };
+    live?.close();
+    live = input.live || null;
+    live?.started(next, info);
     return info;
   },
 
@@ -110,6 +121,22 @@ const ops = {
 
   converge({ text, maxRounds }) {
     return guard(() => planner.converge(text, maxRounds));
+  },
+
+  /** A live job's next frame: what arrived applied, then planned; it becomes `generation`. */
+  liveNext({ generation, scenario }) {
+    if (!live || !planner) throw fail('not_live', 'no live job is followed');
+    const frame = liveFrame(live, planner, Date.now());
+    if (frame.planner !== planner) { planner.free(); planner = frame.planner; }
+    newest = Math.max(newest, generation);
+    loaded = generation;
+    const result = ops.analyse({ scenario });
+    return { info: frame.info, result, live: frame.describe(result) };
+  },
+
+  /** The live job as a snapshot file (what `spate-planner snapshot` writes at these revisions). */
+  liveSave() {
+    return guard(() => planner.saveSnapshot(Date.now()));
   },
 };
 
