@@ -114,6 +114,7 @@ export class PlannerApp {
     this.syncTabs(state);
     for (const v of this.views) v.update(state, prev);
     this.app.dataset.ready = String(state.ready);
+    this.app.dataset.picking = String(Boolean(state.live?.jobs));
   }
 
   destroy() {

@@ -55,7 +55,7 @@ function panel(series, points, x, selectedX) {
   const last = points[points.length - 1];
   const { runs: lines, lo, hi } = runs(points, series.key, x);
   const label = el('div', undefined, 'series-label');
-  label.append(el('span', series.label, 'series-name'), el('span', series.text(last?.[series.key] ?? null), 'series-value'));
+  label.append(el('span', series.label, 'series-name'), el('span', last ? series.text(last[series.key]) : '—', 'series-value'));
   const range = Number.isFinite(lo) ? `${series.text(lo)} – ${series.text(hi)}` : '—';
   const pic = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'spark', 'aria-hidden': 'true' });
   for (const r of lines) {
