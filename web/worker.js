@@ -58,11 +58,14 @@ const post = (message) => self.postMessage(message);
 
 const ops = {
   async load({ source, generation }, progress) {
+    if (source.kind === 'live') { live?.close(); live = null; }
+    // a live stream opens while the module compiles
+    const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard }) : null;
+    opening?.catch(() => {}); // awaited below; a refusal before then is not unhandled
     await ready;
     newest = Math.max(newest, generation);
     const max = Planner.maxSnapshotBytes();
-    if (source.kind === 'live') { live?.close(); live = null; }
-    const input = source.kind === 'live' ? await openLive(source, post, { Planner, infoOf, guard }) : await readSource(source, max, progress);
+    const input = opening ? await opening : await readSource(source, max, progress);
     progress(-1, 0); // parsing
     let next;
     let info;
@@ -131,6 +134,8 @@ const ops = {
     newest = Math.max(newest, generation);
     loaded = generation;
     const result = ops.analyse({ scenario });
+    // the splits as they are now, for the next frame's timeline: read while the page renders
+    setTimeout(seedLive, 0);
     return { info: frame.info, result, live: frame.describe(result) };
   },
 
@@ -139,6 +144,15 @@ const ops = {
     return guard(() => planner.saveSnapshot(Date.now()));
   },
 };
+
+/** Reads the live job's splits for the timeline when nothing else waits (a trap poisons the worker). */
+function seedLive() {
+  try {
+    if (live && planner && !poisoned) guard(() => live.frames.seed(planner));
+  } catch {
+    // the next request reports it
+  }
+}
 
 function errorOf(e) {
   return {
