@@ -62,13 +62,18 @@ await pause(800);
 
 for (const { p, width, height, theme } of pages) {
   await p.screenshot({ path: join(review, `live-${width}-${theme}.png`) });
+  if (width === 1280 && theme === 'light') await p.screenshot({ path: join(docs, 'live.png') });
+  // a viewport tall enough for the whole tab: no sticky strip over it
+  await p.setViewportSize({ width, height: 2600 });
   await p.locator('.tabs').screenshot({ path: join(review, `live-tab-${width}-${theme}.png`) });
+  await p.setViewportSize({ width, height });
   if (width === 1280 && theme === 'light') {
-    await p.screenshot({ path: join(docs, 'live.png') });
+    await p.setViewportSize({ width, height: 2600 });
     await p.locator('.tabs').screenshot({ path: join(docs, 'live-tab.png') });
     await p.locator('input[aria-label="moment whose plan is shown"]').fill('2');
     await pause(200);
     await p.locator('.live-figures').screenshot({ path: join(docs, 'live-moment.png') });
+    await p.setViewportSize({ width, height });
   }
   if (width === 390 && theme === 'dark') await p.screenshot({ path: join(docs, 'live-phone-dark.png') });
 }

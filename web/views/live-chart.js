@@ -1,6 +1,7 @@
 // The plan's figures over time, one small panel per figure on a shared time axis (members,
-// max/mean load, queued, moves pending, distance from the published assignment). A click on a
-// panel, or the "moment" slider (keyboard), picks the point whose plan is shown below it.
+// max/mean load, queued, moves pending, distance from the published assignment), each with its
+// value at the moment picked. A click on a panel, or the "moment" slider (keyboard), picks the
+// point whose plan is shown below it.
 import { el, attrs } from '../lib/dom.js';
 import { ratio, thousands } from '../lib/format.js';
 import { clock } from '../lib/live-state.js';
@@ -50,12 +51,12 @@ export function runs(points, key, x) {
   return { runs: out, lo, hi };
 }
 
-function panel(series, points, x, selectedX) {
+function panel(series, points, x, sel) {
   const row = attrs(el('div', undefined, 'live-series'), { 'data-series': series.key });
-  const last = points[points.length - 1];
+  const selectedX = points.length > 1 && sel ? x(sel) : null;
   const { runs: lines, lo, hi } = runs(points, series.key, x);
   const label = el('div', undefined, 'series-label');
-  label.append(el('span', series.label, 'series-name'), el('span', last ? series.text(last[series.key]) : '—', 'series-value'));
+  label.append(el('span', series.label, 'series-name'), el('span', sel ? series.text(sel[series.key]) : '—', 'series-value'));
   const range = Number.isFinite(lo) ? `${series.text(lo)} – ${series.text(hi)}` : '—';
   const pic = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'spark', 'aria-hidden': 'true' });
   for (const r of lines) {
@@ -107,7 +108,7 @@ export function createLiveChart(onPick) {
       const x = xScale(points);
       const idx = live.selected === null ? points.length - 1 : points.findIndex((p) => p.id === live.selected);
       const sel = points[idx];
-      panels.replaceChildren(...SERIES.map((s) => panel(s, points, x, points.length > 1 && sel ? x(sel) : null)));
+      panels.replaceChildren(...SERIES.map((s) => panel(s, points, x, sel)));
       axis.replaceChildren(el('span', points.length ? `${clock(points[0].at)} UTC` : ''), el('span', points.length ? `${clock(points[points.length - 1].at)} UTC` : ''));
       slider.max = String(Math.max(0, points.length - 1));
       slider.value = String(Math.max(0, idx));
