@@ -70,7 +70,7 @@ const ops = {
     let next;
     let info;
     try {
-      next = guard(() => (input.live ? Planner.fromLive(input.text, Date.now()) : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
+      next = guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
         : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
       info = guard(() => infoOf(next));
       if (generation < newest) throw fail('superseded', 'a newer snapshot was asked for while this one loaded');
@@ -134,21 +134,28 @@ const ops = {
     newest = Math.max(newest, generation);
     loaded = generation;
     const result = ops.analyse({ scenario });
-    // the splits as they are now, for the next frame's timeline: read while the page renders
-    setTimeout(seedLive, 0);
+    // while the page renders: the live planner (after the first frame), and the splits as they
+    // are now (for the next frame's timeline)
+    setTimeout(prepareLive, 0);
     return { info: frame.info, result, live: frame.describe(result) };
   },
 
   /** The live job as a snapshot file (what `spate-planner snapshot` writes at these revisions). */
   liveSave() {
-    return guard(() => planner.saveSnapshot(Date.now()));
+    if (!live) throw fail('not_live', 'no live job is followed');
+    return live.save(planner, Date.now());
   },
 };
 
-/** Reads the live job's splits for the timeline when nothing else waits (a trap poisons the worker). */
-function seedLive() {
+/**
+ * Builds the live planner and reads the job's splits for the timeline when nothing else waits
+ * (a failure is the next frame's to report; a trap poisons the worker).
+ */
+function prepareLive() {
   try {
-    if (live && planner && !poisoned) guard(() => live.frames.seed(planner));
+    if (!live || !planner || poisoned) return;
+    live.prepare();
+    guard(() => live.frames.seed(planner));
   } catch {
     // the next request reports it
   }

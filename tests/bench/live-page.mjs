@@ -27,7 +27,10 @@ await page.addInitScript(() => {
   }).observe({ type: 'longtask', buffered: true });
   addEventListener('plan-change', (e) => {
     const rev = e.detail.revisions;
-    requestAnimationFrame(() => window.__frames.push({ rev, at: Date.now() }));
+    const s = document.querySelector('spate-planner').controller.state;
+    const applyMs = s.live.applyMs;
+    const planMs = e.detail.planMs;
+    requestAnimationFrame(() => window.__frames.push({ rev, at: Date.now(), applyMs, planMs }));
   });
 });
 
@@ -78,6 +81,10 @@ for (let i = 0; i < Number(changes); i++) {
 }
 lat.sort((a, b) => a - b);
 console.log(`change_to_rendered_replan_ms p50 ${pct(lat, 0.5)} p95 ${pct(lat, 0.95)} max ${lat[lat.length - 1]} (${lat.length} changes, one every 250 ms)`);
+const parts = await page.evaluate(() => window.__frames.slice(1));
+const ms = (k) => parts.map((f) => f[k]).filter((v) => typeof v === 'number').sort((a, b) => a - b);
+const [ap, pl] = [ms('applyMs'), ms('planMs')];
+console.log(`  of which in the worker: applyChanges (apply + join the fleet) p50 ${pct(ap, 0.5).toFixed(0)} p95 ${pct(ap, 0.95).toFixed(0)}; plan p50 ${pct(pl, 0.5).toFixed(0)} p95 ${pct(pl, 0.95).toFixed(0)}`);
 
 // 1,000 changes a second for 10 s, in batches of 20 every 20 ms
 await page.evaluate(() => { window.__frames = []; window.__longest = 0; });

@@ -211,6 +211,36 @@ test('NATS killed and restarted: reconnecting, then live again without a reload 
   await page.close();
 });
 
+test('<spate-planner live> in a console: without a job it lists the jobs, a pick sets its job attribute and it follows the job', async () => {
+  const { page, problems } = await watchedPage(chrome.browser, { width: 1280, height: 900 });
+  await page.goto(`${server.url}embed-example.html`);
+  await ready(page, 0, 15000);
+  await page.evaluate(() => {
+    const el = document.getElementById('embedded');
+    el.removeAttribute('default-cap');
+    el.setAttribute('live', '/api/live');
+  });
+  const link = page.locator('#embedded .live-jobs a[data-job="orders"]');
+  await link.waitFor();
+  const plans = Number(await page.getAttribute('#embedded', 'data-plans'));
+  await link.click();
+  assert.equal(await page.getAttribute('#embedded', 'job'), JOB);
+  assert.equal(new URL(page.url()).search, '', 'the console\'s address changed');
+  await ready(page, plans, 15000);
+  await page.evaluate(() => document.getElementById('embedded').addEventListener('plan-change', (e) => { window.lastDetail = e.detail; }));
+  const rev = await writer.put('lease', 'worker.w-console', '{"schema":3,"nonce":"nc","max_in_flight":2}');
+  const revisions = await poll(page, (r) => {
+    const d = window.lastDetail;
+    return d && d.job === 'orders' && Number(d.revisions.split('-')[1]) >= r && d.revisions;
+  }, rev, 2000, 'a plan-change of the job followed, with its revisions');
+  assert.equal(await page.getAttribute('#embedded', 'data-revisions'), revisions);
+  assert.match(await page.locator('#last-plan').textContent(), /splits assigned/);
+  assert.match(await page.locator('#embedded .live-bar').textContent(), /Live: job orders/);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('without a job the page lists the server\'s jobs; the pick is in the URL; a deleted bucket is a clear message', async () => {
   const { page, problems } = await watchedPage(chrome.browser, { width: 390, height: 800 });
   await page.goto(server.url);

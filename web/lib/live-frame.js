@@ -19,11 +19,11 @@ export class LiveFrames {
     this.shown = null;
   }
 
-  /** The first state, loaded from the stream's first event. */
-  started(planner, info) {
+  /** The first state (the stream's first event, whose id is `id`) and its info. */
+  started(planner, info, id) {
     this.info = info;
     this.splits = null;
-    this.shown = planner.revisions();
+    this.shown = id ?? planner.revisions();
   }
 
   /** The splits as the planner holds them now (once per full state: the first frame after it). */
@@ -33,7 +33,7 @@ export class LiveFrames {
 
   /**
    * Applies `batch` (LiveFeed.take()) to `planner`; returns { planner, info, rows, refused,
-   * resync, revisions }. `planner` is a new one after a full state (the caller frees the old);
+   * resync, revisions, applyMs (applying and joining the changes) }. `planner` is a new one after a full state (the caller frees the old);
    * `refused`: the error of a value the leader would refuse (the fleet is then the last one
    * that could be read); `resync`: a change could not be applied, the stream must be read anew.
    */
@@ -48,9 +48,12 @@ export class LiveFrames {
     }
     let refused = null;
     let resync = null;
+    let applyMs = 0;
     if (batch.changes.length) {
       this.seed(p);
+      const t0 = performance.now();
       const failed = this.apply(p, batch.changes, now);
+      applyMs = performance.now() - t0;
       if (failed?.refused) refused = failed.error;
       else if (failed) resync = failed.error;
       else this.shown = p.revisions();
@@ -59,7 +62,7 @@ export class LiveFrames {
     const info = this.guard(() => this.infoOf(p));
     rows.unshift(...fleetRows(this.info, info));
     this.info = info;
-    return { planner: p, info, rows, refused, resync, revisions: this.shown };
+    return { planner: p, info, rows, refused, resync, revisions: this.shown, applyMs };
   }
 
   /**

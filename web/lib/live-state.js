@@ -83,6 +83,8 @@ export function withFrame(live, frame, view, ttlMs, now) {
     stale: false,
     ageMs: 0,
     waiting: 0,
+    /** The worker's time applying the last frame's changes (ms). */
+    applyMs: frame.applyMs ?? 0,
     rows,
     points,
     history,
