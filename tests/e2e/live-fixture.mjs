@@ -3,7 +3,7 @@
 // bucket with max_age 30 s and limit markers), and a writer (the `nats` npm client) that
 // changes the running job as workers would.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, readFile, writeFile } from 'node:fs/promises';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,11 +70,15 @@ export async function startNats() {
   return nats;
 }
 
-/** Writes the demo job (`spate-planner demo`) into the server; returns the snapshot file written. */
-export async function writeDemoJob(nats, job, { splits = 60, members = 4 } = {}) {
+/**
+ * Writes the demo job (`spate-planner demo`) into the server; returns the snapshot file written.
+ * `leaseTtlMs`: another lease TTL than Spate's 30 s (the lease bucket's max_age).
+ */
+export async function writeDemoJob(nats, job, { splits = 60, members = 4, leaseTtlMs = null } = {}) {
   const file = join(nats.dir, `${job}.json`);
   const demo = await cli(['demo', '--splits', String(splits), '--members', String(members), '--job', job, '-o', file]);
   if (demo.status !== 0) throw new Error(demo.stderr);
+  if (leaseTtlMs !== null) await writeFile(file, (await readFile(file, 'utf8')).replace('"max_age_ms":30000', `"max_age_ms":${leaseTtlMs}`));
   const restore = await cli(['restore', file, '--server', nats.url]);
   if (restore.status !== 0) throw new Error(restore.stderr);
   return file;

@@ -260,3 +260,20 @@ test('without a job the page lists the server\'s jobs; the pick is in the URL; a
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('stale: no change for longer than the lease TTL, with the age of the last change', async () => {
+  await writeDemoJob(nats, 'brief', { splits: 20, members: 2, leaseTtlMs: 1500 });
+  const { page, problems } = await watchedPage(chrome.browser, { width: 1024, height: 800 });
+  await page.goto(`${server.url}?job=brief`);
+  await ready(page, 0, 15000);
+  // the presences expire (1.5 s), then nothing changes for longer than the TTL
+  await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.live-bar')?.dataset.status === 'stale', null, 8000, 'the bar to say stale');
+  assert.match(await page.locator('.live-bar').textContent(), /Stale: job brief.*no change for \d+ s, longer than the lease TTL \(2 s\)/s);
+  const brief = await jobWriter(nats, 'brief');
+  const rev = await brief.put('lease', 'worker.w-back', '{"schema":3,"nonce":"nb","max_in_flight":1}');
+  await brief.close();
+  await shows(page, 'joined', 'w-back', 'lease', rev);
+  assert.equal(await page.locator('.live-bar').getAttribute('data-status'), 'live');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
