@@ -133,6 +133,25 @@ test('a running job changes under the page: each change shows within a second, a
     await agrees(page, what);
   }
   assert.match(await page.locator('.live-series[data-series="members"] .series-value').textContent(), /^4$/);
+
+  // the plan as it was when w-e joined (5 members then), picked with the slider; the first
+  // moment (4 members, before any change), picked with a click on the chart
+  const then = () => page.locator('.live-then');
+  const at = await page.evaluate(() => {
+    const s = document.querySelector('spate-planner').controller.state.live;
+    const id = s.rows.find((r) => r.kind === 'joined' && r.text.includes('w-e')).id;
+    return s.points.findIndex((p) => p.id === id);
+  });
+  await page.locator('input[aria-label="moment whose plan is shown"]').fill(String(at));
+  await poll(page, () => /^The plan at/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.live-then h3').textContent), null, 1000, 'the plan of the moment picked');
+  assert.match(await then().textContent(), /Then: member joined: w-e\./);
+  assert.equal((await then().locator('tr[data-figure="members"] td').textContent()).trim(), '5');
+  assert.equal(await page.locator('.live-series[data-series="members"] .series-value').textContent(), '5');
+  const box = await page.locator('.live-series[data-series="members"] svg').boundingBox();
+  await page.mouse.click(box.x + 1, box.y + box.height / 2);
+  await poll(page, () => /^The plan at/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.live-then h3').textContent)
+    && document.querySelector('spate-planner').shadowRoot.querySelector('.live-then tr[data-figure="members"] td').textContent === '4', null, 1000, 'the first moment\'s plan');
+  assert.equal(await then().locator('table.data tbody tr').count(), 4);
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();

@@ -2,10 +2,13 @@
 // leader changed, splits claimed, completed and quarantined, assignments published, the
 // connection's news), each row with its time; the plan's figures over time; and the plan as it
 // was at the moment picked on the chart (a bounded history of plan views).
-import { el, attrs, scrollArea } from '../lib/dom.js';
+import { el, attrs, scrollArea, table } from '../lib/dom.js';
 import { changed } from '../lib/store.js';
 import { clock, viewAt } from '../lib/live-state.js';
 import { figureRows } from '../lib/figures.js';
+import { memberRows } from '../lib/summary.js';
+import { sortRows } from '../lib/sort.js';
+import { humanBytes } from '../lib/format.js';
 import { createLiveChart } from './live-chart.js';
 
 const KIND = {
@@ -49,7 +52,14 @@ function figuresTable(view) {
   return t;
 }
 
-/** The plan at the moment picked: when, what happened then, and its figures. */
+/** The heaviest members of a plan view (load now), with their planned load and lanes. */
+function heaviest(view, n = 8) {
+  const rows = sortRows(memberRows(view), 'now').slice(0, n)
+    .map((r) => [r.name, humanBytes(r.now), humanBytes(r.planned), `${r.lanes}/${r.cap}`]);
+  return table(['member', 'load now', 'planned', 'lanes'], rows, 'data', `the ${n} heaviest members then`);
+}
+
+/** The plan at the moment picked: when, what happened then, its figures and heaviest members. */
 function thenPanel(live) {
   const points = live.points;
   const point = live.selected === null ? points[points.length - 1] : points.find((p) => p.id === live.selected);
@@ -62,7 +72,9 @@ function thenPanel(live) {
   if (view) {
     const area = scrollArea(`the plan's figures at ${clock(point.at)}`);
     area.append(figuresTable(view));
-    out.push(area);
+    const members = scrollArea(`the heaviest members at ${clock(point.at)}`);
+    members.append(heaviest(view));
+    out.push(area, el('h4', 'Heaviest members then'), members);
   } else out.push(el('p', `This moment's plan is no longer kept (the last ${live.history.length} are).`, 'hint'));
   return out;
 }
