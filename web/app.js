@@ -14,7 +14,11 @@ function mount(place, ctx, into) {
   });
 }
 
-/** The tab list and panels of the detail area; a tab's view is told when it is shown. */
+/**
+ * The tab list and panels of the detail area; a tab's view is told when it is shown. A view with
+ * visible(state) has its tab only while that is true (Live, while a job is followed); it is
+ * selected when it appears unless the person chose a tab already.
+ */
 function mountTabs(ctx, into) {
   const section = attrs(el('section', undefined, 'tabs'), { 'aria-labelledby': 'tabs-title' });
   const title = attrs(el('h2', 'Details', 'visually-hidden'), { id: 'tabs-title' });
@@ -27,25 +31,45 @@ function mountTabs(ctx, into) {
     panel.append(view.node);
     list.append(tab);
     section.append(panel);
-    return { v, view, tab, panel };
+    return { v, view, tab, panel, shown: !view.visible };
   });
-  const select = (i, focus = false) => tabs.forEach((t, j) => {
-    const on = i === j;
-    t.tab.setAttribute('aria-selected', String(on));
-    t.tab.tabIndex = on ? 0 : -1;
-    t.panel.hidden = !on;
-    if (on) { t.view.show?.(); if (focus) t.tab.focus(); } else t.view.hide?.();
-  });
+  let current = -1;
+  let chosen = false;
+  const select = (i, focus = false) => {
+    current = i;
+    tabs.forEach((t, j) => {
+      const on = i === j;
+      t.tab.setAttribute('aria-selected', String(on));
+      t.tab.tabIndex = on ? 0 : -1;
+      t.panel.hidden = !on;
+      if (on) { t.view.show?.(); if (focus) t.tab.focus(); } else t.view.hide?.();
+    });
+  };
+  const visible = () => tabs.map((t, i) => i).filter((i) => !tabs[i].tab.hidden);
   tabs.forEach((t, i) => {
-    t.tab.addEventListener('click', () => select(i));
+    t.tab.addEventListener('click', () => { chosen = true; select(i); });
     t.tab.addEventListener('keydown', (e) => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
-      if (step) { e.preventDefault(); select((i + step + tabs.length) % tabs.length, true); }
+      if (!step) return;
+      e.preventDefault();
+      const vis = visible();
+      chosen = true;
+      select(vis[(vis.indexOf(i) + step + vis.length) % vis.length], true);
     });
   });
-  select(0);
+  /** Shows and hides the tabs whose views say so. */
+  const sync = (state) => {
+    tabs.forEach((t, i) => {
+      if (!t.view.visible) return;
+      const on = t.view.visible(state);
+      t.tab.hidden = !on;
+      if (on && !t.shown && !chosen) select(i);
+      t.shown = on;
+    });
+    if (current < 0 || tabs[current].tab.hidden) select(visible()[0] ?? 0);
+  };
   into.append(section);
-  return tabs.map((t) => t.view);
+  return { views: tabs.map((t) => t.view), sync };
 }
 
 function dropTarget(node, controller) {
@@ -70,10 +94,10 @@ export class PlannerApp {
     const top = el('div', undefined, 'top');
     const main = el('div', undefined, 'main');
     const side = el('div', undefined, 'side');
-    this.views = [
-      ...mount('header', ctx, app), ...mount('notices', ctx, app),
-      ...mount('summary', ctx, top), ...mount('main', ctx, main), ...mountTabs(ctx, main), ...mount('side', ctx, side),
-    ];
+    const header = [...mount('header', ctx, app), ...mount('notices', ctx, app), ...mount('summary', ctx, top), ...mount('main', ctx, main)];
+    const tabs = mountTabs(ctx, main);
+    this.syncTabs = tabs.sync;
+    this.views = [...header, ...tabs.views, ...mount('side', ctx, side)];
     // the exports section goes last in the main column, after the tabs
     const exports = main.querySelector('.exports');
     if (exports) main.append(exports);
@@ -87,8 +111,10 @@ export class PlannerApp {
   }
 
   render(state, prev) {
+    this.syncTabs(state);
     for (const v of this.views) v.update(state, prev);
     this.app.dataset.ready = String(state.ready);
+    this.app.dataset.picking = String(Boolean(state.live?.jobs));
   }
 
   destroy() {

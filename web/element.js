@@ -3,7 +3,9 @@
 //   <spate-planner snapshot="snapshots/job.json"></spate-planner>
 // Attributes: snapshot (same-origin URL; absent: the built-in demo fleet), default-cap (the
 // scenario's default_cap), theme (light | dark; absent: the system's), permalink (keep the
-// scenario in the page's URL fragment), demo-splits, demo-members.
+// scenario in the page's URL fragment), demo-splits, demo-members, live (the event stream of
+// `spate-planner serve --server`, e.g. /api/live: follow a running job) and job (the job to
+// follow; absent: the server's --job, or a list of its jobs to pick from).
 // Event: `plan-change` after every plan shown (detail: see docs/embedding.md).
 import { PlannerApp } from './app.js';
 import { fromFragment, bindPermalink } from './lib/permalink.js';
@@ -16,7 +18,7 @@ function capAttr(value) {
 }
 
 export class SpatePlannerElement extends HTMLElement {
-  static get observedAttributes() { return ['snapshot', 'default-cap']; }
+  static get observedAttributes() { return ['snapshot', 'default-cap', 'live', 'job']; }
 
   connectedCallback() {
     if (this.app) return;
@@ -49,8 +51,27 @@ export class SpatePlannerElement extends HTMLElement {
     const cap = capAttr(this.getAttribute('default-cap'));
     if (cap !== null && store.state.scenario.defaultCap === null) store.update({ scenario: { ...store.state.scenario, defaultCap: cap } });
     const url = this.getAttribute('snapshot');
+    if (this.liveWanted()) {
+      await this.startLive();
+      return;
+    }
     const ok = url ? await this.controller.loadUrl(url, link) : await this.controller.loadDemo(demo, link);
     if (!ok && url && !this.controller.state.info) await this.controller.loadDemo(demo, link);
+  }
+
+  /** The job named by the `job` attribute or the `live` URL's ?job=, or null. */
+  liveJob() {
+    const live = this.getAttribute('live');
+    return this.getAttribute('job') || (live ? new URL(live, document.baseURI).searchParams.get('job') : null);
+  }
+
+  /** A live job is followed when `live` is set and a job is named, or no snapshot is. */
+  liveWanted() {
+    return Boolean(this.getAttribute('live')) && (Boolean(this.liveJob()) || !this.getAttribute('snapshot'));
+  }
+
+  startLive() {
+    return this.controller.startLive(this.getAttribute('live'), this.liveJob());
   }
 
   planned() {
@@ -60,6 +81,7 @@ export class SpatePlannerElement extends HTMLElement {
     this.dataset.ready = 'true';
     this.dataset.plans = String(Number(this.dataset.plans || 0) + 1);
     this.dataset.replanMs = r.roundTripMs.toFixed(1);
+    if (s.live) this.dataset.revisions = s.live.revisions;
     this.dispatchEvent(new CustomEvent('plan-change', {
       bubbles: true,
       composed: true,
@@ -74,13 +96,15 @@ export class SpatePlannerElement extends HTMLElement {
         worst: sum.worst && { name: sum.worst.name, now: String(sum.worst.now), planned: String(sum.worst.planned) },
         planMs: r.planMs,
         roundTripMs: r.roundTripMs,
+        revisions: s.live ? s.live.revisions : null,
       },
     }));
   }
 
   attributeChangedCallback(name, old, value) {
     if (!this.app || old === value) return;
-    if (name === 'snapshot') this.ready = value ? this.controller.loadUrl(value) : this.controller.loadDemo();
+    if ((name === 'live' || name === 'job') && this.liveWanted()) this.ready = this.startLive();
+    if (name === 'snapshot' && !this.liveWanted()) this.ready = value ? this.controller.loadUrl(value) : this.controller.loadDemo();
     if (name === 'default-cap') this.controller.setSettings({ defaultCap: capAttr(value) });
   }
 

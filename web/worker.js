@@ -8,6 +8,7 @@ import init, { Planner } from './pkg/spate_planner.js';
 import { analyseScenario } from './lib/analyse.js';
 import { readSource } from './lib/read-source.js';
 import { movesSlice } from './lib/moves-slice.js';
+import { openLive, liveFrame } from './lib/live-worker.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -19,6 +20,8 @@ let newest = 0;
 let kept = { text: null, moves: [] };
 /** Set once the module has trapped: every later request fails the same way. */
 let poisoned = null;
+/** A live job's stream and frames (lib/live-worker.js), or null. */
+let live = null;
 
 function fail(code, message) {
   return Object.assign(new Error(message), { code });
@@ -48,24 +51,32 @@ function withoutMoves(view) {
   return { ...view, report };
 }
 
-/** Requests that need no loaded snapshot. */
-const UNCHECKED = new Set(['load']);
+/** Requests that need no loaded snapshot (liveNext names the generation it makes). */
+const UNCHECKED = new Set(['load', 'liveNext']);
+
+const post = (message) => self.postMessage(message);
 
 const ops = {
   async load({ source, generation }, progress) {
+    if (source.kind === 'live') { live?.close(); live = null; }
+    // a live stream opens while the module compiles
+    const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard }) : null;
+    opening?.catch(() => {}); // awaited below; a refusal before then is not unhandled
     await ready;
     newest = Math.max(newest, generation);
     const max = Planner.maxSnapshotBytes();
-    const input = await readSource(source, max, progress);
+    const input = opening ? await opening : await readSource(source, max, progress);
     progress(-1, 0); // parsing
-    const next = guard(() => (input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
-      : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
+    let next;
     let info;
     try {
+      next = guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
+        : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
       info = guard(() => infoOf(next));
       if (generation < newest) throw fail('superseded', 'a newer snapshot was asked for while this one loaded');
     } catch (e) {
-      next.free();
+      next?.free();
+      input.live?.close();
       throw e;
     }
     // only now replace the fleet: a refused snapshot leaves the previous one in place
@@ -73,6 +84,9 @@ const ops = {
     planner = next;
     loaded = generation;
     kept = { text: null, moves: [] };
+    live?.close();
+    live = input.live || null;
+    live?.started(next, info);
     return info;
   },
 
@@ -111,7 +125,41 @@ const ops = {
   converge({ text, maxRounds }) {
     return guard(() => planner.converge(text, maxRounds));
   },
+
+  /** A live job's next frame: what arrived applied, then planned; it becomes `generation`. */
+  liveNext({ generation, scenario }) {
+    if (!live || !planner) throw fail('not_live', 'no live job is followed');
+    const frame = liveFrame(live, planner, Date.now());
+    if (frame.planner !== planner) { planner.free(); planner = frame.planner; }
+    newest = Math.max(newest, generation);
+    loaded = generation;
+    const result = ops.analyse({ scenario });
+    // while the page renders: the live planner (after the first frame), and the splits as they
+    // are now (for the next frame's timeline)
+    setTimeout(prepareLive, 0);
+    return { info: frame.info, result, live: frame.describe(result) };
+  },
+
+  /** The live job as a snapshot file (what `spate-planner snapshot` writes at these revisions). */
+  liveSave() {
+    if (!live) throw fail('not_live', 'no live job is followed');
+    return live.save(planner, Date.now());
+  },
 };
+
+/**
+ * Builds the live planner and reads the job's splits for the timeline when nothing else waits
+ * (a failure is the next frame's to report; a trap poisons the worker).
+ */
+function prepareLive() {
+  try {
+    if (!live || !planner || poisoned) return;
+    live.prepare();
+    guard(() => live.frames.seed(planner));
+  } catch {
+    // the next request reports it
+  }
+}
 
 function errorOf(e) {
   return {

@@ -7,9 +7,13 @@ function rebuildError(error) {
 }
 
 export class PlannerClient {
-  /** onRestart(cause): after a restart has reloaded the snapshot. */
-  constructor({ onRestart } = {}) {
+  /**
+   * onRestart(cause): after a restart has reloaded the snapshot; onLive(message): what the
+   * worker's live stream says unasked ({ status } or { pending }).
+   */
+  constructor({ onRestart, onLive } = {}) {
     this.onRestart = onRestart;
+    this.onLive = onLive;
     this.pending = new Map();
     this.nextId = 1;
     this.lastLoad = null;
@@ -28,7 +32,8 @@ export class PlannerClient {
     };
   }
 
-  receive({ id, ok, value, error, progress }) {
+  receive({ id, ok, value, error, progress, live }) {
+    if (live) { this.onLive?.(live); return; }
     const p = this.pending.get(id);
     if (!p) return;
     if (progress) { p.onProgress?.(progress); return; }

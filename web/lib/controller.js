@@ -7,6 +7,8 @@ import { Store } from './store.js';
 import { describe, snapshotId, emptyScenario } from './scenario.js';
 import { humanBytes } from './format.js';
 import { errorMessage, isSuperseded, planSentence, failuresMessage, otherSnapshotMessage } from './messages.js';
+import { LiveSession, listJobs } from './live.js';
+import { initialLive } from './live-state.js';
 
 export const DEMO = { splits: 2000, members: 24, seed: 1 };
 
@@ -16,7 +18,9 @@ export class Controller extends EventTarget {
     this.store = store;
     this.loadSeq = 0;
     this.planSeq = 0;
-    this.client = new PlannerClient({ onRestart: (cause) => this.restarted(cause) });
+    /** The live job followed (lib/live.js), or null. */
+    this.live = null;
+    this.client = new PlannerClient({ onRestart: (cause) => this.restarted(cause), onLive: (m) => this.live?.onWorker(m) });
   }
 
   get state() { return this.store.state; }
@@ -37,6 +41,7 @@ export class Controller extends EventTarget {
    * when the snapshot is shown; never rejects (a failure is the page's message).
    */
   async load(source, label, link = null) {
+    this.stopLive();
     const generation = ++this.loadSeq;
     this.store.update({ loading: { label, fraction: 0, text: `loading ${label}…` } });
     const progress = ({ got, total }) => {
@@ -100,7 +105,45 @@ export class Controller extends EventTarget {
     return this.load({ kind: 'text', text }, 'pasted');
   }
 
+  // ------------------------------------------------------------------ live
+
+  /**
+   * Follows a live job of the server behind the event stream `url` (`spate-planner serve
+   * --server`); without `job` (and no --job), lists the server's jobs for the person to pick.
+   * Resolves to true once the job is shown.
+   */
+  async startLive(url, job) {
+    this.stopLive();
+    let list;
+    try {
+      list = await listJobs(url);
+    } catch (e) {
+      this.store.update({ message: errorMessage(e, 'The live jobs could not be listed') });
+      return false;
+    }
+    const chosen = job || list.job;
+    if (!chosen || !list.jobs.some((j) => j.job === chosen)) {
+      const missing = chosen && { level: 'error', title: `There is no job ${chosen} on this server`, text: `Its bucket spate_coordination_${chosen}_state does not exist. Pick a job below.`, code: 'no_job', where: '' };
+      this.store.update({ live: { ...initialLive(null, url), jobs: list.jobs }, message: missing || null });
+      return false;
+    }
+    this.live = new LiveSession(this, url, chosen);
+    return this.live.start();
+  }
+
+  stopLive() {
+    if (!this.live) return;
+    this.live.close();
+    this.live = null;
+    this.store.update({ live: null });
+  }
+
   restarted(cause) {
+    if (this.live) {
+      this.store.update({ message: { level: 'warning', title: 'The planner module failed', text: `${cause.message}. A fresh module was started and the live job read again.`, code: cause.code || 'wasm_trap', where: '' } });
+      this.live.pull();
+      return;
+    }
     this.store.update({
       message: { level: 'warning', title: 'The planner module failed', text: `${cause.message}. A fresh module was started and the snapshot reloaded; your scenario is kept (it is in the link).`, code: cause.code || 'wasm_trap', where: '' },
     });
@@ -126,6 +169,7 @@ export class Controller extends EventTarget {
       return null;
     }
     const seq = ++this.planSeq;
+    await this.live?.settled();
     const generation = this.state.generation;
     const result = await this.analyse(scenario, generation);
     if (seq !== this.planSeq || generation !== this.state.generation) return null;
@@ -149,6 +193,7 @@ export class Controller extends EventTarget {
     const s = this.state.scenario;
     const next = { ...s, changes: [...s.changes, change] };
     const seq = ++this.planSeq;
+    await this.live?.settled();
     const generation = this.state.generation;
     const result = await this.analyse(next, generation);
     const refused = result.failures.find((f) => f.index === next.changes.length - 1);
@@ -219,12 +264,14 @@ export class Controller extends EventTarget {
   }
 
   /** A request for the snapshot and scenario shown (the worker refuses it for another load). */
-  ask(op, args = {}) {
+  async ask(op, args = {}) {
+    await this.live?.settled();
     const r = this.state.result;
     return this.client.call(op, { generation: this.state.generation, text: r?.text ?? '', ...args });
   }
 
   close() {
+    this.live?.close();
     this.client.terminate();
   }
 }

@@ -31,6 +31,8 @@ export function initialState() {
     status: '',
     /** Set once the first plan is shown. */
     ready: false,
+    /** A live job followed (lib/live-state.js), or null. */
+    live: null,
   };
 }
 

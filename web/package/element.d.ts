@@ -18,6 +18,8 @@ export interface PlanChangeDetail {
   worst: { name: string; now: string; planned: string } | null;
   planMs: number;
   roundTripMs: number;
+  /** Following a live job (the `live` attribute): the revisions "S-L" of the state planned; else null. */
+  revisions: string | null;
 }
 
 export declare class SpatePlannerElement extends HTMLElement {

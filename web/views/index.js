@@ -11,6 +11,9 @@ import { createSplits } from './splits.js';
 import { createClaims } from './claims.js';
 import { createConvergence } from './convergence.js';
 import { createDetails } from './details.js';
+import { createLiveStatus } from './live-status.js';
+import { createLiveJobs } from './live-jobs.js';
+import { createLive } from './live.js';
 
 registerView({ id: 'header', place: 'header', create: createHeader });
 registerView({ id: 'notices', place: 'notices', create: createNotices });
@@ -23,3 +26,6 @@ registerView({ id: 'splits', title: 'Splits', place: 'tab', order: 20, create: c
 registerView({ id: 'claims', title: 'Claims', place: 'tab', order: 30, create: createClaims });
 registerView({ id: 'convergence', title: 'Convergence', place: 'tab', order: 40, create: createConvergence });
 registerView({ id: 'details', title: 'All figures', place: 'tab', order: 50, create: createDetails });
+registerView({ id: 'live-status', place: 'header', order: 110, create: createLiveStatus });
+registerView({ id: 'live-jobs', place: 'notices', order: 110, create: createLiveJobs });
+registerView({ id: 'live', title: 'Live', place: 'tab', order: 5, create: createLive });

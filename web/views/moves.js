@@ -48,7 +48,9 @@ export function createMoves(ctx) {
     node,
     update(state, prev) {
       chip.update(state);
-      if (changed(prev, state, 'result', 'focus')) table.refresh(true);
+      // a live job's next frame keeps the place in the table; anything else starts at the top
+      const nextFrame = prev?.live && state.live && prev.info?.job === state.info?.job && prev.focus === state.focus;
+      if (changed(prev, state, 'result', 'focus')) table.refresh(!nextFrame);
     },
   };
 }

@@ -213,7 +213,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
 
 fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) -> axum::Router {
     use axum::routing::get;
-    let shared = Arc::new((source, snapshot));
+    let shared = Arc::new((source, snapshot, live.is_some()));
     let mut app = axum::Router::new();
     if let Some(live) = live {
         let (l1, l2, l3) = (live.clone(), live.clone(), live);
@@ -230,7 +230,7 @@ fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) ->
     }
     app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
         let shared = Arc::clone(&shared);
-        async move { respond(&method, &uri, &shared.0, shared.1.as_deref()) }
+        async move { respond(&method, &uri, &shared.0, shared.1.as_deref(), shared.2) }
     })
 }
 
@@ -263,13 +263,33 @@ async fn serve(
 
 /// The page with the served snapshot named on its element, so that `/` opens on it.
 fn name_snapshot(page: &[u8]) -> Vec<u8> {
+    name_attribute(page, "snapshot=\"snapshot.json\"")
+}
+
+/// The page with an attribute added to its element.
+fn name_attribute(page: &[u8], attribute: &str) -> Vec<u8> {
     String::from_utf8_lossy(page)
         .replacen(
             "<spate-planner id=\"planner\"",
-            "<spate-planner id=\"planner\" snapshot=\"snapshot.json\"",
+            &format!("<spate-planner id=\"planner\" {attribute}"),
             1,
         )
         .into_bytes()
+}
+
+/// The page as served: the snapshot and, in live mode, the event stream named on its element
+/// (`live="api/live"`: the page follows the job of its `?job=`, or lists the jobs).
+fn page_named(page: &[u8], snapshot: bool, live: bool) -> Vec<u8> {
+    let page = if snapshot {
+        name_snapshot(page)
+    } else {
+        page.to_vec()
+    };
+    if live {
+        name_attribute(&page, "live=\"api/live\"")
+    } else {
+        page
+    }
 }
 
 fn respond(
@@ -277,6 +297,7 @@ fn respond(
     uri: &axum::http::Uri,
     source: &Source,
     snapshot: Option<&[u8]>,
+    live: bool,
 ) -> axum::response::Response {
     use axum::http::{header, Method, StatusCode};
     use axum::response::IntoResponse;
@@ -285,8 +306,10 @@ fn respond(
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
             snapshot.map(|s| Cow::Owned(s.to_vec())).ok_or(Miss::NotFound)
         }
-        (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && snapshot.is_some() => {
-            source.get(r).map(|page| Cow::Owned(name_snapshot(&page)))
+        (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
+            source
+                .get(r)
+                .map(|page| Cow::Owned(page_named(&page, snapshot.is_some(), live)))
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
@@ -336,5 +359,7 @@ mod tests {
         let page = b"<body><spate-planner id=\"planner\" permalink></spate-planner>";
         let named = String::from_utf8(name_snapshot(page)).unwrap();
         assert!(named.contains("<spate-planner id=\"planner\" snapshot=\"snapshot.json\" permalink>"));
+        let live = String::from_utf8(page_named(page, false, true)).unwrap();
+        assert!(live.contains("<spate-planner id=\"planner\" live=\"api/live\" permalink>"));
     }
 }
