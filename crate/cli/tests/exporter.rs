@@ -109,7 +109,7 @@ async fn export_load_and_plan_a_real_job() {
     assert_eq!(fleet.members["w-c"].max_in_flight, None);
     assert!(!fleet.members["w-d"].readable);
     assert_eq!(
-        fleet.splits, job.splits,
+        *fleet.splits, job.splits,
         "the loaded splits are the ones written, revisions included"
     );
     for (id, s) in &job.splits {

@@ -7,12 +7,14 @@ use crate::records::{LeaseVal, SCHEMA};
 use crate::state::{LeaseEntry, SplitState};
 use crate::{plan, Plan};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Everything the leader feeds `desired_assignment` (decision-core.md section 7).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LeaderInputs {
     pub members: BTreeSet<String>,
-    pub splits: BTreeMap<String, SplitState>,
+    /// Shared with the fleet it came from until a change needs its own copy.
+    pub splits: Arc<BTreeMap<String, SplitState>>,
     pub reserved: BTreeSet<String>,
     pub caps: BTreeMap<String, u32>,
     pub default_cap: u32,
@@ -29,7 +31,7 @@ impl LeaderInputs {
             .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))
             .collect();
         let mut next = self.clone();
-        for (id, s) in next.splits.iter_mut() {
+        for (id, s) in Arc::make_mut(&mut next.splits).iter_mut() {
             if !s.is_assignable() || self.reserved.contains(id) {
                 continue;
             }

@@ -167,7 +167,7 @@ impl LiveJob {
         if let Some(e) = self.refused.values().next() {
             return Err(e.clone());
         }
-        Ok(Fleet::from_records(&self.records, &self.meta(now_ms)))
+        Ok(Fleet::from_records(self.records.clone(), &self.meta(now_ms)))
     }
 
     fn meta(&self, now_ms: i64) -> Meta {

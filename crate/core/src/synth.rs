@@ -119,7 +119,7 @@ pub fn bench_fleet(shape: Shape, splits: usize, members: usize) -> LeaderInputs 
     }
     LeaderInputs {
         members: member_set,
-        splits: map,
+        splits: map.into(),
         reserved: BTreeSet::new(),
         caps: BTreeMap::new(),
         default_cap: (2 * splits / members + 8) as u32,

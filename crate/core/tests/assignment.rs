@@ -9,6 +9,7 @@ use spate_planner_core::assign::plan_with_hash;
 use spate_planner_core::records::SplitStatus;
 use spate_planner_core::{plan, reference, stable_hash_str, Assignment, Pass, Plan};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -41,7 +42,7 @@ fn owned_as(f: &Fleet, a: &Assignment) -> Fleet {
         .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))
         .collect();
     let mut g = f.clone();
-    for (id, s) in g.splits.iter_mut() {
+    for (id, s) in Arc::make_mut(&mut g.splits).iter_mut() {
         let o = owner_of.get(id.as_str()).copied();
         let w = s.spec.as_ref().map(|sp| sp.weight);
         *s = split(
@@ -370,7 +371,8 @@ fn no_members_no_entries() {
         splits: BTreeMap::from([(
             "q".into(),
             split("q", None, SplitStatus::Runnable, false, None, None, 0, 0),
-        )]),
+        )])
+        .into(),
         ..f
     };
     assert!(run(&g).assignment.is_empty());

@@ -48,7 +48,7 @@ proptest! {
         // Order: kind priority, then id.
         prop_assert!(c.windows(2).all(|w| (w[0].kind, &w[0].id) < (w[1].kind, &w[1].id)));
         // Completeness: every unlisted runnable, unowned split has a reason to be left out.
-        for (id, s) in &f.splits {
+        for (id, s) in f.splits.iter() {
             if listed.contains(id) || s.progress.status != SplitStatus::Runnable || owned.contains(id) {
                 continue;
             }
@@ -168,7 +168,7 @@ proptest! {
         max_attempts in 0u32..6,
         new_weights in prop::collection::vec(1u64..u64::MAX, 80),
     ) {
-        let mut splits = f.splits.clone();
+        let mut splits = (*f.splits).clone();
         for (i, s) in splits.values_mut().enumerate() {
             if let Some(l) = s.lease.as_mut() {
                 l.value.nonce = if old_nonce[i] { "old".into() } else { "cur".into() };

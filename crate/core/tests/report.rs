@@ -7,6 +7,7 @@ use common::{shaped_fleet, split, Fleet};
 use spate_planner_core::records::SplitStatus;
 use spate_planner_core::report::{converge, report, Reason};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -21,15 +22,16 @@ fn reasons_fleet() -> Fleet {
     let mut f = shaped_fleet(&["a", "b"], &[9, 8, 7, 6, 5], owner, 2, 1);
     f.caps.insert("b".into(), 1);
     let ids = ["big", "mid", "odd", "lost", "new"];
-    f.splits = f
-        .splits
+    f.splits = (*f.splits)
+        .clone()
         .into_values()
         .zip(ids)
         .map(|(mut s, id)| {
             s.progress.id = id.into();
             (id.to_string(), s)
         })
-        .collect();
+        .collect::<BTreeMap<_, _>>()
+        .into();
     f
 }
 
@@ -98,7 +100,7 @@ fn counts_by_state_cover_every_split() {
         ("nospec", SplitStatus::Runnable, false, None),
         ("held", SplitStatus::Runnable, false, Some(1)),
     ] {
-        f.splits
+        Arc::make_mut(&mut f.splits)
             .insert(id.into(), split(id, weight, status, completed, None, None, 0, 0));
     }
     f.reserved.insert("held".into());
@@ -129,8 +131,12 @@ fn owned_as_carries_out_a_plan_and_never_overflows() {
         5,
         1,
     );
-    f.splits.get_mut("s00000").unwrap().progress.epoch = u64::MAX;
-    f.splits.insert(
+    Arc::make_mut(&mut f.splits)
+        .get_mut("s00000")
+        .unwrap()
+        .progress
+        .epoch = u64::MAX;
+    Arc::make_mut(&mut f.splits).insert(
         "done".into(),
         split(
             "done",

@@ -38,7 +38,7 @@ fn snapshot_of(f: &Inputs, fingerprint: &str) -> Snapshot {
             .to_string(),
     )];
     let mut lease = Vec::new();
-    for (id, s) in &f.splits {
+    for (id, s) in f.splits.iter() {
         let mut p = s.progress.clone();
         p.fp = fp;
         state.push(entry(
@@ -107,7 +107,7 @@ proptest! {
             f.caps.iter().filter(|(m, c)| f.members.contains(*m) && **c > 0).map(|(m, c)| (m.clone(), *c)).collect();
         prop_assert_eq!(&inputs.caps, &caps);
         prop_assert_eq!(inputs.splits.len(), f.splits.len());
-        for (id, s) in &f.splits {
+        for (id, s) in f.splits.iter() {
             let got = &inputs.splits[id];
             prop_assert_eq!(&got.progress.owner, &s.progress.owner);
             prop_assert_eq!(got.spec.as_ref().map(|x| x.weight), s.spec.as_ref().map(|x| x.weight));

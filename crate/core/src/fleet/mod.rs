@@ -24,6 +24,7 @@ use crate::snapshot::{Snapshot, SnapshotError, Source};
 use crate::state::SplitState;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 pub use leader_view::{CapSource, CapUnknown, DefaultCap};
 
@@ -136,7 +137,8 @@ pub struct Fleet {
     pub seed_source: SeedSource,
     pub leader: Option<LeaderVal>,
     pub members: BTreeMap<String, Member>,
-    pub splits: BTreeMap<String, SplitState>,
+    /// Shared (cheap to clone): plans copy it only when a what-if changes a split.
+    pub splits: Arc<BTreeMap<String, SplitState>>,
     pub info: BTreeMap<String, SplitInfo>,
     /// The leader's last published assignment, `assign.{instance}` (readable records only).
     pub published: BTreeMap<String, AssignmentVal>,
@@ -157,14 +159,15 @@ impl Fleet {
     /// The leader's view of a parsed snapshot.
     pub fn from_snapshot(snap: &Snapshot) -> Result<Fleet, SnapshotError> {
         let records = Records::from_snapshot(snap)?;
-        Ok(Fleet::from_records(&records, &Meta::of(snap)))
+        Ok(Fleet::from_records(records, &Meta::of(snap)))
     }
 
     /// The leader's view of parsed records (a snapshot's, or a live job's at one moment).
-    pub fn from_records(records: &Records, meta: &Meta) -> Fleet {
+    pub fn from_records(records: Records, meta: &Meta) -> Fleet {
         let mut warnings = Warnings(records.warnings().cloned().collect());
-        let state = read::state_records(records);
-        let lease = read::lease_records(records, meta.lease_ttl_ms, meta.taken_at_ms);
+        let (state_items, lease_items) = records.into_items();
+        let state = read::state_records(state_items);
+        let lease = read::lease_records(lease_items, meta.lease_ttl_ms, meta.taken_at_ms);
         let (seed, seed_source) = join::seed(&state, &meta.state_bucket, &mut warnings);
         let buckets = (meta.state_bucket.as_str(), meta.lease_bucket.as_str());
         let joined = join::splits(
@@ -189,7 +192,7 @@ impl Fleet {
             seed_source,
             leader: lease.leader,
             members: lease.members,
-            splits: joined.splits,
+            splits: Arc::new(joined.splits),
             info: joined.info,
             published: state.published,
             orphan_specs: joined.orphan_specs,

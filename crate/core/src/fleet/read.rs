@@ -233,25 +233,41 @@ fn after(key: &str, prefix: &str) -> String {
     key.strip_prefix(prefix).unwrap_or(key).to_string()
 }
 
-/// The state records by kind (cloned out of `r`).
-pub(super) fn state_records(r: &Records) -> StateRecords {
+impl Records {
+    /// The records' items, each bucket in key order: moved out (a snapshot read once) or cloned
+    /// (a live job that keeps its records).
+    pub(super) fn into_items(
+        self,
+    ) -> (
+        impl Iterator<Item = (String, StateItem)>,
+        impl Iterator<Item = (String, LeaseItem)>,
+    ) {
+        (
+            self.state.into_iter().map(|(k, p)| (k, p.item)),
+            self.lease.into_iter().map(|(k, p)| (k, p.item)),
+        )
+    }
+}
+
+/// The state records by kind.
+pub(super) fn state_records(items: impl Iterator<Item = (String, StateItem)>) -> StateRecords {
     let mut out = StateRecords {
         plan: None,
         progress: BTreeMap::new(),
         specs: BTreeMap::new(),
         published: BTreeMap::new(),
     };
-    for (k, p) in &r.state {
-        match &p.item {
-            StateItem::Plan(x) => out.plan = Some(x.clone()),
+    for (k, item) in items {
+        match item {
+            StateItem::Plan(x) => out.plan = Some(x),
             StateItem::Progress(x, rev) => {
-                out.progress.insert(after(k, "split."), (x.clone(), *rev));
+                out.progress.insert(after(&k, "split."), (x, rev));
             }
             StateItem::Spec(x) => {
-                out.specs.insert(after(k, "spec."), x.clone());
+                out.specs.insert(after(&k, "spec."), x);
             }
             StateItem::Assign(x) => {
-                out.published.insert(after(k, "assign."), x.clone());
+                out.published.insert(after(&k, "assign."), x);
             }
             StateItem::Ignored => {}
         }
@@ -265,30 +281,34 @@ fn age_left(ttl_ms: u64, taken_at_ms: i64, created_ms: i64) -> i64 {
 }
 
 /// The lease records by kind, with the time each has left at `taken_at_ms`.
-pub(super) fn lease_records(r: &Records, ttl_ms: u64, taken_at_ms: i64) -> LeaseRecords {
+pub(super) fn lease_records(
+    items: impl Iterator<Item = (String, LeaseItem)>,
+    ttl_ms: u64,
+    taken_at_ms: i64,
+) -> LeaseRecords {
     let mut out = LeaseRecords {
         leader: None,
         members: BTreeMap::new(),
         leases: BTreeMap::new(),
     };
-    for (k, p) in &r.lease {
-        match &p.item {
-            LeaseItem::Leader(x) => out.leader = Some(x.clone()),
+    for (k, item) in items {
+        match item {
+            LeaseItem::Leader(x) => out.leader = Some(x),
             LeaseItem::Presence(v, rev, created) => {
                 let member = Member {
                     max_in_flight: v
                         .as_ref()
                         .and_then(|v| (v.max_in_flight > 0).then_some(v.max_in_flight)),
                     readable: v.is_some(),
-                    nonce: v.as_ref().map(|v| v.nonce.clone()),
-                    revision: *rev,
-                    left_ms: age_left(ttl_ms, taken_at_ms, *created),
+                    nonce: v.map(|v| v.nonce),
+                    revision: rev,
+                    left_ms: age_left(ttl_ms, taken_at_ms, created),
                 };
-                out.members.insert(after(k, "worker."), member);
+                out.members.insert(after(&k, "worker."), member);
             }
             LeaseItem::Lease(x, rev, created) => {
-                let left = age_left(ttl_ms, taken_at_ms, *created);
-                out.leases.insert(after(k, "split."), (x.clone(), *rev, left));
+                let left = age_left(ttl_ms, taken_at_ms, created);
+                out.leases.insert(after(&k, "split."), (x, rev, left));
             }
             LeaseItem::Ignored => {}
         }

@@ -13,6 +13,7 @@ use crate::state::SplitState;
 use crate::synth::runnable_split;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Where a departure comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -156,7 +157,7 @@ impl<'f> Draft<'f> {
             .map(|(x, _)| x.as_str())
             .collect();
         let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
-        for (id, s) in &self.inputs.splits {
+        for (id, s) in self.inputs.splits.iter() {
             let owner = s.progress.owner.as_deref().filter(|o| withheld.contains(o));
             if let Some(o) = owner {
                 *counts.entry(o).or_default() += 1;
@@ -290,7 +291,7 @@ fn remove_member(d: &mut Draft, at: usize, member: &str, how: Departure) -> Step
         }
         Departure::Graceful => {
             let nonce = d.fleet.members.get(member).and_then(|m| m.nonce.clone());
-            for s in d.inputs.splits.values_mut() {
+            for s in Arc::make_mut(&mut d.inputs.splits).values_mut() {
                 release_if_held(s, member, nonce.as_deref());
             }
             d.set_departed(member, Origin::Scenario);
@@ -343,7 +344,7 @@ fn set_overrides(d: &mut Draft, at: usize, splits: &[String], reserve: bool) -> 
 }
 
 fn set_weight(d: &mut Draft, at: usize, split: &str, weight: u64) -> Step {
-    let Some(s) = d.inputs.splits.get_mut(split) else {
+    let Some(s) = Arc::make_mut(&mut d.inputs.splits).get_mut(split) else {
         return Err(err(
             at,
             ErrorCode::UnknownSplit,
@@ -384,7 +385,7 @@ fn add_splits(d: &mut Draft, at: usize, count: u64, weight: u64, prefix: &str, o
             ));
         }
         let split = runnable_split(&id, d.inputs.seed, weight, owner);
-        d.inputs.splits.insert(id, split);
+        Arc::make_mut(&mut d.inputs.splits).insert(id, split);
     }
     Ok(())
 }

@@ -49,7 +49,7 @@ impl Start {
                 .map(|(m, v)| (m.clone(), v.max_in_flight))
                 .collect(),
             leader: f.leader.as_ref().map(|l| (l.owner.clone(), l.generation)),
-            splits: f.splits.clone(),
+            splits: (*f.splits).clone(),
             lease_left_ms: f
                 .info
                 .iter()

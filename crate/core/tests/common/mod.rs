@@ -221,7 +221,7 @@ pub fn arb_fleet_at(scale: Scale, max_members: usize, max_splits: usize) -> impl
                     let caps = caps.into_iter().map(|(m, c)| (m.to_string(), c)).collect();
                     Fleet {
                         members: members.into_iter().map(str::to_string).collect(),
-                        splits,
+                        splits: splits.into(),
                         reserved,
                         caps,
                         default_cap,
@@ -259,7 +259,7 @@ pub fn shaped_fleet(
     }
     Fleet {
         members: members.iter().map(|s| s.to_string()).collect(),
-        splits,
+        splits: splits.into(),
         reserved: BTreeSet::new(),
         caps: BTreeMap::new(),
         default_cap: cap,
