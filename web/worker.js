@@ -8,6 +8,7 @@ import init, { Planner } from './pkg/spate_planner.js';
 import { analyseScenario } from './lib/analyse.js';
 import { readSource } from './lib/read-source.js';
 import { movesSlice } from './lib/moves-slice.js';
+import { reviewOps } from './lib/review-ops.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -68,8 +69,9 @@ const ops = {
       next.free();
       throw e;
     }
-    // only now replace the fleet: a refused snapshot leaves the previous one in place
-    planner?.free();
+    // only now replace the fleet: a refused snapshot leaves the previous one in place (and
+    // one kept as the "before" of a comparison stays alive)
+    if (!review.holds(planner)) planner?.free();
     planner = next;
     loaded = generation;
     kept = { text: null, moves: [] };
@@ -112,6 +114,11 @@ const ops = {
     return guard(() => planner.converge(text, maxRounds));
   },
 };
+
+// sweeps, the "before" snapshot, the comparison and the review report (lib/review-ops.js)
+const review = reviewOps({ Planner, ready, readSource, guard, infoOf: (p) => infoOf(p), planner: () => planner, loaded: () => loaded });
+Object.assign(ops, review.ops);
+for (const op of review.unchecked) UNCHECKED.add(op);
 
 function errorOf(e) {
   return {

@@ -31,6 +31,17 @@ export function initialState() {
     status: '',
     /** Set once the first plan is shown. */
     ready: false,
+    // Design review (lib/review.js):
+    /** The sweep shown: { params: { axis, from, to, cap }, steps, text, generation, ms } or null. */
+    sweep: null,
+    /** A sweep under way: { params, done, total } or null. */
+    sweepRun: null,
+    /** The earlier snapshot compared with: { id, info, label, kept, generation } or null. */
+    before: null,
+    /** An earlier snapshot being read: { label, text, fraction } or null. */
+    beforeLoading: null,
+    /** The comparison of `before` with the snapshot shown: { before, generation, diff } or null. */
+    comparison: null,
   };
 }
 
