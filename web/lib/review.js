@@ -78,7 +78,7 @@ export class ReviewActions {
 
   // ------------------------------------------------------------------ the earlier snapshot
 
-  /** Reads `source` (as the header's loads do) as the earlier snapshot, then compares. */
+  /** Reads `source` (as the header's loads do) as the earlier snapshot; true once it is the one shown. */
   async loadBefore(source, label) {
     const id = ++this.beforeSeq;
     this.store.update({ beforeLoading: { label, text: `loading ${label}…`, fraction: 0 } });
@@ -95,7 +95,7 @@ export class ReviewActions {
         before: { id, info, label, kept: false, generation: null }, beforeLoading: null, comparison: null,
         status: `Earlier snapshot: ${label}, job ${info.job}, ${plural(info.members.length, 'member')}, ${plural(info.splits, 'split')}.`,
       });
-      await this.compare();
+      return true;
     } catch (e) {
       if (id !== this.beforeSeq) return;
       this.store.update({ beforeLoading: null });
@@ -103,8 +103,10 @@ export class ReviewActions {
     }
   }
 
-  loadBeforeFile(file) {
-    return this.run(this.loadBefore({ kind: 'file', file }, file.name), 'The earlier snapshot could not be loaded; the comparison shown is unchanged');
+  /** Reads a file as the earlier snapshot and compares; every failure becomes the page's message. */
+  async loadBeforeFile(file) {
+    const loaded = await this.run(this.loadBefore({ kind: 'file', file }, file.name), 'The earlier snapshot could not be loaded; the comparison shown is unchanged');
+    if (loaded) await this.run(this.compare(), 'The snapshots could not be compared');
   }
 
   /** The snapshot shown becomes the earlier one; the next snapshot opened is compared with it. */

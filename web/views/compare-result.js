@@ -12,7 +12,7 @@ const SHOW = 200;
 function sideTable(d) {
   const t = el('table', undefined, 'figures-table compare-figures');
   const head = el('tr');
-  head.append(...['', 'before', 'after'].map((h) => attrs(el('th', h), { scope: 'col' })));
+  head.append(...['figure', 'before', 'after'].map((h) => attrs(el('th', h), { scope: 'col' })));
   const thead = el('thead');
   thead.append(head);
   const body = el('tbody');
@@ -62,7 +62,7 @@ function ownerTable(list, headers, label, cellsOf) {
   const area = scrollArea(label);
   area.append(t);
   frag.append(area);
-  if (list.length > SHOW) frag.append(el('p', `… and ${thousands(list.length - SHOW)} more (the review document lists them all; so does spate-planner diff --limit N).`, 'hint'));
+  if (list.length > SHOW) frag.append(el('p', `… and ${thousands(list.length - SHOW)} more (spate-planner diff --json lists them all).`, 'hint'));
   return frag;
 }
 
@@ -79,7 +79,14 @@ export function comparisonNode(d, labels) {
   const facts = el('ul', undefined, 'compare-facts');
   facts.append(attrs(el('li', `Joined: ${names(d.joined)}.`), { 'data-fact': 'joined' }), attrs(el('li', `Left: ${names(d.left)}.`), { 'data-fact': 'left' }),
     attrs(el('li', `Caps that changed: ${caps.length ? caps.map((c) => `${c.name} ${c.before} → ${c.after}`).join('; ') : 'none'}.`), { 'data-fact': 'caps' }));
-  node.append(el('h3', 'Members'), facts, membersTable(d));
+  const key = el('ul', undefined, 'legend');
+  for (const [cls, text] of [['now', 'before'], ['planned', 'after']]) {
+    const li = el('li');
+    li.append(attrs(el('span', undefined, `key ${cls}`), { 'aria-hidden': 'true' }), el('span', text));
+    key.append(li);
+  }
+  const what = el('p', 'Load: what each member holds of the assignable splits, as each store shows it.', 'hint');
+  node.append(el('h3', 'Members'), facts, what, key, membersTable(d));
   node.append(attrs(el('h3', `Splits that changed owner (${thousands(d.owner_changes.length)})`), { 'data-count': d.owner_changes.length }));
   if (d.owner_changes.length) node.append(ownerTable(d.owner_changes, ['split', 'owner before', 'owner after'], 'splits that changed owner', (c) => [c.split, who(c.before), who(c.after)]));
   const diffs = Object.entries(d.decision.differences);
