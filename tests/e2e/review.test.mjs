@@ -47,6 +47,12 @@ function waitMessage(page, re) {
   return page.waitForFunction((source) => new RegExp(source, 's').test(document.querySelector('spate-planner').shadowRoot.querySelector('.message')?.textContent || ''), re.source);
 }
 
+/** Picks `file` with the Compare tab's "Open earlier snapshot…". */
+async function openBefore(page, file) {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('button', { hasText: 'Open earlier snapshot…' }).click()]);
+  await chooser.setFiles(file);
+}
+
 const state = (page) => page.evaluate(() => document.querySelector('spate-planner').controller.state);
 const sweepOf = (page) => page.evaluate(() => document.querySelector('spate-planner').controller.state.sweep);
 
@@ -275,7 +281,7 @@ test('the review document is spate-planner report\'s, byte for byte; the printed
     await applyForm(page, 'add', { 'new member name': 'w-review', 'new member cap': '32' });
     n = await ready(page, n);
     await page.locator('.tab[data-tab="compare"]').click();
-    await page.locator('input[aria-label="earlier snapshot file"]').setInputFiles(fleet);
+    await openBefore(page, fleet);
     await page.waitForSelector('.compare[data-has-result="true"]', { timeout: 30000 });
     await page.locator('.tab[data-tab="sweep"]').click();
     await runSweep(page, { axis: 'add_members', from: 0, to: 3, cap: 16 });
@@ -330,15 +336,15 @@ test('every review failure reaches the person; after a module restart the compar
     assert.match(await page.locator('.sweep-form .form-error').textContent(), /2001 steps: a sweep takes at most 1024 \(invalid_sweep\)/);
 
     await page.locator('.tab[data-tab="compare"]').click();
-    await page.locator('input[aria-label="earlier snapshot file"]').setInputFiles(bad);
+    await openBefore(page, bad);
     await waitMessage(page, /The earlier snapshot could not be loaded; the comparison shown is unchanged.*bad\.json: .*code: truncated/);
     await dismiss();
     await fail('loadBefore');
-    await page.locator('input[aria-label="earlier snapshot file"]').setInputFiles(fleet);
+    await openBefore(page, fleet);
     await waitMessage(page, /The earlier snapshot could not be loaded.*loadBefore failed \(forced/);
     await dismiss();
     await fail('compare');
-    await page.locator('input[aria-label="earlier snapshot file"]').setInputFiles(fleet);
+    await openBefore(page, fleet);
     await waitMessage(page, /The snapshots could not be compared.*compare failed \(forced/);
     await dismiss();
     await fail('reviewReport');
@@ -346,7 +352,7 @@ test('every review failure reaches the person; after a module restart the compar
     await waitMessage(page, /The export failed.*reviewReport failed \(forced/);
     await dismiss();
 
-    await page.locator('input[aria-label="earlier snapshot file"]').setInputFiles(fleet);
+    await openBefore(page, fleet);
     await page.waitForSelector('.compare[data-has-result="true"]', { timeout: 30000 });
     const n = await ready(page);
     await page.evaluate(() => document.querySelector('spate-planner').crashForTest());

@@ -34,17 +34,17 @@ function dropZone(onFile) {
 export function createCompare(ctx) {
   const { controller, review } = ctx;
   const node = attrs(el('div', undefined, 'compare'), { 'data-has-result': 'false' });
-  const file = input('file', { accept: '.json,application/json', 'aria-label': 'earlier snapshot file' });
-  file.hidden = true;
-  file.addEventListener('change', () => {
-    const f = file.files[0];
-    file.value = '';
-    if (f) review.loadBeforeFile(f);
-  });
+  // a file input made for each pick and never added to the page: the header's stays the page's
+  // only one
+  const pick = () => {
+    const file = input('file', { accept: '.json,application/json', 'aria-label': 'earlier snapshot file' });
+    file.addEventListener('change', () => { if (file.files[0]) review.loadBeforeFile(file.files[0]); });
+    file.click();
+  };
   const keep = button('Keep this snapshot as "before"', () => review.run(review.keepBefore(), 'The snapshot shown could not be kept as the earlier one'));
   const forget = button('Forget "before"', () => review.run(review.forgetBefore(), 'The earlier snapshot could not be forgotten'));
   const tools = el('div', undefined, 'row compare-tools');
-  tools.append(button('Open earlier snapshot…', () => file.click()), file, keep, forget);
+  tools.append(button('Open earlier snapshot…', pick), keep, forget);
   const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'loading the earlier snapshot', 'aria-valuemin': 0, 'aria-valuemax': 100 });
   const fill = el('div', undefined, 'progress-bar');
   const progressText = el('span');
