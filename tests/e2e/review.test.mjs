@@ -300,10 +300,10 @@ test('the review document is spate-planner report\'s, byte for byte; the printed
     assert.match(doc.text, /"member":"w-review"/);
 
     await page.emulateMedia({ media: 'print' });
-    for (const sel of ['.summary .strip', '.findings', '.fleet .chart', '#panel-details .figures-table', '#panel-sweep .sweep-svg', '#panel-sweep .sweep-table', '#panel-compare .comparison', '.print-title']) {
+    for (const sel of ['.summary .strip', '.findings', '.fleet .chart', 'ol.changes li[data-change="0"]', '#panel-details .figures-table', '#panel-sweep .sweep-svg', '#panel-sweep .sweep-table', '#panel-compare .comparison', '.print-title']) {
       assert.equal(await drawn(page, sel), true, `${sel} is printed`);
     }
-    for (const sel of ['.load button', '.side', '.drawer-toggle', '.tablist', '.exports', '.sweep-form', '.compare-tools', '.dropzone', '#panel-moves', '#panel-claims', 'select']) {
+    for (const sel of ['.load button', 'form.change', '.whatif input', '.changes button', '.drawer-toggle', '.tablist', '.exports', '.sweep-form', '.compare-tools', '.dropzone', '#panel-moves', '#panel-claims', 'select']) {
       assert.equal(await drawn(page, sel), false, `${sel} is not printed`);
     }
     assert.equal(await page.locator('.planner').evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(255, 255, 255)');

@@ -48,7 +48,7 @@ export function sweepChart(steps, { width, axisLabel, current, chosen, target })
   const counts = steps.flatMap((s) => [s.queued, s.moves]);
   const from = steps[0].value;
   const to = steps[steps.length - 1].value;
-  const xs = valueScale(from, to, Math.max(3, Math.floor((W - L - R) / 56)));
+  const xs = valueScale(from, to, Math.max(3, Math.floor((W - L - R) / 40)));
   const ys = ratioScale(ratios, target, H < 260 ? 4 : 5);
   const cs = countScale(counts);
   const px = (v) => L + xs.at(v) * (W - L - R);

@@ -80,7 +80,7 @@ function verdictText(steps, params, targets, best) {
   const label = AXES[params.axis].label;
   const goal = `max/mean at most ${targets.maxOverMean} and at most ${thousands(targets.maxQueued)} queued`;
   if (!best) return `No value of ${label} from ${params.from} to ${params.to} meets the targets (${goal}).`;
-  return `Smallest ${label} that meets the targets (${goal}): ${thousands(best.value)} — ${thousands(best.members)} members, max/mean ${best.max_over_mean}, ${thousands(best.queued)} queued, ${thousands(best.moves)} moves.`;
+  return `${AXES[params.axis].smallest} meeting the targets (${goal}): ${thousands(best.value)} — ${thousands(best.members)} members, max/mean ${best.max_over_mean}, ${thousands(best.queued)} queued, ${thousands(best.moves)} moves.`;
 }
 
 function nowText(steps, cur) {
