@@ -1,6 +1,7 @@
 // The page's one state and its one update path. Data flows one way:
 //   snapshot (info) → scenario → plan (result) → views.
-// Only the controller calls update(); views read `state` and call controller actions.
+// Only the controller (and its review actions, lib/review.js) calls update(); views read `state`
+// and call controller actions.
 
 /** The state before anything is loaded. */
 export function initialState() {
