@@ -42,8 +42,10 @@ export class ReviewActions {
 
   /** After every commit: the sweep follows the plan shown, the comparison the snapshot shown. */
   follow(state, prev) {
-    if (state.sweep && state.result && state.result !== prev.result && !sweepIsCurrent(state)) {
-      this.run(this.sweep(state.sweep.params), 'The sweep could not be planned again');
+    if (state.result && state.result !== prev.result) {
+      // a sweep under way was asked for on the plan before; the one shown may be of it too
+      const params = state.sweepRun?.params ?? (state.sweep && !sweepIsCurrent(state) ? state.sweep.params : null);
+      if (params) this.run(this.sweep(params), 'The sweep could not be planned again');
     }
     if (state.before && state.generation !== prev.generation) this.run(this.compare(), 'The snapshots could not be compared');
   }

@@ -135,7 +135,11 @@ export function createSweep(ctx) {
     const r = state.sweepRun;
     progress.hidden = !r;
     node.setAttribute('aria-busy', String(Boolean(r)));
-    if (!r) return;
+    if (!r) {
+      // done: draw() says what was planned; a sweep that failed or was replaced leaves the older one
+      if (!sweepIsCurrent(state)) status.textContent = state.sweep ? 'The sweep shown was planned for an earlier plan or snapshot: Run sweep to plan it again.' : '';
+      return;
+    }
     const pct = Math.round((r.done / r.total) * 100);
     fill.style.width = `${pct}%`;
     progress.setAttribute('aria-valuenow', String(pct));
