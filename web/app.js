@@ -3,6 +3,7 @@
 // It decides nothing and renders no data itself.
 import { el, attrs } from './lib/dom.js';
 import { Controller } from './lib/controller.js';
+import { ReviewActions } from './lib/review.js';
 import { viewsAt } from './views/registry.js';
 import './views/index.js';
 
@@ -28,6 +29,9 @@ function mountTabs(ctx, into) {
     const view = v.create(ctx);
     const tab = attrs(el('button', v.title, 'tab'), { type: 'button', role: 'tab', id: `tab-${v.id}`, 'aria-controls': `panel-${v.id}`, 'data-tab': v.id });
     const panel = attrs(el('div', undefined, 'tabpanel'), { role: 'tabpanel', id: `panel-${v.id}`, 'aria-labelledby': `tab-${v.id}`, tabindex: '0' });
+    // a tab marked `print` is printed whatever tab is shown, under its title (style.css)
+    if (v.print) panel.append(el('h2', v.title, 'print-title'));
+    if (v.print) panel.dataset.print = 'true';
     panel.append(view.node);
     list.append(tab);
     section.append(panel);
@@ -88,7 +92,8 @@ export class PlannerApp {
   constructor(root, host, options = {}) {
     this.controller = new Controller();
     this.store = this.controller.store;
-    const ctx = { controller: this.controller, store: this.store, options, root, host };
+    this.review = new ReviewActions(this.controller);
+    const ctx = { controller: this.controller, review: this.review, store: this.store, options, root, host };
     const app = el('div', undefined, 'planner');
     const layout = el('div', undefined, 'layout');
     const top = el('div', undefined, 'top');
@@ -119,6 +124,7 @@ export class PlannerApp {
 
   destroy() {
     for (const v of this.views) v.destroy?.();
+    this.review.close();
     this.controller.close();
   }
 }

@@ -9,6 +9,7 @@ import { analyseScenario } from './lib/analyse.js';
 import { readSource } from './lib/read-source.js';
 import { movesSlice } from './lib/moves-slice.js';
 import { openLive, liveFrame } from './lib/live-worker.js';
+import { reviewOps } from './lib/review-ops.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -79,8 +80,9 @@ const ops = {
       input.live?.close();
       throw e;
     }
-    // only now replace the fleet: a refused snapshot leaves the previous one in place
-    planner?.free();
+    // only now replace the fleet: a refused snapshot leaves the previous one in place (and
+    // one kept as the "before" of a comparison stays alive)
+    if (!review.holds(planner)) planner?.free();
     planner = next;
     loaded = generation;
     kept = { text: null, moves: [] };
@@ -130,7 +132,7 @@ const ops = {
   liveNext({ generation, scenario }) {
     if (!live || !planner) throw fail('not_live', 'no live job is followed');
     const frame = liveFrame(live, planner, Date.now());
-    if (frame.planner !== planner) { planner.free(); planner = frame.planner; }
+    if (frame.planner !== planner) { if (!review.holds(planner)) planner.free(); planner = frame.planner; }
     newest = Math.max(newest, generation);
     loaded = generation;
     const result = ops.analyse({ scenario });
@@ -160,6 +162,11 @@ function prepareLive() {
     // the next request reports it
   }
 }
+
+// sweeps, the "before" snapshot, the comparison and the review report (lib/review-ops.js)
+const review = reviewOps({ Planner, ready, readSource, guard, infoOf: (p) => infoOf(p), planner: () => planner, loaded: () => loaded });
+Object.assign(ops, review.ops);
+for (const op of review.unchecked) UNCHECKED.add(op);
 
 function errorOf(e) {
   return {

@@ -2,7 +2,10 @@
 // Retakes the user guide's screenshots (docs/images/) from the built dashboard.
 //   node tests/e2e/screenshots.mjs
 import { join } from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { startServer, launch, ready, repoRoot, applyForm, openWhatIf } from './browser.mjs';
+import { demo, withoutCaps, laterSnapshot, planOf } from './review-fixtures.mjs';
 
 const out = join(repoRoot, 'docs/images');
 const chrome = await launch();
@@ -55,6 +58,64 @@ await applyForm(p, 'add', { 'new member name': 'worker-new', 'new member cap': '
 await ready(p, 1);
 await p.screenshot({ path: join(out, 'phone-whatif.png') });
 await p.close();
+
+// design review: the sweep, a comparison and the printed page, on a job and its state an hour later
+const dir = await mkdtemp(join(tmpdir(), 'spate-shots-'));
+const fleet = await withoutCaps(await demo(dir, 'orders-0900.json', ['--splits', '1500', '--members', '12', '--job', 'orders', '--seed', '3']), ['worker-01', 'worker-02']);
+const later = join(dir, 'orders-1000.json');
+await laterSnapshot(fleet, later, await planOf(fleet));
+const reviewServer = await startServer([]);
+/** The panels as they read, without the sticky summary strip over them. */
+const unstick = (pg) => pg.evaluate(() => {
+  const root = document.querySelector('spate-planner').shadowRoot;
+  for (const sel of ['.top', '.side']) root.querySelector(sel).style.position = 'static';
+});
+/** The top `height` px of what `selector` matches (in page coordinates: below any scroll). */
+async function shot(pg, selector, path, height = 1000, from = selector, span = height) {
+  const box = (sel) => pg.locator(sel).evaluate((e) => {
+    const b = e.getBoundingClientRect();
+    return { x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height };
+  });
+  const r = await box(selector);
+  const top = (await box(from)).y;
+  await pg.screenshot({ path, fullPage: true, clip: { x: r.x, y: top, width: r.width, height: Math.min(r.y + r.height - top, span) } });
+}
+p = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+await p.goto(reviewServer.url);
+n = await ready(p);
+await p.locator('input[aria-label="snapshot file"]').setInputFiles(fleet);
+n = await ready(p, n);
+await p.locator('.tab[data-tab="compare"]').click();
+await p.locator('button', { hasText: 'Keep this snapshot as "before"' }).click();
+await p.waitForFunction(() => /^Kept/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.before-line').textContent));
+await p.locator('input[aria-label="snapshot file"]').setInputFiles(later);
+await p.waitForSelector('.compare[data-has-result="true"]', { timeout: 30000 });
+await unstick(p);
+await shot(p, '.tabs', join(out, 'compare.png'), 1150);
+await p.locator('.tab[data-tab="sweep"]').click();
+await p.waitForSelector('.sweep[data-has-result="true"]', { timeout: 30000 });
+await p.waitForTimeout(300);
+await shot(p, '.tabs', join(out, 'sweep.png'), 950);
+// on paper (A4 width): the top of the first page, and the sweep and the comparison
+await p.mouse.move(0, 0);
+await p.setViewportSize({ width: 794, height: 1123 });
+await p.emulateMedia({ media: 'print' });
+await p.evaluate(() => scrollTo(0, 0));
+await p.waitForTimeout(300);
+await p.screenshot({ path: join(out, 'print.png') });
+await shot(p, '.tabs', join(out, 'print-review.png'), 99999, '#panel-sweep', 1500);
+await p.close();
+p = await chrome.browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+await p.goto(reviewServer.url);
+n = await ready(p);
+await p.locator('input[aria-label="snapshot file"]').setInputFiles(later);
+await ready(p, n);
+await p.locator('.tab[data-tab="sweep"]').click();
+await p.waitForSelector('.sweep[data-has-result="true"]', { timeout: 30000 });
+await unstick(p);
+await shot(p, '.sweep-result', join(out, 'phone-sweep-dark.png'), 900);
+await p.close();
+reviewServer.stop();
 
 await chrome.close();
 server.stop();

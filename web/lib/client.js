@@ -17,6 +17,7 @@ export class PlannerClient {
     this.pending = new Map();
     this.nextId = 1;
     this.lastLoad = null;
+    this.lastBefore = null;
     this.restarts = 0;
     this.restarting = null;
     this.start();
@@ -69,14 +70,14 @@ export class PlannerClient {
   }
 
   /** A request for the loaded snapshot; after a trap, waits for the one restart and retries once. */
-  async call(op, args) {
+  async call(op, args, onProgress = null) {
     if (this.restarting) await this.restarting;
     try {
-      return await this.raw(op, args);
+      return await this.raw(op, args, onProgress);
     } catch (e) {
       if (!e.trapped || !this.lastLoad) throw e;
       await this.recover(e);
-      return this.raw(op, args);
+      return this.raw(op, args, onProgress);
     }
   }
 
@@ -95,6 +96,8 @@ export class PlannerClient {
     this.start();
     const { source, generation } = this.lastLoad;
     await this.raw('load', { source, generation });
+    // the earlier snapshot of a comparison ({ source, before }, set by lib/review.js) comes back too
+    if (this.lastBefore) await this.raw('loadBefore', this.lastBefore).catch(() => { this.lastBefore = null; });
     this.onRestart?.(cause);
   }
 

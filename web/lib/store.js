@@ -1,6 +1,7 @@
 // The page's one state and its one update path. Data flows one way:
 //   snapshot (info) → scenario → plan (result) → views.
-// Only the controller calls update(); views read `state` and call controller actions.
+// Only the controller (and its review actions, lib/review.js) calls update(); views read `state`
+// and call controller actions.
 
 /** The state before anything is loaded. */
 export function initialState() {
@@ -33,6 +34,17 @@ export function initialState() {
     ready: false,
     /** A live job followed (lib/live-state.js), or null. */
     live: null,
+    // Design review (lib/review.js):
+    /** The sweep shown: { params: { axis, from, to, cap }, steps, text, generation, ms } or null. */
+    sweep: null,
+    /** A sweep under way: { params, done, total } or null. */
+    sweepRun: null,
+    /** The earlier snapshot compared with: { id, info, label, kept, generation } or null. */
+    before: null,
+    /** An earlier snapshot being read: { label, text, fraction } or null. */
+    beforeLoading: null,
+    /** The comparison of `before` with the snapshot shown: { before, generation, diff } or null. */
+    comparison: null,
   };
 }
 

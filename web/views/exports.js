@@ -1,5 +1,7 @@
 // Exports and sharing: the plan as JSON (the CLI's document, byte for byte), the Markdown
-// report, the chart as SVG and PNG (with title, job, snapshot and scenario), the link.
+// report, the review document (the CLI's `report`, with the sweep and the comparison as
+// images), the printable page, the chart as SVG and PNG (with title, job, snapshot and
+// scenario), the link.
 import { el, attrs, button, download } from '../lib/dom.js';
 import { markdownReport } from '../lib/report.js';
 import { chartSvg, paletteOf, svgText, svgToPng } from '../lib/chart-svg.js';
@@ -43,6 +45,13 @@ export function createExports(ctx) {
       const md = markdownReport({ info: s.info, source: s.source, result: s.result, scenario: s.scenario, moves, link: ctx.options.permalink ? location.href : null });
       download(`${fileStem(s)}.md`, 'text/markdown', md);
     }),
+    act('Review document (Markdown)', async () => {
+      // the wasm reviewReport: the document `spate-planner report` writes (--inline), with the
+      // sweep and the comparison shown as SVG images
+      const md = await ctx.review.reviewReport();
+      download(`${fileStem(controller.state).replace(/^spate-plan-/, 'spate-review-')}.md`, 'text/markdown', md);
+    }),
+    act('Print…', () => window.print()),
     act('Chart SVG', () => download(`${fileStem(controller.state)}.svg`, 'image/svg+xml', svgText(chartOf(controller.state, ctx.host)))),
     act('Chart PNG', async () => download(`${fileStem(controller.state)}.png`, 'image/png', await svgToPng(chartOf(controller.state, ctx.host)))),
     act('Copy link', async () => {

@@ -14,6 +14,8 @@ import { createDetails } from './details.js';
 import { createLiveStatus } from './live-status.js';
 import { createLiveJobs } from './live-jobs.js';
 import { createLive } from './live.js';
+import { createSweep } from './sweep.js';
+import { createCompare } from './compare.js';
 
 registerView({ id: 'header', place: 'header', create: createHeader });
 registerView({ id: 'notices', place: 'notices', create: createNotices });
@@ -25,7 +27,9 @@ registerView({ id: 'moves', title: 'Moves', place: 'tab', order: 10, create: cre
 registerView({ id: 'splits', title: 'Splits', place: 'tab', order: 20, create: createSplits });
 registerView({ id: 'claims', title: 'Claims', place: 'tab', order: 30, create: createClaims });
 registerView({ id: 'convergence', title: 'Convergence', place: 'tab', order: 40, create: createConvergence });
-registerView({ id: 'details', title: 'All figures', place: 'tab', order: 50, create: createDetails });
 registerView({ id: 'live-status', place: 'header', order: 110, create: createLiveStatus });
 registerView({ id: 'live-jobs', place: 'notices', order: 110, create: createLiveJobs });
 registerView({ id: 'live', title: 'Live', place: 'tab', order: 5, create: createLive });
+registerView({ id: 'details', title: 'All figures', place: 'tab', order: 50, print: true, create: createDetails });
+registerView({ id: 'sweep', title: 'Sweep', place: 'tab', order: 60, print: true, create: createSweep });
+registerView({ id: 'compare', title: 'Compare', place: 'tab', order: 70, print: true, create: createCompare });

@@ -10,7 +10,7 @@
 
 const VIEWS = [];
 
-/** Registers a view: { id, title, place, order (lower first), create }. */
+/** Registers a view: { id, title, place, order (lower first), print (a tab printed whatever tab is shown), create }. */
 export function registerView(view) {
   if (VIEWS.some((v) => v.id === view.id)) throw new Error(`view ${view.id} is registered twice`);
   VIEWS.push({ order: 100, ...view });

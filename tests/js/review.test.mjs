@@ -1,0 +1,143 @@
+// Unit tests of the review's pure modules (web/lib/sweep-model.js, web/lib/compare-model.js), and
+// the declarations of SweepStep[] and Diff (crate/wasm/types.d.ts) against what the module
+// returns, checked by tsc as tests/ts does for the other results.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkSweep, checkTargets, meets, smallestMeeting, currentValue, countScale, ratioScale, valueScale, stepCells, MAX_STEPS } from '../../web/lib/sweep-model.js';
+import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../../web/lib/compare-model.js';
+import { loadPlanner } from '../wasm.mjs';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+function step(value, ratio, queued, extra = {}) {
+  return { value, members: 10 + value, max_load: '1000', mean_load: 900, max_over_mean: ratio, max_over_bound: ratio, queued, moves: 5, bytes_moved: '2048', at_cap: 0, bound_hit: false, ...extra };
+}
+
+test('checkSweep reads the form, and refuses what the core would not plan, with a code', () => {
+  assert.deepEqual(checkSweep({ axis: 'add_members', from: '0', to: ' 8 ', cap: '' }), { axis: 'add_members', from: 0, to: 8, cap: 0 });
+  assert.deepEqual(checkSweep({ axis: 'add_members', from: '1', to: '3', cap: '16' }), { axis: 'add_members', from: 1, to: 3, cap: 16 });
+  // the cap of added members only counts when members are added
+  assert.deepEqual(checkSweep({ axis: 'default_cap', from: '2', to: '32', cap: '16' }), { axis: 'default_cap', from: 2, to: 32, cap: 0 });
+  const refused = (req, re) => assert.throws(() => checkSweep(req), (e) => e.code === 'invalid_sweep' && re.test(e.message));
+  refused({ axis: 'add_members', from: '5', to: '4', cap: '' }, /To \(4\) is below From \(5\)/);
+  refused({ axis: 'member_cap', from: '-1', to: '4' }, /From is a whole number/);
+  refused({ axis: 'member_cap', from: '1.5', to: '4' }, /From is a whole number/);
+  refused({ axis: 'default_cap', from: '0', to: String(MAX_STEPS) }, /1025 steps: a sweep takes at most 1024/);
+  refused({ axis: 'add_members', from: '0', to: '3', cap: '0' }, /cap of added members is 1 or more/);
+  refused({ axis: 'workers', from: '0', to: '3' }, /workers is not a sweep axis/);
+  assert.equal(checkSweep({ axis: 'default_cap', from: '0', to: String(MAX_STEPS - 1) }).to, MAX_STEPS - 1);
+});
+
+test('targets: the smallest value meeting both, as spate-planner sweep --max-over-mean names it', () => {
+  const t = checkTargets({ maxOverMean: '1.05', maxQueued: '0' });
+  assert.deepEqual(t, { maxOverMean: 1.05, maxQueued: 0 });
+  assert.throws(() => checkTargets({ maxOverMean: '0.9', maxQueued: '0' }), /ratio of 1 or more/);
+  assert.throws(() => checkTargets({ maxOverMean: '', maxQueued: '0' }), /ratio of 1 or more/);
+  const steps = [step(2, '1.2000', 0), step(3, '1.0400', 3), step(4, '1.0500', 0), step(5, '1.0100', 0)];
+  assert.equal(meets(steps[2], t), true); // exactly on the target meets it
+  assert.equal(meets(steps[1], t), false); // balanced but queued
+  assert.equal(smallestMeeting(steps, t).value, 4);
+  assert.equal(smallestMeeting(steps, { maxOverMean: 1.05, maxQueued: 3 }).value, 3);
+  assert.equal(smallestMeeting(steps, { maxOverMean: 1.001, maxQueued: 0 }), null);
+  // by value, not by position
+  assert.equal(smallestMeeting([step(9, '1.0', 0), step(7, '1.0', 0)], t).value, 7);
+});
+
+test("today's fleet on each axis", () => {
+  const view = (caps, dc = 8) => ({ default_cap: dc, report: { members: caps.map((cap) => ({ cap })) } });
+  assert.deepEqual(currentValue('add_members', view([4, 8])), { value: 0, note: 'no member added' });
+  assert.equal(currentValue('default_cap', view([4, 8], 12)).value, 12);
+  assert.equal(currentValue('member_cap', view([6, 6, 6])).value, 6);
+  const mixed = currentValue('member_cap', view([96, 16, 256]));
+  assert.equal(mixed.value, null);
+  assert.match(mixed.note, /caps differ now \(16–256\)/);
+});
+
+test('scales: the splits axis turns logarithmic when its values span orders of magnitude', () => {
+  const lin = countScale([0, 250, 300, 0]);
+  assert.equal(lin.log, false);
+  assert.deepEqual(lin.ticks.map((t) => t.label), ['0', '100', '200', '300']);
+  const log = countScale([9800, 4000, 30, 0]);
+  assert.equal(log.log, true);
+  assert.deepEqual(log.ticks.map((t) => t.label), ['0', '1', '10', '100', '1k', '10k']);
+  assert.equal(log.at(0), 0);
+  assert.equal(log.at(10000), 1);
+  assert.ok(log.at(30) > 0.3 && log.at(30) < 0.45, 'thirty sits in the second decade');
+  assert.equal(countScale([0, 0]).log, false);
+  const r = ratioScale([1.0014, 1.0812], 1.05);
+  assert.deepEqual(r.ticks.map((t) => t.label), ['1.000', '1.025', '1.050', '1.075', '1.100']);
+  assert.equal(r.at(1), 0);
+  assert.equal(r.at(1.1).toFixed(6), '1.000000');
+  assert.deepEqual(ratioScale([1, 1.5], 1.05).ticks.map((t) => t.label), ['1.00', '1.20', '1.40', '1.60']);
+  assert.deepEqual(valueScale(2, 33, 8).ticks.map((t) => t.label), ['5', '10', '15', '20', '25', '30']);
+  assert.equal(valueScale(4, 4, 5).at(4), 0.5);
+  assert.deepEqual(stepCells(step(3, '1.0400', 1200)), ['3', '13', '1000 B', '1.0400', '1.0400', '1,200', '5', '2.00 KiB', '0']);
+});
+
+const DIFF = {
+  before: { job: 'orders', taken_at_ms: '1767225600000', plan_generation: '3', members: 3, splits: 10 },
+  after: { job: 'orders', taken_at_ms: '1767229200000', plan_generation: null, members: 3, splits: 10 },
+  joined: ['w-new'], left: ['w-2'],
+  members: [
+    { name: 'w-1', load_before: '1073741824', load_after: '536870912', cap_before: 4, cap_after: 6 },
+    { name: 'w-2', load_before: '2147483648', load_after: null, cap_before: 4, cap_after: null },
+    { name: 'w-new', load_before: null, load_after: '3221225472', cap_before: null, cap_after: 4 },
+    { name: 'w-3', load_before: '10', load_after: '10', cap_before: 2, cap_after: 2 },
+  ],
+  owner_changes: [{ split: 's1', before: 'w-2', after: 'w-new' }],
+  figures_before: { max_load_now: '2147483648', max_load_planned: '1610612736', max_over_mean_planned: 1.00004, queued: 0, moves: 2, bytes_moved: '1024', completed: 1, quarantined: 0 },
+  figures_after: { max_load_now: '3221225472', max_load_planned: '3221225472', max_over_mean_planned: 1.5, queued: 4, moves: 0, bytes_moved: '0', completed: 2, quarantined: 1 },
+  decision: { published: true, matches: false, differences: { s1: ['w-1', 'w-new'], s4: [null, 'w-3'] } },
+};
+
+test('compare model: the two sides, the decision, caps and loads', () => {
+  const rows = Object.fromEntries(sideBySide(DIFF).map(([k, ...v]) => [k, v]));
+  assert.deepEqual(rows['taken at'], ['2026-01-01 00:00:00 UTC', '2026-01-01 01:00:00 UTC']);
+  assert.deepEqual(rows['plan generation'], ['3', 'none']);
+  assert.deepEqual(rows['max load now'], ['2.00 GiB', '3.00 GiB', '2,147,483,648 bytes', '3,221,225,472 bytes']);
+  assert.deepEqual(rows['max / mean planned'], ['1.0000', '1.5000']);
+  assert.deepEqual(decisionVerdict(DIFF), { level: 'differs', count: 2, text: 'The later published assignment differs from what the planner decided from the earlier snapshot for 2 splits.' });
+  assert.equal(decisionVerdict({ ...DIFF, decision: { published: true, matches: true, differences: {} } }).level, 'ok');
+  assert.equal(decisionVerdict({ ...DIFF, decision: { published: false, matches: false, differences: {} } }).level, 'none');
+  assert.deepEqual(capChanges(DIFF), [{ name: 'w-1', before: 4, after: 6 }]);
+  const loads = memberLoads(DIFF);
+  assert.deepEqual(loads.map((r) => r.name), ['w-1', 'w-2', 'w-new', 'w-3']); // the core's order, kept
+  assert.equal(loads[1].after, null);
+  assert.equal(loads[1].change, -2147483648n);
+  assert.equal(maxLoad(loads), 3221225472n);
+  assert.deepEqual(loads.map(capText), ['4 → 6', '4 → —', '— → 4', '2']);
+  assert.deepEqual([signedBytes(-536870912n), signedBytes(3221225472n), signedBytes(0n)], ['−512 MiB', '+3.00 GiB', '±0 B']);
+  assert.equal(names([]), 'none');
+  assert.equal(names(['a', 'b']), 'a, b');
+});
+
+test('SweepStep[] and Diff as declared are what the module returns (tsc)', async () => {
+  const wasm = await loadPlanner();
+  const a = wasm.Planner.demo(300, 6, 1);
+  const b = wasm.Planner.demo(300, 7, 2);
+  const values = {
+    steps: ['SweepStep[]', a.sweep('', 'add_members', 0, 2, 4)],
+    capSteps: ['SweepStep[]', a.sweep('{"changes":[{"op":"add_member","member":"x"}]}', 'member_cap', 2, 3, 0)],
+    diff: ['Diff', b.compare(a)],
+    same: ['Diff', a.compare(a)],
+  };
+  const body = Object.entries(values).map(([k, [type, v]]) => `export const ${k}: ${type} = ${JSON.stringify(v, null, 1)};`).join('\n');
+  const dir = await mkdtemp(join(root, 'tests/ts/generated/review-'));
+  try {
+    await writeFile(join(dir, 'checked.ts'), `import type { SweepStep, Diff } from '../../../../web/pkg-test/spate_planner.js';\n${body}\n`);
+    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'bundler', lib: ['ESNext', 'DOM'] }, files: ['checked.ts'] }));
+    const tsc = (project) => spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', project], { encoding: 'utf8' });
+    const ok = tsc(join(dir, 'tsconfig.json'));
+    assert.equal(ok.status, 0, ok.stdout);
+    // and a field the declarations do not have fails
+    await writeFile(join(dir, 'checked.ts'), `import type { SweepStep, Diff } from '../../../../web/pkg-test/spate_planner.js';\n${body.replace('"owner_changes"', '"owners_changed"')}\n`);
+    const renamed = tsc(join(dir, 'tsconfig.json'));
+    assert.equal(renamed.status, 2);
+    assert.match(renamed.stdout, /'"owners_changed"' does not exist in type 'Diff'/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

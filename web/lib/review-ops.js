@@ -1,0 +1,111 @@
+// The worker's requests for design reviews (run in the worker, beside the wasm module): a sweep
+// planned one step at a time (progress after each step, and a newer sweep or another snapshot
+// stops it between steps), the "before" snapshot a comparison is made against, the comparison,
+// and the review report. worker.js merges these into its requests.
+
+function fail(code, message) {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Lets the worker read its next message (a newer sweep) without the 4 ms a timer may wait. */
+function yieldToMessages() {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => { ch.port1.close(); resolve(); };
+    ch.port2.postMessage(null);
+  });
+}
+
+/**
+ * Requests of the review. `env`: { Planner, ready, readSource, guard, infoOf, planner() (the
+ * snapshot shown), loaded() (its generation) }. Returns { ops, holds(p) }: `holds` says whether
+ * `p` is the "before" snapshot (the worker must not free it when it loads another).
+ */
+export function reviewOps(env) {
+  /** The earlier snapshot and the page's id for it (0: none). */
+  let before = null;
+  let beforeId = 0;
+  let newestBefore = 0;
+  /** The newest sweep asked for: an older one stops at its next step. */
+  let newestSweep = 0;
+
+  function setBefore(next, id) {
+    if (before && before !== next && before !== env.planner()) before.free();
+    before = next;
+    beforeId = id;
+  }
+
+  function theBefore(id) {
+    if (!before) throw fail('no_before', 'no earlier snapshot is loaded to compare with');
+    if (id !== beforeId) throw fail('stale', 'the request was made for another earlier snapshot');
+    return before;
+  }
+
+  function checkRange(from, to) {
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from) {
+      throw fail('invalid_range', `the sweep's range ${from}..${to} is not FROM..TO with 0 <= FROM <= TO`);
+    }
+  }
+
+  const ops = {
+    async loadBefore({ source, before: id }, progress) {
+      await env.ready;
+      newestBefore = Math.max(newestBefore, id);
+      const input = await env.readSource(source, env.Planner.maxSnapshotBytes(), progress);
+      progress(-1, 0);
+      const next = env.guard(() => (input.demo ? env.Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
+        : input.bytes ? env.Planner.fromBytes(input.bytes) : env.Planner.fromText(input.text)));
+      try {
+        const info = env.guard(() => env.infoOf(next));
+        if (id < newestBefore) throw fail('superseded', 'a newer earlier snapshot was asked for while this one loaded');
+        setBefore(next, id);
+        return info;
+      } catch (e) {
+        next.free();
+        throw e;
+      }
+    },
+
+    /** The snapshot shown becomes the earlier one (kept when the next one loads). */
+    keepBefore({ before: id }) {
+      newestBefore = Math.max(newestBefore, id);
+      setBefore(env.planner(), id);
+      return env.guard(() => env.infoOf(before));
+    },
+
+    forgetBefore() {
+      setBefore(null, 0);
+      return null;
+    },
+
+    compare({ before: id }) {
+      const b = theBefore(id);
+      return env.guard(() => env.planner().compare(b));
+    },
+
+    /** One step per call into the module, so that progress shows and a newer sweep wins. */
+    async sweep({ text, axis, from, to, cap, token, generation }, progress) {
+      checkRange(from, to);
+      newestSweep = Math.max(newestSweep, token);
+      const steps = [];
+      for (let v = from; v <= to; v++) {
+        if (token < newestSweep) throw fail('superseded', 'a newer sweep was asked for');
+        if (generation !== env.loaded()) throw fail('stale', 'another snapshot was loaded during the sweep');
+        steps.push(...env.guard(() => env.planner().sweep(text, axis, v, v, cap)));
+        progress(steps.length, to - from + 1);
+        await yieldToMessages();
+      }
+      return steps;
+    },
+
+    /** The review document (`spate-planner report … --inline`). sweep: { axis, from, to, cap } or null. */
+    reviewReport({ text, sweep, before: id }) {
+      const s = sweep || { axis: '', from: 0, to: 0, cap: 0 };
+      const p = env.planner();
+      if (!id) return env.guard(() => p.reviewReport(text, s.axis, s.from, s.to, s.cap));
+      const b = theBefore(id);
+      return env.guard(() => p.reviewReportComparedWith(text, s.axis, s.from, s.to, s.cap, b));
+    },
+  };
+  return { ops, holds: (p) => p !== null && p === before, unchecked: ['loadBefore', 'forgetBefore'] };
+}
