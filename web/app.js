@@ -3,6 +3,7 @@
 // It decides nothing and renders no data itself.
 import { el, attrs } from './lib/dom.js';
 import { Controller } from './lib/controller.js';
+import { changed } from './lib/store.js';
 import { viewsAt } from './views/registry.js';
 import './views/index.js';
 
@@ -45,7 +46,14 @@ function mountTabs(ctx, into) {
   });
   select(0);
   into.append(section);
-  return tabs.map((t) => t.view);
+  // a tab asked for by an action (the fleet chart's "crash in the Timeline")
+  const asked = {
+    update(state, prev) {
+      const i = state.tab && changed(prev, state, 'tab') ? tabs.findIndex((t) => t.v.id === state.tab.id) : -1;
+      if (i >= 0) select(i, Boolean(state.tab.focus));
+    },
+  };
+  return [...tabs.map((t) => t.view), asked];
 }
 
 function dropTarget(node, controller) {

@@ -8,6 +8,7 @@ import init, { Planner } from './pkg/spate_planner.js';
 import { analyseScenario } from './lib/analyse.js';
 import { readSource } from './lib/read-source.js';
 import { movesSlice } from './lib/moves-slice.js';
+import { simulateModel } from './lib/timeline-worker.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -110,6 +111,11 @@ const ops = {
 
   converge({ text, maxRounds }) {
     return guard(() => planner.converge(text, maxRounds));
+  },
+
+  /** The Timeline: a script simulated on the snapshot, reduced to what the page draws. */
+  simulate({ script }) {
+    return simulateModel(planner, guard, script);
   },
 };
 

@@ -31,6 +31,12 @@ export function initialState() {
     status: '',
     /** Set once the first plan is shown. */
     ready: false,
+    /** The Timeline's script and configuration B's overrides (lib/timeline-script.js). */
+    timeline: { script: { events: [] }, b: null },
+    /** The Timeline's run of it (lib/timeline-runner.js): status, models of A and B, error. */
+    timelineRun: null,
+    /** A tab asked to be shown: { id } (a new object each time), or null. */
+    tab: null,
   };
 }
 

@@ -11,6 +11,7 @@ import { createSplits } from './splits.js';
 import { createClaims } from './claims.js';
 import { createConvergence } from './convergence.js';
 import { createDetails } from './details.js';
+import { createTimeline } from './timeline.js';
 
 registerView({ id: 'header', place: 'header', create: createHeader });
 registerView({ id: 'notices', place: 'notices', create: createNotices });
@@ -22,4 +23,5 @@ registerView({ id: 'moves', title: 'Moves', place: 'tab', order: 10, create: cre
 registerView({ id: 'splits', title: 'Splits', place: 'tab', order: 20, create: createSplits });
 registerView({ id: 'claims', title: 'Claims', place: 'tab', order: 30, create: createClaims });
 registerView({ id: 'convergence', title: 'Convergence', place: 'tab', order: 40, create: createConvergence });
+registerView({ id: 'timeline', title: 'Timeline', place: 'tab', order: 45, create: createTimeline });
 registerView({ id: 'details', title: 'All figures', place: 'tab', order: 50, create: createDetails });
