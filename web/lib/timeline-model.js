@@ -9,13 +9,11 @@ const PHASE_CODE = Object.fromEntries(PHASES.map((p, i) => [p, i]));
 
 /** Most buckets a series has (the chart draws one point per bucket). */
 export const MAX_BUCKETS = 720;
-const STEPS_MS = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000, 3600000];
+const STEPS_MS = [1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000, 3600000];
 
-/** The bucket width for a run of `endMs`: the smallest round step giving at most `max` buckets (1 s or more when that fits). */
+/** The bucket width for a run of `endMs`: the smallest round step (1 s or more) giving at most `max` buckets. */
 export function bucketMs(endMs, max = MAX_BUCKETS) {
-  const fits = STEPS_MS.filter((s) => Math.ceil(endMs / s) <= max);
-  const step = fits.find((s) => s >= 1000 || Math.ceil(endMs / 1000) > max) ?? fits[0];
-  return step ?? Math.ceil(endMs / max / 3600000) * 3600000;
+  return STEPS_MS.find((s) => Math.ceil(endMs / s) <= max) ?? Math.ceil(endMs / max / 3600000) * 3600000;
 }
 
 /**
