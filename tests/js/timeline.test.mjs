@@ -130,7 +130,7 @@ function smallDoc() {
   };
 }
 const WEIGHTS = { s1: 100, s2: 40, s3: 7 };
-const small = () => timelineModel(smallDoc(), { weightOf: (id) => WEIGHTS[id], members: ['w1', 'w2'], leader: 'w1', firstEventMs: 10000 });
+const small = () => timelineModel(smallDoc(), { weightOf: (id) => WEIGHTS[id], ownerOf: (id) => (id === 's3' ? 'gone-1' : null), members: ['w1', 'w2'], leader: 'w1', firstEventMs: 10000 });
 
 test('the model: per-member load and lanes per second, idle weight and count, lives, leaders, marks', () => {
   const m = small();
@@ -160,7 +160,8 @@ test('the fleet at an instant: [from, to) intervals, the end in the last one, id
   assert.equal(intervalAt(m.splits, 1, 60001), -1);
   const f = fleetAt(m, 20000);
   assert.deepEqual(f.counts, { running: 1, draining: 0, idle: 2, completed: 0, quarantined: 0 });
-  assert.deepEqual(f.idle, [{ id: 's2', weight: 40, since: 10000, last: 'w1' }, { id: 's3', weight: 7, since: 0, last: null }]);
+  // s3 is idle from its first interval: held before by its owner in the snapshot
+  assert.deepEqual(f.idle, [{ id: 's2', weight: 40, since: 10000, last: 'w1' }, { id: 's3', weight: 7, since: 0, last: 'gone-1' }]);
   assert.equal(f.leader, null);
   assert.deepEqual(f.members.map((x) => [x.name, x.state, x.load, x.lanes]), [['w1', 'crashed', 0, 0], ['w2', 'running', 100, 1], ['n1', 'running', 0, 0], ['n2', 'running', 0, 0]]);
   const end = fleetAt(m, 60000);

@@ -32,7 +32,8 @@ export function leaderAt(leaders, t) {
 
 /**
  * The fleet at `t` (ms): { t, members: [{ name, state, leader, load, lanes, draining }],
- * idle: [{ id, weight, since, last }] (last: who held it before), counts per phase, leader }.
+ * idle: [{ id, weight, since, last }] (last: who held it before: the previous interval's member,
+ * or for a split idle from its first interval the snapshot's owner), counts per phase, leader }.
  */
 export function fleetAt(model, t) {
   const { splits, members } = model;
@@ -53,7 +54,8 @@ export function fleetAt(model, t) {
       if (phase === 1) draining[m]++;
     } else if (phase === 2) {
       const before = j > splits.offsets[s] ? splits.member[j - 1] : -1;
-      idle.push({ id: splits.ids[s], weight: splits.weight[s], since: splits.from[j], last: before >= 0 ? members[before] : null });
+      const last = before >= 0 ? members[before] : j === splits.offsets[s] ? splits.owner0?.[s] ?? null : null;
+      idle.push({ id: splits.ids[s], weight: splits.weight[s], since: splits.from[j], last });
     }
   }
   const leader = leaderAt(model.leaders, t);

@@ -61,8 +61,11 @@ function memberNames(doc, initial) {
   return names;
 }
 
-/** The split intervals as typed arrays: split s has intervals offsets[s] .. offsets[s+1]-1. */
-function compactSplits(doc, index, weightOf) {
+/**
+ * The split intervals as typed arrays: split s has intervals offsets[s] .. offsets[s+1]-1;
+ * owner0[s]: its owner in the snapshot (who held it before a first idle interval), or null.
+ */
+function compactSplits(doc, index, weightOf, ownerOf) {
   const ids = Object.keys(doc.splits);
   let total = 0;
   for (const id of ids) total += doc.splits[id].length;
@@ -72,6 +75,7 @@ function compactSplits(doc, index, weightOf) {
   const phase = new Uint8Array(total);
   const member = new Int32Array(total);
   const weight = new Float64Array(ids.length);
+  const owner0 = ids.map(ownerOf);
   let j = 0;
   ids.forEach((id, s) => {
     offsets[s] = j;
@@ -85,7 +89,7 @@ function compactSplits(doc, index, weightOf) {
     }
   });
   offsets[ids.length] = j;
-  return { ids, weight, offsets, from, to, phase, member };
+  return { ids, weight, offsets, from, to, phase, member, owner0 };
 }
 
 /** Per-member load and lanes, and idle weight and count, as bucket averages. */
@@ -170,16 +174,17 @@ export function marksOf(doc, firstEventMs) {
 
 /**
  * The model of one run. doc: the parsed simulation document; weightOf(id): a split's weight
- * (a number); members: the snapshot's member names; leader: the snapshot's leader; firstEventMs:
- * the first scripted event's time (null without events).
+ * (a number); ownerOf(id): its owner in the snapshot (or null); members: the snapshot's member
+ * names; leader: the snapshot's leader; firstEventMs: the first scripted event's time (null
+ * without events).
  */
-export function timelineModel(doc, { weightOf, members = [], leader = null, firstEventMs = null }) {
+export function timelineModel(doc, { weightOf, ownerOf = () => null, members = [], leader = null, firstEventMs = null }) {
   const end = doc.figures.end_ms;
   const step = bucketMs(end);
   const buckets = Math.max(1, Math.ceil(end / step));
   const names = memberNames(doc, members);
   const index = new Map(names.map((n, i) => [n, i]));
-  const splits = compactSplits(doc, index, weightOf);
+  const splits = compactSplits(doc, index, weightOf, ownerOf);
   const s = series(splits, names.length, buckets, step, end);
   const { alive, leaders } = lives(doc, names, members, leader);
   return {

@@ -8,14 +8,18 @@ const fleets = new WeakMap();
 /** Every split of a snapshot: findSplits with an empty query matches all. */
 const ALL = 0xffffffff;
 
-/** The snapshot's members, leader and split weights (as numbers: for drawing only). */
+/** The snapshot's members, leader, split weights (as numbers: for drawing only) and owners. */
 function fleetOf(planner, call) {
   let f = fleets.get(planner);
   if (!f) {
     const info = call(() => planner.info());
     const weights = new Map();
-    for (const s of call(() => planner.findSplits('', '', ALL))) weights.set(s.id, s.weight === null ? 0 : Number(s.weight));
-    f = { members: info.members.map((m) => m.name), leader: info.leader, weights };
+    const owners = new Map();
+    for (const s of call(() => planner.findSplits('', '', ALL))) {
+      weights.set(s.id, s.weight === null ? 0 : Number(s.weight));
+      if (s.owner ?? s.lease_owner) owners.set(s.id, s.owner ?? s.lease_owner);
+    }
+    f = { members: info.members.map((m) => m.name), leader: info.leader, weights, owners };
     fleets.set(planner, f);
   }
   return f;
@@ -56,7 +60,7 @@ export function simulateModel(planner, call, script) {
     if (w !== undefined) return w;
     return added.find((a) => id.startsWith(a.prefix))?.weight ?? 0;
   };
-  const model = timelineModel(doc, { weightOf, members: fleet.members, leader: fleet.leader, firstEventMs: firstEventMs(script) });
+  const model = timelineModel(doc, { weightOf, ownerOf: (id) => fleet.owners.get(id) ?? null, members: fleet.members, leader: fleet.leader, firstEventMs: firstEventMs(script) });
   model.timing = { simMs: t1 - t0, modelMs: performance.now() - t1, bytes: text.length };
   return model;
 }
