@@ -122,7 +122,7 @@ export function createTimelineEvents(ctx) {
   const { controller } = ctx;
   const node = attrs(el('div', undefined, 'tl-events'), { role: 'group', 'aria-labelledby': 'tl-events-title' });
   const title = attrs(el('h3', 'Events'), { id: 'tl-events-title' });
-  const list = el('ol', undefined, 'changes tl-event-list');
+  const list = el('ol', undefined, 'tl-event-list');
   const none = el('p', 'No events: the fleet runs undisturbed. Add one below, or pick a member in the fleet chart and crash it.', 'hint');
   const clear = button('Clear events', () => {
     const t = controller.state.timeline;
