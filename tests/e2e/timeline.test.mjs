@@ -178,6 +178,10 @@ test('the scrubber: keys and clicks on the chart move it, and the fleet at that 
   assert.deepEqual(await idleLasts(page), Array(10).fill('worker-01'));
   const cursorAt = () => page.locator('.tl-chart[data-config="A"] .tl-cursor').getAttribute('x1');
   const before = Number(await cursorAt());
+  // the chart shows where things happen first; then the whole run
+  const span = page.locator('select[aria-label="Time shown"]');
+  assert.match(await span.locator('option:checked').textContent(), /^where things happen \(0:00–1:\d\d\)$/);
+  await span.selectOption('all');
   // a click three quarters along the chart: about 7:30, after the takeover
   const svg = page.locator('.tl-chart[data-config="A"] svg');
   const box = await svg.boundingBox();

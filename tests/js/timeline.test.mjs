@@ -10,7 +10,7 @@ import {
 } from '../../web/lib/timeline-script.js';
 import { averager, bucketMs, timelineModel, marksOf } from '../../web/lib/timeline-model.js';
 import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/lib/timeline-at.js';
-import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode } from '../../web/lib/timeline-series.js';
+import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow } from '../../web/lib/timeline-series.js';
 import { figureText, differenceText, figureRows } from '../../web/lib/timeline-figures.js';
 import { fenced, timelineSection, base64 } from '../../web/lib/timeline-report.js';
 import { toFragment, fromFragment } from '../../web/lib/permalink.js';
@@ -205,13 +205,22 @@ test('folding: the members the script touches first, then the biggest change; th
   assert.deepEqual(views[1].map((l) => l.key), views[0].map((l) => l.key));
 });
 
+test('the stretch where things happen: a little before the first event to a while after the last mark, or none', () => {
+  const model = (marks, endMs = 600000) => ({ endMs, marks });
+  assert.deepEqual(eventWindow([model([{ t: 0, kind: 'crash' }, { t: 53814, kind: 'recovered' }]), model([{ t: 0, kind: 'crash' }, { t: 28500, kind: 'recovered' }])]), [0, 84000]);
+  assert.deepEqual(eventWindow([model([{ t: 300000, kind: 'stop' }, { t: 310000, kind: 'start' }])]), [290000, 340000]);
+  assert.equal(eventWindow([model([])]), null);
+  assert.equal(eventWindow([model([{ t: 10000, kind: 'crash' }, { t: 500000, kind: 'start' }])]), null, 'most of the run');
+});
+
 test('band and step points: flat buckets, vertical steps, equal neighbours merged', () => {
   const x = (k) => k * 10;
   const y = (v) => -v;
   assert.deepEqual(stepPoints([1, 1, 2], x, y), [[0, -1], [20, -1], [20, -2], [30, -2]]);
   assert.deepEqual(bandPoints([0, 0, 0], [1, 1, 2], x, y), [[0, -1], [20, -1], [20, -2], [30, -2], [30, -0], [0, -0]]);
   assert.deepEqual(countTicks(17, 4).ticks.map((t) => t.value), [0, 5, 10, 15, 20]);
-  assert.deepEqual(timeTicks(600000, 6).map((t) => t.label), ['0:00', '2:00', '4:00', '6:00', '8:00', '10:00']);
+  assert.deepEqual(timeTicks(0, 600000, 6).map((t) => t.label), ['0:00', '2:00', '4:00', '6:00', '8:00', '10:00']);
+  assert.deepEqual(timeTicks(50000, 130000, 4).map((t) => t.label), ['1:00', '1:30', '2:00']);
 });
 
 test('figures: durations, split-seconds, exact weighted idle beyond 2^53, signed differences', () => {

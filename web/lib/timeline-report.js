@@ -1,7 +1,7 @@
 // The Markdown report's Timeline section: the script (configuration A) and B's settings, both
 // configurations' figures with the difference, and the charts as SVG images (data URIs). No DOM:
 // the images come in as SVG text.
-import { scriptText, overridesText, configNames, duration, effective } from './timeline-script.js';
+import { scriptText, overridesText, configNames, duration, effective, clock } from './timeline-script.js';
 import { figureRows } from './timeline-figures.js';
 import { markText } from './timeline-svg.js';
 
@@ -38,7 +38,7 @@ function figuresLines(run, names, hasEvents) {
 
 /**
  * The section: { timeline (the script state), run (its run: done, error, or null), info,
- * images: [{ which, svg (text) }] }.
+ * images: [{ which, svg (text), range ([from, to] ms shown, or none: the whole run) }] }.
  */
 export function timelineSection({ timeline, run, info, images = [] }) {
   const names = configNames(timeline);
@@ -59,7 +59,8 @@ export function timelineSection({ timeline, run, info, images = [] }) {
   const hasEvents = Array.isArray(timeline.script.events) && timeline.script.events.length > 0;
   lines.push('', '### Figures', '', ...figuresLines(run, names, hasEvents));
   for (const img of images) {
-    lines.push('', `![${pipeSafe(names[img.which])}: each member's load over time, idle work on top](data:image/svg+xml;base64,${base64(img.svg)})`);
+    const span = img.range ? `, ${clock(img.range[0])} to ${clock(img.range[1])}` : '';
+    lines.push('', `![${pipeSafe(names[img.which])}: each member's load over time and the idle work${span}](data:image/svg+xml;base64,${base64(img.svg)})`);
   }
   const marks = run.a.marks.slice(0, 40).map((m) => `- ${plain(markText(m))}`);
   if (marks.length) lines.push('', `Events of A${run.a.marks.length > 40 ? ' (the first 40)' : ''}:`, '', ...marks);

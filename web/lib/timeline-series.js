@@ -97,13 +97,32 @@ export function valueScale(max, metric, count = 4) {
 
 const TIME_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400];
 
-/** Time ticks from 0 to `endMs`, about `count` of them at round steps: [{ t, label }]. */
-export function timeTicks(endMs, count = 6) {
-  const raw = endMs / 1000 / Math.max(1, count);
+/** Time ticks from `fromMs` to `toMs`, about `count` of them at round steps: [{ t, label }]. */
+export function timeTicks(fromMs, toMs, count = 6) {
+  const raw = (toMs - fromMs) / 1000 / Math.max(1, count);
   const step = (TIME_STEPS_S.find((s) => s >= raw) ?? Math.ceil(raw / 86400) * 86400) * 1000;
   const out = [];
-  for (let t = 0; t <= endMs; t += step) out.push({ t, label: clock(t) });
+  for (let t = Math.ceil(fromMs / step) * step; t <= toMs; t += step) out.push({ t, label: clock(t) });
   return out;
+}
+
+const WINDOW_MARKS = new Set(['crash', 'stop', 'start', 'cap', 'splits', 'fail', 'election', 'recovered']);
+
+/**
+ * The stretch of the runs where things happen: from a little before the first event to a
+ * while after the last event, election or recovery (A's and B's alike), in whole seconds; null
+ * without events, or when that stretch is most of the run anyway.
+ */
+export function eventWindow(models) {
+  const end = Math.max(...models.map((m) => m.endMs));
+  const times = models.flatMap((m) => m.marks.filter((k) => WINDOW_MARKS.has(k.kind)).map((k) => k.t));
+  if (!times.length) return null;
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const pad = Math.max(10000, (last - first) * 0.1);
+  const from = Math.max(0, Math.floor((first - pad) / 1000) * 1000);
+  const to = Math.min(end, Math.ceil((last + 3 * pad) / 1000) * 1000);
+  return to - from > 0.7 * end ? null : [from, to];
 }
 
 /**

@@ -39,7 +39,7 @@ export function markText(m) {
   return `${clock(m.t)} ${MARK_WORDS[m.kind] ?? m.kind}${who ? `: ${who}` : ''}`;
 }
 
-function axes(doc, svg, g, { width, height, endMs, scale, unitOf, palette }) {
+function axes(doc, svg, g, { width, height, range, scale, unitOf, palette }) {
   const { left, right, top, bottom } = MARGIN;
   const w = width - left - right;
   const h = height - top - bottom;
@@ -50,17 +50,17 @@ function axes(doc, svg, g, { width, height, endMs, scale, unitOf, palette }) {
     g.append(svgEl(doc, 'line', { x1: left, x2: left + w, y1: y, y2: y, class: 'tl-grid', stroke }));
     g.append(svgEl(doc, 'text', { x: left - 6, y: y + 4, 'text-anchor': 'end', class: 'tl-label', fill: muted }, unitOf(t)));
   }
-  for (const t of timeTicks(endMs, Math.max(2, Math.floor(w / 90)))) {
-    const x = left + (t.t / endMs) * w;
+  for (const t of timeTicks(range[0], range[1], Math.max(2, Math.floor(w / 90)))) {
+    const x = left + ((t.t - range[0]) / (range[1] - range[0])) * w;
     g.append(svgEl(doc, 'line', { x1: x, x2: x, y1: top + h, y2: top + h + 4, class: 'tl-grid', stroke }));
     g.append(svgEl(doc, 'text', { x, y: height - 6, 'text-anchor': x > width - 30 ? 'end' : 'middle', class: 'tl-label', fill: muted }, t.label));
   }
   svg.append(g);
 }
 
-function marksLayer(doc, marks, x, { top, height, palette }) {
+function marksLayer(doc, marks, x, { top, height, palette, range }) {
   const g = svgEl(doc, 'g', { class: 'tl-marks' });
-  for (const m of marks) {
+  for (const m of marks.filter((k) => k.t >= range[0] && k.t <= range[1])) {
     const mx = x(m.t);
     const mark = svgEl(doc, 'g', { class: `tl-mark tl-mark-${m.kind}`, 'data-t': m.t });
     mark.append(svgEl(doc, 'title', {}, markText(m)));
@@ -76,37 +76,41 @@ function pointsText(pts) {
 }
 
 /** A stack (lib/timeline-series.js layers()): each layer an area on the ones below. */
-function stackShapes(doc, stack, bx, y, buckets, palette) {
+function stackShapes(doc, stack, bx, y, part, palette) {
   const g = svgEl(doc, 'g', { class: 'tl-bands' });
+  const buckets = part.n;
   let lower = new Float64Array(buckets);
   for (const layer of stack) {
-    const band = svgEl(doc, 'polygon', { points: pointsText(bandPoints(lower, layer.values, bx, y)), class: `tl-band ${layerClass(layer)}`, fill: fillOf(layer, palette), stroke: palette?.bg, 'stroke-width': palette ? 0.5 : null, 'data-layer': layer.key });
+    const values = part.of(layer.values);
+    const band = svgEl(doc, 'polygon', { points: pointsText(bandPoints(lower, values, bx, y)), class: `tl-band ${layerClass(layer)}`, fill: fillOf(layer, palette), stroke: palette?.bg, 'stroke-width': palette ? 0.5 : null, 'data-layer': layer.key });
     band.append(svgEl(doc, 'title', {}, layer.label));
     g.append(band);
     const next = new Float64Array(buckets);
-    for (let k = 0; k < buckets; k++) next[k] = lower[k] + layer.values[k];
+    for (let k = 0; k < buckets; k++) next[k] = lower[k] + values[k];
     lower = next;
   }
   return g;
 }
 
 /** Lines (lib/timeline-series.js lines()): the idle area, the rest's range and mean, a line per member. */
-function lineShapes(doc, view, bx, y, buckets, palette) {
+function lineShapes(doc, view, bx, y, part, palette) {
   const g = svgEl(doc, 'g', { class: 'tl-lines' });
-  const zero = new Float64Array(buckets);
+  const buckets = part.n;
   const area = (layer, lower, upper, extra = {}) => {
-    const upperValues = new Float64Array(buckets);
-    for (let k = 0; k < buckets; k++) upperValues[k] = upper[k] - lower[k];
-    const shape = svgEl(doc, 'polygon', { points: pointsText(bandPoints(lower, upperValues, bx, y)), class: `tl-band ${layerClass(layer)}`, fill: fillOf(layer, palette), 'data-layer': layer.key, ...extra });
+    const lo = part.of(lower);
+    const hi = part.of(upper);
+    const height = new Float64Array(buckets);
+    for (let k = 0; k < buckets; k++) height[k] = hi[k] - lo[k];
+    const shape = svgEl(doc, 'polygon', { points: pointsText(bandPoints(lo, height, bx, y)), class: `tl-band ${layerClass(layer)}`, fill: fillOf(layer, palette), 'data-layer': layer.key, ...extra });
     shape.append(svgEl(doc, 'title', {}, layer.label));
     return shape;
   };
   const line = (layer, values, cls, extra = {}) => {
-    const shape = svgEl(doc, 'polyline', { points: pointsText(stepPoints(values, bx, y)), class: `tl-line ${cls}`, fill: 'none', stroke: palette ? (layer.kind === 'member' ? fillOf(layer, palette) : palette.muted) : null, 'data-layer': layer.key, ...extra });
+    const shape = svgEl(doc, 'polyline', { points: pointsText(stepPoints(part.of(values), bx, y)), class: `tl-line ${cls}`, fill: 'none', stroke: palette ? (layer.kind === 'member' ? fillOf(layer, palette) : palette.muted) : null, 'data-layer': layer.key, ...extra });
     shape.append(svgEl(doc, 'title', {}, layer.label));
     return shape;
   };
-  g.append(area(view.idle, zero, view.idle.values, { 'fill-opacity': palette ? 0.55 : null }));
+  g.append(area(view.idle, new Float64Array(view.idle.values.length), view.idle.values, { 'fill-opacity': palette ? 0.55 : null }));
   if (view.rest) {
     g.append(area(view.rest, view.rest.lo, view.rest.hi, { 'fill-opacity': palette ? 0.45 : null }));
     g.append(line(view.rest, view.rest.mean, 'tl-rest-mean', { 'stroke-dasharray': palette ? '4 3' : null }));
@@ -117,11 +121,12 @@ function lineShapes(doc, view, bx, y, buckets, palette) {
 
 /**
  * The chart of one run. { model, view (a stack: layers(), or lines()), metric (load | lanes),
- * width, height, endMs and max (shared scales, so two runs compare), title (the accessible
+ * width, height, endMs and max (shared scales, so two runs compare), range ([from, to] ms of
+ * the run shown; the whole run by default), title (the accessible
  * name), palette (explicit colours, for exports), unitOf(tick) (a value tick's label), doc (the
  * document to create nodes in) }. Returns { svg, x(t), t(px), cursor(t) }.
  */
-export function timelineSvg({ model, view, metric = 'load', width, height, endMs = model.endMs, max, title, palette = null, unitOf, doc = document }) {
+export function timelineSvg({ model, view, metric = 'load', width, height, endMs = model.endMs, range = [0, endMs], max, title, palette = null, unitOf, doc = document }) {
   const { left, right, top, bottom } = MARGIN;
   const w = Math.max(10, width - left - right);
   const h = Math.max(10, height - top - bottom);
@@ -129,20 +134,25 @@ export function timelineSvg({ model, view, metric = 'load', width, height, endMs
   const svg = svgEl(doc, 'svg', { xmlns: NS, width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'tl-svg', 'font-family': palette ? 'system-ui, sans-serif' : null, 'font-size': palette ? 11 : null });
   svg.append(svgEl(doc, 'title', {}, title));
   if (palette) svg.append(svgEl(doc, 'rect', { x: 0, y: 0, width, height, fill: palette.bg }));
-  const x = (t) => left + (t / endMs) * w;
-  const bx = (k) => x(Math.min(model.endMs, k * model.stepMs));
+  const [from, to] = range;
+  const x = (t) => left + ((t - from) / (to - from)) * w;
+  // the buckets the range shows, each clipped to it
+  const k0 = Math.min(model.buckets - 1, Math.floor(from / model.stepMs));
+  const k1 = Math.max(k0 + 1, Math.min(model.buckets, Math.ceil(to / model.stepMs)));
+  const part = { n: k1 - k0, of: (values) => values.subarray(k0, k1) };
+  const bx = (k) => x(Math.max(from, Math.min(to, model.endMs, (k0 + k) * model.stepMs)));
   const y = (v) => top + h - (v / scale.end) * h;
-  axes(doc, svg, svgEl(doc, 'g', { class: 'tl-axes', 'aria-hidden': 'true' }), { width, height, endMs, scale, unitOf, palette });
-  svg.append(Array.isArray(view) ? stackShapes(doc, view, bx, y, model.buckets, palette) : lineShapes(doc, view, bx, y, model.buckets, palette));
-  svg.append(marksLayer(doc, model.marks, x, { top, height, palette }));
+  axes(doc, svg, svgEl(doc, 'g', { class: 'tl-axes', 'aria-hidden': 'true' }), { width, height, range, scale, unitOf, palette });
+  svg.append(Array.isArray(view) ? stackShapes(doc, view, bx, y, part, palette) : lineShapes(doc, view, bx, y, part, palette));
+  svg.append(marksLayer(doc, model.marks, x, { top, height, palette, range }));
   const cursor = svgEl(doc, 'line', { class: 'tl-cursor', y1: top - 2, y2: top + h, x1: left, x2: left, visibility: 'hidden' });
   svg.append(cursor);
   return {
     svg,
     x,
-    t: (px) => Math.max(0, Math.min(endMs, ((px - left) / w) * endMs)),
+    t: (px) => Math.max(from, Math.min(to, from + ((px - left) / w) * (to - from))),
     cursor(t) {
-      if (t === null) { cursor.setAttribute('visibility', 'hidden'); return; }
+      if (t === null || t < from || t > to) { cursor.setAttribute('visibility', 'hidden'); return; }
       const cx = x(t).toFixed(1);
       cursor.setAttribute('x1', cx);
       cursor.setAttribute('x2', cx);

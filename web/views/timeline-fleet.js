@@ -39,7 +39,7 @@ function memberTable(host) {
     if (next !== key) {
       key = next;
       const heads = ['member', ...fleets.flatMap(({ which }) => [`${which}: state`, `${which}: load`, `${which}: lanes`])];
-      const t = table(heads, rows, 'data tl-members', 'members at the scrubber time');
+      const t = table(heads, rows, `data tl-members${fleets.length > 1 ? ' both' : ''}`, 'members at the scrubber time');
       body = t.tBodies[0];
       [...body.rows].forEach((tr, i) => { tr.dataset.member = names[i]; });
       host.replaceChildren(t);

@@ -21,10 +21,10 @@ const NAMES = { A: 'configuration A', B: 'configuration B' };
 function errorBox(err, retry) {
   const box = attrs(el('div', undefined, 'message error tl-error'), { role: 'alert', 'data-code': err.code });
   const body = el('div', undefined, 'message-body');
-  body.append(el('strong', `The simulation of ${NAMES[err.which] ?? 'the script'} failed`), el('div', err.message));
+  body.append(el('strong', err.which ? `The simulation of ${NAMES[err.which]} failed` : 'The Timeline failed'), el('div', err.message));
   if (err.path) body.append(el('div', `at ${err.path}`, 'where'));
   body.append(el('div', `code: ${err.code}`, 'code'));
-  box.append(body, button('Run again', retry));
+  box.append(body, button(err.which ? 'Run again' : 'Try again', retry));
   return box;
 }
 
@@ -60,7 +60,7 @@ export function createTimeline(ctx) {
     moved = true;
     if (!frame) frame = requestAnimationFrame(apply);
   };
-  const charts = createTimelineCharts({ onScrub: scrub });
+  const charts = createTimelineCharts({ onScrub: scrub, onError: (e) => problem.replaceChildren(errorBox({ which: null, message: `the chart could not be drawn: ${e.message}`, code: e.code || 'internal', path: '' }, () => charts.redraw())) });
   const fleet = createTimelineFleet({ onScrub: scrub });
   results.append(figures, charts.node, fleet.node);
   results.hidden = true;
