@@ -241,7 +241,7 @@ test('events from the form: a rolling restart and new members; 390 px dark: noth
   await form.locator('button[type=submit]').click();
   n = await drawn(page, n);
   assert.deepEqual(await page.locator('.tl-event-list li .what').allTextContents(), [
-    't = 30 s: stop worker-00 gracefully', 't = 40 s: start worker-00', 't = 1 min: stop worker-01 gracefully', 't = 1 min 10 s: start worker-01',
+    't = 30 s: stop worker-00 gracefully', 't = 40 s: start worker-00 (cap 16)', 't = 1 min: stop worker-01 gracefully', 't = 1 min 10 s: start worker-01 (cap 16)',
     't = 2 min: start new-01', 't = 2 min: start new-02', 't = 2 min: start new-03']);
   const { figures } = await cliFigures(page, 'rolling');
   assert.deepEqual(await pageFigures(page, 'A'), figures);
@@ -284,7 +284,7 @@ test('10,000 splits × 100 members: busy while the worker simulates, a newer scr
     assert.equal(figures.claims, '100');
     assert.match(await page.locator('.tl-status').textContent(), /^Simulated 2 min of 10,000 splits × 100 members in the worker: A \d+\.\d\d s \(simulation \d+\.\d\d s\); drawn in \d+ ms\.$/);
     // a hundred members: lines, the crashed one and seven others shown, the rest folded
-    assert.match(await page.locator('.tl-legend').textContent(), /92 other members: range and mean/);
+    assert.match(await page.locator('.tl-legend').textContent(), /92 other members: middle 80% and mean/);
     assert.equal(await page.locator('.tl-chart[data-config="A"] polyline[data-layer="worker-42"]').count(), 1);
     // the worker fails the next simulation: the person sees it, and can run it again
     await page.evaluate(() => document.querySelector('spate-planner').failNextForTest('simulate'));

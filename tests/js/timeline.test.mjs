@@ -10,12 +10,13 @@ import {
 } from '../../web/lib/timeline-script.js';
 import { averager, bucketMs, timelineModel, marksOf } from '../../web/lib/timeline-model.js';
 import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/lib/timeline-at.js';
-import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow } from '../../web/lib/timeline-series.js';
+import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/lib/timeline-series.js';
 import { figureText, differenceText, figureRows } from '../../web/lib/timeline-figures.js';
 import { fenced, timelineSection, base64 } from '../../web/lib/timeline-report.js';
 import { toFragment, fromFragment } from '../../web/lib/permalink.js';
 import { emptyScenario } from '../../web/lib/scenario.js';
 import { runKey, runScripts, TimelineRunner } from '../../web/lib/timeline-runner.js';
+import { eventsOf } from '../../web/views/timeline-events.js';
 
 const BIG_SEED = '18446744073709551615';
 
@@ -89,6 +90,23 @@ test('events: described, fresh names skip taken ones, a rolling restart stops th
   ]);
   const ordered = orderedEvents({ events: [{ at_ms: 5, op: 'crash_leader' }, { at_ms: 1, op: 'crash', member: 'x' }, { at_ms: 5, op: 'stop', member: 'y' }] });
   assert.deepEqual(ordered.map((o) => o.index), [1, 0, 2]);
+});
+
+test('the event form: restarts keep the member\'s own cap, new members get fresh names, counts are checked', () => {
+  const ctx = { members: ['w1', 'w2', 'w3'], taken: ['w1', 'w2', 'w3', 'new-01'], capOf: (m) => ({ w1: 16, w2: null }[m] ?? null) };
+  const v = { at: '1.5', member: 'w1', count: '2', cap: '', every: '30', downtime: '10' };
+  assert.deepEqual(eventsOf('rolling', v, ctx), [
+    { at_ms: 1500, op: 'stop', member: 'w1' }, { at_ms: 11500, op: 'start', member: 'w1', cap: 16 },
+    { at_ms: 31500, op: 'stop', member: 'w2' }, { at_ms: 41500, op: 'start', member: 'w2' },
+  ]);
+  assert.deepEqual(eventsOf('restart', { ...v, cap: '4' }, ctx), [{ at_ms: 1500, op: 'start', member: 'w1', cap: 4 }]);
+  assert.deepEqual(eventsOf('start_new', v, ctx), [{ at_ms: 1500, op: 'start', member: 'new-02' }, { at_ms: 1500, op: 'start', member: 'new-03' }]);
+  assert.deepEqual(eventsOf('crash_leader', v, ctx), [{ at_ms: 1500, op: 'crash_leader' }]);
+  assert.deepEqual(eventsOf('set_cap', v, ctx), [{ at_ms: 1500, op: 'set_cap', member: 'w1', cap: 0 }]);
+  assert.throws(() => eventsOf('rolling', { ...v, count: '4' }, ctx), /how many: a whole number from 1 to 3/);
+  assert.throws(() => eventsOf('crash', { ...v, member: '' }, ctx), /pick a member/);
+  // a time the core refuses still goes to it (it names the field)
+  assert.deepEqual(eventsOf('crash', { ...v, at: '-2' }, ctx), [{ at_ms: -2000, op: 'crash', member: 'w1' }]);
 });
 
 test('bucket averages: each interval adds exactly value × time, whole buckets through the difference array', () => {
@@ -195,7 +213,15 @@ test('folding: the members the script touches first, then the biggest change; th
   const v = lines(model, 'load', shown);
   assert.deepEqual([...v.rest.lo], [10, 10, 10]);
   assert.deepEqual([...v.rest.hi], [10, 10, 10]);
+  assert.equal(v.rest.label, '9 other members: middle 80% and mean');
   assert.equal(linesMax(v), 20);
+  // the middle 80% (nearest rank): of ten members the lowest is the 10th percentile; of eleven it is left out
+  const ten = new Float64Array([0, 5, 5, 5, 5, 5, 5, 5, 5, 9]);
+  const sp = spread(ten, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 1);
+  assert.deepEqual([sp.lo[0], sp.hi[0], sp.mean[0]], [0, 5, 4.9]);
+  const eleven = spread(new Float64Array([0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9]), [...Array(11).keys()], 1);
+  assert.deepEqual([eleven.lo[0], eleven.hi[0]], [5, 5]);
+  assert.equal(quantile([1, 2, 3, 4], 0.5), 2);
   assert.equal(defaultMode(model), 'lines');
   assert.equal(defaultMode({ members: ['a', 'b'] }), 'stack');
   assert.deepEqual(pickMembers({ ...model, members: model.members.slice(0, 4) }, 'load', 3), [0, 1, 2, 3]);

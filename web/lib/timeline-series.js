@@ -144,30 +144,42 @@ export function bandPoints(lower, values, x, y) {
   return [...top, ...bottom.reverse()];
 }
 
+/** The value at quantile `q` (0 … 1) of sorted values (nearest rank). */
+export function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Per bucket, the 10th and 90th percentiles and the mean of the members `rows` (a members × buckets array). */
+export function spread(values, rows, K) {
+  const lo = new Float64Array(K);
+  const hi = new Float64Array(K);
+  const mean = new Float64Array(K);
+  const at = new Float64Array(rows.length);
+  for (let k = 0; k < K; k++) {
+    let sum = 0;
+    rows.forEach((i, j) => { at[j] = values[i * K + k]; sum += at[j]; });
+    at.sort();
+    lo[k] = quantile(at, 0.1);
+    hi[k] = quantile(at, 0.9);
+    mean[k] = sum / rows.length;
+  }
+  return { lo, hi, mean };
+}
+
 /**
- * Per-member lines: each shown member's values, the folded rest as its range (lowest to highest
- * member at each bucket) and mean, and the idle work (drawn as an area from zero).
+ * Per-member lines: each shown member's values, the folded rest as its middle 80% (10th to 90th
+ * percentile at each bucket, so a few stopped members do not stretch it) and its mean, and the
+ * idle work (drawn as an area from zero).
  * { lines: [{ key, label, kind: member, slot, values }], rest: { label, count, lo, hi, mean } | null, idle }.
  */
 export function lines(model, metric = 'load', shown = pickMembers(model, metric)) {
   const K = model.buckets;
   const values = model[metric];
   const folded = model.members.map((_, i) => i).filter((i) => !shown.includes(i));
-  let rest = null;
-  if (folded.length) {
-    const lo = new Float64Array(K).fill(Infinity);
-    const hi = new Float64Array(K).fill(-Infinity);
-    const mean = new Float64Array(K);
-    for (const i of folded) {
-      const row = rowOf(values, i, K);
-      for (let k = 0; k < K; k++) {
-        if (row[k] < lo[k]) lo[k] = row[k];
-        if (row[k] > hi[k]) hi[k] = row[k];
-        mean[k] += row[k] / folded.length;
-      }
-    }
-    rest = { key: 'rest', kind: 'rest', label: `${folded.length} other member${folded.length === 1 ? '' : 's'}: range and mean`, count: folded.length, lo, hi, mean };
-  }
+  const rest = folded.length ? {
+    key: 'rest', kind: 'rest', count: folded.length, ...spread(values, folded, K),
+    label: `${folded.length} other member${folded.length === 1 ? '' : 's'}: middle 80% and mean`,
+  } : null;
   return {
     lines: shown.map((i, slot) => ({ key: model.members[i], label: model.members[i], kind: 'member', slot, values: rowOf(values, i, K) })),
     rest,

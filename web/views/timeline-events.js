@@ -17,7 +17,7 @@ const KINDS = [
 /** The inputs each kind of event uses. */
 const NEEDS = {
   crash: ['member'], stop: ['member'], crash_leader: [], start_new: ['count', 'cap'], restart: ['member', 'cap'],
-  rolling: ['count', 'every', 'downtime'], set_cap: ['member', 'cap'],
+  rolling: ['count', 'every', 'downtime', 'cap'], set_cap: ['member', 'cap'],
 };
 
 function formError(message) {
@@ -36,20 +36,25 @@ function ms(text) {
   return Math.round(Number(String(text).trim() || 0) * 1000);
 }
 
-/** The script events a filled form stands for. */
-export function eventsOf(kind, v, { members, taken }) {
+/**
+ * The script events a filled form stands for. A restart without a cap keeps the member's own
+ * (its presence's max_in_flight, `capOf`), as a restarted process would; new members take the
+ * script's default.
+ */
+export function eventsOf(kind, v, { members, taken, capOf = () => null }) {
   const at = ms(v.at);
   const cap = v.cap === '' ? undefined : Number(v.cap);
+  const own = (member) => (cap !== undefined ? { cap } : capOf(member) ? { cap: capOf(member) } : {});
   if (NEEDS[kind].includes('member') && !v.member) throw formError('pick a member');
   switch (kind) {
     case 'crash': case 'stop': return [{ at_ms: at, op: kind, member: v.member }];
     case 'crash_leader': return [{ at_ms: at, op: 'crash_leader' }];
     case 'start_new':
       return freshNames(count(v.count, 'how many'), 'new-', taken).map((member) => ({ at_ms: at, op: 'start', member, ...(cap === undefined ? {} : { cap }) }));
-    case 'restart': return [{ at_ms: at, op: 'start', member: v.member, ...(cap === undefined ? {} : { cap }) }];
+    case 'restart': return [{ at_ms: at, op: 'start', member: v.member, ...own(v.member) }];
     case 'rolling': {
       const n = count(v.count, 'how many', members.length);
-      return rollingRestart(members.slice(0, n), at, ms(v.every), ms(v.downtime));
+      return rollingRestart(members.slice(0, n), at, ms(v.every), ms(v.downtime)).map((e) => (e.op === 'start' ? { ...e, ...own(e.member) } : e));
     }
     case 'set_cap': return [{ at_ms: at, op: 'set_cap', member: v.member, cap: cap ?? 0 }];
     default: throw formError(`unknown kind of event ${kind}`);
@@ -63,7 +68,7 @@ function addForm(controller) {
     at: input('number', { step: 'any', value: '0', 'aria-label': 'at (seconds)' }),
     member: select([], 'member'),
     count: input('number', { step: '1', value: '10', 'aria-label': 'how many' }),
-    cap: input('number', { step: '1', placeholder: 'default', 'aria-label': 'lane cap' }),
+    cap: input('number', { step: '1', placeholder: 'the default', 'aria-label': 'lane cap' }),
     every: input('number', { step: 'any', value: '30', 'aria-label': 'one every (seconds)' }),
     downtime: input('number', { step: 'any', value: '10', 'aria-label': 'down for (seconds)' }),
   };
@@ -73,6 +78,7 @@ function addForm(controller) {
   const submit = attrs(el('button', 'Add event'), { type: 'submit' });
   const showFields = () => {
     for (const [k, f] of Object.entries(fields)) f.hidden = k !== 'at' && !NEEDS[kind.value].includes(k);
+    inputs.cap.placeholder = ['restart', 'rolling'].includes(kind.value) ? 'its own' : 'the default';
   };
   kind.addEventListener('change', showFields);
   const row = el('div', undefined, 'row');
@@ -87,7 +93,8 @@ function addForm(controller) {
       const members = s.info.members.map((m) => m.name).sort(naturalCompare);
       const taken = [...members, ...startedMembers(s.timeline.script)];
       const values = Object.fromEntries(Object.entries(inputs).map(([k, c]) => [k, c.value]));
-      const events = eventsOf(kind.value, values, { members, taken });
+      const caps = new Map(s.info.members.map((m) => [m.name, m.max_in_flight]));
+      const events = eventsOf(kind.value, values, { members, taken, capOf: (m) => caps.get(m) ?? null });
       controller.addTimelineEvents(events, `Timeline: added ${events.length === 1 ? describeEvent(events[0]) : `${events.length} events`}.`);
     } catch (err) {
       error.textContent = err.message;
