@@ -187,12 +187,20 @@ export function lines(model, metric = 'load', shown = pickMembers(model, metric)
   };
 }
 
-/** The highest value of a lines view. */
-export function linesMax(view) {
+function maxOf(arrays) {
   let max = 0;
-  const all = [...view.lines.map((l) => l.values), view.idle.values, ...(view.rest ? [view.rest.hi] : [])];
-  for (const values of all) for (const v of values) if (v > max) max = v;
+  for (const values of arrays) for (const v of values) if (v > max) max = v;
   return max;
+}
+
+/** The highest value of a lines view's members (its idle work has its own panel). */
+export function linesMax(view) {
+  return maxOf([...view.lines.map((l) => l.values), ...(view.rest ? [view.rest.hi, view.rest.mean] : [])]);
+}
+
+/** The most idle work a view draws. */
+export function idleMax(view) {
+  return maxOf([Array.isArray(view) ? view[view.length - 1].values : view.idle.values]);
 }
 
 /** A step line's points: each bucket flat over its width, equal neighbours merged. */

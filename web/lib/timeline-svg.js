@@ -39,20 +39,24 @@ export function markText(m) {
   return `${clock(m.t)} ${MARK_WORDS[m.kind] ?? m.kind}${who ? `: ${who}` : ''}`;
 }
 
-function axes(doc, svg, g, { width, height, range, scale, unitOf, palette }) {
-  const { left, right, top, bottom } = MARGIN;
+/** The value axes of each panel ({ top, h, scale, label }) and the time axis below the last. */
+function axes(doc, svg, g, { width, height, range, panels, unitOf, palette }) {
+  const { left, right } = MARGIN;
   const w = width - left - right;
-  const h = height - top - bottom;
   const stroke = palette?.grid;
   const muted = palette?.muted;
-  for (const t of scale.ticks) {
-    const y = top + h - t.at * h;
-    g.append(svgEl(doc, 'line', { x1: left, x2: left + w, y1: y, y2: y, class: 'tl-grid', stroke }));
-    g.append(svgEl(doc, 'text', { x: left - 6, y: y + 4, 'text-anchor': 'end', class: 'tl-label', fill: muted }, unitOf(t)));
+  for (const p of panels) {
+    for (const t of p.scale.ticks) {
+      const y = p.top + p.h - t.at * p.h;
+      g.append(svgEl(doc, 'line', { x1: left, x2: left + w, y1: y, y2: y, class: 'tl-grid', stroke }));
+      g.append(svgEl(doc, 'text', { x: left - 6, y: y + 4, 'text-anchor': 'end', class: 'tl-label', fill: muted }, unitOf(t)));
+    }
+    if (p.label) g.append(svgEl(doc, 'text', { x: left + 4, y: p.top + 10, class: 'tl-label tl-panel-label', fill: muted }, p.label));
   }
+  const bottom = panels[panels.length - 1].top + panels[panels.length - 1].h;
   for (const t of timeTicks(range[0], range[1], Math.max(2, Math.floor(w / 90)))) {
     const x = left + ((t.t - range[0]) / (range[1] - range[0])) * w;
-    g.append(svgEl(doc, 'line', { x1: x, x2: x, y1: top + h, y2: top + h + 4, class: 'tl-grid', stroke }));
+    g.append(svgEl(doc, 'line', { x1: x, x2: x, y1: bottom, y2: bottom + 4, class: 'tl-grid', stroke }));
     g.append(svgEl(doc, 'text', { x, y: height - 6, 'text-anchor': x > width - 30 ? 'end' : 'middle', class: 'tl-label', fill: muted }, t.label));
   }
   svg.append(g);
@@ -92,16 +96,19 @@ function stackShapes(doc, stack, bx, y, part, palette) {
   return g;
 }
 
-/** Lines (lib/timeline-series.js lines()): the idle area, the rest's range and mean, a line per member. */
-function lineShapes(doc, view, bx, y, part, palette) {
+/**
+ * Lines (lib/timeline-series.js lines()): the rest's middle band and mean, a line per member
+ * (heights by `y`), and the idle work as an area in its own panel below (heights by `yIdle`).
+ */
+function lineShapes(doc, view, bx, y, yIdle, part, palette) {
   const g = svgEl(doc, 'g', { class: 'tl-lines' });
   const buckets = part.n;
-  const area = (layer, lower, upper, extra = {}) => {
+  const area = (layer, lower, upper, yOf, extra = {}) => {
     const lo = part.of(lower);
     const hi = part.of(upper);
     const height = new Float64Array(buckets);
     for (let k = 0; k < buckets; k++) height[k] = hi[k] - lo[k];
-    const shape = svgEl(doc, 'polygon', { points: pointsText(bandPoints(lo, height, bx, y)), class: `tl-band ${layerClass(layer)}`, fill: fillOf(layer, palette), 'data-layer': layer.key, ...extra });
+    const shape = svgEl(doc, 'polygon', { points: pointsText(bandPoints(lo, height, bx, yOf)), class: `tl-band ${layerClass(layer)}`, fill: fillOf(layer, palette), 'data-layer': layer.key, ...extra });
     shape.append(svgEl(doc, 'title', {}, layer.label));
     return shape;
   };
@@ -110,9 +117,9 @@ function lineShapes(doc, view, bx, y, part, palette) {
     shape.append(svgEl(doc, 'title', {}, layer.label));
     return shape;
   };
-  g.append(area(view.idle, new Float64Array(view.idle.values.length), view.idle.values, { 'fill-opacity': palette ? 0.55 : null }));
+  g.append(area(view.idle, new Float64Array(view.idle.values.length), view.idle.values, yIdle, { 'fill-opacity': palette ? 0.8 : null }));
   if (view.rest) {
-    g.append(area(view.rest, view.rest.lo, view.rest.hi, { 'fill-opacity': palette ? 0.45 : null }));
+    g.append(area(view.rest, view.rest.lo, view.rest.hi, y, { 'fill-opacity': palette ? 0.45 : null }));
     g.append(line(view.rest, view.rest.mean, 'tl-rest-mean', { 'stroke-dasharray': palette ? '4 3' : null }));
   }
   for (const l of view.lines) g.append(line(l, l.values, layerClass(l), { 'stroke-width': palette ? 1.75 : null }));
@@ -121,16 +128,20 @@ function lineShapes(doc, view, bx, y, part, palette) {
 
 /**
  * The chart of one run. { model, view (a stack: layers(), or lines()), metric (load | lanes),
- * width, height, endMs and max (shared scales, so two runs compare), range ([from, to] ms of
+ * width, height, endMs, max and idleMax (shared scales, so two runs compare; idleMax: the idle
+ * panel's, with lines), range ([from, to] ms of
  * the run shown; the whole run by default), title (the accessible
  * name), palette (explicit colours, for exports), unitOf(tick) (a value tick's label), doc (the
  * document to create nodes in) }. Returns { svg, x(t), t(px), cursor(t) }.
  */
-export function timelineSvg({ model, view, metric = 'load', width, height, endMs = model.endMs, range = [0, endMs], max, title, palette = null, unitOf, doc = document }) {
+export function timelineSvg({ model, view, metric = 'load', width, height, endMs = model.endMs, range = [0, endMs], max, idleMax = 0, title, palette = null, unitOf, doc = document }) {
   const { left, right, top, bottom } = MARGIN;
   const w = Math.max(10, width - left - right);
   const h = Math.max(10, height - top - bottom);
-  const scale = valueScale(max, metric);
+  const lined = !Array.isArray(view);
+  // lines: the members above, the idle work in its own panel below (its scale is its own)
+  const main = { top, h: lined ? Math.round(h * 0.68) : h, scale: valueScale(max, metric) };
+  const idle = lined ? { top: top + main.h + 16, h: h - main.h - 16, scale: valueScale(Math.max(1, idleMax), metric, 2), label: 'idle' } : null;
   const svg = svgEl(doc, 'svg', { xmlns: NS, width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'tl-svg', 'font-family': palette ? 'system-ui, sans-serif' : null, 'font-size': palette ? 11 : null });
   svg.append(svgEl(doc, 'title', {}, title));
   if (palette) svg.append(svgEl(doc, 'rect', { x: 0, y: 0, width, height, fill: palette.bg }));
@@ -141,9 +152,9 @@ export function timelineSvg({ model, view, metric = 'load', width, height, endMs
   const k1 = Math.max(k0 + 1, Math.min(model.buckets, Math.ceil(to / model.stepMs)));
   const part = { n: k1 - k0, of: (values) => values.subarray(k0, k1) };
   const bx = (k) => x(Math.max(from, Math.min(to, model.endMs, (k0 + k) * model.stepMs)));
-  const y = (v) => top + h - (v / scale.end) * h;
-  axes(doc, svg, svgEl(doc, 'g', { class: 'tl-axes', 'aria-hidden': 'true' }), { width, height, range, scale, unitOf, palette });
-  svg.append(Array.isArray(view) ? stackShapes(doc, view, bx, y, part, palette) : lineShapes(doc, view, bx, y, part, palette));
+  const heightIn = (p) => (v) => p.top + p.h - (v / p.scale.end) * p.h;
+  axes(doc, svg, svgEl(doc, 'g', { class: 'tl-axes', 'aria-hidden': 'true' }), { width, height, range, panels: lined ? [main, idle] : [main], unitOf, palette });
+  svg.append(lined ? lineShapes(doc, view, bx, heightIn(main), heightIn(idle), part, palette) : stackShapes(doc, view, bx, heightIn(main), part, palette));
   svg.append(marksLayer(doc, model.marks, x, { top, height, palette, range }));
   const cursor = svgEl(doc, 'line', { class: 'tl-cursor', y1: top - 2, y2: top + h, x1: left, x2: left, visibility: 'hidden' });
   svg.append(cursor);

@@ -5,7 +5,7 @@
 // while every member fits (the person can switch). Click or drag on a chart to move the
 // scrubber. Redrawn when the element's width changes.
 import { el, attrs, select, field, setOptions } from '../lib/dom.js';
-import { chartViews, viewMax, defaultMode, legendLayers, eventWindow } from '../lib/timeline-series.js';
+import { chartViews, viewMax, idleMax, defaultMode, legendLayers, eventWindow } from '../lib/timeline-series.js';
 import { timelineSvg, layerClass, markText, MARK_GLYPH } from '../lib/timeline-svg.js';
 import { humanBytes } from '../lib/format.js';
 import { clock } from '../lib/timeline-script.js';
@@ -79,11 +79,12 @@ export function createTimelineCharts({ onScrub, onError }) {
     const views = chartViews(runs.map((r) => r.model), m, mode.value);
     const endMs = Math.max(...runs.map((r) => r.model.endMs));
     const max = Math.max(1, ...views.map(viewMax));
+    const idleTop = Math.max(1, ...views.map(idleMax));
     const height = Math.round(Math.min(340, Math.max(180, width * 0.22)));
     const range = span.value === 'events' && around ? around : [0, endMs];
     const unitOf = m === 'load' ? (t) => humanBytes(BigInt(Math.round(t.value))) : (t) => t.label;
     drawn = runs.map((r, i) => {
-      const chart = timelineSvg({ model: r.model, view: views[i], metric: m, width, height, endMs, range, max, unitOf, title: `${r.title}: ${m === 'load' ? 'load' : 'lanes'} of each member over time, and the idle work` });
+      const chart = timelineSvg({ model: r.model, view: views[i], metric: m, width, height, endMs, range, max, idleMax: idleTop, unitOf, title: `${r.title}: ${m === 'load' ? 'load' : 'lanes'} of each member over time, and the idle work` });
       pointer(chart.svg, chart);
       const fig = attrs(el('figure', undefined, 'tl-chart'), { 'data-config': r.which });
       fig.append(el('figcaption', r.title), chart.svg, marksList(r.model));

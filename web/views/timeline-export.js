@@ -1,7 +1,7 @@
 // The Timeline's part of the Markdown report: runs the script if its run is not there yet, and
 // draws each configuration's chart as a small stand-alone SVG in the colours of the theme shown.
 import { hasTimeline, configNames } from '../lib/timeline-script.js';
-import { chartViews, viewMax, defaultMode, eventWindow } from '../lib/timeline-series.js';
+import { chartViews, viewMax, idleMax, defaultMode, eventWindow } from '../lib/timeline-series.js';
 import { timelineSvg } from '../lib/timeline-svg.js';
 import { timelineSection } from '../lib/timeline-report.js';
 import { humanBytes } from '../lib/format.js';
@@ -25,10 +25,11 @@ export function timelineImages(run, timeline, host, width = 720, height = 200) {
   const endMs = Math.max(...runs.map(([, m]) => m.endMs));
   const range = eventWindow(runs.map(([, m]) => m)) ?? [0, endMs];
   const max = Math.max(1, ...views.map(viewMax));
+  const idleTop = Math.max(1, ...views.map(idleMax));
   const palette = timelinePalette(host);
   const unitOf = (t) => humanBytes(BigInt(Math.round(t.value)));
   return runs.map(([which, model], i) => {
-    const { svg } = timelineSvg({ model, view: views[i], width, height, endMs, range, max, palette, unitOf, title: `${names[which]}: load of each member over time, and the idle work` });
+    const { svg } = timelineSvg({ model, view: views[i], width, height, endMs, range, max, idleMax: idleTop, palette, unitOf, title: `${names[which]}: load of each member over time, and the idle work` });
     return { which, range, svg: new XMLSerializer().serializeToString(svg) };
   });
 }
