@@ -188,9 +188,10 @@ test('the fleet at an instant: [from, to) intervals, the end in the last one, id
   assert.equal(leaderAt(m.leaders, 59999), 'w2');
   assert.equal(memberState(m.alive.n1, 5000, 60000), 'not started');
   assert.equal(memberState(m.alive.n1, 60000, 60000), 'running');
-  // the most idle moment from the first event on
-  assert.equal(mostIdleMs(m), 10000);
-  assert.equal(mostIdleMs({ ...m, firstEventMs: 45000 }), 45000);
+  // the most idle moment from the first event on: the middle of the first stretch at the most
+  assert.equal(mostIdleMs(m), 25000);
+  assert.equal(mostIdleMs({ ...m, firstEventMs: 45000 }), 47000);
+  assert.equal(mostIdleMs({ ...m, firstEventMs: 55000 }), 55000, 'nothing idle after it: the event itself');
 });
 
 test('folding: the members the script touches first, then the biggest change; the rest summed below, idle on top', () => {

@@ -1,12 +1,8 @@
 // The Timeline's configuration: each knob for configuration A (Spate's defaults prefilled; the
 // lease duration is the snapshot's lease TTL) and, when comparing, B (a knob left as A follows
-// A; one changed is marked). A value the core refuses marks its input with the reason. Below,
-// the script itself as JSON, to copy to `spate-planner simulate` or to paste one in.
+// A; one changed is marked). A value the core refuses marks its input with the reason.
 import { el, attrs, button, input, field } from '../lib/dom.js';
-import {
-  FIELDS, FIELD, fieldIn, effective, setField, setOverride, readInput, inputText, emptyTimeline,
-  scriptText, overridesText, parseScript, parseOverrides,
-} from '../lib/timeline-script.js';
+import { FIELDS, FIELD, fieldIn, effective, setField, setOverride, readInput, inputText, emptyTimeline } from '../lib/timeline-script.js';
 
 const UNIT = { ms: ' (s)', count: '' };
 
@@ -58,35 +54,8 @@ function configTable(controller, report) {
   return { node: t, cells, colB };
 }
 
-function setValue(control, text) {
+export function setValue(control, text) {
   if (!control.matches(':focus') && control.value !== text) control.value = text;
-}
-
-/** The script as JSON: A's script and B's settings, editable; applying replaces the timeline. */
-function scriptBox(controller) {
-  const box = el('details', undefined, 'tl-json');
-  box.append(el('summary', 'Script (JSON) — the same file runs on the command line: spate-planner simulate job.json --script script.json'));
-  const a = attrs(document.createElement('textarea'), { 'aria-label': 'script of configuration A (JSON)', spellcheck: 'false', rows: 8 });
-  const b = attrs(document.createElement('textarea'), { 'aria-label': "configuration B's settings (JSON; empty: no comparison)", spellcheck: 'false', rows: 2 });
-  const error = attrs(el('p', '', 'form-error'), { role: 'alert' });
-  const apply = button('Apply the script', () => {
-    error.textContent = '';
-    try {
-      const script = parseScript(a.value);
-      const over = b.value.trim() ? parseOverrides(b.value) : null;
-      controller.setTimeline({ script, b: over }, 'Timeline: script applied.');
-    } catch (e) {
-      error.textContent = `${e.message} (${e.code}${e.path ? ` at ${e.path}` : ''})`;
-    }
-  });
-  box.append(field('A: the script', a, 'field tl-wide'), field("B: settings that differ from A's", b, 'field tl-wide'), apply, error);
-  return {
-    node: box,
-    update(t) {
-      setValue(a, scriptText(t.script));
-      setValue(b, t.b ? overridesText(t.b) : '');
-    },
-  };
 }
 
 export function createTimelineConfig(ctx) {
@@ -114,8 +83,7 @@ export function createTimelineConfig(ctx) {
   }, undefined, "Back to Spate's defaults (the events stay)");
   const tools = el('div', undefined, 'row');
   tools.append(compareLabel, reset);
-  const json = scriptBox(controller);
-  node.append(title, tools, hint, table.node, error, json.node);
+  node.append(title, tools, hint, table.node, error);
   return {
     node,
     /** error: the current run's failure (one naming a setting marks its input), or null. */
@@ -140,7 +108,6 @@ export function createTimelineConfig(ctx) {
         a.title = badA ? err.message : '';
         b.title = badB ? err.message : '';
       }
-      json.update(t);
     },
   };
 }

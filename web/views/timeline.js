@@ -11,6 +11,7 @@ import { configNames, duration, clock, effective } from '../lib/timeline-script.
 import { thousands } from '../lib/format.js';
 import { createTimelineEvents } from './timeline-events.js';
 import { createTimelineConfig } from './timeline-config.js';
+import { createScriptBox } from './timeline-json.js';
 import { figuresTable } from './timeline-figures.js';
 import { createTimelineCharts } from './timeline-chart.js';
 import { createTimelineFleet } from './timeline-fleet.js';
@@ -45,8 +46,11 @@ export function createTimeline(ctx) {
   const intro = el('p', 'When things happen: the timing simulator replays heartbeats, lease expiry, the rebalance delay, elections, claims and drains on this snapshot, event by event, for the events and configuration below.', 'hint');
   const events = createTimelineEvents(ctx);
   const config = createTimelineConfig(ctx);
+  const json = createScriptBox(controller);
   const setup = el('div', undefined, 'tl-setup');
-  setup.append(events.node, config.node);
+  const left = el('div', undefined, 'tl-column');
+  left.append(events.node, json.node);
+  setup.append(left, config.node);
   const status = attrs(el('p', '', 'hint tl-status'), { role: 'status' });
   const problem = el('div', undefined, 'tl-problem');
   const results = el('div', undefined, 'tl-results');
@@ -138,6 +142,7 @@ export function createTimeline(ctx) {
         const err = run?.status === 'error' && run.key === runKey(state) ? run.error : null;
         events.update(state, err);
         config.update(state, err);
+        json.update(state.timeline);
       }
       if (changed(prev, state, 'timelineRun', 'generation')) render(state);
       if (shown && changed(prev, state, 'timeline', 'generation')) controller.timeline.request();
