@@ -4,6 +4,7 @@
 import { el, attrs } from './lib/dom.js';
 import { Controller } from './lib/controller.js';
 import { ReviewActions } from './lib/review.js';
+import { changed } from './lib/store.js';
 import { viewsAt } from './views/registry.js';
 import './views/index.js';
 
@@ -73,7 +74,16 @@ function mountTabs(ctx, into) {
     if (current < 0 || tabs[current].tab.hidden) select(visible()[0] ?? 0);
   };
   into.append(section);
-  return { views: tabs.map((t) => t.view), sync };
+  // a tab asked for by an action (the fleet chart's "crash in the Timeline")
+  const asked = {
+    update(state, prev) {
+      const i = state.tab && changed(prev, state, 'tab') ? tabs.findIndex((t) => t.v.id === state.tab.id) : -1;
+      if (i < 0 || tabs[i].tab.hidden) return;
+      chosen = true;
+      select(i, Boolean(state.tab.focus));
+    },
+  };
+  return { views: [...tabs.map((t) => t.view), asked], sync };
 }
 
 function dropTarget(node, controller) {

@@ -11,6 +11,8 @@ import { PlannerApp } from './app.js';
 import { fromFragment, bindPermalink } from './lib/permalink.js';
 import { parseScenario, scenarioText, emptyScenario } from './lib/scenario.js';
 import { summarize } from './lib/summary.js';
+import { emptyTimeline } from './lib/timeline-script.js';
+import { errorMessage } from './lib/messages.js';
 
 function capAttr(value) {
   const cap = Number(value);
@@ -42,9 +44,10 @@ export class SpatePlannerElement extends HTMLElement {
     let link = null;
     if (this.hasAttribute('permalink')) {
       link = fromFragment(location.hash);
-      store.update({ scenario: link.scenario, order: link.order });
+      store.update({ scenario: link.scenario, order: link.order, ...(link.timeline ? { timeline: link.timeline, tab: { id: 'timeline' } } : {}) });
       bindPermalink(window, store, (next) => {
         this.controller.setOrder(next.order);
+        this.controller.setTimeline(next.timeline ?? emptyTimeline(), 'Timeline read from the address.');
         this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.', 'of the link');
       });
     }
@@ -57,6 +60,7 @@ export class SpatePlannerElement extends HTMLElement {
     }
     const ok = url ? await this.controller.loadUrl(url, link) : await this.controller.loadDemo(demo, link);
     if (!ok && url && !this.controller.state.info) await this.controller.loadDemo(demo, link);
+    if (link?.timelineError) store.update({ message: errorMessage(link.timelineError, "The link's timeline could not be read; the Timeline starts empty", 'warning') });
   }
 
   /** The job named by the `job` attribute or the `live` URL's ?job=, or null. */

@@ -10,6 +10,7 @@ import { readSource } from './lib/read-source.js';
 import { movesSlice } from './lib/moves-slice.js';
 import { openLive, liveFrame } from './lib/live-worker.js';
 import { reviewOps } from './lib/review-ops.js';
+import { simulateModel } from './lib/timeline-worker.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -146,6 +147,11 @@ const ops = {
   liveSave() {
     if (!live) throw fail('not_live', 'no live job is followed');
     return live.save(planner, Date.now());
+  },
+
+  /** The Timeline: a script simulated on the snapshot, reduced to what the page draws. */
+  simulate({ script }) {
+    return simulateModel(planner, guard, script);
   },
 };
 

@@ -110,3 +110,43 @@ export interface Diff {
 }
 /** Errors thrown by this module: an Error with a stable code and where it applies. */
 export interface PlannerError extends Error { code: string; bucket?: string; key?: string; path?: string; }
+
+/** How a split was claimed (docs/script-format.md). */
+export type ClaimKind = "create" | "released" | "reclaim" | "expired";
+/** The simulation's headline figures (docs/simulator.md, "Figures"); times in ms. */
+export interface SimFigures {
+  recovery_ms: number | null; idle_split_ms: number; idle_weighted: U64; attempts_burned: number;
+  splits_quarantined: number; moves: number; forced_drains: number; replayed_ms: number;
+  leadership_gap_ms: number; longest_leadership_gap_ms: number; elections: number; publishes: number;
+  claims: number; end_ms: number;
+}
+export interface SimClaim { t_ms: number; member: string; split: string; kind: ClaimKind; attempt: number; }
+export interface SimQuarantine { t_ms: number; member: string; split: string; }
+export interface SimElection { t_ms: number; member: string; }
+/** One happening of the timeline: `t_ms` and its `event` with that event's fields. */
+export type SimEvent = { t_ms: number } & (
+  | { event: "ignored"; index: number; reason: string }
+  | { event: "crashed" | "stopped" | "presence_expired" | "presence_deleted" | "leader_resigned"; member: string }
+  | { event: "started"; member: string; nonce: string; cap: number }
+  | { event: "cap_set"; member: string; cap: number }
+  | { event: "presence_written"; member: string; cap: number | null }
+  | { event: "leader_elected" | "plan_written"; member: string; generation: U64 }
+  | { event: "leader_key_expired"; owner: string }
+  | { event: "published"; leader: string; generation: U64; records: { member: string; splits: string[] }[] }
+  | { event: "assign_deleted"; leader: string; member: string }
+  | { event: "claim"; member: string; split: string; kind: ClaimKind; attempt: number }
+  | { event: "quarantine"; member: string; split: string; attempt: number }
+  | { event: "revoke_requested" | "revoke_cancelled" | "decline_forgotten" | "lease_renewed" | "lost" | "completed"; member: string; split: string }
+  | { event: "released"; member: string; split: string; reason: "drained" | "forced" | "declined" | "departure"; replayed_ms: number }
+  | { event: "lease_expired"; split: string; owner: string }
+  | { event: "failed"; member: string; split: string; attempt: number; quarantined: boolean }
+  | { event: "splits_added"; count: number; prefix: string }
+  | { event: "job_finished" }
+);
+/** A split's state over [from_ms, to_ms); `member` for running and draining. */
+export interface SplitInterval { from_ms: number; to_ms: number; phase: "running" | "draining" | "idle" | "completed" | "quarantined"; member?: string; }
+/** `JSON.parse(Planner.simulate(script))`: the document of `spate-planner simulate --json`. */
+export interface SimulationDocument {
+  format: string; figures: SimFigures; claims: SimClaim[]; quarantines: SimQuarantine[]; elections: SimElection[];
+  timeline: SimEvent[]; splits: Record<string, SplitInterval[]>;
+}

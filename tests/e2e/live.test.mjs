@@ -50,7 +50,7 @@ async function poll(page, fn, arg, ms, what) {
 function shows(page, kind, text, bucket, rev, ms = 1000) {
   return poll(page, ([k, t, b, r]) => {
     const el = document.querySelector('spate-planner');
-    const rows = [...el.shadowRoot.querySelectorAll(`.timeline .event[data-kind="${k}"] .what`)].map((n) => n.textContent);
+    const rows = [...el.shadowRoot.querySelectorAll(`.live-events .event[data-kind="${k}"] .what`)].map((n) => n.textContent);
     const [s, l] = (el.dataset.revisions || '0-0').split('-').map(Number);
     return rows.some((x) => x.includes(t)) && (b === 'state' ? s : l) >= r;
   }, [kind, text, bucket, rev], ms, `the page to show "${kind}: ${text}" at ${bucket} revision ${rev}`);
@@ -199,7 +199,7 @@ test('NATS killed and restarted: reconnecting, then live again without a reload 
   assert.match(await page.locator('.live-bar').textContent(), /Reconnecting: job orders/);
   await nats.restart();
   await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.live-bar')?.dataset.status === 'live', null, 20000, 'the bar to say live again');
-  await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.timeline .event[data-kind="resync"]'), null, 5000, 'the full state read again');
+  await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.live-events .event[data-kind="resync"]'), null, 5000, 'the full state read again');
   assert.equal(await page.evaluate(() => window.notReloaded), true);
   const frames = await page.evaluate(() => window.frames_);
   for (const f of frames) {

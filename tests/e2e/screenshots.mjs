@@ -6,6 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { startServer, launch, ready, repoRoot, applyForm, openWhatIf } from './browser.mjs';
 import { demo, withoutCaps, laterSnapshot, planOf } from './review-fixtures.mjs';
+import { steadySnapshot } from './steady-fleet.mjs';
 
 const out = join(repoRoot, 'docs/images');
 const chrome = await launch();
@@ -116,6 +117,36 @@ await unstick(p);
 await shot(p, '.sweep-result', join(out, 'phone-sweep-dark.png'), 900);
 await p.close();
 reviewServer.stop();
+// the Timeline, on a steady fleet (six members, ten splits each) and on a hundred members
+const work = await mkdtemp(join(tmpdir(), 'spate-shots-'));
+const steady = await startServer([(await steadySnapshot(join(work, 'steady.json'))).file]);
+const timelineDone = (pg, n = 0) => pg.waitForFunction((k) => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run || 0) > k, n, { timeout: 120000 });
+p = await chrome.browser.newPage({ viewport: { width: 1400, height: 3200 }, colorScheme: 'light' });
+await p.goto(steady.url);
+await ready(p);
+await p.locator('.chart button[data-member="worker-03"]').click();
+await p.locator('.fleet').screenshot({ path: join(out, 'timeline-from-chart.png') });
+await p.locator('.row-actions button', { hasText: 'Crash at t = 0' }).click();
+await timelineDone(p);
+await p.locator('label', { hasText: 'Compare with a second configuration (B)' }).locator('input').check();
+await timelineDone(p, 1);
+await p.locator('.tabs').screenshot({ path: join(out, 'timeline.png') });
+await p.locator('.tl-jumps button', { hasText: 'A: most idle' }).click();
+await p.waitForTimeout(200);
+await p.locator('.tl-fleet').screenshot({ path: join(out, 'timeline-fleet.png') });
+await p.close();
+steady.stop();
+
+const hundred = await startServer([(await steadySnapshot(join(work, 'hundred.json'), { job: 'hundred', members: 100, per: 100, cap: 128 })).file]);
+p = await chrome.browser.newPage({ viewport: { width: 1400, height: 2000 }, colorScheme: 'dark' });
+const events = [{ at_ms: 60000, op: 'crash', member: 'worker-05' }];
+for (let i = 0; i < 10; i++) events.push({ at_ms: 90000 + i * 30000, op: 'stop', member: `worker-${20 + i}` }, { at_ms: 100000 + i * 30000, op: 'start', member: `worker-${20 + i}`, cap: 128 });
+await p.goto(`${hundred.url}#timeline=${encodeURIComponent(JSON.stringify({ data_plane: { drain_ms: 2000 }, events }))}`);
+await ready(p, 0, 60000);
+await timelineDone(p);
+await p.locator('.tl-charts').screenshot({ path: join(out, 'timeline-hundred.png') });
+await p.close();
+hundred.stop();
 
 await chrome.close();
 server.stop();

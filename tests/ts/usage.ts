@@ -2,7 +2,7 @@
 // element (web/dist/element.d.ts) against the way the dashboard and embedders use them.
 // Checked by `tsc --noEmit`; not run. (What the module really returns is checked by
 // generated/checked.ts, written by generate.mjs.)
-import init, { Planner, stableHash, type PlanView, type FleetInfo, type U64, type PlannerError, type Scenario } from '../../web/pkg/spate_planner.js';
+import init, { Planner, stableHash, type PlanView, type FleetInfo, type U64, type PlannerError, type Scenario, type SimulationDocument } from '../../web/pkg/spate_planner.js';
 import type { PlanChangeDetail, SpatePlannerElement } from '../../web/dist/element.js';
 
 export async function example(bytes: Uint8Array): Promise<string> {
@@ -24,6 +24,10 @@ export async function example(bytes: Uint8Array): Promise<string> {
     const err = e as PlannerError;
     console.log(err.code, err.bucket ?? '', err.key ?? '', err.path ?? '');
   }
+  const sim: SimulationDocument = JSON.parse(p.simulate('{"events":[{"at_ms":0,"op":"crash_leader"}]}'));
+  const idle = Object.values(sim.splits).flat().filter((i) => i.phase === 'idle').reduce((s, i) => s + i.to_ms - i.from_ms, 0);
+  const crashed = sim.timeline.flatMap((e) => (e.event === 'crashed' ? [e.member] : []));
+  console.log(idle === sim.figures.idle_split_ms, crashed, sim.figures.recovery_ms ?? 'not recovered');
   p.free();
   return `${seed} ${why} ${first.length} ${rounds.length} ${fatal.length} ${view.default_cap_source} ${stableHash('7', '1')}`;
 }

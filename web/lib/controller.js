@@ -9,6 +9,7 @@ import { humanBytes } from './format.js';
 import { errorMessage, isSuperseded, planSentence, failuresMessage, otherSnapshotMessage } from './messages.js';
 import { LiveSession, listJobs } from './live.js';
 import { initialLive } from './live-state.js';
+import { TimelineRunner } from './timeline-runner.js';
 
 export const DEMO = { splits: 2000, members: 24, seed: 1 };
 
@@ -21,6 +22,7 @@ export class Controller extends EventTarget {
     /** The live job followed (lib/live.js), or null. */
     this.live = null;
     this.client = new PlannerClient({ onRestart: (cause) => this.restarted(cause), onLive: (m) => this.live?.onWorker(m) });
+    this.timeline = new TimelineRunner(this);
   }
 
   get state() { return this.store.state; }
@@ -261,6 +263,30 @@ export class Controller extends EventTarget {
 
   dismissMessage() {
     this.store.update({ message: null });
+  }
+
+  /** Shows a tab of the detail area (`focus`: moves the keyboard focus to it). */
+  showTab(id, focus = false) {
+    this.store.update({ tab: { id, focus } });
+  }
+
+  // ------------------------------------------------------------------ timeline
+
+  /** Replaces the Timeline's script and configurations ({ script, b }: lib/timeline-script.js). */
+  setTimeline(timeline, status = null) {
+    this.store.update(status ? { timeline, status } : { timeline });
+  }
+
+  /** Adds scripted events (a crash from the fleet chart, say) and shows the Timeline. */
+  addTimelineEvents(events, status) {
+    const t = this.state.timeline;
+    const script = { ...t.script, events: [...(Array.isArray(t.script.events) ? t.script.events : []), ...events] };
+    this.store.update({ timeline: { ...t, script }, tab: { id: 'timeline', focus: true }, status });
+  }
+
+  /** The Timeline's run, committed by lib/timeline-runner.js. */
+  setTimelineRun(timelineRun) {
+    this.store.update({ timelineRun });
   }
 
   /** A request for the snapshot and scenario shown (the worker refuses it for another load). */

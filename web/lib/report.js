@@ -58,8 +58,11 @@ function moveLines(moves) {
   return out;
 }
 
-/** The report: { info, source, result: { view, baseline, failures }, scenario, moves, link }. */
-export function markdownReport({ info, source, result, scenario, moves, link }) {
+/**
+ * The report: { info, source, result: { view, baseline, failures }, scenario, moves, link,
+ * timeline (the Timeline's section, lib/timeline-report.js, or null) }.
+ */
+export function markdownReport({ info, source, result, scenario, moves, link, timeline = null }) {
   const { view, baseline, failures } = result;
   const s = summarize(view);
   const lines = [`# Plan for job ${code(info.job)}${scenario.changes.length ? ' (what-if)' : ''}`, ''];
@@ -75,6 +78,7 @@ export function markdownReport({ info, source, result, scenario, moves, link }) 
   lines.push('', '## Figures', '', ...figuresTable(view, baseline));
   lines.push('', '## Members', '', ...memberLines(view));
   lines.push('', ...moveLines(moves));
+  if (timeline) lines.push('', timeline);
   lines.push('', '_Made by spate-planner: the Spate decision core, compiled to WebAssembly._', '');
   return lines.join('\n');
 }

@@ -45,6 +45,12 @@ export function initialState() {
     beforeLoading: null,
     /** The comparison of `before` with the snapshot shown: { before, generation, diff } or null. */
     comparison: null,
+    /** The Timeline's script and configuration B's overrides (lib/timeline-script.js). */
+    timeline: { script: { events: [] }, b: null },
+    /** The Timeline's run of it (lib/timeline-runner.js): status, models of A and B, error. */
+    timelineRun: null,
+    /** A tab asked to be shown: { id } (a new object each time), or null. */
+    tab: null,
   };
 }
 

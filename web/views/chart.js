@@ -10,6 +10,7 @@ import { chartModel, describeMember } from '../lib/chart-model.js';
 import { ORDERS } from '../lib/sort.js';
 import { humanBytes } from '../lib/format.js';
 import { createTooltip } from './tooltip.js';
+import { memberActions } from './timeline-actions.js';
 
 function bar(cls, from, to) {
   const b = el('span', undefined, `bar ${cls}`);
@@ -101,10 +102,11 @@ export function createChart(ctx) {
       tip.attach(row.node, row.title, row.lines);
       row.node.addEventListener('click', () => controller.focus(state.focus === r.name ? null : r.name));
       rows.append(row.node);
+      if (state.focus === r.name) rows.append(memberActions(controller, r.name));
     }
     body.replaceChildren(axis(model), rows);
     caption.textContent = `${model.total} members; scale 0 – ${humanBytes(BigInt(Math.round(model.end)))}; fleet mean ${humanBytes(model.meanBig)} planned. `
-      + 'Hover or focus a member for its figures; click or press Enter to show only its moves, splits and claims.';
+      + 'Hover or focus a member for its figures; click or press Enter to show only its moves, splits and claims, or to crash it in the Timeline.';
     more.replaceChildren();
     if (model.folded) {
       more.append(el('span', `${model.folded} more member${model.folded === 1 ? '' : 's'} folded (${ORDERS[state.order]?.label || 'name'} order). `),

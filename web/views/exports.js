@@ -9,6 +9,7 @@ import { memberRows } from '../lib/summary.js';
 import { describe } from '../lib/scenario.js';
 import { utc } from '../lib/format.js';
 import { errorReporter } from './focus-chip.js';
+import { timelineMarkdown } from './timeline-export.js';
 
 function fileStem(state) {
   return `spate-plan-${state.info?.job || 'fleet'}${state.scenario.changes.length ? '-whatif' : ''}`.replace(/[^\w.-]+/g, '_');
@@ -42,7 +43,8 @@ export function createExports(ctx) {
     act('Report (Markdown)', async () => {
       const s = controller.state;
       const moves = await controller.ask('moves', { sort: 'weight', desc: true, filter: '', member: null, offset: 0, limit: 200 });
-      const md = markdownReport({ info: s.info, source: s.source, result: s.result, scenario: s.scenario, moves, link: ctx.options.permalink ? location.href : null });
+      const timeline = await timelineMarkdown(controller, ctx.host);
+      const md = markdownReport({ info: s.info, source: s.source, result: s.result, scenario: s.scenario, moves, link: ctx.options.permalink ? location.href : null, timeline });
       download(`${fileStem(s)}.md`, 'text/markdown', md);
     }),
     act('Review document (Markdown)', async () => {

@@ -16,6 +16,7 @@ import { createLiveJobs } from './live-jobs.js';
 import { createLive } from './live.js';
 import { createSweep } from './sweep.js';
 import { createCompare } from './compare.js';
+import { createTimeline } from './timeline.js';
 
 registerView({ id: 'header', place: 'header', create: createHeader });
 registerView({ id: 'notices', place: 'notices', create: createNotices });
@@ -33,3 +34,4 @@ registerView({ id: 'live', title: 'Live', place: 'tab', order: 5, create: create
 registerView({ id: 'details', title: 'All figures', place: 'tab', order: 50, print: true, create: createDetails });
 registerView({ id: 'sweep', title: 'Sweep', place: 'tab', order: 60, print: true, create: createSweep });
 registerView({ id: 'compare', title: 'Compare', place: 'tab', order: 70, print: true, create: createCompare });
+registerView({ id: 'timeline', title: 'Timeline', place: 'tab', order: 45, create: createTimeline });

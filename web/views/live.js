@@ -24,7 +24,7 @@ function rowNode(r) {
 
 /** The timeline list, keeping the nodes of rows already shown (new rows go on top). */
 function createTimeline() {
-  const list = el('ul', undefined, 'timeline');
+  const list = el('ul', undefined, 'live-events');
   let top = null;
   return {
     node: list,
@@ -86,7 +86,7 @@ export function createLive(ctx) {
   const chart = createLiveChart((id) => controller.live?.select(id));
   const then = el('div', undefined, 'live-then');
   const timeline = createTimeline();
-  const area = scrollArea('what happened since the page was opened', 'scroll timeline-scroll');
+  const area = scrollArea('what happened since the page was opened', 'scroll live-events-scroll');
   area.append(timeline.node);
   const charts = el('div', undefined, 'live-figures');
   charts.append(el('h3', "The plan's figures since the page was opened"), chart.node, then);

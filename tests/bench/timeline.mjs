@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// The Timeline's figures in headless Chromium (served by the real binary): 10 minutes of a
+// 10,000-split, 100-member fleet with a crash at 60 s and a rolling restart of 10 members (each
+// stopped gracefully and started again 10 s later with its own cap, one every 30 s; drains of
+// 2 s), as `spate-planner bench --sim` runs it, on a steady fleet (equal weights) and on the demo
+// fleet (byte weights). Per run: the worker's busy time (the wasm simulation, the reduction to
+// series, the round trip with the copy to the page), the main thread's time to draw the result
+// and to the next painted frame, the longest main-thread task while it ran, and a scrubber step.
+//   node tests/bench/timeline.mjs [REPEATS]
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, launch, cli, ready } from '../e2e/browser.mjs';
+import { steadySnapshot } from '../e2e/steady-fleet.mjs';
+
+const repeats = Number(process.argv[2] || 3);
+const dir = await mkdtemp(join(tmpdir(), 'spate-bench-timeline-'));
+const chrome = await launch();
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** One run in a fresh page: the script set through the controller, the Timeline tab opened. */
+async function once(url) {
+  const page = await chrome.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.addInitScript(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(url);
+  await ready(page, 0, 120000);
+  await page.evaluate(() => {
+    const c = document.querySelector('spate-planner').controller;
+    const caps = new Map(c.state.info.members.map((m) => [m.name, m.max_in_flight]));
+    const events = [{ at_ms: 60000, op: 'crash', member: 'worker-05' }];
+    for (let i = 0; i < 10; i++) {
+      const member = `worker-${20 + i}`;
+      events.push({ at_ms: 90000 + i * 30000, op: 'stop', member }, { at_ms: 100000 + i * 30000, op: 'start', member, ...(caps.get(member) ? { cap: caps.get(member) } : {}) });
+    }
+    window.__longest = 0;
+    c.setTimeline({ script: { data_plane: { drain_ms: 2000 }, events }, b: null });
+  });
+  await page.locator('.tab[data-tab="timeline"]').click();
+  await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run, null, { timeout: 300000 });
+  const r = await page.evaluate(() => {
+    const c = document.querySelector('spate-planner').controller;
+    const d = document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset;
+    return { ...c.state.timelineRun.a.timing, drawMs: Number(d.drawMs), paintMs: Number(d.paintMs), longest: window.__longest, claims: c.state.timelineRun.a.figures.claims };
+  });
+  r.scrubMs = await page.evaluate(async () => {
+    const s = document.querySelector('spate-planner').shadowRoot.querySelector('.tl-fleet input[type=range]');
+    const times = [];
+    for (let v = 30; v < 600; v += 30) {
+      const t0 = performance.now();
+      s.value = String(v);
+      s.dispatchEvent(new Event('input'));
+      await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  });
+  await page.close();
+  return r;
+}
+
+async function fleet(name, file) {
+  const server = await startServer([file]);
+  try {
+    const runs = [];
+    for (let i = 0; i < repeats; i++) runs.push(await once(server.url));
+    const m = (k) => median(runs.map((x) => x[k]));
+    console.log(`${name}: ${runs[0].claims} claims, document ${(runs[0].bytes / 1048576).toFixed(1)} MiB`);
+    console.log(`  worker: simulation ${m('simMs').toFixed(0)} ms + reduction ${m('modelMs').toFixed(0)} ms; round trip ${m('roundTripMs').toFixed(0)} ms`);
+    console.log(`  main thread: draw ${m('drawMs').toFixed(0)} ms, to the next painted frame ${m('paintMs').toFixed(0)} ms; longest task ${m('longest').toFixed(0)} ms; a scrubber step ${m('scrubMs').toFixed(0)} ms to its frame`);
+  } finally {
+    server.stop();
+  }
+}
+
+console.log(`median of ${repeats} runs each`);
+await fleet('steady 10,000 x 100 (equal weights)', (await steadySnapshot(join(dir, 'steady.json'), { job: 'bench', members: 100, per: 100, cap: 128 })).file);
+const demo = join(dir, 'demo.json');
+const r = await cli(['demo', '--splits', '10000', '--members', '100', '--job', 'bench', '-o', demo]);
+if (r.status !== 0) throw new Error(r.stderr);
+await fleet('demo 10,000 x 100 (byte weights)', demo);
+await chrome.close();

@@ -1,0 +1,407 @@
+// Unit tests of the Timeline's pure modules (web/lib/timeline-*.js): the script state, the
+// reduction of a simulation document to series, the fleet at an instant, the folding, the
+// figures, the report section, the permalink, and the runner's supersession. The last tests run
+// the real wasm simulator (the test build) and check the reduction against its own figures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  parseScript, scriptText, withOverrides, setField, setOverride, readInput, inputText, effective, duration, clock,
+  describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents,
+} from '../../web/lib/timeline-script.js';
+import { averager, bucketMs, timelineModel, marksOf } from '../../web/lib/timeline-model.js';
+import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/lib/timeline-at.js';
+import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/lib/timeline-series.js';
+import { figureText, differenceText, figureRows } from '../../web/lib/timeline-figures.js';
+import { fenced, timelineSection, base64 } from '../../web/lib/timeline-report.js';
+import { toFragment, fromFragment } from '../../web/lib/permalink.js';
+import { emptyScenario } from '../../web/lib/scenario.js';
+import { runKey, runScripts, TimelineRunner } from '../../web/lib/timeline-runner.js';
+import { eventsOf } from '../../web/views/timeline-events.js';
+
+const BIG_SEED = '18446744073709551615';
+
+test('script text keeps the seed and weights exact and writes them as JSON integers', () => {
+  const text = `{"format":"spate-planner-script/1","seed": ${BIG_SEED},"events":[{"at_ms":0,"op":"add_splits","count":2,"weight":9007199254740993,"prefix":"x-"}]}`;
+  const s = parseScript(text);
+  assert.equal(s.seed, BIG_SEED);
+  assert.equal(s.events[0].weight, '9007199254740993');
+  const out = scriptText(s);
+  assert.equal(out, `{"format":"spate-planner-script/1","seed":${BIG_SEED},"events":[{"at_ms":0,"op":"add_splits","count":2,"weight":9007199254740993,"prefix":"x-"}]}`);
+  // a member named like a field stays a string
+  const odd = parseScript('{"events":[{"at_ms":0,"op":"crash","member":"\\"seed\\":5"}]}');
+  assert.equal(odd.events[0].member, '"seed":5');
+  assert.match(scriptText(odd), /"member":"\\"seed\\":5"/);
+});
+
+test('parseScript refuses what is not a script, with a code and a path', () => {
+  assert.throws(() => parseScript('{nope'), (e) => e.code === 'invalid_script' && e.path === '$');
+  assert.throws(() => parseScript('[1]'), (e) => e.code === 'invalid_script');
+  assert.throws(() => parseScript('{"format":"other/2"}'), (e) => e.code === 'unsupported_format' && e.path === 'format');
+  assert.deepEqual(parseScript('{}'), { events: [] });
+  assert.throws(() => parseOverrides('{"events":[{"at_ms":0,"op":"crash_leader"}]}'), (e) => e.code === 'invalid_script');
+  assert.deepEqual(parseOverrides('{"rebalance_delay_ms":0}'), { rebalance_delay_ms: 0 });
+});
+
+test('settings: set, cleared, overridden in B and placed where the script format keeps them', () => {
+  let s = { events: [] };
+  s = setField(s, 'rebalance_delay_ms', 5000);
+  s = setField(s, 'drain_ms', 2000);
+  s = setField(s, 'until_ms', 120000);
+  assert.deepEqual(s, { events: [], config: { rebalance_delay_ms: 5000 }, data_plane: { drain_ms: 2000 }, until_ms: 120000 });
+  assert.deepEqual(setField(s, 'drain_ms', null), { events: [], config: { rebalance_delay_ms: 5000 }, until_ms: 120000 });
+  const b = setOverride(setOverride(null, 'rebalance_delay_ms', 0), 'seed', '3');
+  assert.deepEqual(withOverrides(s, b), { events: [], config: { rebalance_delay_ms: 0 }, data_plane: { drain_ms: 2000 }, until_ms: 120000, seed: '3' });
+  assert.deepEqual(setOverride(b, 'seed', null), { rebalance_delay_ms: 0 });
+  // defaults: Spate's, the lease from the snapshot's TTL
+  assert.equal(effective(s, 'lease_duration_ms', { lease_ttl_ms: '45000' }), 45000);
+  assert.equal(effective(s, 'lease_duration_ms', null), 30000);
+  assert.equal(effective(s, 'rebalance_delay_ms', null), 5000);
+  assert.equal(effective({ events: [] }, 'max_attempts', null), 4);
+  assert.deepEqual(configNames({ script: s, b }), { A: 'A: rebalance delay 5 s, drain time (data plane) 2 s, horizon 2 min', B: 'B: rebalance delay 0 s, seed 3' });
+  assert.equal(configNames(emptyTimeline()).A, "A: Spate's defaults");
+  assert.equal(hasTimeline(emptyTimeline()), false);
+  assert.equal(hasTimeline({ script: { events: [], seed: '1' }, b: null }), true);
+});
+
+test('inputs: seconds to integer ms, the seed exact, empty is the default, the rest goes to the core as is', () => {
+  assert.equal(readInput('rebalance_delay_ms', '2.5'), 2500);
+  assert.equal(readInput('rebalance_delay_ms', '-1'), -1000);
+  assert.equal(readInput('max_attempts', '0'), 0);
+  assert.equal(readInput('seed', `00${BIG_SEED}`), BIG_SEED);
+  assert.equal(readInput('until_ms', '  '), null);
+  assert.throws(() => readInput('drain_deadline_ms', 'soon'), (e) => e.code === 'invalid_script' && e.path === 'drain_deadline_ms');
+  assert.equal(inputText('lease_duration_ms', 30000), '30');
+  assert.equal(inputText('seed', BIG_SEED), BIG_SEED);
+  assert.equal(inputText('drain_ms', { min: 1, max: 2 }), '');
+});
+
+test('durations and clock times for people', () => {
+  assert.deepEqual([0, 1500, 20000, 61234, 120000, 90000, 3900000].map(duration), ['0 s', '1.5 s', '20 s', '1 min 1 s', '2 min', '1 min 30 s', '1 h 5 min']);
+  assert.deepEqual([0, 59999, 65000, 3723000].map(clock), ['0:00', '0:59', '1:05', '1:02:03']);
+});
+
+test('events: described, fresh names skip taken ones, a rolling restart stops then starts each member', () => {
+  assert.equal(describeEvent({ at_ms: 60000, op: 'stop', member: 'w1' }), 't = 1 min: stop w1 gracefully');
+  assert.equal(describeEvent({ at_ms: 0, op: 'crash_leader' }), 't = 0 s: crash the leader');
+  assert.deepEqual(freshNames(3, 'new-', ['new-02']), ['new-01', 'new-03', 'new-04']);
+  assert.deepEqual(rollingRestart(['a', 'b'], 1000, 30000, 10000), [
+    { at_ms: 1000, op: 'stop', member: 'a' }, { at_ms: 11000, op: 'start', member: 'a' },
+    { at_ms: 31000, op: 'stop', member: 'b' }, { at_ms: 41000, op: 'start', member: 'b' },
+  ]);
+  const ordered = orderedEvents({ events: [{ at_ms: 5, op: 'crash_leader' }, { at_ms: 1, op: 'crash', member: 'x' }, { at_ms: 5, op: 'stop', member: 'y' }] });
+  assert.deepEqual(ordered.map((o) => o.index), [1, 0, 2]);
+});
+
+test('the event form: restarts keep the member\'s own cap, new members get fresh names, counts are checked', () => {
+  const ctx = { members: ['w1', 'w2', 'w3'], taken: ['w1', 'w2', 'w3', 'new-01'], capOf: (m) => ({ w1: 16, w2: null }[m] ?? null) };
+  const v = { at: '1.5', member: 'w1', count: '2', cap: '', every: '30', downtime: '10' };
+  assert.deepEqual(eventsOf('rolling', v, ctx), [
+    { at_ms: 1500, op: 'stop', member: 'w1' }, { at_ms: 11500, op: 'start', member: 'w1', cap: 16 },
+    { at_ms: 31500, op: 'stop', member: 'w2' }, { at_ms: 41500, op: 'start', member: 'w2' },
+  ]);
+  assert.deepEqual(eventsOf('restart', { ...v, cap: '4' }, ctx), [{ at_ms: 1500, op: 'start', member: 'w1', cap: 4 }]);
+  assert.deepEqual(eventsOf('start_new', v, ctx), [{ at_ms: 1500, op: 'start', member: 'new-02' }, { at_ms: 1500, op: 'start', member: 'new-03' }]);
+  assert.deepEqual(eventsOf('crash_leader', v, ctx), [{ at_ms: 1500, op: 'crash_leader' }]);
+  assert.deepEqual(eventsOf('set_cap', v, ctx), [{ at_ms: 1500, op: 'set_cap', member: 'w1', cap: 0 }]);
+  assert.throws(() => eventsOf('rolling', { ...v, count: '4' }, ctx), /how many: a whole number from 1 to 3/);
+  assert.throws(() => eventsOf('crash', { ...v, member: '' }, ctx), /pick a member/);
+  // a time the core refuses still goes to it (it names the field)
+  assert.deepEqual(eventsOf('crash', { ...v, at: '-2' }, ctx), [{ at_ms: -2000, op: 'crash', member: 'w1' }]);
+});
+
+test('bucket averages: each interval adds exactly value × time, whole buckets through the difference array', () => {
+  // buckets of 1000 ms over 3500 ms: the last one is 500 ms long
+  const a = averager(1, 4, 1000, 3500);
+  a.add(0, 500, 3250, 2); // half of bucket 0, buckets 1 and 2 whole, a quarter of bucket 3's 500 ms
+  a.add(0, 1200, 1300, 10); // inside bucket 1
+  const v = a.values();
+  assert.deepEqual([...v], [1, 2 + 1, 2, 1]);
+  const area = v.reduce((s, x, k) => s + x * Math.min(1000, 3500 - k * 1000), 0);
+  assert.equal(area, 2 * 2750 + 10 * 100);
+  assert.equal(bucketMs(600000), 1000);
+  assert.equal(bucketMs(3600000), 5000);
+  assert.equal(bucketMs(5000), 1000);
+  assert.equal(bucketMs(50), 1000);
+  assert.equal(bucketMs(2 ** 32), 7200000);
+});
+
+/** A small document: w1 crashes at 10 s; its split s2 is idle until w2 claims it at 40 s; s3 is quarantined at 50 s. */
+function smallDoc() {
+  return {
+    format: 'spate-planner-simulation/1',
+    figures: { recovery_ms: 30000, idle_split_ms: 80000, idle_weighted: '1550000', attempts_burned: 2, splits_quarantined: 1, moves: 1, forced_drains: 0, replayed_ms: 0, leadership_gap_ms: 0, longest_leadership_gap_ms: 0, elections: 1, publishes: 2, claims: 1, end_ms: 60000 },
+    claims: [{ t_ms: 40000, member: 'w2', split: 's2', kind: 'expired', attempt: 1 }],
+    quarantines: [{ t_ms: 50000, member: 'w2', split: 's3' }],
+    elections: [{ t_ms: 35000, member: 'w2' }],
+    timeline: [
+      { t_ms: 10000, event: 'crashed', member: 'w1' },
+      { t_ms: 20000, event: 'started', member: 'n1', nonce: 'x', cap: 8 },
+      { t_ms: 20000, event: 'started', member: 'n2', nonce: 'y', cap: 8 },
+      { t_ms: 35000, event: 'leader_elected', member: 'w2', generation: '4' },
+      { t_ms: 40000, event: 'claim', member: 'w2', split: 's2', kind: 'expired', attempt: 1 },
+    ],
+    splits: {
+      s1: [{ from_ms: 0, to_ms: 60000, phase: 'running', member: 'w2' }],
+      s2: [{ from_ms: 0, to_ms: 10000, phase: 'running', member: 'w1' }, { from_ms: 10000, to_ms: 40000, phase: 'idle' }, { from_ms: 40000, to_ms: 60000, phase: 'running', member: 'w2' }],
+      s3: [{ from_ms: 0, to_ms: 50000, phase: 'idle' }, { from_ms: 50000, to_ms: 60000, phase: 'quarantined' }],
+    },
+  };
+}
+const WEIGHTS = { s1: 100, s2: 40, s3: 7 };
+const small = () => timelineModel(smallDoc(), { weightOf: (id) => WEIGHTS[id], ownerOf: (id) => (id === 's3' ? 'gone-1' : null), members: ['w1', 'w2'], leader: 'w1', firstEventMs: 10000 });
+
+test('the model: per-member load and lanes per second, idle weight and count, lives, leaders, marks', () => {
+  const m = small();
+  assert.equal(m.stepMs, 1000);
+  assert.equal(m.buckets, 60);
+  assert.deepEqual(m.members, ['w1', 'w2', 'n1', 'n2']);
+  const row = (arr, i) => [...arr.subarray(i * 60, (i + 1) * 60)];
+  assert.deepEqual(row(m.load, 0), Array.from({ length: 60 }, (_, k) => (k < 10 ? 40 : 0)));
+  assert.deepEqual(row(m.load, 1), Array.from({ length: 60 }, (_, k) => (k < 40 ? 100 : 140)));
+  assert.deepEqual(row(m.lanes, 1), Array.from({ length: 60 }, (_, k) => (k < 40 ? 1 : 2)));
+  assert.deepEqual([...m.idleCount], Array.from({ length: 60 }, (_, k) => (k < 10 ? 1 : k < 40 ? 2 : k < 50 ? 1 : 0)));
+  // the idle series integrates to the figure
+  assert.equal([...m.idleCount].reduce((s, v) => s + v * m.stepMs, 0), m.figures.idle_split_ms);
+  assert.equal([...m.idleLoad].reduce((s, v) => s + v * m.stepMs, 0), 7 * 50000 + 40 * 30000);
+  assert.deepEqual(m.alive.w1, [{ from: 0, to: 10000, end: 'crashed' }]);
+  assert.deepEqual(m.alive.n1, [{ from: 20000, to: 60000, end: null }]);
+  assert.deepEqual(m.leaders, [{ member: 'w1', from: 0, to: 10000 }, { member: 'w2', from: 35000, to: 60000 }]);
+  assert.deepEqual(m.marks.map((x) => [x.t, x.kind, x.who.join()]), [[10000, 'crash', 'w1'], [20000, 'start', 'n1,n2'], [35000, 'election', 'w2'], [40000, 'recovered', '']]);
+  assert.deepEqual(marksOf({ ...smallDoc(), figures: { ...smallDoc().figures, recovery_ms: null } }, 10000).map((x) => x.kind), ['crash', 'start', 'election']);
+});
+
+test('the fleet at an instant: [from, to) intervals, the end in the last one, idle splits with their last holder', () => {
+  const m = small();
+  assert.equal(intervalAt(m.splits, 1, 9999), 1);
+  assert.equal(intervalAt(m.splits, 1, 10000), 2);
+  assert.equal(intervalAt(m.splits, 1, 60000), 3);
+  assert.equal(intervalAt(m.splits, 1, 60001), -1);
+  const f = fleetAt(m, 20000);
+  assert.deepEqual(f.counts, { running: 1, draining: 0, idle: 2, completed: 0, quarantined: 0 });
+  // s3 is idle from its first interval: held before by its owner in the snapshot
+  assert.deepEqual(f.idle, [{ id: 's2', weight: 40, since: 10000, last: 'w1' }, { id: 's3', weight: 7, since: 0, last: 'gone-1' }]);
+  assert.equal(f.leader, null);
+  assert.deepEqual(f.members.map((x) => [x.name, x.state, x.load, x.lanes]), [['w1', 'crashed', 0, 0], ['w2', 'running', 100, 1], ['n1', 'running', 0, 0], ['n2', 'running', 0, 0]]);
+  const end = fleetAt(m, 60000);
+  assert.deepEqual(end.counts, { running: 2, draining: 0, idle: 0, completed: 0, quarantined: 1 });
+  assert.equal(end.leader, null); // leaders are [from, to)
+  assert.equal(leaderAt(m.leaders, 59999), 'w2');
+  assert.equal(memberState(m.alive.n1, 5000, 60000), 'not started');
+  assert.equal(memberState(m.alive.n1, 60000, 60000), 'running');
+  // the most idle moment from the first event on: the middle of the first stretch at the most
+  assert.equal(mostIdleMs(m), 25000);
+  assert.equal(mostIdleMs({ ...m, firstEventMs: 45000 }), 47000);
+  assert.equal(mostIdleMs({ ...m, firstEventMs: 55000 }), 55000, 'nothing idle after it: the event itself');
+});
+
+test('folding: the members the script touches first, then the biggest change; the rest summed below, idle on top', () => {
+  const K = 3;
+  const n = 12;
+  const load = new Float64Array(n * K);
+  for (let i = 0; i < n; i++) for (let k = 0; k < K; k++) load[i * K + k] = 10 + (i === 11 ? k * 5 : 0) + (i === 4 ? k : 0);
+  const model = {
+    buckets: K, members: Array.from({ length: n }, (_, i) => `m${i}`), load, lanes: load,
+    idleLoad: new Float64Array([0, 3, 0]), idleCount: new Float64Array([0, 1, 0]),
+    marks: [{ t: 0, kind: 'crash', who: ['m7'] }, { t: 1, kind: 'election', who: ['m2'] }],
+  };
+  const shown = pickMembers(model, 'load', 3);
+  assert.deepEqual(shown, [4, 7, 11]);
+  const stack = layers(model, 'load', shown);
+  assert.deepEqual(stack.map((l) => l.key), ['rest', 'm4', 'm7', 'm11', 'idle']);
+  assert.deepEqual([...stack[0].values], [90, 90, 90]);
+  assert.equal(stack[0].label, '9 other members');
+  assert.equal(stackMax(stack), 90 + 12 + 10 + 20 + 0);
+  const v = lines(model, 'load', shown);
+  assert.deepEqual([...v.rest.lo], [10, 10, 10]);
+  assert.deepEqual([...v.rest.hi], [10, 10, 10]);
+  assert.equal(v.rest.label, '9 other members: middle 80% and mean');
+  assert.equal(linesMax(v), 20);
+  // the middle 80% (nearest rank): of ten members the lowest is the 10th percentile; of eleven it is left out
+  const ten = new Float64Array([0, 5, 5, 5, 5, 5, 5, 5, 5, 9]);
+  const sp = spread(ten, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 1);
+  assert.deepEqual([sp.lo[0], sp.hi[0], sp.mean[0]], [0, 5, 4.9]);
+  const eleven = spread(new Float64Array([0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9]), [...Array(11).keys()], 1);
+  assert.deepEqual([eleven.lo[0], eleven.hi[0]], [5, 5]);
+  assert.equal(quantile([1, 2, 3, 4], 0.5), 2);
+  assert.equal(defaultMode(model), 'lines');
+  assert.equal(defaultMode({ members: ['a', 'b'] }), 'stack');
+  assert.deepEqual(pickMembers({ ...model, members: model.members.slice(0, 4) }, 'load', 3), [0, 1, 2, 3]);
+  // B shows the members picked in A
+  const views = chartViews([model, { ...model, members: [...model.members].reverse() }], 'load', 'stack');
+  assert.deepEqual(views[0].map((l) => l.key), ['rest', 'm0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm7', 'm11', 'idle']);
+  assert.deepEqual(views[1].map((l) => l.key), views[0].map((l) => l.key));
+});
+
+test('the stretch where things happen: a little before the first event to a while after the last mark, or none', () => {
+  const model = (marks, endMs = 600000) => ({ endMs, marks });
+  assert.deepEqual(eventWindow([model([{ t: 0, kind: 'crash' }, { t: 53814, kind: 'recovered' }]), model([{ t: 0, kind: 'crash' }, { t: 28500, kind: 'recovered' }])]), [0, 84000]);
+  assert.deepEqual(eventWindow([model([{ t: 300000, kind: 'stop' }, { t: 310000, kind: 'start' }])]), [290000, 340000]);
+  assert.equal(eventWindow([model([])]), null);
+  assert.equal(eventWindow([model([{ t: 10000, kind: 'crash' }, { t: 500000, kind: 'start' }])]), null, 'most of the run');
+});
+
+test('band and step points: flat buckets, vertical steps, equal neighbours merged', () => {
+  const x = (k) => k * 10;
+  const y = (v) => -v;
+  assert.deepEqual(stepPoints([1, 1, 2], x, y), [[0, -1], [20, -1], [20, -2], [30, -2]]);
+  assert.deepEqual(bandPoints([0, 0, 0], [1, 1, 2], x, y), [[0, -1], [20, -1], [20, -2], [30, -2], [30, -0], [0, -0]]);
+  assert.deepEqual(countTicks(17, 4).ticks.map((t) => t.value), [0, 5, 10, 15, 20]);
+  assert.deepEqual(timeTicks(0, 600000, 6).map((t) => t.label), ['0:00', '2:00', '4:00', '6:00', '8:00', '10:00']);
+  assert.deepEqual(timeTicks(50000, 130000, 4).map((t) => t.label), ['1:00', '1:30', '2:00']);
+});
+
+test('figures: durations, split-seconds, exact weighted idle beyond 2^53, signed differences', () => {
+  assert.equal(figureText('ms', null), 'not recovered');
+  assert.equal(figureText('ms', null, { hasEvents: false }), 'no events');
+  assert.equal(figureText('ms', 61234), '1 min 1 s');
+  assert.equal(figureText('split_ms', 14570428), '14,570 split-s');
+  assert.equal(figureText('byte_ms', '5658958106497968'), '5.15 TiB·s');
+  assert.equal(differenceText('ms', 57400, 25100), '−32.3 s');
+  assert.equal(differenceText('count', 3, 3), 'same');
+  assert.equal(differenceText('count', 3, 1003), '+1,000');
+  assert.equal(differenceText('ms', null, 5), '—');
+  assert.equal(differenceText('byte_ms', '9007199254740993000', '9007199254740993000'), 'same');
+  const rows = figureRows(smallDoc().figures, { ...smallDoc().figures, recovery_ms: 12000, moves: 0 });
+  const rec = rows.find((r) => r.key === 'recovery_ms');
+  assert.deepEqual([rec.a, rec.b, rec.diff, rec.rawA, rec.rawB], ['30 s', '12 s', '−18 s', 30000, 12000]);
+  assert.equal(rows.find((r) => r.key === 'moves').diff, '−1');
+  assert.equal(figureRows(smallDoc().figures)[0].b, null);
+});
+
+test('report section: the script fenced, B, both figures with the difference, the images, failures with code and path', () => {
+  assert.deepEqual(fenced('a ```` b', 'json'), ['`````json', 'a ```` b', '`````']);
+  assert.equal(Buffer.from(base64('é<svg/>'), 'base64').toString('utf8'), 'é<svg/>');
+  const timeline = { script: { events: [{ at_ms: 10000, op: 'crash', member: 'w1' }] }, b: { rebalance_delay_ms: 0 } };
+  const a = small();
+  const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
+  const md = timelineSection({ timeline, run: { status: 'done', a, b }, info: null, images: [{ which: 'A', svg: '<svg/>' }] });
+  assert.match(md, /^## Timeline/);
+  assert.ok(md.includes('```json\n{"format":"spate-planner-script/1","events":[{"at_ms":10000,"op":"crash","member":"w1"}]}\n```'));
+  assert.ok(md.includes('Configuration B runs the same script with: `{"rebalance_delay_ms":0}` (rebalance delay 0 s).'));
+  assert.ok(md.includes("| figure | A: Spate's defaults | B: rebalance delay 0 s | B − A |"));
+  assert.ok(md.includes('| recovery | 30 s | 12 s | −18 s |'));
+  assert.ok(md.includes(`(data:image/svg+xml;base64,${base64('<svg/>')})`));
+  assert.ok(md.includes('- 0:10 crashed: w1'));
+  const failed = timelineSection({ timeline, run: { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: 'config.lease_duration_ms' } }, info: null });
+  assert.match(failed, /\*\*Configuration B could not be simulated:\*\* bad \(code `invalid_config`, at `config\.lease_duration_ms`\)/);
+  assert.doesNotMatch(failed, /### Figures/);
+});
+
+test('permalink: the timeline and configuration B round-trip, and name the snapshot without a scenario', () => {
+  const timeline = { script: { seed: BIG_SEED, config: { rebalance_delay_ms: 5000 }, events: [{ at_ms: 0, op: 'crash', member: 'w&1' }] }, b: { rebalance_delay_ms: 0 } };
+  const frag = toFragment(emptyScenario(), { snapshot: 'job@1', timeline });
+  const back = fromFragment(frag);
+  assert.deepEqual(back.timeline, timeline);
+  assert.equal(back.snapshot, 'job@1');
+  assert.equal(back.timelineError, null);
+  assert.equal(toFragment(emptyScenario(), { snapshot: 'job@1', timeline: emptyTimeline() }), '');
+  const bad = fromFragment('#timeline=%7Bnope');
+  assert.equal(bad.timeline, null);
+  assert.equal(bad.timelineError.code, 'invalid_script');
+  assert.equal(fromFragment('#order=planned').timeline, null);
+});
+
+/** A controller stand-in: its state, setTimelineRun, and ask() answered by `answer(script)` when released. */
+function fakeController(state, answer) {
+  const c = {
+    state, runs: [], pending: [],
+    setTimelineRun(run) { c.state = { ...c.state, timelineRun: run }; c.runs.push(run); },
+    ask(op, { script }) {
+      assert.equal(op, 'simulate');
+      return new Promise((resolve, reject) => c.pending.push({ script, resolve, reject }));
+    },
+    async release() {
+      const p = c.pending.shift();
+      try { p.resolve(answer(p.script)); } catch (e) { p.reject(e); }
+      await new Promise((r) => setTimeout(r, 0));
+    },
+  };
+  return c;
+}
+
+const state0 = (events, b = null) => ({ generation: 3, info: { members: [] }, timeline: { script: { events }, b }, timelineRun: null });
+
+test('runner: A then B; a newer request supersedes the one in flight, whose result is dropped', async () => {
+  const c = fakeController(state0([{ at_ms: 0, op: 'crash', member: 'w1' }], { rebalance_delay_ms: 0 }), (script) => ({ script, timing: {} }));
+  const runner = new TimelineRunner(c);
+  assert.deepEqual(runScripts(c.state.timeline).map((s) => s.which), ['A', 'B']);
+  const first = runner.request();
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(c.runs.at(-1).status, 'running');
+  assert.equal(c.runs.at(-1).which, 'A');
+  // the person changes the script while A runs
+  c.state = { ...c.state, timeline: { script: { events: [{ at_ms: 5000, op: 'crash', member: 'w2' }] }, b: null } };
+  const second = runner.request();
+  assert.equal(second, first); // joins the one loop
+  await c.release(); // the old A: dropped
+  assert.ok(c.runs.every((r) => r.status !== 'done'));
+  await c.release(); // the new A
+  const run = await first;
+  assert.equal(run.status, 'done');
+  assert.equal(run.key, runKey(c.state));
+  assert.match(run.a.script, /"member":"w2"/);
+  assert.equal(run.b, null);
+  assert.equal(c.pending.length, 0);
+  assert.ok(runner.current());
+  // the same request again: nothing new runs
+  assert.equal(await runner.request(), run);
+  assert.equal(c.pending.length, 0);
+});
+
+test('runner: a failure is the run\'s error with the configuration, code and path; a replaced snapshot drops the run', async () => {
+  const fail = (script) => {
+    if (script.includes('"rebalance_delay_ms":-5')) throw Object.assign(new Error('bad value'), { code: 'invalid_script', path: 'config.rebalance_delay_ms' });
+    return { timing: {} };
+  };
+  const c = fakeController(state0([], { rebalance_delay_ms: -5 }), fail);
+  const runner = new TimelineRunner(c);
+  const p = runner.request();
+  await new Promise((r) => setTimeout(r, 0));
+  await c.release();
+  await c.release();
+  const run = await p;
+  assert.equal(run.status, 'error');
+  assert.deepEqual(run.error, { which: 'B', message: 'bad value', code: 'invalid_script', path: 'config.rebalance_delay_ms' });
+  // a new snapshot while A runs: nothing is committed as done
+  c.state = { ...c.state, timeline: { script: { events: [] }, b: null }, timelineRun: null };
+  const q = runner.request();
+  await new Promise((r) => setTimeout(r, 0));
+  c.state = { ...c.state, generation: 4 };
+  await c.release();
+  assert.equal(await q, null);
+  assert.ok(c.runs.every((r) => r.generation !== 4));
+});
+
+test('the real simulator: the reduction keeps its figures, its idle split-seconds, and each split where the document puts it', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { simulateModel } = await import('../../web/lib/timeline-worker.js');
+  const { Planner } = await loadPlanner();
+  const planner = Planner.demo(300, 6, 4);
+  const script = scriptText({ seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }, { at_ms: 60000, op: 'crash_leader' }, { at_ms: 90000, op: 'start', member: 'new-01' }] });
+  const model = simulateModel(planner, (fn) => fn(), script);
+  const doc = JSON.parse(planner.simulate(script));
+  assert.deepEqual(model.figures, doc.figures);
+  assert.ok(doc.figures.idle_split_ms > 0 && doc.claims.length > 0);
+  const idleMs = [...model.idleCount].reduce((s, v, k) => s + v * Math.min(model.stepMs, model.endMs - k * model.stepMs), 0);
+  assert.ok(Math.abs(idleMs - doc.figures.idle_split_ms) < 1e-6 * doc.figures.idle_split_ms, `${idleMs} vs ${doc.figures.idle_split_ms}`);
+  assert.ok(model.members.includes('new-01'));
+  assert.equal(model.marks[0].kind, 'crash');
+  assert.deepEqual(model.marks[0].who, ['worker-02']);
+  for (const t of [0, 1234, 30000, 61000, 90000, 150000, 200000]) {
+    const f = fleetAt(model, t);
+    const lanes = {};
+    let idle = 0;
+    for (const list of Object.values(doc.splits)) {
+      const iv = list.find((i) => i.from_ms <= t && (t < i.to_ms || (t === 200000 && i.to_ms === t)));
+      if (!iv) continue;
+      if (iv.phase === 'running' || iv.phase === 'draining') lanes[iv.member] = (lanes[iv.member] || 0) + 1;
+      if (iv.phase === 'idle') idle++;
+    }
+    assert.deepEqual(Object.fromEntries(f.members.filter((m) => m.lanes).map((m) => [m.name, m.lanes])), lanes, `lanes at ${t}`);
+    assert.equal(f.idle.length, idle, `idle at ${t}`);
+  }
+  // the crashed member runs nothing after its crash, and is said to be crashed
+  const later = fleetAt(model, 30000).members.find((m) => m.name === 'worker-02');
+  assert.deepEqual([later.state, later.lanes], ['crashed', 0]);
+  planner.free();
+});
