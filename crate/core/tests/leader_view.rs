@@ -375,3 +375,78 @@ fn the_published_distance_honours_generations_and_conflicts() {
     assert!(f.iter().any(|f| f.code == "stale_assignments"));
     assert!(f.iter().any(|f| f.code == "conflicting_assignments"));
 }
+
+/// A progress record of job `fp` (no owner, runnable).
+fn progress_of(id: &str, fp: u64) -> String {
+    format!(
+        r#"{{"schema":3,"id":"{id}","fp":{fp},"epoch":0,"status":"runnable","owner":null,"attempts":0,"watermark":null,"state":null,"completed":false,"written_at_ms":0}}"#
+    )
+}
+
+/// A spec record of job `fp`, weight 1.
+fn spec_of(id: &str, fp: u64) -> String {
+    format!(r#"{{"schema":3,"id":"{id}","fp":{fp},"generation":1,"weight":1,"descriptor":""}}"#)
+}
+
+#[test]
+fn without_a_plan_record_the_seed_is_the_fp_most_split_records_carry() {
+    // two records carry 200, one carries 100: the job is 200's, even though 100 is smaller
+    let fleet = Store::new()
+        .without_plan()
+        .state("split.a", progress_of("a", 200))
+        .state("split.b", progress_of("b", 200))
+        .state("split.c", progress_of("c", 100))
+        .fleet();
+    assert_eq!(fleet.seed, 200);
+    assert_eq!(fleet.foreign, vec!["split.c".to_string()]);
+    assert_eq!(fleet.splits.keys().collect::<Vec<_>>(), ["a", "b"]);
+}
+
+#[test]
+fn a_spec_of_another_job_is_left_out_and_named() {
+    let f = common::store::fp();
+    let fleet = Store::new()
+        .state("split.x", progress_of("x", f))
+        .state("spec.x", spec_of("x", 12345))
+        .state("spec.orphan-foreign", spec_of("orphan-foreign", 12345))
+        .state("spec.orphan-own", spec_of("orphan-own", f))
+        .fleet();
+    assert_eq!(
+        fleet.foreign,
+        ["spec.x", "spec.orphan-foreign"].map(String::from).to_vec()
+    );
+    // the split of this job is kept, without the foreign spec
+    assert!(fleet.splits["x"].spec.is_none());
+    let codes: Vec<(WarningCode, &str)> = fleet
+        .warnings
+        .iter()
+        .filter(|w| w.key.starts_with("spec."))
+        .map(|w| (w.code, w.key.as_str()))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (WarningCode::ForeignFp, "spec.x"),
+            (WarningCode::ForeignFp, "spec.orphan-foreign"),
+            (WarningCode::SpecWithoutProgress, "spec.orphan-own"),
+        ]
+    );
+}
+
+#[test]
+fn the_default_caps_explanation_names_its_value_and_source() {
+    let explain = |store: &Store, scenario: &str| run(store, scenario).applied.default_cap.explain();
+    assert_eq!(
+        explain(&crashed_w3(), ""),
+        r#"12 (the leader "w1"'s own max_in_flight, from its presence)"#
+    );
+    assert_eq!(
+        explain(&crashed_w3(), r#"{"default_cap":3}"#),
+        "3 (set by the user)"
+    );
+    let absent = Store::new().presence("w1", Some(12)).leader("w9");
+    assert_eq!(
+        explain(&absent, ""),
+        r#"8 (Spate's default: the leader "w9" has no presence key; set --default-cap if the leader runs with another max_in_flight)"#
+    );
+}
