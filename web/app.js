@@ -21,6 +21,15 @@ function mount(place, ctx, into) {
  * visible(state) has its tab only while that is true (Live, while a job is followed); it is
  * selected when it appears unless the person chose a tab already.
  */
+/** Scrolls the tab list sideways (never the page) so that `tab` is in view: a narrow list scrolls. */
+function keepInList(tab) {
+  const list = tab.parentElement;
+  const t = tab.getBoundingClientRect();
+  const l = list.getBoundingClientRect();
+  if (t.left < l.left) list.scrollLeft -= l.left - t.left + 24;
+  else if (t.right > l.right) list.scrollLeft += t.right - l.right + 24;
+}
+
 function mountTabs(ctx, into) {
   const section = attrs(el('section', undefined, 'tabs'), { 'aria-labelledby': 'tabs-title' });
   const title = attrs(el('h2', 'Details', 'visually-hidden'), { id: 'tabs-title' });
@@ -47,7 +56,7 @@ function mountTabs(ctx, into) {
       t.tab.setAttribute('aria-selected', String(on));
       t.tab.tabIndex = on ? 0 : -1;
       t.panel.hidden = !on;
-      if (on) { t.view.show?.(); if (focus) t.tab.focus(); } else t.view.hide?.();
+      if (on) { t.view.show?.(); keepInList(t.tab); if (focus) t.tab.focus(); } else t.view.hide?.();
     });
   };
   const visible = () => tabs.map((t, i) => i).filter((i) => !tabs[i].tab.hidden);

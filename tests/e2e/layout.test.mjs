@@ -1,6 +1,7 @@
 // Any screen, any theme: at 390, 768, 1024, 1400 and 2560 px, light and dark, a what-if
 // applied leaves the summary strip and the what-if result in view (not covered), the page does
-// not overflow sideways, and axe-core finds nothing. Screenshots go to tests/output/.
+// not overflow sideways, the tabs stay in one row (the selected one in view), and axe-core
+// finds nothing. Screenshots go to tests/output/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -29,6 +30,25 @@ function visibleAndUncovered(page, selector) {
   }, selector);
 }
 
+/**
+ * The detail area's tabs: one row (never wrapped), and the last one, once selected, inside the
+ * tab list's visible box (a narrow list scrolls sideways). Returns 'ok' or what is wrong.
+ */
+async function tabsInOneRow(page) {
+  const rows = await page.evaluate(() => {
+    const tabs = [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.tablist .tab:not([hidden])')];
+    return new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size;
+  });
+  if (rows !== 1) return `the tabs wrap into ${rows} rows`;
+  return page.evaluate(() => {
+    const root = document.querySelector('spate-planner').shadowRoot;
+    root.querySelector('.tab[data-tab="compare"]').click(); // (a script's click scrolls nothing itself)
+    const t = root.querySelector('.tab[data-tab="compare"]').getBoundingClientRect();
+    const l = root.querySelector('.tablist').getBoundingClientRect();
+    return t.left >= l.left - 1 && t.right <= l.right + 1 ? 'ok' : `the selected tab is outside the tab list: ${t.left}–${t.right} of ${l.left}–${l.right}`;
+  });
+}
+
 const WIDTHS = [[390, 844], [768, 1024], [1024, 768], [1400, 900], [2560, 1440]];
 
 for (const theme of ['light', 'dark']) {
@@ -48,6 +68,7 @@ for (const theme of ['light', 'dark']) {
       assert.equal(await visibleAndUncovered(page, 'form[data-form="add"] .form-done'), 'ok');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `the page overflows sideways by ${overflow}px`);
+      assert.equal(await tabsInOneRow(page), 'ok');
       // the dark theme is really dark, the light one light
       const bg = await page.locator('.planner').evaluate((e) => getComputedStyle(e).backgroundColor);
       const lum = bg.match(/\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;

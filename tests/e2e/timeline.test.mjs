@@ -80,8 +80,24 @@ function docLanes(doc, t) {
   return lanes;
 }
 
+/** 'clear' when the fleet chart's tooltip is shown and does not cover the row actions under the picked member. */
+function tipOverActions(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('spate-planner').shadowRoot;
+    const tip = root.querySelector('.fleet .tooltip');
+    if (tip.hidden) return 'the tooltip is not shown';
+    const a = root.querySelector('.row-actions').getBoundingClientRect();
+    const t = tip.getBoundingClientRect();
+    return t.top >= a.bottom - 1 || t.bottom <= a.top + 1 ? 'clear' : `the tooltip (${t.top}–${t.bottom}) covers the row actions (${a.top}–${a.bottom})`;
+  });
+}
+
 async function crashFromChart(page, member) {
   await page.locator(`.chart button[data-member="${member}"]`).click();
+  // hovered (or focused) again, the picked member's figures go below its actions, not over them
+  await page.mouse.move(0, 0);
+  await page.locator(`.chart button[data-member="${member}"]`).hover();
+  assert.equal(await tipOverActions(page), 'clear');
   await page.locator(`.row-actions[data-actions="${member}"] button`, { hasText: 'Crash at t = 0' }).click();
   return drawn(page);
 }

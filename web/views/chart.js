@@ -99,7 +99,8 @@ export function createChart(ctx) {
     rows.append(mean);
     for (const r of model.rows) {
       const row = memberRow(r, model, state.focus);
-      tip.attach(row.node, row.title, row.lines);
+      // the picked member's actions (crash, stop) sit under its row: its figures go below them
+      tip.attach(row.node, row.title, row.lines, (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null));
       row.node.addEventListener('click', () => controller.focus(state.focus === r.name ? null : r.name));
       rows.append(row.node);
       if (state.focus === r.name) rows.append(memberActions(controller, r.name));

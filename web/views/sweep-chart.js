@@ -66,7 +66,8 @@ export function sweepChart(steps, { width, axisLabel, current, chosen, target })
   g.append(svg('text', { x: f1(L + (W - L - R) / 2), y: H - 6, class: 'lbl axis-title', 'text-anchor': 'middle' }, axisLabel));
   const yt = py(ys.at(target));
   g.append(svg('line', { x1: L, x2: W - R, y1: f1(yt), y2: f1(yt), class: 'm-target' }));
-  g.append(svg('text', { x: L + 4, y: f1(yt - 4), class: 'lbl lbl-ratio' }, `target ${target}`));
+  // at the right end, away from today's fleet (most often the first value), with a halo over the lines
+  g.append(svg('text', { x: W - R - 4, y: f1(yt - 4), class: 'lbl lbl-ratio lbl-target', 'text-anchor': 'end' }, `target ${target}`));
   const both = current !== null && current === chosen;
   const near = current !== null && chosen !== null && !both && Math.abs(px(current) - px(chosen)) < 90;
   // two labels close together lean apart; a label near an edge leans inwards

@@ -8,15 +8,17 @@ export function createTooltip(host) {
   host.append(tip);
   let current = null;
 
-  function show(target, title, lines) {
+  /** Below `target`, or below `under(target)` when that gives an element (what the target opened). */
+  function show(target, title, lines, under) {
     current = target;
     tip.replaceChildren(el('strong', title), ...lines.map((l) => el('div', l)));
     tip.hidden = false;
     const h = host.getBoundingClientRect();
     const t = target.getBoundingClientRect();
+    const below = under?.(target)?.getBoundingClientRect() ?? t;
     const left = Math.min(Math.max(0, t.left - h.left + 24), Math.max(0, h.width - tip.offsetWidth - 4));
     tip.style.left = `${left}px`;
-    tip.style.top = `${t.bottom - h.top + 4}px`;
+    tip.style.top = `${below.bottom - h.top + 4}px`;
   }
 
   function hide(target) {
@@ -26,10 +28,11 @@ export function createTooltip(host) {
   }
 
   return {
-    attach(target, title, lines) {
-      target.addEventListener('pointerenter', () => show(target, title, lines));
+    /** under(target): an element shown below the target that the tooltip must not cover, or null. */
+    attach(target, title, lines, under) {
+      target.addEventListener('pointerenter', () => show(target, title, lines, under));
       target.addEventListener('pointerleave', () => hide(target));
-      target.addEventListener('focus', () => show(target, title, lines));
+      target.addEventListener('focus', () => show(target, title, lines, under));
       target.addEventListener('blur', () => hide(target));
       target.addEventListener('keydown', (e) => { if (e.key === 'Escape') hide(target); });
     },
