@@ -92,7 +92,11 @@ export interface SweepStep {
   value: number; members: number; max_load: U64; mean_load: number; max_over_mean: string;
   max_over_bound: string; queued: number; moves: number; bytes_moved: U64; at_cap: number;
   bound_hit: boolean;
+  /** With a crash script: its heaviest member crashed, simulated (`sweep --crash-heaviest`). */
+  crash?: CrashFigures;
 }
+/** A sweep step's crash of its heaviest member, from the fleet settled on the step's plan. */
+export interface CrashFigures { member: string; recovery_ms: U64 | null; idle_split_ms: U64; idle_weighted: string; }
 export interface Identity { job: string; taken_at_ms: I64; plan_generation: U64 | null; members: number; splits: number; }
 export interface MemberChange {
   name: string; load_before: U64 | null; load_after: U64 | null; cap_before: number | null; cap_after: number | null;

@@ -57,8 +57,9 @@ const state = (page) => page.evaluate(() => document.querySelector('spate-planne
 const sweepOf = (page) => page.evaluate(() => document.querySelector('spate-planner').controller.state.sweep);
 
 /** Fills the sweep form and runs it; resolves once the sweep of exactly these values is shown. */
-async function runSweep(page, { axis, from, to, cap = '' }) {
+async function runSweep(page, { axis, from, to, cap = '', crash = false }) {
   await page.locator('select[aria-label="what the sweep varies"]').selectOption(axis);
+  await page.locator('.sweep-form input[type=checkbox]').setChecked(crash);
   await page.locator('input[aria-label="sweep from"]').fill(String(from));
   await page.locator('input[aria-label="sweep to"]').fill(String(to));
   if (axis === 'add_members') await page.locator('input[aria-label="cap of each added member"]').fill(String(cap));
@@ -134,6 +135,27 @@ test('sweep: every step is the plan of its what-if, applied through the what-if 
       return !s.sweepRun && s.sweep.text === s.result.text;
     });
     assert.notDeepEqual((await sweepOf(page)).text, byCap.text);
+  });
+});
+
+test("sweep with a crash of each step's heaviest member: the figures are spate-planner sweep --crash-heaviest's", async () => {
+  await withPage([fleet], {}, async (page) => {
+    await page.locator('.tab[data-tab="sweep"]').click();
+    await page.waitForSelector('.sweep[data-has-result="true"]', { timeout: 30000 });
+    const crashed = await runSweep(page, { axis: 'add_members', from: 0, to: 2, crash: true });
+    const fromCli = await cliJson(['sweep', fleet, '--add-members', '0..2', '--crash-heaviest', '--json']);
+    assert.deepEqual(crashed.steps, fromCli.steps);
+    for (const s of fromCli.steps) assert.ok(s.crash?.member, `step ${s.value} names the member crashed`);
+    // the table's crash columns
+    const headers = await page.locator('.sweep-table thead th').allTextContents();
+    assert.deepEqual(headers.slice(9, 12), ['crashed', 'recovery', 'idle split-seconds']);
+    const c = fromCli.steps[2].crash;
+    const cells = (await page.locator('.sweep-table tbody tr[data-value="2"] td').allTextContents()).slice(9, 12);
+    assert.deepEqual(cells, [c.member, c.recovery_ms === null ? 'never' : `${(Number(c.recovery_ms) / 1000).toFixed(1)} s`, thousands(Math.round(Number(c.idle_split_ms) / 1000))]);
+    // without the box, no crash columns (and the steps carry no crash)
+    const plain = await runSweep(page, { axis: 'add_members', from: 0, to: 2 });
+    assert.equal(plain.steps.some((s) => 'crash' in s), false);
+    assert.equal(await page.locator('.sweep-table thead th', { hasText: 'crashed' }).count(), 0);
   });
 });
 

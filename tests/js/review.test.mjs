@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkSweep, checkTargets, meets, smallestMeeting, currentValue, countScale, ratioScale, valueScale, stepCells, MAX_STEPS } from '../../web/lib/sweep-model.js';
+import { checkSweep, checkTargets, meets, smallestMeeting, currentValue, countScale, ratioScale, valueScale, stepCells, crashCells, MAX_STEPS } from '../../web/lib/sweep-model.js';
 import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../../web/lib/compare-model.js';
 import { loadPlanner } from '../wasm.mjs';
 
@@ -17,10 +17,11 @@ function step(value, ratio, queued, extra = {}) {
 }
 
 test('checkSweep reads the form, and refuses what the core would not plan, with a code', () => {
-  assert.deepEqual(checkSweep({ axis: 'add_members', from: '0', to: ' 8 ', cap: '' }), { axis: 'add_members', from: 0, to: 8, cap: 0 });
-  assert.deepEqual(checkSweep({ axis: 'add_members', from: '1', to: '3', cap: '16' }), { axis: 'add_members', from: 1, to: 3, cap: 16 });
+  assert.deepEqual(checkSweep({ axis: 'add_members', from: '0', to: ' 8 ', cap: '' }), { axis: 'add_members', from: 0, to: 8, cap: 0, crash: false });
+  assert.deepEqual(checkSweep({ axis: 'add_members', from: '1', to: '3', cap: '16' }), { axis: 'add_members', from: 1, to: 3, cap: 16, crash: false });
   // the cap of added members only counts when members are added
-  assert.deepEqual(checkSweep({ axis: 'default_cap', from: '2', to: '32', cap: '16' }), { axis: 'default_cap', from: 2, to: 32, cap: 0 });
+  assert.deepEqual(checkSweep({ axis: 'default_cap', from: '2', to: '32', cap: '16' }), { axis: 'default_cap', from: 2, to: 32, cap: 0, crash: false });
+  assert.equal(checkSweep({ axis: 'member_cap', from: '2', to: '4', crash: true }).crash, true);
   const refused = (req, re) => assert.throws(() => checkSweep(req), (e) => e.code === 'invalid_sweep' && re.test(e.message));
   refused({ axis: 'add_members', from: '5', to: '4', cap: '' }, /To \(4\) is below From \(5\)/);
   refused({ axis: 'member_cap', from: '-1', to: '4' }, /From is a whole number/);
@@ -140,4 +141,10 @@ test('SweepStep[] and Diff as declared are what the module returns (tsc)', async
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test("crashCells: the member crashed, its recovery in seconds or never, idle split-seconds", () => {
+  assert.deepEqual(crashCells({ crash: { member: 'w-2', recovery_ms: '46334', idle_split_ms: '646334', idle_weighted: '1' } }), ['w-2', '46.3 s', '646']);
+  assert.deepEqual(crashCells({ crash: { member: 'w-1', recovery_ms: null, idle_split_ms: '1500', idle_weighted: '1' } }), ['w-1', 'never', '2']);
+  assert.deepEqual(crashCells({}), ['—', '—', '—']);
 });

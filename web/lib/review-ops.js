@@ -3,6 +3,9 @@
 // stops it between steps), the "before" snapshot a comparison is made against, the comparison,
 // and the review report. worker.js merges these into its requests.
 
+/** The script of a sweep's crash steps: Spate's default timing (its events are not used). */
+const CRASH_SCRIPT = JSON.stringify({ format: 'spate-planner-script/1' });
+
 function fail(code, message) {
   return Object.assign(new Error(message), { code });
 }
@@ -84,14 +87,14 @@ export function reviewOps(env) {
     },
 
     /** One step per call into the module, so that progress shows and a newer sweep wins. */
-    async sweep({ text, axis, from, to, cap, token, generation }, progress) {
+    async sweep({ text, axis, from, to, cap, crash, token, generation }, progress) {
       checkRange(from, to);
       newestSweep = Math.max(newestSweep, token);
       const steps = [];
       for (let v = from; v <= to; v++) {
         if (token < newestSweep) throw fail('superseded', 'a newer sweep was asked for');
         if (generation !== env.loaded()) throw fail('stale', 'another snapshot was loaded during the sweep');
-        steps.push(...env.guard(() => env.planner().sweep(text, axis, v, v, cap)));
+        steps.push(...env.guard(() => env.planner().sweep(text, axis, v, v, cap, crash ? CRASH_SCRIPT : '')));
         progress(steps.length, to - from + 1);
         await yieldToMessages();
       }

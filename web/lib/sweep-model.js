@@ -23,7 +23,7 @@ function whole(text, what) {
 }
 
 /** A sweep request from the form's text: { axis, from, to, cap } (cap 0: the default cap). */
-export function checkSweep({ axis, from, to, cap }) {
+export function checkSweep({ axis, from, to, cap, crash = false }) {
   if (!Object.hasOwn(AXES, axis)) throw invalid(`${axis} is not a sweep axis`);
   const f = whole(from, 'From');
   const t = whole(to, 'To');
@@ -31,7 +31,7 @@ export function checkSweep({ axis, from, to, cap }) {
   if (t - f + 1 > MAX_STEPS) throw invalid(`${t - f + 1} steps: a sweep takes at most ${MAX_STEPS}`);
   const c = axis === 'add_members' && String(cap ?? '').trim() !== '' ? whole(cap, 'The cap of added members') : 0;
   if (axis === 'add_members' && String(cap ?? '').trim() !== '' && c === 0) throw invalid('The cap of added members is 1 or more (empty: the default cap)');
-  return { axis, from: f, to: t, cap: c };
+  return { axis, from: f, to: t, cap: c, crash: Boolean(crash) };
 }
 
 /** Targets from the form's text: { maxOverMean, maxQueued }. */
@@ -130,3 +130,14 @@ export function stepCells(s) {
 }
 
 export const STEP_HEADERS = ['members', 'max load', 'max / mean', 'max / bound', 'queued', 'moves', 'moved', 'at cap'];
+
+/** The columns of a sweep with a crash of each step's heaviest member (after STEP_HEADERS). */
+export const CRASH_HEADERS = ['crashed', 'recovery', 'idle split-seconds'];
+
+/** A step's crash cells: the member, its recovery (or "never"), the idle split-seconds. */
+export function crashCells(s) {
+  const c = s.crash;
+  if (!c) return ['—', '—', '—'];
+  const recovery = c.recovery_ms === null ? 'never' : `${(Number(c.recovery_ms) / 1000).toFixed(1)} s`;
+  return [c.member, recovery, thousands(Math.round(Number(c.idle_split_ms) / 1000))];
+}

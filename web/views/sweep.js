@@ -4,7 +4,7 @@
 // step at a time (progress shown, a newer sweep wins); planned again when the plan changes.
 import { el, attrs, input, select, field, table, scrollArea } from '../lib/dom.js';
 import { changed } from '../lib/store.js';
-import { AXES, checkSweep, checkTargets, meets, smallestMeeting, currentValue, stepCells, STEP_HEADERS } from '../lib/sweep-model.js';
+import { AXES, checkSweep, checkTargets, meets, smallestMeeting, currentValue, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../lib/sweep-model.js';
 import { sweepIsCurrent } from '../lib/review.js';
 import { thousands } from '../lib/format.js';
 import { sweepChart } from './sweep-chart.js';
@@ -29,6 +29,10 @@ function form(onRun) {
   const capField = field('Cap of each added member', cap);
   const ratio = input('number', { min: '1', step: '0.01', value: '1.05', 'aria-label': 'target max/mean' });
   const queued = input('number', { min: '0', step: '1', value: '0', 'aria-label': 'target queued splits' });
+  const crash = input('checkbox', { 'aria-describedby': 'sweep-crash-hint' });
+  const crashField = el('label', undefined, 'check');
+  crashField.append(crash, el('span', " Also crash each step's heaviest member (simulated with Spate's timing)"));
+  const crashHint = attrs(el('p', 'Each step starts from its fleet settled on its plan; the heaviest member crashes at t = 0 with Spate\'s default timing. Recovery: until every split it ran runs again. Slower: up to a second per step on big fleets.', 'hint'), { id: 'sweep-crash-hint' });
   const run = el('button', 'Run sweep');
   run.type = 'submit';
   const error = attrs(el('p', '', 'form-error'), { role: 'alert' });
@@ -36,7 +40,7 @@ function form(onRun) {
   what.append(field('Vary', axis), field('From', from), field('To', to), capField, run);
   const targets = el('div', undefined, 'row');
   targets.append(field('Target: max/mean at most', ratio), field('Target: queued splits at most', queued));
-  f.append(what, targets, error);
+  f.append(what, targets, crashField, crashHint, error);
   axis.addEventListener('change', () => {
     from.value = String(AXES[axis.value].from);
     to.value = String(AXES[axis.value].to);
@@ -46,7 +50,7 @@ function form(onRun) {
     e.preventDefault();
     error.textContent = '';
     try {
-      onRun(checkSweep({ axis: axis.value, from: from.value, to: to.value, cap: cap.value }));
+      onRun(checkSweep({ axis: axis.value, from: from.value, to: to.value, cap: cap.value, crash: crash.checked }));
     } catch (err) {
       error.textContent = `${err.message} (${err.code})`;
     }
@@ -65,8 +69,9 @@ function form(onRun) {
 }
 
 function stepsTable(steps, axisLabel, targets, current, chosen) {
-  const rows = steps.map((s) => [...stepCells(s), meets(s, targets) ? 'meets' : '—']);
-  const t = table([axisLabel, ...STEP_HEADERS, 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
+  const crashed = steps.some((s) => s.crash);
+  const rows = steps.map((s) => [...stepCells(s), ...(crashed ? crashCells(s) : []), meets(s, targets) ? 'meets' : '—']);
+  const t = table([axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
   [...t.tBodies[0].rows].forEach((tr, i) => {
     const v = steps[i].value;
     tr.dataset.value = String(v);
@@ -166,7 +171,7 @@ export function createSweep(ctx) {
       if (started || !s.result || s.sweep || s.sweepRun) return;
       started = true;
       const a = AXES.add_members;
-      review.run(review.sweep({ axis: 'add_members', from: a.from, to: a.to, cap: 0 }), 'The sweep could not be run');
+      review.run(review.sweep({ axis: 'add_members', from: a.from, to: a.to, cap: 0, crash: false }), 'The sweep could not be run');
     },
     destroy() { resize.disconnect(); },
   };

@@ -4,6 +4,7 @@ use spate_planner_core::diff::diff;
 use spate_planner_core::exact;
 use spate_planner_core::report::human_bytes;
 use spate_planner_core::scenario::Scenario;
+use spate_planner_core::sim::Script;
 use spate_planner_core::sweep::{smallest_meeting, sweep, Axis, Step};
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,6 +36,14 @@ pub struct SweepArgs {
     /// Target: the most queued splits acceptable.
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_queued: u32,
+    /// Also simulate, at each step, a crash of its heaviest member in the fleet settled on the
+    /// step's plan (Spate's timing rules; docs/simulator.md): recovery time and idle work.
+    #[arg(long)]
+    crash_heaviest: bool,
+    /// The timing configuration of --crash-heaviest: a script file (docs/script-format.md) whose
+    /// config, data plane, seed and horizon are used (its events are not). Default: Spate's.
+    #[arg(long, value_name = "FILE", requires = "crash_heaviest")]
+    script: Option<PathBuf>,
     /// Print one JSON document instead of the table.
     #[arg(long)]
     json: bool,
@@ -87,6 +96,22 @@ struct SweepDocument<'a> {
     smallest_meeting: Option<u32>,
 }
 
+/// The script of --crash-heaviest: the file given, else Spate's defaults.
+fn crash_script(args: &SweepArgs) -> Result<Option<Script>, String> {
+    if !args.crash_heaviest {
+        return Ok(None);
+    }
+    match &args.script {
+        None => Ok(Some(Script::default())),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            Script::parse(&text)
+                .map(Some)
+                .map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))
+        }
+    }
+}
+
 fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     let (axis, range) = axis(args)?;
     let fleet = crate::plan::load(&args.snapshot)?;
@@ -97,7 +122,9 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
             Scenario::parse(&text).map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))?
         }
     };
-    let steps = sweep(&fleet, &base, axis, range).map_err(|e| format!("{e} [{}]", e.code))?;
+    let crash = crash_script(args)?;
+    let steps =
+        sweep(&fleet, &base, axis, range, crash.as_ref()).map_err(|e| format!("{e} [{}]", e.code()))?;
     let best = args
         .max_over_mean
         .and_then(|r| smallest_meeting(&steps, r, args.max_queued))
@@ -127,15 +154,20 @@ fn sweep_table(
     args: &SweepArgs,
     best: Option<u32>,
 ) -> std::io::Result<()> {
+    let crash_head = if args.crash_heaviest {
+        format!("  {:<12} {:>9} {:>12}", "crashed", "recovery", "idle split-s")
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}",
+        "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}{crash_head}",
         "value", "members", "max load", "max/mean", "max/bound", "queued", "moves", "moved", "at cap"
     )?;
     for s in steps {
         writeln!(
             out,
-            "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}{}",
+            "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}{}{}",
             s.value,
             s.members,
             human_bytes(s.max_load),
@@ -145,24 +177,51 @@ fn sweep_table(
             s.moves,
             human_bytes(s.bytes_moved),
             s.at_cap,
+            crash_cells(s),
             if s.bound_hit { "  (move bound hit)" } else { "" }
         )?;
     }
-    if let Some(r) = args.max_over_mean {
-        match best {
-            Some(v) => writeln!(
-                out,
-                "smallest value with max/mean <= {r} and at most {} queued: {v}",
-                args.max_queued
-            )?,
-            None => writeln!(
-                out,
-                "no value meets max/mean <= {r} with at most {} queued",
-                args.max_queued
-            )?,
-        }
+    if args.crash_heaviest {
+        writeln!(
+            out,
+            "crashed: each step's heaviest member, crashed at t = 0 in the fleet settled on its plan; recovery: until every split it ran runs again (never: not within the simulation)"
+        )?;
     }
-    Ok(())
+    targets_line(out, args, best)
+}
+
+/// The crash columns of a step ("" without a crash).
+fn crash_cells(s: &Step) -> String {
+    match &s.crash {
+        None => String::new(),
+        Some(c) => format!(
+            "  {:<12} {:>9} {:>12}",
+            c.member,
+            c.recovery_ms.map_or_else(
+                || "never".to_string(),
+                |ms| format!("{:.1} s", ms as f64 / 1000.0)
+            ),
+            c.idle_split_ms / 1000
+        ),
+    }
+}
+
+fn targets_line(out: &mut impl Write, args: &SweepArgs, best: Option<u32>) -> std::io::Result<()> {
+    let Some(r) = args.max_over_mean else {
+        return Ok(());
+    };
+    match best {
+        Some(v) => writeln!(
+            out,
+            "smallest value with max/mean <= {r} and at most {} queued: {v}",
+            args.max_queued
+        ),
+        None => writeln!(
+            out,
+            "no value meets max/mean <= {r} with at most {} queued",
+            args.max_queued
+        ),
+    }
 }
 
 #[derive(clap::Args)]
@@ -281,7 +340,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
     let steps = match report_sweep(args)? {
         Some((axis, range)) => Some((
             axis,
-            sweep(&fleet, &scenario, axis, range).map_err(|e| format!("{e} [{}]", e.code))?,
+            sweep(&fleet, &scenario, axis, range, None).map_err(|e| format!("{e} [{}]", e.code()))?,
         )),
         None => None,
     };

@@ -91,3 +91,55 @@ fn diff_reads_two_snapshots() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.json"));
 }
+
+#[test]
+fn sweep_crash_heaviest_crashes_each_steps_heaviest_member() {
+    let snap = demo("crash.json", "6", "5");
+    let doc = json(&[
+        "sweep",
+        &snap,
+        "--add-members",
+        "0..1",
+        "--crash-heaviest",
+        "--json",
+    ]);
+    for step in doc["steps"].as_array().unwrap() {
+        let n = step["value"].as_u64().unwrap();
+        let changes: Vec<String> = (1..=n)
+            .map(|i| format!(r#"{{"op":"add_member","member":"added-{i:02}"}}"#))
+            .collect();
+        let file = dir().join(format!("crash-step-{n}.json"));
+        std::fs::write(&file, format!(r#"{{"changes":[{}]}}"#, changes.join(","))).unwrap();
+        let plan = json(&["plan", &snap, "--what-if", file.to_str().unwrap(), "--json"]);
+        // the heaviest by planned load, ties to the first name
+        let members = plan["report"]["members"].as_array().unwrap();
+        let load = |m: &Value| m["load_planned"].as_str().unwrap().parse::<u64>().unwrap();
+        let top = members.iter().map(load).max().unwrap();
+        let want = members.iter().find(|m| load(m) == top).unwrap()["name"].clone();
+        let crash = &step["crash"];
+        assert_eq!(crash["member"], want, "step {n}");
+        assert!(crash["idle_split_ms"].as_str().unwrap().parse::<u64>().unwrap() > 0);
+        assert!(crash["recovery_ms"].is_null() || crash["recovery_ms"].is_string());
+    }
+    let o = Command::new(BIN)
+        .args(["sweep", &snap, "--add-members", "0..1", "--crash-heaviest"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8(o.stdout).unwrap();
+    assert!(table.lines().next().unwrap().contains("crashed"), "{table}");
+    // a script that cannot be read is named
+    let o = Command::new(BIN)
+        .args([
+            "sweep",
+            &snap,
+            "--add-members",
+            "0",
+            "--crash-heaviest",
+            "--script",
+            "/nonexistent/s.json",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/s.json"));
+}

@@ -5,11 +5,13 @@
 //! [`step_scenario`]), planned through [`crate::pipeline::analyse`]. So every step's figures are
 //! exactly those of `spate-planner plan --what-if` with that step's scenario.
 
+use crate::codes::ErrorCode;
 use crate::exact::count;
 use crate::fleet::Fleet;
-use crate::pipeline::analyse;
+use crate::pipeline::{analyse, Analysis};
 use crate::report::Report;
 use crate::scenario::{Change, Scenario, ScenarioError};
+use crate::sim::{simulate, Op, Options, Script, ScriptEvent, SimError, Start};
 use serde::Serialize;
 
 /// Most steps one sweep may take (a bound on work).
@@ -47,6 +49,55 @@ pub struct Step {
     /// Members whose lanes are all used.
     pub at_cap: u32,
     pub bound_hit: bool,
+    /// With a crash script: the heaviest member crashed in the step's steady state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crash: Option<CrashFigures>,
+}
+
+/// What a crash of the step's heaviest member costs, simulated by Spate's timing rules from the
+/// fleet settled on the step's plan ([`Start::planned`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CrashFigures {
+    /// The member crashed: the one with the largest planned load (ties: the first by name).
+    pub member: String,
+    /// From the crash until every split that ran before it runs again (`None`: not by the end).
+    pub recovery_ms: Option<u64>,
+    /// Runnable splits' time unread, summed (splits queued for lack of lanes count too).
+    pub idle_split_ms: u64,
+    /// The same, each split weighted by `max(1, weight)`.
+    pub idle_weighted: u128,
+}
+
+/// A sweep step's failure: its scenario, or its simulation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SweepError {
+    Scenario(ScenarioError),
+    Simulation { value: u32, error: SimError },
+}
+
+impl SweepError {
+    /// The stable code of the failure.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            SweepError::Scenario(e) => e.code,
+            SweepError::Simulation { error, .. } => error.code,
+        }
+    }
+}
+
+impl std::fmt::Display for SweepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SweepError::Scenario(e) => e.fmt(f),
+            SweepError::Simulation { value, error } => write!(f, "step {value}: {error}"),
+        }
+    }
+}
+
+impl From<ScenarioError> for SweepError {
+    fn from(e: ScenarioError) -> SweepError {
+        SweepError::Scenario(e)
+    }
 }
 
 /// The name of the `n`-th added member (1-based): `added-01`, …, `added-100`.
@@ -98,7 +149,64 @@ fn figures(value: u32, r: &Report) -> Step {
         bytes_moved: r.churn.weight_moved,
         at_cap: count(r.members.iter().filter(|m| m.lanes >= m.cap).count()),
         bound_hit: r.bound_hit,
+        crash: None,
     }
+}
+
+/// The member with the largest planned load (ties: the first by name).
+fn heaviest(r: &Report) -> Option<&str> {
+    r.members
+        .iter()
+        .max_by(|a, b| a.load_planned.cmp(&b.load_planned).then(b.name.cmp(&a.name)))
+        .map(|m| m.name.as_str())
+}
+
+/// Simulates `script`'s configuration with one event: the step's heaviest member crashes at
+/// t = 0, from the fleet settled on the step's plan. `None` when the step has no member.
+pub fn crash_heaviest(
+    fleet: &Fleet,
+    a: &Analysis,
+    script: &Script,
+) -> Result<Option<CrashFigures>, SimError> {
+    let Some(member) = heaviest(&a.report) else {
+        return Ok(None);
+    };
+    let start = Start::planned(fleet, &a.applied.inputs, &a.assignment);
+    let run = Script {
+        events: vec![ScriptEvent {
+            at_ms: 0,
+            op: Op::Crash {
+                member: member.to_string(),
+            },
+        }],
+        ..script.clone()
+    };
+    let f = simulate(&start, &run, &Options::default())?.figures;
+    Ok(Some(CrashFigures {
+        member: member.to_string(),
+        recovery_ms: f.recovery_ms,
+        idle_split_ms: f.idle_split_ms,
+        idle_weighted: f.idle_weighted,
+    }))
+}
+
+/// The figures at one value; with `crash`, also the cost of a crash of its heaviest member
+/// ([`crash_heaviest`], `crash`'s events replaced by that one).
+pub fn sweep_step(
+    fleet: &Fleet,
+    base: &Scenario,
+    axis: Axis,
+    value: u32,
+    crash: Option<&Script>,
+) -> Result<Step, SweepError> {
+    let scenario = step_scenario(fleet, base, axis, value)?;
+    let a = analyse(fleet, &scenario)?;
+    let mut step = figures(value, &a.report);
+    if let Some(script) = crash {
+        step.crash =
+            crash_heaviest(fleet, &a, script).map_err(|error| SweepError::Simulation { value, error })?;
+    }
+    Ok(step)
 }
 
 /// The figures at each value of `values` (at most [`MAX_STEPS`] of them).
@@ -107,14 +215,13 @@ pub fn sweep(
     base: &Scenario,
     axis: Axis,
     values: impl IntoIterator<Item = u32>,
-) -> Result<Vec<Step>, ScenarioError> {
-    let mut out = Vec::new();
-    for value in values.into_iter().take(MAX_STEPS as usize) {
-        let scenario = step_scenario(fleet, base, axis, value)?;
-        let a = analyse(fleet, &scenario)?;
-        out.push(figures(value, &a.report));
-    }
-    Ok(out)
+    crash: Option<&Script>,
+) -> Result<Vec<Step>, SweepError> {
+    values
+        .into_iter()
+        .take(MAX_STEPS as usize)
+        .map(|value| sweep_step(fleet, base, axis, value, crash))
+        .collect()
 }
 
 /// The smallest step that meets the targets: max/mean at most `max_over_mean` and at most

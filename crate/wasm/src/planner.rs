@@ -17,7 +17,7 @@ use spate_planner_core::report::review::{review, ReviewInputs};
 use spate_planner_core::scenario::{Scenario, ScenarioError};
 use spate_planner_core::sim::{simulate, Options, Script, Start};
 use spate_planner_core::snapshot::{Snapshot, SnapshotError};
-use spate_planner_core::sweep::{sweep, Axis};
+use spate_planner_core::sweep::{sweep, Axis, SweepError};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -37,6 +37,13 @@ fn snapshot_error(e: &SnapshotError) -> JsValue {
 
 fn scenario_error(e: &ScenarioError) -> JsValue {
     error(e.code.as_str(), &e.to_string(), Some(&e.path))
+}
+
+fn sweep_error(e: &SweepError) -> JsValue {
+    match e {
+        SweepError::Scenario(e) => scenario_error(e),
+        SweepError::Simulation { error: s, .. } => error(s.code.as_str(), &e.to_string(), Some(&s.path)),
+    }
 }
 
 fn parse_axis(axis: &str, cap: u32) -> Result<Axis, JsValue> {
@@ -98,7 +105,8 @@ impl Planner {
             "" => None,
             name => {
                 let axis = parse_axis(name, cap)?;
-                let steps = sweep(&self.fleet, &a.scenario, axis, range).map_err(|e| scenario_error(&e))?;
+                let steps =
+                    sweep(&self.fleet, &a.scenario, axis, range, None).map_err(|e| sweep_error(&e))?;
                 Some((axis, steps))
             }
         };
@@ -291,7 +299,9 @@ impl Planner {
     }
 
     /// A sweep on top of `scenario`: `axis` is `add_members` (each with `cap`, 0 for the default
-    /// cap), `default_cap` or `member_cap`, over `from..=to` (at most 1024 steps).
+    /// cap), `default_cap` or `member_cap`, over `from..=to` (at most 1024 steps). With `crash`
+    /// (a script's text; "" for none), each step also simulates a crash of its heaviest member
+    /// under that script's configuration (its events are not used).
     #[wasm_bindgen(unchecked_return_type = "SweepStep[]")]
     pub fn sweep(
         &self,
@@ -300,10 +310,17 @@ impl Planner {
         from: u32,
         to: u32,
         cap: u32,
+        crash: &str,
     ) -> Result<JsValue, JsValue> {
         let axis = parse_axis(axis, cap)?;
         let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
-        let steps = sweep(&self.fleet, &sc, axis, from..=to).map_err(|e| scenario_error(&e))?;
+        let script = match crash {
+            "" => None,
+            text => {
+                Some(Script::parse(text).map_err(|e| error(e.code.as_str(), &e.to_string(), Some(&e.path)))?)
+            }
+        };
+        let steps = sweep(&self.fleet, &sc, axis, from..=to, script.as_ref()).map_err(|e| sweep_error(&e))?;
         to_js(&steps)
     }
 

@@ -5,9 +5,11 @@
 //! (`docs/simulator.md`, "The starting instant").
 
 use crate::fleet::Fleet;
+use crate::leader::LeaderInputs;
 use crate::records::{Finality, LeaseVal, SCHEMA};
 use crate::state::{LeaseEntry, SplitState};
 use crate::synth::{runnable_split, SplitMix64};
+use crate::Assignment;
 use crate::{desired_assignment, stable_hash_str};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -59,6 +61,48 @@ impl Start {
                 .published
                 .iter()
                 .map(|(m, a)| (m.clone(), (a.generation, a.splits.clone())))
+                .collect(),
+        }
+    }
+
+    /// The fleet settled on a plan: every member of `inputs` running with the cap the leader
+    /// gives it, each split of `assignment` held by its member (leased, owner recorded), the
+    /// other splits unowned, `assignment` published at the plan's generation, and the fleet's
+    /// leader still leading when it is a member (else the first member). A design review's
+    /// "this fleet in its steady state": what a sweep step crashes (docs/simulator.md).
+    pub fn planned(f: &Fleet, inputs: &LeaderInputs, assignment: &Assignment) -> Start {
+        let generation = f.plan.as_ref().map_or(1, |p| p.generation);
+        let mut splits = (*inputs.splits).clone();
+        for s in splits.values_mut() {
+            s.progress.owner = None;
+            s.lease = None;
+        }
+        for (m, ids) in assignment {
+            for id in ids {
+                if let Some(s) = splits.get_mut(id) {
+                    hold(s, m);
+                }
+            }
+        }
+        let leader = match &f.leader {
+            Some(l) if inputs.members.contains(&l.owner) => Some((l.owner.clone(), l.generation)),
+            _ => inputs.members.first().map(|m| (m.clone(), 1)),
+        };
+        Start {
+            seed: inputs.seed,
+            lease_ttl_ms: f.lease_ttl_ms,
+            plan: Some((generation, false)),
+            members: inputs
+                .members
+                .iter()
+                .map(|m| (m.clone(), Some(inputs.cap_of(m))))
+                .collect(),
+            leader,
+            splits,
+            lease_left_ms: BTreeMap::new(),
+            published: assignment
+                .iter()
+                .map(|(m, ids)| (m.clone(), (generation, ids.clone())))
                 .collect(),
         }
     }
@@ -121,16 +165,16 @@ impl Start {
     }
 }
 
-/// Makes `s` held by `member`: epoch 1, owner recorded, leased.
+/// Makes `s` held by `member`: owner recorded, leased, at its epoch (at least 1).
 fn hold(s: &mut SplitState, member: &str) {
-    s.progress.epoch = 1;
+    s.progress.epoch = s.progress.epoch.max(1);
     s.progress.owner = Some(member.to_string());
     s.lease = Some(LeaseEntry {
         value: LeaseVal {
             schema: SCHEMA,
             owner: member.to_string(),
             nonce: String::new(),
-            epoch: 1,
+            epoch: s.progress.epoch,
         },
         rev: 1,
     });
