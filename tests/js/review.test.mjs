@@ -120,8 +120,9 @@ test('SweepStep[] and Diff as declared are what the module returns (tsc)', async
   const a = wasm.Planner.demo(300, 6, 1);
   const b = wasm.Planner.demo(300, 7, 2);
   const values = {
-    steps: ['SweepStep[]', a.sweep('', 'add_members', 0, 2, 4)],
-    capSteps: ['SweepStep[]', a.sweep('{"changes":[{"op":"add_member","member":"x"}]}', 'member_cap', 2, 3, 0)],
+    steps: ['SweepStep[]', a.sweep('', 'add_members', 0, 2, 4, '')],
+    capSteps: ['SweepStep[]', a.sweep('{"changes":[{"op":"add_member","member":"x"}]}', 'member_cap', 2, 3, 0, '')],
+    crashSteps: ['SweepStep[]', a.sweep('', 'add_members', 0, 1, 0, '{"format":"spate-planner-script/1"}')],
     diff: ['Diff', b.compare(a)],
     same: ['Diff', a.compare(a)],
   };
@@ -138,6 +139,12 @@ test('SweepStep[] and Diff as declared are what the module returns (tsc)', async
     const renamed = tsc(join(dir, 'tsconfig.json'));
     assert.equal(renamed.status, 2);
     assert.match(renamed.stdout, /'"owners_changed"' does not exist in type 'Diff'/);
+    // the crash figures are declared too
+    assert.ok(values.crashSteps[1].every((s) => s.crash?.member), 'each crash step names its member');
+    await writeFile(join(dir, 'checked.ts'), `import type { SweepStep, Diff } from '../../../../web/pkg-test/spate_planner.js';\n${body.replace('"idle_split_ms"', '"idle_ms"')}\n`);
+    const crashRenamed = tsc(join(dir, 'tsconfig.json'));
+    assert.equal(crashRenamed.status, 2);
+    assert.match(crashRenamed.stdout, /'"idle_ms"' does not exist in type 'CrashFigures'/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -375,6 +375,8 @@ fn u64_fields_read_from_numbers_or_decimal_strings() {
     for bad in [
         r#"{"rebalance_delay_ms":"-1"}"#,
         r#"{"rebalance_delay_ms":"1e3"}"#,
+        // Rust parses a leading "+"; a decimal string here is digits only
+        r#"{"rebalance_delay_ms":"+5"}"#,
         r#"{"rebalance_delay_ms":""}"#,
         r#"{"rebalance_delay_ms":"18446744073709551616"}"#,
         r#"{"rebalance_delay_ms":true}"#,
