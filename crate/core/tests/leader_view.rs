@@ -450,3 +450,21 @@ fn the_default_caps_explanation_names_its_value_and_source() {
         r#"8 (Spate's default: the leader "w9" has no presence key; set --default-cap if the leader runs with another max_in_flight)"#
     );
 }
+
+#[test]
+fn probe_keys_are_ignored_silently_and_unknown_keys_with_a_warning() {
+    let fleet = crashed_w3()
+        .state("_probe.1764547200", "x")
+        .state("mystery", "x")
+        .fleet();
+    let about = |key: &str| -> Vec<WarningCode> {
+        fleet
+            .warnings
+            .iter()
+            .filter(|w| w.key == key)
+            .map(|w| w.code)
+            .collect()
+    };
+    assert_eq!(about("_probe.1764547200"), Vec::<WarningCode>::new());
+    assert_eq!(about("mystery"), [WarningCode::UnknownKey]);
+}
