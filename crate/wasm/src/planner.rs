@@ -180,7 +180,7 @@ impl Planner {
             return Err(too_large(text.len()));
         }
         let snap = Snapshot::parse(text).map_err(|e| snapshot_error(&e))?;
-        let job = LiveJob::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
+        let mut job = LiveJob::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
         let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
         let mut p = Planner::new(fleet);
         p.live = Some(job);
@@ -188,7 +188,8 @@ impl Planner {
     }
 
     /// Applies a burst of the live stream's `change` events (their data, in order), then joins
-    /// the job's records into the fleet planned from now on. Only the changed keys are read.
+    /// the job's records into the fleet planned from now on. Only the changed keys are read,
+    /// and only what they touch is joined again.
     /// Throws when the state holds a value the leader would refuse (the fleet is then the last
     /// one that could be read, and the error says which key).
     #[wasm_bindgen(js_name = applyChanges)]
@@ -203,9 +204,15 @@ impl Planner {
         for c in &changes {
             job.apply(c).map_err(|e| snapshot_error(&e))?;
         }
-        let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
-        self.fleet = fleet;
+        if let Some(e) = job.refusal() {
+            return Err(snapshot_error(e));
+        }
+        // The job updates the splits it shares with this fleet in place once nothing else holds them.
         self.cache.borrow_mut().clear();
+        self.fleet.splits = Default::default();
+        self.fleet.info = Default::default();
+        self.fleet.published = Default::default();
+        self.fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
         Ok(())
     }
 
