@@ -50,7 +50,14 @@ pub fn run(splits: usize, members: usize, rounds: usize) {
     let first = ms(|| drop(job.fleet(now).unwrap()));
     println!("live {splits}x{members}: records read {load:.1} ms, first whole join {first:.1} ms");
     let f = job.fleet(now).unwrap();
-    println!("  warnings {}, foreign {}, orphan specs {}, members {}, published {}", f.warnings.len(), f.foreign.len(), f.orphan_specs, f.members.len(), f.published.len());
+    println!(
+        "  warnings {}, foreign {}, orphan specs {}, members {}, published {}",
+        f.warnings.len(),
+        f.foreign.len(),
+        f.orphan_specs,
+        f.members.len(),
+        f.published.len()
+    );
     drop(f);
     let sc = Scenario::parse("").unwrap();
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 9];
@@ -71,10 +78,13 @@ pub fn run(splits: usize, members: usize, rounds: usize) {
         let plan = plan.unwrap();
         cols[4].push(ms(|| drop(report(&applied.inputs, &plan))));
         let g = f.plan.as_ref().map(|p| p.generation);
+        drop(published_distance(&f.published, g, &plan.assignment));
         cols[5].push(ms(|| drop(published_distance(&f.published, g, &plan.assignment))));
         let mut a = None;
         cols[6].push(ms(|| a = Some(analyse(f, &sc).unwrap())));
-        cols[7].push(ms(|| drop(exact::to_json(&plan_view(f, a.as_ref().unwrap())).unwrap())));
+        cols[7].push(ms(|| {
+            drop(exact::to_json(&plan_view(f, a.as_ref().unwrap())).unwrap())
+        }));
         cols[8].push(ms(|| drop(exact::to_json(&fleet_info(f)).unwrap())));
     }
     let names = [

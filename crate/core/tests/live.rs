@@ -286,20 +286,33 @@ fn put_of(c: &Change) -> (&'static str, String, String, i64) {
             ("lease", "leader".into(), v.to_string(), t)
         }
         Change::Plan(f, g) => {
-            let fingerprint = if *f == 0 { FINGERPRINT.to_string() } else { format!("other@{f}") };
+            let fingerprint = if *f == 0 {
+                FINGERPRINT.to_string()
+            } else {
+                format!("other@{f}")
+            };
             let v = json!({"schema":3,"fingerprint":fingerprint,"generation":g,"finality":"open","planned":0,"planner_state":null,"updated_at_ms":0});
             ("state", "plan".into(), v.to_string(), t)
         }
         Change::Assign(m, readable, ids) => {
             let ids: Vec<String> = ids.iter().map(|i| format!("s{i}")).collect();
-            let v = if *readable { json!({"schema":3,"generation":1,"splits":ids}) } else { json!({"schema":3}) };
+            let v = if *readable {
+                json!({"schema":3,"generation":1,"splits":ids})
+            } else {
+                json!({"schema":3})
+            };
             ("state", format!("assign.w{m}"), v.to_string(), t)
         }
         Change::Unknown(state) => {
             let bucket = if *state { "state" } else { "lease" };
             (bucket, "zz.unknown".into(), "{}".into(), t)
         }
-        Change::Refused(s, true) => ("state", format!("split.s{s}"), json!({"schema":2,"id":format!("s{s}")}).to_string(), t),
+        Change::Refused(s, true) => (
+            "state",
+            format!("split.s{s}"),
+            json!({"schema":2,"id":format!("s{s}")}).to_string(),
+            t,
+        ),
         Change::Refused(_, false) => ("lease", "leader".into(), "{".into(), t),
         Change::Gone(..) => unreachable!("not a put"),
     }
@@ -320,13 +333,23 @@ fn event_of(c: &Change, rev: u64, held: &mut BTreeMap<(&'static str, String), u6
                     held.remove(&(bucket, key.clone()));
                     gone(bucket, "expire", &key, current.unwrap_or(rev))
                 }
-                _ => gone(bucket, "expire", &key, current.map_or(rev, |r| r.saturating_sub(1))),
+                _ => gone(
+                    bucket,
+                    "expire",
+                    &key,
+                    current.map_or(rev, |r| r.saturating_sub(1)),
+                ),
             }
         }
         put_change => {
             let (bucket, key, value, created) = put_of(put_change);
             held.insert((bucket, key.clone()), rev);
-            let e = Entry { key, revision: rev, created_ms: created, value: value.into_bytes() };
+            let e = Entry {
+                key,
+                revision: rev,
+                created_ms: created,
+                value: value.into_bytes(),
+            };
             format!(r#"{{"bucket":"{bucket}","op":"put","entry":{}}}"#, entry_json(&e))
         }
     }

@@ -25,7 +25,7 @@ use crate::records::{AssignmentVal, LeaderVal, PlanRecord};
 use crate::snapshot::{Snapshot, SnapshotError, Source};
 use crate::state::SplitState;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 pub use leader_view::{CapSource, CapUnknown, DefaultCap};
@@ -186,15 +186,13 @@ impl Fleet {
 
     /// Instances that own splits (lease or progress) but are not members.
     pub fn departed_owners(&self) -> BTreeSet<String> {
-        self.splits
-            .values()
-            .flat_map(|s| {
-                [
-                    s.progress.owner.as_deref(),
-                    s.lease.as_ref().map(|l| l.value.owner.as_str()),
-                ]
-            })
-            .flatten()
+        let mut owners: HashSet<&str> = HashSet::new();
+        for s in self.splits.values() {
+            owners.extend(s.progress.owner.as_deref());
+            owners.extend(s.lease.as_ref().map(|l| l.value.owner.as_str()));
+        }
+        owners
+            .into_iter()
             .filter(|o| !self.members.contains_key(*o))
             .map(str::to_string)
             .collect()
