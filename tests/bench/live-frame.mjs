@@ -2,7 +2,7 @@
 // One live frame's costs in wasm under Node (the production package, web/pkg), on a snapshot
 // file: the first state read (as a snapshot, and as a live job), then per change what the
 // page's worker does: applyChanges, plan (the plan view, converted for JS), info; and once the
-// timeline's split list (findSplits of every split). Medians over ROUNDS changes.
+// timeline's split list (splitStates; findSplits of every split, as it was). Medians over ROUNDS changes.
 //   spate-planner demo --splits 100000 --members 1000 -o demo.json
 //   node tests/bench/live-frame.mjs demo.json [ROUNDS]
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,9 @@ const [quickPlanMs] = time(() => quick.plan(''));
 quick.free();
 const [liveMs, p] = time(() => Planner.fromLive(text, now));
 const [splitsMs, all] = time(() => p.findSplits('', '', 0xffffffff));
-console.log(`first state: fromBytes ${quickMs.toFixed(0)} ms, info ${quickInfoMs.toFixed(0)} ms, plan ${quickPlanMs.toFixed(0)} ms; fromLive ${liveMs.toFixed(0)} ms; findSplits (all ${all.length}) ${splitsMs.toFixed(0)} ms`);
+const [statesMs] = time(() => p.splitStates());
+console.log(`first state: fromBytes ${quickMs.toFixed(0)} ms, info ${quickInfoMs.toFixed(0)} ms, plan ${quickPlanMs.toFixed(0)} ms; fromLive ${liveMs.toFixed(0)} ms; `
+  + `the timeline's splits: findSplits (all ${all.length}) ${splitsMs.toFixed(0)} ms, splitStates ${statesMs.toFixed(0)} ms`);
 
 const cols = { applyChanges: [], plan: [], info: [] };
 let rev = Number(p.revisions().split('-')[1]);

@@ -27,13 +27,14 @@ struct BucketState {
 }
 
 impl BucketState {
-    fn of(b: &Bucket) -> BucketState {
+    fn of(b: Bucket) -> BucketState {
+        let position = b.entries.iter().map(|e| e.revision).max().unwrap_or(0);
         BucketState {
-            name: b.name.clone(),
+            name: b.name,
             history: b.history,
             max_age_ms: b.max_age_ms,
-            entries: b.entries.iter().map(|e| (e.key.clone(), e.clone())).collect(),
-            position: b.entries.iter().map(|e| e.revision).max().unwrap_or(0),
+            entries: b.entries.into_iter().map(|e| (e.key.clone(), e)).collect(),
+            position,
         }
     }
 
@@ -90,12 +91,18 @@ fn invalid(message: String) -> SnapshotError {
 impl LiveJob {
     /// The state of a snapshot (the live stream's first event). Refused as the loader refuses.
     pub fn from_snapshot(snap: &Snapshot) -> Result<LiveJob, SnapshotError> {
+        LiveJob::from_parsed(snap.clone())
+    }
+
+    /// [`LiveJob::from_snapshot`] of a snapshot it keeps (its entries are moved, not copied).
+    pub fn from_parsed(snap: Snapshot) -> Result<LiveJob, SnapshotError> {
+        let records = Records::from_snapshot(&snap)?;
         Ok(LiveJob {
-            job: snap.job.clone(),
-            source: snap.source.clone(),
-            state: BucketState::of(&snap.state),
-            lease: BucketState::of(&snap.lease),
-            records: Records::from_snapshot(snap)?,
+            job: snap.job,
+            source: snap.source,
+            state: BucketState::of(snap.state),
+            lease: BucketState::of(snap.lease),
+            records,
             refused: BTreeMap::new(),
             parts: None,
             dirty: BTreeSet::new(),
