@@ -84,6 +84,10 @@ export interface SplitLine {
   owner: string | null; lease_owner: string | null; lease_left_ms: I64 | null; epoch: U64;
   attempts: number; weight: U64 | null; reserved: boolean; planned: string | null;
 }
+/** Planner.splitStates: parallel arrays, in id order. */
+export interface SplitStates {
+  ids: string[]; status: ("runnable" | "completed" | "quarantined")[]; lease: (string | null)[];
+}
 export interface Round {
   round: number; moves: number; weight_moved: U64; improving_moves: number; bound_hit: boolean;
   max_over_mean: number; max_over_bound: number;

@@ -104,6 +104,12 @@ test('splits: a claim is a lease of a new owner (not a renewal); a completion or
     ['assignment published for: a', 'assignment removed for: b']);
 });
 
+test('splits: the view of Planner.splitStates (parallel arrays) is the view of the split lines', () => {
+  const lines = [{ id: 's1', status: 'runnable', lease_owner: 'a' }, { id: 's2', status: 'completed', lease_owner: null }];
+  const of = SplitsView.of({ ids: ['s1', 's2'], status: ['runnable', 'completed'], lease: ['a', null] });
+  assert.deepEqual([...of.splits], [...new SplitsView(lines).splits]);
+});
+
 function view(members = 2) {
   return {
     published: { changes: 3 },

@@ -56,6 +56,13 @@ export class SplitsView {
     this.splits = new Map(lines.map((l) => [l.id, { status: l.status, lease: l.lease_owner }]));
   }
 
+  /** The view of Planner.splitStates() ({ ids, status, lease }: parallel arrays). */
+  static of({ ids, status, lease }) {
+    const view = new SplitsView();
+    for (let i = 0; i < ids.length; i++) view.splits.set(ids[i], { status: status[i], lease: lease[i] });
+    return view;
+  }
+
   get(id) {
     let s = this.splits.get(id);
     if (!s) {

@@ -4,9 +4,6 @@
 // info and plan together, so it never shows one fleet while planning another.
 import { SplitsView, fleetRows, assignRows } from './live-events.js';
 
-/** Every split, for the SplitsView (a u32 limit). */
-const ALL = 0xffffffff;
-
 export class LiveFrames {
   /** fromLive(text, nowMs) → Planner; infoOf(planner) → FleetInfo; guard(fn) runs a call into the module. */
   constructor({ fromLive, infoOf, guard }) {
@@ -28,7 +25,7 @@ export class LiveFrames {
 
   /** The splits as the planner holds them now (once per full state: the first frame after it). */
   seed(planner) {
-    if (!this.splits) this.splits = new SplitsView(this.guard(() => planner.findSplits('', '', ALL)));
+    if (!this.splits) this.splits = SplitsView.of(this.guard(() => planner.splitStates()));
   }
 
   /**

@@ -20,6 +20,10 @@ pub struct Args {
     /// restart of 10 members; default sizes 2000x40 10000x100).
     #[arg(long)]
     sim: bool,
+    /// Time one frame of a live job instead (a change applied, the fleet joined, planned and
+    /// summarised; default size 100000x1000).
+    #[arg(long)]
+    live: bool,
 }
 
 fn parse_size(s: &str) -> Option<(usize, usize)> {
@@ -42,6 +46,15 @@ fn median_ms(repeat: usize, mut f: impl FnMut()) -> f64 {
 pub fn run(args: &Args) -> ExitCode {
     if args.sim {
         return crate::simulate::bench(&args.sizes, args.repeat);
+    }
+    if args.live {
+        let size = args.sizes.first().map_or("100000x1000", String::as_str);
+        let Some((n, m)) = parse_size(size) else {
+            eprintln!("bad size {size:?}: expected SPLITSxMEMBERS, e.g. 10000x100");
+            return ExitCode::FAILURE;
+        };
+        crate::bench_live::run(n, m, args.repeat.max(5));
+        return ExitCode::SUCCESS;
     }
     let sizes: Vec<String> = if args.sizes.is_empty() {
         vec!["2000x40".into(), "10000x100".into(), "100000x1000".into()]

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bench;
+mod bench_live;
 mod claims;
 mod conformance;
 mod demo;

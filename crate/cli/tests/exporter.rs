@@ -113,7 +113,7 @@ async fn export_load_and_plan_a_real_job() {
         "the loaded splits are the ones written, revisions included"
     );
     for (id, s) in &job.splits {
-        let left = fleet.info.get(id).and_then(|i| i.lease_left_ms);
+        let left = fleet.lease_left_ms(id);
         assert_eq!(left.is_some(), s.lease.is_some(), "{id}");
         if let Some(l) = left {
             assert!((0..=30_000).contains(&l), "{id}: {l} ms left");

@@ -2,16 +2,18 @@
 //!
 //! The page's worker loads the live stream's first event (a snapshot file's text) into a
 //! [`LiveJob`], then applies each `change` event: only the changed key is parsed again; the
-//! other records are kept as they were read. [`LiveJob::fleet`] joins the records into the
-//! leader's view at a moment, and [`LiveJob::snapshot`] writes the state as the exporter would
-//! at that revision (the same entries, in revision order, the same bytes).
+//! other records are kept as they were read. [`LiveJob::fleet`] gives the leader's view at a
+//! moment: the records are joined whole once, then only the splits, members and records the
+//! changes touched are joined again (the whole join only when the seed may change), and the
+//! result is the fleet a whole join gives. [`LiveJob::snapshot`] writes the state as the
+//! exporter would at that revision (the same entries, in revision order, the same bytes).
 
 use crate::codes::ErrorCode;
-use crate::fleet::{Fleet, Meta, Records, Side};
+use crate::fleet::{Fleet, Meta, Parts, Records, Side};
 use crate::snapshot::{parse_entry_json, Bucket, Entry, Snapshot, SnapshotError, Source};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A bucket's configuration and current entries.
 #[derive(Clone, Debug)]
@@ -25,13 +27,14 @@ struct BucketState {
 }
 
 impl BucketState {
-    fn of(b: &Bucket) -> BucketState {
+    fn of(b: Bucket) -> BucketState {
+        let position = b.entries.iter().map(|e| e.revision).max().unwrap_or(0);
         BucketState {
-            name: b.name.clone(),
+            name: b.name,
             history: b.history,
             max_age_ms: b.max_age_ms,
-            entries: b.entries.iter().map(|e| (e.key.clone(), e.clone())).collect(),
-            position: b.entries.iter().map(|e| e.revision).max().unwrap_or(0),
+            entries: b.entries.into_iter().map(|e| (e.key.clone(), e)).collect(),
+            position,
         }
     }
 
@@ -75,6 +78,10 @@ pub struct LiveJob {
     /// Keys whose current value the leader would refuse (the state is then refused as a whole,
     /// as a snapshot holding it would be), with why.
     refused: BTreeMap<String, SnapshotError>,
+    /// The fleet's parts as last joined (`None`: not joined yet).
+    parts: Option<Parts>,
+    /// Keys changed since the parts were last joined.
+    dirty: BTreeSet<(Side, String)>,
 }
 
 fn invalid(message: String) -> SnapshotError {
@@ -84,13 +91,21 @@ fn invalid(message: String) -> SnapshotError {
 impl LiveJob {
     /// The state of a snapshot (the live stream's first event). Refused as the loader refuses.
     pub fn from_snapshot(snap: &Snapshot) -> Result<LiveJob, SnapshotError> {
+        LiveJob::from_parsed(snap.clone())
+    }
+
+    /// [`LiveJob::from_snapshot`] of a snapshot it keeps (its entries are moved, not copied).
+    pub fn from_parsed(snap: Snapshot) -> Result<LiveJob, SnapshotError> {
+        let records = Records::from_snapshot(&snap)?;
         Ok(LiveJob {
-            job: snap.job.clone(),
-            source: snap.source.clone(),
-            state: BucketState::of(&snap.state),
-            lease: BucketState::of(&snap.lease),
-            records: Records::from_snapshot(snap)?,
+            job: snap.job,
+            source: snap.source,
+            state: BucketState::of(snap.state),
+            lease: BucketState::of(snap.lease),
+            records,
             refused: BTreeMap::new(),
+            parts: None,
+            dirty: BTreeSet::new(),
         })
     }
 
@@ -143,6 +158,7 @@ impl LiveJob {
         let name = b.name.clone();
         b.entries.insert(e.key.clone(), e.clone());
         let rk = Self::refusal_key(side, &e.key);
+        self.dirty.insert((side, e.key.clone()));
         match self.records.put(side, &name, &e) {
             Ok(()) => drop(self.refused.remove(&rk)),
             Err(err) => drop(self.refused.insert(rk, err)),
@@ -158,16 +174,38 @@ impl LiveJob {
         }
         b.entries.remove(key);
         self.records.remove(side, key);
+        self.dirty.insert((side, key.to_string()));
         self.refused.remove(&Self::refusal_key(side, key));
     }
 
+    /// Why the state is refused (a key holds a value the loader would refuse), if it is.
+    pub fn refusal(&self) -> Option<&SnapshotError> {
+        self.refused.values().next()
+    }
+
     /// The leader's view at `now_ms` (lease time left counts from it). Refused while any key
-    /// holds a value the loader would refuse.
-    pub fn fleet(&self, now_ms: i64) -> Result<Fleet, SnapshotError> {
-        if let Some(e) = self.refused.values().next() {
+    /// holds a value the loader would refuse (the changes are then taken in once it is mended).
+    /// The fleet shares its splits with the job: drop the previous one before asking for the
+    /// next, so that the job updates them in place rather than copying them.
+    pub fn fleet(&mut self, now_ms: i64) -> Result<Fleet, SnapshotError> {
+        if let Some(e) = self.refusal() {
             return Err(e.clone());
         }
-        Ok(Fleet::from_records(self.records.clone(), &self.meta(now_ms)))
+        let meta = self.meta(now_ms);
+        let records = &self.records;
+        let updated = self.parts.take().and_then(|mut p| {
+            let all = self
+                .dirty
+                .iter()
+                .all(|(side, key)| p.update(records, *side, key, &meta));
+            all.then_some(p)
+        });
+        let parts = updated.unwrap_or_else(|| Parts::of_records(records, &meta));
+        self.dirty.clear();
+        let members = self.records.members(meta.lease_ttl_ms, now_ms);
+        let fleet = parts.fleet(&meta, members, self.records.warnings());
+        self.parts = Some(parts);
+        Ok(fleet)
     }
 
     fn meta(&self, now_ms: i64) -> Meta {

@@ -227,7 +227,10 @@ fn without_a_plan_the_seed_comes_from_the_records() {
 fn lease_time_left_counts_from_the_snapshot_time() {
     let fleet = Fleet::from_snapshot(&snapshot_of(&base(), "fp")).unwrap();
     // created 10 s before the snapshot, TTL 30 s
-    assert!(fleet.info.values().all(|i| i.lease_left_ms == Some(20_000)));
+    assert!(fleet
+        .info
+        .keys()
+        .all(|id| fleet.lease_left_ms(id) == Some(20_000)));
     assert_eq!(fleet.lease_ttl_ms, 30_000);
 }
 

@@ -70,6 +70,14 @@ fn too_large(n: usize) -> JsValue {
     error("too_large", &message, None)
 }
 
+/// [`Planner::split_states`]: parallel arrays, in id order.
+#[derive(serde::Serialize)]
+struct SplitStates<'a> {
+    ids: Vec<&'a str>,
+    status: Vec<spate_planner_core::records::SplitStatus>,
+    lease: Vec<Option<&'a str>>,
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = include_str!("../types.d.ts");
 
@@ -188,7 +196,7 @@ impl Planner {
             return Err(too_large(text.len()));
         }
         let snap = Snapshot::parse(text).map_err(|e| snapshot_error(&e))?;
-        let job = LiveJob::from_snapshot(&snap).map_err(|e| snapshot_error(&e))?;
+        let mut job = LiveJob::from_parsed(snap).map_err(|e| snapshot_error(&e))?;
         let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
         let mut p = Planner::new(fleet);
         p.live = Some(job);
@@ -196,7 +204,8 @@ impl Planner {
     }
 
     /// Applies a burst of the live stream's `change` events (their data, in order), then joins
-    /// the job's records into the fleet planned from now on. Only the changed keys are read.
+    /// the job's records into the fleet planned from now on. Only the changed keys are read,
+    /// and only what they touch is joined again.
     /// Throws when the state holds a value the leader would refuse (the fleet is then the last
     /// one that could be read, and the error says which key).
     #[wasm_bindgen(js_name = applyChanges)]
@@ -211,10 +220,34 @@ impl Planner {
         for c in &changes {
             job.apply(c).map_err(|e| snapshot_error(&e))?;
         }
-        let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
-        self.fleet = fleet;
+        if let Some(e) = job.refusal() {
+            return Err(snapshot_error(e));
+        }
+        // The job updates the splits it shares with this fleet in place once nothing else holds them.
         self.cache.borrow_mut().clear();
+        self.fleet.splits = Default::default();
+        self.fleet.info = Default::default();
+        self.fleet.published = Default::default();
+        self.fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
         Ok(())
+    }
+
+    /// The splits as a live page's timeline keeps them (to tell a claim from a renewal, a
+    /// completion from a rewrite): ids in order, each one's progress status and lease owner
+    /// (null: no lease), as three parallel arrays — far cheaper to hand over than
+    /// [`Planner::find_splits`] of every split.
+    #[wasm_bindgen(js_name = splitStates, unchecked_return_type = "SplitStates")]
+    pub fn split_states(&self) -> Result<JsValue, JsValue> {
+        let splits = &self.fleet.splits;
+        let states = SplitStates {
+            ids: splits.keys().map(String::as_str).collect(),
+            status: splits.values().map(|s| s.progress.status).collect(),
+            lease: splits
+                .values()
+                .map(|s| s.lease.as_ref().map(|l| l.value.owner.as_str()))
+                .collect(),
+        };
+        to_js(&states)
     }
 
     /// The live job's position: `"S-L"`, the highest revision applied in each bucket.

@@ -14,8 +14,10 @@
 
 mod join;
 pub mod leader_view;
+mod parts;
 mod read;
 
+pub(crate) use parts::Parts;
 pub use read::{Records, Side};
 
 use crate::codes::WarningCode;
@@ -23,7 +25,7 @@ use crate::records::{AssignmentVal, LeaderVal, PlanRecord};
 use crate::snapshot::{Snapshot, SnapshotError, Source};
 use crate::state::SplitState;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 pub use leader_view::{CapSource, CapUnknown, DefaultCap};
@@ -73,8 +75,9 @@ pub struct Member {
 /// Store facts about one split beyond its [`SplitState`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SplitInfo {
-    /// Time the lease has left, in ms (negative: expired but not yet removed), if leased.
-    pub lease_left_ms: Option<i64>,
+    /// When the split's lease entry was written (the NATS server's clock, ms since the epoch):
+    /// [`Fleet::lease_left_ms`] counts its time left from it.
+    pub lease_created_ms: i64,
 }
 
 /// How the seed was found.
@@ -139,9 +142,11 @@ pub struct Fleet {
     pub members: BTreeMap<String, Member>,
     /// Shared (cheap to clone): plans copy it only when a what-if changes a split.
     pub splits: Arc<BTreeMap<String, SplitState>>,
-    pub info: BTreeMap<String, SplitInfo>,
-    /// The leader's last published assignment, `assign.{instance}` (readable records only).
-    pub published: BTreeMap<String, AssignmentVal>,
+    /// Leased splits' facts (shared, as the splits).
+    pub info: Arc<BTreeMap<String, SplitInfo>>,
+    /// The leader's last published assignment, `assign.{instance}` (readable records only;
+    /// shared, as the splits).
+    pub published: Arc<BTreeMap<String, AssignmentVal>>,
     /// Spec records with no progress record (not splits the core knows yet).
     pub orphan_specs: usize,
     /// Keys of records of another job (another `fp`): Spate stops every worker on them. They are
@@ -164,54 +169,30 @@ impl Fleet {
 
     /// The leader's view of parsed records (a snapshot's, or a live job's at one moment).
     pub fn from_records(records: Records, meta: &Meta) -> Fleet {
-        let mut warnings = Warnings(records.warnings().cloned().collect());
+        let record_warnings: Vec<Warning> = records.warnings().cloned().collect();
         let (state_items, lease_items) = records.into_items();
         let state = read::state_records(state_items);
         let lease = read::lease_records(lease_items, meta.lease_ttl_ms, meta.taken_at_ms);
-        let (seed, seed_source) = join::seed(&state, &meta.state_bucket, &mut warnings);
-        let buckets = (meta.state_bucket.as_str(), meta.lease_bucket.as_str());
-        let joined = join::splits(
-            state.progress,
-            state.specs,
-            lease.leases,
-            seed,
-            buckets,
-            &mut warnings,
-        );
-        Fleet {
-            job: meta.job.clone(),
-            source: meta.source.clone(),
-            taken_at_ms: meta.taken_at_ms,
-            state_bucket: meta.state_bucket.clone(),
-            lease_bucket: meta.lease_bucket.clone(),
-            lease_ttl_ms: meta.lease_ttl_ms,
-            state_revision: meta.state_revision,
-            lease_revision: meta.lease_revision,
-            plan: state.plan,
-            seed,
-            seed_source,
-            leader: lease.leader,
-            members: lease.members,
-            splits: Arc::new(joined.splits),
-            info: joined.info,
-            published: state.published,
-            orphan_specs: joined.orphan_specs,
-            foreign: joined.foreign,
-            warnings: warnings.0,
-        }
+        let parts = Parts::join(state, lease.leases, lease.leader, meta);
+        parts.fleet(meta, lease.members, record_warnings.iter())
+    }
+
+    /// Time the lease of split `id` has left at [`Fleet::taken_at_ms`], in ms (negative: expired
+    /// but not yet removed), if it is leased.
+    pub fn lease_left_ms(&self, id: &str) -> Option<i64> {
+        let created = self.info.get(id)?.lease_created_ms;
+        Some(read::age_left(self.lease_ttl_ms, self.taken_at_ms, created))
     }
 
     /// Instances that own splits (lease or progress) but are not members.
     pub fn departed_owners(&self) -> BTreeSet<String> {
-        self.splits
-            .values()
-            .flat_map(|s| {
-                [
-                    s.progress.owner.as_deref(),
-                    s.lease.as_ref().map(|l| l.value.owner.as_str()),
-                ]
-            })
-            .flatten()
+        let mut owners: HashSet<&str> = HashSet::new();
+        for s in self.splits.values() {
+            owners.extend(s.progress.owner.as_deref());
+            owners.extend(s.lease.as_ref().map(|l| l.value.owner.as_str()));
+        }
+        owners
+            .into_iter()
             .filter(|o| !self.members.contains_key(*o))
             .map(str::to_string)
             .collect()

@@ -11,7 +11,8 @@ use crate::records::{
     SplitSpecRecord, WorkerVal,
 };
 use crate::snapshot::{Entry, Snapshot, SnapshotError};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 
 /// One parsed entry of the state bucket.
 #[derive(Clone, Debug)]
@@ -47,10 +48,12 @@ pub(crate) struct Parsed<T> {
 pub struct Records {
     pub(crate) state: BTreeMap<String, Parsed<StateItem>>,
     pub(crate) lease: BTreeMap<String, Parsed<LeaseItem>>,
+    /// The keys whose entry raised a warning.
+    warned: BTreeSet<(Side, String)>,
 }
 
 /// Which bucket an entry is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Side {
     State,
     Lease,
@@ -72,17 +75,23 @@ impl Records {
     /// Parses one entry and puts it in place of the key's previous record. On an error the key
     /// keeps no record (the caller decides whether the whole state is refused).
     pub fn put(&mut self, side: Side, bucket: &str, e: &Entry) -> Result<(), SnapshotError> {
-        match side {
+        self.remove(side, &e.key);
+        let warned = match side {
             Side::State => {
-                self.state.remove(&e.key);
                 let p = state_entry(bucket, e)?;
+                let warned = !p.warnings.is_empty();
                 self.state.insert(e.key.clone(), p);
+                warned
             }
             Side::Lease => {
-                self.lease.remove(&e.key);
                 let p = lease_entry(bucket, e)?;
+                let warned = !p.warnings.is_empty();
                 self.lease.insert(e.key.clone(), p);
+                warned
             }
+        };
+        if warned {
+            self.warned.insert((side, e.key.clone()));
         }
         Ok(())
     }
@@ -93,12 +102,57 @@ impl Records {
             Side::State => drop(self.state.remove(key)),
             Side::Lease => drop(self.lease.remove(key)),
         }
+        if !self.warned.is_empty() {
+            self.warned.remove(&(side, key.to_string()));
+        }
     }
 
     /// The warnings every entry raised, state bucket first, each in key order.
     pub(crate) fn warnings(&self) -> impl Iterator<Item = &Warning> {
-        let state = self.state.values().flat_map(|p| p.warnings.iter());
-        state.chain(self.lease.values().flat_map(|p| p.warnings.iter()))
+        self.warned.iter().flat_map(|(side, key)| {
+            let w = match side {
+                Side::State => self.state.get(key).map(|p| &p.warnings),
+                Side::Lease => self.lease.get(key).map(|p| &p.warnings),
+            };
+            w.into_iter().flatten()
+        })
+    }
+
+    /// The record of a state bucket key.
+    pub(crate) fn state_item(&self, key: &str) -> Option<&StateItem> {
+        self.state.get(key).map(|p| &p.item)
+    }
+
+    /// The record of a lease bucket key.
+    pub(crate) fn lease_item(&self, key: &str) -> Option<&LeaseItem> {
+        self.lease.get(key).map(|p| &p.item)
+    }
+
+    /// The members (presence keys), with the time each has left at `now_ms`.
+    pub(crate) fn members(&self, ttl_ms: u64, now_ms: i64) -> BTreeMap<String, Member> {
+        let from = (Bound::Included("worker."), Bound::Unbounded);
+        self.lease
+            .range::<str, _>(from)
+            .take_while(|(k, _)| k.starts_with("worker."))
+            .filter_map(|(k, p)| match &p.item {
+                LeaseItem::Presence(v, rev, created) => {
+                    let m = member(v.as_ref(), *rev, age_left(ttl_ms, now_ms, *created));
+                    Some((after(k, "worker."), m))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A presence value's member, with the time its key has left.
+fn member(v: Option<&WorkerVal>, revision: u64, left_ms: i64) -> Member {
+    Member {
+        max_in_flight: v.and_then(|v| (v.max_in_flight > 0).then_some(v.max_in_flight)),
+        readable: v.is_some(),
+        nonce: v.map(|v| v.nonce.clone()),
+        revision,
+        left_ms,
     }
 }
 
@@ -225,7 +279,7 @@ pub(super) struct StateRecords {
 pub(super) struct LeaseRecords {
     pub leader: Option<LeaderVal>,
     pub members: BTreeMap<String, Member>,
-    /// Split leases by split id: value, revision, time left in ms.
+    /// Split leases by split id: value, revision, creation time.
     pub leases: BTreeMap<String, (LeaseVal, u64, i64)>,
 }
 
@@ -276,7 +330,7 @@ pub(super) fn state_records(items: impl Iterator<Item = (String, StateItem)>) ->
 }
 
 /// Time an entry of a bucket with `max_age = ttl_ms` has left at `taken_at_ms`.
-fn age_left(ttl_ms: u64, taken_at_ms: i64, created_ms: i64) -> i64 {
+pub(super) fn age_left(ttl_ms: u64, taken_at_ms: i64, created_ms: i64) -> i64 {
     (ttl_ms.min(i64::MAX as u64) as i64).saturating_sub(taken_at_ms.saturating_sub(created_ms))
 }
 
@@ -295,20 +349,11 @@ pub(super) fn lease_records(
         match item {
             LeaseItem::Leader(x) => out.leader = Some(x),
             LeaseItem::Presence(v, rev, created) => {
-                let member = Member {
-                    max_in_flight: v
-                        .as_ref()
-                        .and_then(|v| (v.max_in_flight > 0).then_some(v.max_in_flight)),
-                    readable: v.is_some(),
-                    nonce: v.map(|v| v.nonce),
-                    revision: rev,
-                    left_ms: age_left(ttl_ms, taken_at_ms, created),
-                };
-                out.members.insert(after(&k, "worker."), member);
+                let m = member(v.as_ref(), rev, age_left(ttl_ms, taken_at_ms, created));
+                out.members.insert(after(&k, "worker."), m);
             }
             LeaseItem::Lease(x, rev, created) => {
-                let left = age_left(ttl_ms, taken_at_ms, created);
-                out.leases.insert(after(&k, "split."), (x, rev, left));
+                out.leases.insert(after(&k, "split."), (x, rev, created));
             }
             LeaseItem::Ignored => {}
         }

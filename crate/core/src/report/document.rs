@@ -188,7 +188,7 @@ pub fn find_splits<'a>(fleet: &'a Fleet, a: &'a Analysis, query: &str, limit: us
             completed: s.progress.completed,
             owner: s.progress.owner.as_deref(),
             lease_owner: s.lease.as_ref().map(|l| l.value.owner.as_str()),
-            lease_left_ms: fleet.info.get(id).and_then(|i| i.lease_left_ms),
+            lease_left_ms: fleet.lease_left_ms(id),
             epoch: s.progress.epoch,
             attempts: s.progress.attempts,
             weight: s.spec.as_ref().map(|sp| sp.weight),

@@ -54,8 +54,8 @@ impl Start {
             splits: (*f.splits).clone(),
             lease_left_ms: f
                 .info
-                .iter()
-                .filter_map(|(id, i)| i.lease_left_ms.map(|l| (id.clone(), l)))
+                .keys()
+                .filter_map(|id| f.lease_left_ms(id).map(|l| (id.clone(), l)))
                 .collect(),
             published: f
                 .published
