@@ -468,3 +468,38 @@ fn probe_keys_are_ignored_silently_and_unknown_keys_with_a_warning() {
     assert_eq!(about("_probe.1764547200"), Vec::<WarningCode>::new());
     assert_eq!(about("mystery"), [WarningCode::UnknownKey]);
 }
+
+#[test]
+fn a_graceful_stop_releases_only_what_that_instance_holds() {
+    // w4's presence is unreadable: a member whose nonce is unknown
+    let store = crashed_w3().lease_entry("worker.w4", "garbage");
+    let a = run(
+        &store,
+        r#"{"changes":[{"op":"remove_member","member":"w4","departure":"graceful"}]}"#,
+    );
+    for (id, owner) in [("a", "w2"), ("b", "w2"), ("e", "w1")] {
+        let s = &a.applied.inputs.splits[id];
+        assert_eq!(s.progress.owner.as_deref(), Some(owner), "{id} keeps its owner");
+        assert_eq!(
+            s.lease.as_ref().map(|l| l.value.owner.as_str()),
+            Some(owner),
+            "{id} keeps its lease"
+        );
+    }
+}
+
+#[test]
+fn a_departed_instance_is_released_once() {
+    let e = analyse(
+        &crashed_w3().fleet(),
+        &Scenario::parse(
+            r#"{"changes":[{"op":"release_departed","member":"w3"},{"op":"release_departed","member":"w3"}]}"#,
+        )
+        .unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.code, e.path.as_str()),
+        (ErrorCode::NotDeparted, "changes[1].member")
+    );
+}

@@ -397,3 +397,17 @@ fn u64_fields_read_from_numbers_or_decimal_strings() {
         );
     }
 }
+
+/// The bound is inclusive: a scenario may add exactly 1,000,000 splits (native only: a million
+/// splits is slow in wasm32 test runners).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_scenario_may_add_exactly_the_most_splits() {
+    let fleet = Fleet::from_snapshot(&snapshot_of(&base(), "fp")).unwrap();
+    let s = Scenario::parse(
+        r#"{"changes":[{"op":"add_splits","count":999999,"weight":1,"prefix":"a"},{"op":"add_splits","count":1,"weight":1,"prefix":"b"}]}"#,
+    )
+    .unwrap();
+    let inputs = s.apply(&fleet).unwrap().inputs;
+    assert_eq!(inputs.splits.len(), fleet.splits.len() + 1_000_000);
+}
