@@ -31,7 +31,7 @@ function form(onRun) {
   const queued = input('number', { min: '0', step: '1', value: '0', 'aria-label': 'target queued splits' });
   const crash = input('checkbox', { 'aria-describedby': 'sweep-crash-hint' });
   const crashField = el('label', undefined, 'check');
-  crashField.append(crash, el('span', " Also crash each step's heaviest member (simulated with Spate's timing)"));
+  crashField.append(crash, el('span', "Also crash each step's heaviest member (simulated with Spate's timing)"));
   const crashHint = attrs(el('p', 'Each step starts from its fleet settled on its plan; the heaviest member crashes at t = 0 with Spate\'s default timing. Recovery: until every split it ran runs again. Slower: up to a second per step on big fleets.', 'hint'), { id: 'sweep-crash-hint' });
   const run = el('button', 'Run sweep');
   run.type = 'submit';
