@@ -15,7 +15,7 @@ use spate_planner_core::report::converge;
 use spate_planner_core::report::document::{claims_view, find_splits, fleet_info, plan_document, plan_view};
 use spate_planner_core::report::review::{review, ReviewInputs};
 use spate_planner_core::scenario::{Scenario, ScenarioError};
-use spate_planner_core::sim::{simulate, Options, Script, Start};
+use spate_planner_core::sim::{simulate, Options, Script, SimError, Start};
 use spate_planner_core::snapshot::{Snapshot, SnapshotError};
 use spate_planner_core::sweep::{sweep, Axis, SweepError};
 use std::cell::RefCell;
@@ -36,6 +36,10 @@ fn snapshot_error(e: &SnapshotError) -> JsValue {
 }
 
 fn scenario_error(e: &ScenarioError) -> JsValue {
+    error(e.code.as_str(), &e.to_string(), Some(&e.path))
+}
+
+fn sim_error(e: &SimError) -> JsValue {
     error(e.code.as_str(), &e.to_string(), Some(&e.path))
 }
 
@@ -349,9 +353,7 @@ impl Planner {
         let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
         let script = match crash {
             "" => None,
-            text => {
-                Some(Script::parse(text).map_err(|e| error(e.code.as_str(), &e.to_string(), Some(&e.path)))?)
-            }
+            text => Some(Script::parse(text).map_err(|e| sim_error(&e))?),
         };
         let steps = sweep(&self.fleet, &sc, axis, from..=to, script.as_ref()).map_err(|e| sweep_error(&e))?;
         to_js(&steps)
@@ -396,11 +398,9 @@ impl Planner {
     /// (docs/script-format.md): the JSON document `spate-planner simulate --json` prints (times
     /// in ms are numbers; weights are decimal strings).
     pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
-        let script =
-            Script::parse(script).map_err(|e| error(e.code.as_str(), &e.to_string(), Some(&e.path)))?;
+        let script = Script::parse(script).map_err(|e| sim_error(&e))?;
         let start = Start::from_fleet(&self.fleet);
-        let o = simulate(&start, &script, &Options::default())
-            .map_err(|e| error(e.code.as_str(), &e.to_string(), Some(&e.path)))?;
+        let o = simulate(&start, &script, &Options::default()).map_err(|e| sim_error(&e))?;
         Ok(o.to_json().to_string())
     }
 
