@@ -4,7 +4,7 @@
 //! The command line and the wasm layer both call [`analyse`]; neither plans on its own, so the
 //! two cannot disagree.
 
-use crate::assign::Plan;
+use crate::assign::{Explain, Plan};
 use crate::fleet::Fleet;
 use crate::report::{published_distance, report, PublishedDistance, Report};
 use crate::scenario::{Applied, Scenario, ScenarioError};
@@ -44,8 +44,9 @@ pub struct Analysis {
     pub applied: Applied,
     /// `None` when the leader publishes; else why it does not.
     pub no_publish: Option<NoPublish>,
-    /// The plan of the inputs (computed even when the leader would not publish it).
-    pub plan: Plan,
+    /// Why the plan of the inputs is what it is (computed even when the leader would not
+    /// publish it).
+    pub explain: Explain,
     /// What the leader leaves the workers with: the plan's assignment, or, when it publishes
     /// nothing, the records that stand.
     pub assignment: Assignment,
@@ -63,9 +64,14 @@ pub fn analyse(fleet: &Fleet, scenario: &Scenario) -> Result<Analysis, ScenarioE
         (Some(_), true) => Some(NoPublish::NoMembers),
         _ => None,
     };
-    let (assignment, report) = match no_publish {
-        None => (plan.assignment.clone(), report(inputs, &plan)),
-        Some(_) => (standing(fleet), report(inputs, &plan).standing()),
+    let report = match no_publish {
+        None => report(inputs, &plan),
+        Some(_) => report(inputs, &plan).standing(),
+    };
+    let Plan { assignment, explain } = plan;
+    let assignment = match no_publish {
+        None => assignment,
+        Some(_) => standing(fleet),
     };
     let generation = fleet.plan.as_ref().map(|p| p.generation);
     let published = published_distance(&fleet.published, generation, &assignment);
@@ -73,7 +79,7 @@ pub fn analyse(fleet: &Fleet, scenario: &Scenario) -> Result<Analysis, ScenarioE
         scenario: scenario.clone(),
         applied,
         no_publish,
-        plan,
+        explain,
         assignment,
         report,
         published,

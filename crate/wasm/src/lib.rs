@@ -24,6 +24,12 @@ mod testing;
 
 pub use planner::Planner;
 
+/// Talc instead of Rust's default wasm allocator (dlmalloc): reading a 100,000-split job makes
+/// millions of small allocations, and dlmalloc's `malloc` was the largest single cost of it.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// A JS `Error` with a stable `code` and, when given, the `path` (bucket, key or field) at fault.
 pub(crate) fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
     let e = js_sys::Error::new(message);

@@ -65,6 +65,18 @@ fn parse_axis(axis: &str, cap: u32) -> Result<Axis, JsValue> {
     }
 }
 
+/// Grows the module's memory at once to about what reading a snapshot of `input` bytes takes
+/// (about three times its size), and hands it back to the allocator. Each `memory.grow` costs
+/// a JS engine about half a millisecond, and an allocator grows memory only by the little it
+/// needs at each step: thousands of grows, seconds, for a 60 MB snapshot. Best effort: when
+/// the memory cannot grow that far, reading goes on and grows as it needs.
+fn reserve_for(input: usize) {
+    let mut room: Vec<u8> = Vec::new();
+    if room.try_reserve_exact(input.saturating_mul(3)).is_ok() {
+        std::hint::black_box(&room);
+    }
+}
+
 fn too_large(n: usize) -> JsValue {
     let message = format!(
         "the snapshot is {} MiB; this planner accepts at most {} MiB in the browser (use spate-planner plan on the command line)",
@@ -161,6 +173,7 @@ impl Planner {
         if text.len() > MAX_SNAPSHOT_BYTES {
             return Err(too_large(text.len()));
         }
+        reserve_for(text.len());
         Fleet::load_text(text)
             .map(Planner::new)
             .map_err(|e| snapshot_error(&e))
@@ -172,6 +185,7 @@ impl Planner {
         if bytes.len() > MAX_SNAPSHOT_BYTES {
             return Err(too_large(bytes.len()));
         }
+        reserve_for(bytes.len());
         let snap = Snapshot::parse_bytes(bytes).map_err(|e| snapshot_error(&e))?;
         Fleet::from_snapshot(&snap)
             .map(Planner::new)
@@ -199,6 +213,7 @@ impl Planner {
         if text.len() > MAX_SNAPSHOT_BYTES {
             return Err(too_large(text.len()));
         }
+        reserve_for(text.len());
         let snap = Snapshot::parse(text).map_err(|e| snapshot_error(&e))?;
         let mut job = LiveJob::from_parsed(snap).map_err(|e| snapshot_error(&e))?;
         let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;

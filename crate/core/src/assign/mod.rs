@@ -35,6 +35,7 @@ mod passes;
 use crate::hash::stable_hash_str;
 use crate::state::SplitState;
 use crate::Assignment;
+use foldhash::HashMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -114,6 +115,11 @@ impl Explain {
 pub struct Plan {
     pub assignment: Assignment,
     pub explain: Explain,
+}
+
+/// Each member's index among `names` (a lookup table for the walks over every split).
+pub(crate) fn member_index<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
+    names.enumerate().map(|(i, n)| (n, i)).collect()
 }
 
 /// The desired assignment: one entry per member, each a sorted list of split ids.

@@ -2,6 +2,7 @@
 
 use super::Pass;
 use crate::state::SplitState;
+use foldhash::HashSet;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -71,15 +72,17 @@ pub(super) fn pool<'a>(
     reserved: &BTreeSet<String>,
     names: &[&str],
 ) -> Vec<Pooled<'a>> {
+    let member = super::member_index(names.iter().copied());
+    let reserved: HashSet<&str> = reserved.iter().map(String::as_str).collect();
     let mut pool: Vec<Pooled> = splits
         .iter()
         .enumerate()
-        .filter(|(_, (id, s))| s.is_assignable() && !reserved.contains(*id))
+        .filter(|(_, (id, s))| s.is_assignable() && !reserved.contains(id.as_str()))
         .map(|(ord, (id, s))| Pooled {
             id: id.as_str(),
             ord,
             w: s.assign_weight().unwrap_or(1),
-            owner: s.current_owner().and_then(|o| names.binary_search(&o).ok()),
+            owner: s.current_owner().and_then(|o| member.get(o).copied()),
         })
         .collect();
     // The map yields ids ascending and the sort is stable.

@@ -24,8 +24,9 @@ use crate::codes::WarningCode;
 use crate::records::{AssignmentVal, LeaderVal, PlanRecord};
 use crate::snapshot::{Snapshot, SnapshotError, Source};
 use crate::state::SplitState;
+use foldhash::{HashSet, HashSetExt};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 pub use leader_view::{CapSource, CapUnknown, DefaultCap};

@@ -16,6 +16,7 @@ use crate::exact::count;
 use crate::leader::LeaderInputs;
 use crate::records::SplitStatus;
 use crate::state::SplitState;
+use foldhash::HashMap;
 use serde::Serialize;
 
 pub use converge::{converge, Round};
@@ -140,8 +141,9 @@ pub fn report(inputs: &LeaderInputs, plan: &Plan) -> Report {
         heaviest: 0,
         total: 0,
     };
+    let member = crate::assign::member_index(plan.explain.members.iter().map(String::as_str));
     for ((id, s), placement) in inputs.splits.iter().zip(&plan.explain.placements) {
-        walk.split(inputs, plan, id, s, *placement);
+        walk.split(inputs, plan, &member, (id.as_str(), s), *placement);
     }
     let names = &plan.explain.members;
     let churn = Churn {
@@ -201,8 +203,8 @@ impl Walk {
         &mut self,
         inputs: &LeaderInputs,
         plan: &Plan,
-        id: &str,
-        s: &SplitState,
+        member: &HashMap<&str, usize>,
+        (id, s): (&str, &SplitState),
         placement: Option<Placement>,
     ) {
         let Some(w) = self.classify(inputs, id, s) else {
@@ -210,7 +212,7 @@ impl Walk {
         };
         let names = &plan.explain.members;
         let owner = s.current_owner();
-        let owner_idx = owner.and_then(|o| names.binary_search_by(|m| m.as_str().cmp(o)).ok());
+        let owner_idx = owner.and_then(|o| member.get(o).copied());
         if let Some(o) = owner_idx {
             self.members[o].lanes_now += 1;
             self.members[o].load_now = self.members[o].load_now.saturating_add(w);

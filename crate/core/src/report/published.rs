@@ -8,9 +8,10 @@
 use crate::exact::count;
 use crate::records::AssignmentVal;
 use crate::Assignment;
+use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The distance between the published records and a plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
