@@ -377,3 +377,41 @@ fn no_members_no_entries() {
     };
     assert!(run(&g).assignment.is_empty());
 }
+
+/// Two members offer moves of equal gain to the same light member: the larger split hash wins
+/// wherever it is, also when it belongs to the member scanned second (a mutant that stopped
+/// at an equal gain kept the first member's split).
+#[test]
+fn equal_gains_from_two_members_go_to_the_larger_hash() {
+    let mut winners_in_b = 0;
+    for seed in 0u64..16 {
+        // a holds s00000, s00001 and b holds s00002, s00003, each of weight 5; t holds nothing.
+        let f = shaped_fleet(
+            &["a", "b", "t"],
+            &[5; 4],
+            |i| Some(["a", "b"][i / 2].to_string()),
+            4,
+            seed,
+        );
+        let p = run(&f);
+        // Every candidate gains 5 * (10 - 0 - 5) = 25; the tie falls to the larger split hash.
+        let want = (0..4)
+            .map(|i| format!("s{i:05}"))
+            .max_by_key(|id| stable_hash_str(seed, id))
+            .unwrap();
+        assert_eq!(
+            p.explain.moves.len(),
+            1,
+            "seed {seed}: one move balances what can be"
+        );
+        assert_eq!(p.explain.moves[0].split, want, "seed {seed}");
+        assert_eq!(p.explain.moves[0].to, "t");
+        assert_eq!(p.explain.moves[0].gain, 25);
+        assert_eq!(run_reference(&f).0, p.assignment, "seed {seed}");
+        winners_in_b += usize::from(p.explain.moves[0].from == "b");
+    }
+    assert!(
+        winners_in_b > 0,
+        "the fixture must let b's split win for some seed"
+    );
+}
