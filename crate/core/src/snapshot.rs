@@ -8,9 +8,9 @@
 
 use crate::codes::ErrorCode;
 use base64::Engine;
+use foldhash::{HashSet, HashSetExt};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use std::collections::BTreeSet;
 use std::fmt;
 
 /// The format tag of this version of the file.
@@ -298,21 +298,22 @@ fn json_error(text: &str, e: serde_json::Error) -> SnapshotError {
 }
 
 fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
-    let mut keys = BTreeSet::new();
+    let mut keys: HashSet<&str> = HashSet::with_capacity(b.entries.len());
     let mut entries = Vec::with_capacity(b.entries.len());
-    for (i, e) in b.entries.into_iter().enumerate() {
-        let path = format!("{label}.entries[{i}]");
-        if !keys.insert(e.key.clone()) {
+    for (i, e) in b.entries.iter().enumerate() {
+        let path = || format!("{label}.entries[{i}]");
+        if !keys.insert(&e.key) {
             return Err(SnapshotError::new(
                 ErrorCode::DuplicateKey,
                 format!(
-                    "the key appears twice in the bucket (again at {path}); a bucket holds one value per key"
+                    "the key appears twice in the bucket (again at {}); a bucket holds one value per key",
+                    path()
                 ),
             )
             .at_key(&b.name, &e.key)
-            .at_path(path));
+            .at_path(path()));
         }
-        entries.push(entry_from(&b.name, &path, e)?);
+        entries.push(entry_from(&b.name, path, e)?);
     }
     Ok(Bucket {
         name: b.name,
@@ -322,9 +323,11 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
     })
 }
 
-/// An entry's bytes from exactly one of `value`, `text` or `base64`.
-fn entry_from(bucket: &str, path: &str, e: EntryIn<'_>) -> Result<Entry, SnapshotError> {
-    let at = |err: SnapshotError, field: &str| err.at_key(bucket, &e.key).at_path(format!("{path}{field}"));
+/// An entry's bytes from exactly one of `value`, `text` or `base64`. `path` names the entry in
+/// errors (made only for one).
+fn entry_from(bucket: &str, path: impl Fn() -> String, e: &EntryIn<'_>) -> Result<Entry, SnapshotError> {
+    let at =
+        |err: SnapshotError, field: &str| err.at_key(bucket, &e.key).at_path(format!("{}{field}", path()));
     let value = match (e.value, &e.text, &e.base64) {
         (Some(raw), None, None) => raw.get().as_bytes().to_vec(),
         (None, Some(t), None) => t.clone().into_bytes(),
@@ -340,7 +343,7 @@ fn entry_from(bucket: &str, path: &str, e: EntryIn<'_>) -> Result<Entry, Snapsho
         }
     };
     Ok(Entry {
-        key: e.key,
+        key: e.key.clone(),
         revision: e.revision,
         created_ms: e.created_ms,
         value,
@@ -354,7 +357,7 @@ pub fn parse_entry_json(bucket: &str, text: &str) -> Result<Entry, SnapshotError
         SnapshotError::new(ErrorCode::InvalidValue, format!("not a snapshot entry: {err}"))
             .at_path(bucket.to_string())
     })?;
-    entry_from(bucket, "entry", e)
+    entry_from(bucket, || "entry".to_string(), &e)
 }
 
 impl Snapshot {

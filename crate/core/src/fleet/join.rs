@@ -221,40 +221,54 @@ impl Joined {
 /// Joins each progress record with its spec and lease. Records of another job are left out.
 pub(super) fn splits(
     progress: BTreeMap<String, (SplitProgressRecord, u64)>,
-    mut specs: BTreeMap<String, SplitSpecRecord>,
-    mut leases: BTreeMap<String, (LeaseVal, u64, i64)>,
+    specs: BTreeMap<String, SplitSpecRecord>,
+    leases: BTreeMap<String, (LeaseVal, u64, i64)>,
     seed: u64,
     buckets: Buckets,
 ) -> Joined {
-    let mut splits = BTreeMap::new();
-    let mut info = BTreeMap::new();
-    let mut notes = BTreeMap::new();
-    let mut put = |id: String, records: SplitRecords| {
+    let (mut splits, mut info, mut notes) = (Vec::new(), Vec::new(), Vec::new());
+    for (id, records) in by_id(progress, specs, leases) {
         let (state, i, n) = join_one(&id, records, seed, buckets);
         if let Some(i) = i {
-            info.insert(id.clone(), i);
+            info.push((id.clone(), i));
         }
         if !n.is_empty() {
-            notes.insert(id.clone(), n);
+            notes.push((id.clone(), n));
         }
         if let Some(s) = state {
-            splits.insert(id, s);
+            splits.push((id, s));
         }
-    };
-    for (id, p) in progress {
-        let records = (Some(p), specs.remove(&id), leases.remove(&id));
-        put(id, records);
     }
-    for (id, s) in specs {
-        let l = leases.remove(&id);
-        put(id, (None, Some(s), l));
-    }
-    for (id, l) in leases {
-        put(id, (None, None, Some(l)));
-    }
+    // Ids come in ascending order: each map is built at once.
     Joined {
-        splits: Arc::new(splits),
-        info: Arc::new(info),
-        notes,
+        splits: Arc::new(splits.into_iter().collect()),
+        info: Arc::new(info.into_iter().collect()),
+        notes: notes.into_iter().collect(),
     }
+}
+
+/// Each split id of the three maps once, in ascending order, with its records (a merge of the
+/// three ordered maps).
+fn by_id(
+    progress: BTreeMap<String, (SplitProgressRecord, u64)>,
+    specs: BTreeMap<String, SplitSpecRecord>,
+    leases: BTreeMap<String, (LeaseVal, u64, i64)>,
+) -> impl Iterator<Item = (String, SplitRecords)> {
+    let mut p = progress.into_iter().peekable();
+    let mut s = specs.into_iter().peekable();
+    let mut l = leases.into_iter().peekable();
+    std::iter::from_fn(move || {
+        let keys = [
+            p.peek().map(|e| &e.0),
+            s.peek().map(|e| &e.0),
+            l.peek().map(|e| &e.0),
+        ];
+        let id = keys.into_iter().flatten().min()?.clone();
+        let records = (
+            p.next_if(|e| e.0 == id).map(|e| e.1),
+            s.next_if(|e| e.0 == id).map(|e| e.1),
+            l.next_if(|e| e.0 == id).map(|e| e.1),
+        );
+        Some((id, records))
+    })
 }

@@ -10,7 +10,7 @@ use crate::records::{
     parse_keyed_record, parse_record, AssignmentVal, LeaderVal, LeaseVal, PlanRecord, SplitProgressRecord,
     SplitSpecRecord, WorkerVal,
 };
-use crate::snapshot::{Entry, Snapshot, SnapshotError};
+use crate::snapshot::{Bucket, Entry, Snapshot, SnapshotError};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 
@@ -60,16 +60,15 @@ pub enum Side {
 }
 
 impl Records {
-    /// Parses every entry of a snapshot.
+    /// Parses every entry of a snapshot (whose keys are unique in each bucket: the snapshot
+    /// reader refuses a repeated key), building each map at once.
     pub fn from_snapshot(snap: &Snapshot) -> Result<Records, SnapshotError> {
-        let mut r = Records::default();
-        for e in &snap.state.entries {
-            r.put(Side::State, &snap.state.name, e)?;
-        }
-        for e in &snap.lease.entries {
-            r.put(Side::Lease, &snap.lease.name, e)?;
-        }
-        Ok(r)
+        let state = parse_all(&snap.state, state_entry)?;
+        let lease = parse_all(&snap.lease, lease_entry)?;
+        let mut warned = BTreeSet::new();
+        warned.extend(warned_keys(Side::State, &state));
+        warned.extend(warned_keys(Side::Lease, &lease));
+        Ok(Records { state, lease, warned })
     }
 
     /// Parses one entry and puts it in place of the key's previous record. On an error the key
@@ -143,6 +142,29 @@ impl Records {
             })
             .collect()
     }
+}
+
+/// Every entry of `bucket` parsed by `parse`, by key.
+fn parse_all<T>(
+    bucket: &Bucket,
+    parse: impl Fn(&str, &Entry) -> Result<Parsed<T>, SnapshotError>,
+) -> Result<BTreeMap<String, Parsed<T>>, SnapshotError> {
+    bucket
+        .entries
+        .iter()
+        .map(|e| Ok((e.key.clone(), parse(&bucket.name, e)?)))
+        .collect()
+}
+
+/// The keys of `records` whose entry raised a warning.
+fn warned_keys<T>(
+    side: Side,
+    records: &BTreeMap<String, Parsed<T>>,
+) -> impl Iterator<Item = (Side, String)> + '_ {
+    records
+        .iter()
+        .filter(|(_, p)| !p.warnings.is_empty())
+        .map(move |(k, _)| (side, k.clone()))
 }
 
 /// A presence value's member, with the time its key has left.
@@ -303,30 +325,25 @@ impl Records {
     }
 }
 
-/// The state records by kind.
+/// The state records by kind. Each map is built at once from its records in key order.
 pub(super) fn state_records(items: impl Iterator<Item = (String, StateItem)>) -> StateRecords {
-    let mut out = StateRecords {
-        plan: None,
-        progress: BTreeMap::new(),
-        specs: BTreeMap::new(),
-        published: BTreeMap::new(),
-    };
+    let mut plan = None;
+    let (mut progress, mut specs, mut published) = (Vec::new(), Vec::new(), Vec::new());
     for (k, item) in items {
         match item {
-            StateItem::Plan(x) => out.plan = Some(x),
-            StateItem::Progress(x, rev) => {
-                out.progress.insert(after(&k, "split."), (x, rev));
-            }
-            StateItem::Spec(x) => {
-                out.specs.insert(after(&k, "spec."), x);
-            }
-            StateItem::Assign(x) => {
-                out.published.insert(after(&k, "assign."), x);
-            }
+            StateItem::Plan(x) => plan = Some(x),
+            StateItem::Progress(x, rev) => progress.push((after(&k, "split."), (x, rev))),
+            StateItem::Spec(x) => specs.push((after(&k, "spec."), x)),
+            StateItem::Assign(x) => published.push((after(&k, "assign."), x)),
             StateItem::Ignored => {}
         }
     }
-    out
+    StateRecords {
+        plan,
+        progress: progress.into_iter().collect(),
+        specs: specs.into_iter().collect(),
+        published: published.into_iter().collect(),
+    }
 }
 
 /// Time an entry of a bucket with `max_age = ttl_ms` has left at `taken_at_ms`.
@@ -334,29 +351,29 @@ pub(super) fn age_left(ttl_ms: u64, taken_at_ms: i64, created_ms: i64) -> i64 {
     (ttl_ms.min(i64::MAX as u64) as i64).saturating_sub(taken_at_ms.saturating_sub(created_ms))
 }
 
-/// The lease records by kind, with the time each has left at `taken_at_ms`.
+/// The lease records by kind, with the time each has left at `taken_at_ms`. Each map is built
+/// at once from its records in key order.
 pub(super) fn lease_records(
     items: impl Iterator<Item = (String, LeaseItem)>,
     ttl_ms: u64,
     taken_at_ms: i64,
 ) -> LeaseRecords {
-    let mut out = LeaseRecords {
-        leader: None,
-        members: BTreeMap::new(),
-        leases: BTreeMap::new(),
-    };
+    let mut leader = None;
+    let (mut members, mut leases) = (Vec::new(), Vec::new());
     for (k, item) in items {
         match item {
-            LeaseItem::Leader(x) => out.leader = Some(x),
+            LeaseItem::Leader(x) => leader = Some(x),
             LeaseItem::Presence(v, rev, created) => {
                 let m = member(v.as_ref(), rev, age_left(ttl_ms, taken_at_ms, created));
-                out.members.insert(after(&k, "worker."), m);
+                members.push((after(&k, "worker."), m));
             }
-            LeaseItem::Lease(x, rev, created) => {
-                out.leases.insert(after(&k, "split."), (x, rev, created));
-            }
+            LeaseItem::Lease(x, rev, created) => leases.push((after(&k, "split."), (x, rev, created))),
             LeaseItem::Ignored => {}
         }
     }
-    out
+    LeaseRecords {
+        leader,
+        members: members.into_iter().collect(),
+        leases: leases.into_iter().collect(),
+    }
 }
