@@ -38,6 +38,19 @@ test('the production module and page contain no test hook', async () => {
   assert.equal(prod.BenchFleet, undefined);
 });
 
+test('the built page preloads the modules it imports, and only files that exist', async () => {
+  const html = await readFile(join(root, 'web/dist/index.html'), 'utf8');
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+  // the page's first imports, one level down and two (main.js → element.js → app.js → …)
+  for (const m of ['element.js', 'app.js', 'lib/controller.js', 'lib/client.js', 'views/registry.js']) {
+    assert.ok(preloaded.includes(m), `${m} is preloaded`);
+  }
+  assert.ok(!preloaded.includes('worker.js'), 'the worker loads its own modules');
+  assert.equal(new Set(preloaded).size, preloaded.length, 'each module once');
+  for (const m of preloaded) await readFile(join(root, 'web/dist', m)); // throws when missing
+  assert.ok(html.indexOf('modulepreload') < html.indexOf('<script type="module" src="main.js">'));
+});
+
 test('the test build carries the hooks the runners and the recovery test use', async () => {
   assert.equal(typeof planner.debugTrap, 'function');
   assert.equal(typeof planner.runConformance, 'function');
