@@ -175,11 +175,3 @@ test('status: paused over everything, then the connection, then stale; a new sta
   assert.equal(liveStatus(null), null);
   assert.equal(clock(Date.UTC(2026, 0, 1, 13, 4, 5)), '13:04:05');
 });
-
-test('the first state is read as a snapshot taken now: only the file\'s own taken_at_ms changes', async () => {
-  const { takenNow } = await import('../../web/lib/live-worker.js');
-  const text = '{\n  "format": "spate-planner-snapshot/1",\n  "job": "j",\n  "taken_at_ms": 1767225600000,\n  "state": {"entries": [{"key":"x","value":{"taken_at_ms": 5}}]}\n}';
-  const out = takenNow(text, 1800000000000.4);
-  assert.equal(out, text.replace('"taken_at_ms": 1767225600000', '"taken_at_ms": 1800000000000'));
-  assert.match(out, /"value":\{"taken_at_ms": 5\}/);
-});

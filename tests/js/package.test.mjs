@@ -133,6 +133,22 @@ test('Planner: snapshot errors carry code, bucket and key', () => {
   assert.throws(() => planner.Planner.fromBytes(new Uint8Array([0xff, 0xfe])), (e) => e.code === 'not_json');
 });
 
+test('Planner.fromBytes(bytes, now): the state read as taken now (a live job\'s first state); without now, the file\'s time', () => {
+  // one member whose presence was written at 1,000,000 ms with a 30 s TTL
+  const text = '{"format":"spate-planner-snapshot/1","job":"j","taken_at_ms":1000000,"state":{"name":"spate_coordination_j_state","history":1,"max_age_ms":0,"entries":[]},"lease":{"name":"spate_coordination_j_lease","history":1,"max_age_ms":30000,"entries":[{"key":"worker.w1","revision":1,"created_ms":1000000,"value":{"schema":3,"nonce":"n","max_in_flight":2}}]}}';
+  const bytes = new TextEncoder().encode(text);
+  const asFiled = planner.Planner.fromBytes(bytes);
+  const info = asFiled.info();
+  assert.equal(info.taken_at_ms, '1000000');
+  assert.equal(info.members[0].left_ms, '30000');
+  asFiled.free();
+  const now = planner.Planner.fromBytes(bytes, 1012000.6);
+  const later = now.info();
+  assert.equal(later.taken_at_ms, '1012000');
+  assert.equal(later.members[0].left_ms, '18000', 'the presence has 12 s less left');
+  now.free();
+});
+
 test('Planner: scenario errors carry code and path; u64 fields as strings; the handle stays usable', () => {
   const p = planner.Planner.demo(50, 3, 1);
   assert.throws(() => p.plan('{"changes":[{"op":"set_cap","member":"nobody","cap":1}]}'),

@@ -1,10 +1,10 @@
 // The worker's half of a live job: the stream (LiveFeed) and its frames (LiveFrames), joined for
 // worker.js's `load` (source { kind: 'live', url }), `liveNext` and `liveSave` requests.
 //
-// The first state is shown from a snapshot planner (Planner.fromBytes of the event's text, its
-// taken_at_ms set to now: the same fleet as Planner.fromLive would join now, in about a third of
-// the time); the live planner, which can apply changes, is built from the same text right after
-// the first frame is sent, and takes over at the next frame.
+// The first state is shown from a snapshot planner (Planner.fromBytes of the fetched bytes, or of
+// the stream's first event, read as taken now: the same fleet as Planner.fromLive would join
+// now, sooner); the live planner, which can apply changes, is built from the same state right
+// after the first frame is sent, and takes over at the next frame.
 import { LiveFeed } from './live-feed.js';
 import { LiveFrames } from './live-frame.js';
 import { figuresPoint } from './live-events.js';
@@ -13,20 +13,15 @@ function errorFields(e) {
   return e && { message: e.message || String(e), code: e.code || 'invalid_value', bucket: e.bucket, key: e.key, path: e.path };
 }
 
-/** A snapshot file's text with its taken_at_ms (the first one: the file's own) set to `now`. */
-export function takenNow(text, now) {
-  return text.replace(/"taken_at_ms": ?-?\d+/, `"taken_at_ms": ${Math.round(now)}`);
-}
-
 /** A followed job: its feed, its frames, and the live planner until it takes over. */
 class LiveJob {
-  constructor(feed, frames, { Planner, guard }, text, id) {
+  constructor(feed, frames, { Planner, guard }, first, id) {
     this.feed = feed;
     this.frames = frames;
     this.Planner = Planner;
     this.guard = guard;
-    /** The first state's text and id, until the live planner is built from it. */
-    this.text = text;
+    /** The first state ({ bytes } or { text }) and its id, until the live planner is built from it. */
+    this.first = first;
     this.firstId = id;
     /** The live planner built, not yet shown. */
     this.built = null;
@@ -35,7 +30,8 @@ class LiveJob {
 
   /** The planner of the first frame (the first state, read as a snapshot). */
   quick() {
-    return this.Planner.fromBytes(new TextEncoder().encode(takenNow(this.text, Date.now())));
+    const { bytes, text } = this.first;
+    return this.Planner.fromBytes(bytes ?? new TextEncoder().encode(text), Date.now());
   }
 
   started(planner, info) {
@@ -44,9 +40,10 @@ class LiveJob {
 
   /** Builds the live planner from the first state (once). */
   prepare() {
-    if (!this.text) return;
-    this.built = this.guard(() => this.Planner.fromLive(this.text, Date.now()));
-    this.text = null;
+    if (!this.first) return;
+    const { bytes, text } = this.first;
+    this.first = null;
+    this.built = this.guard(() => this.Planner.fromLive(text ?? new TextDecoder().decode(bytes), Date.now()));
   }
 
   /** The planner the next frame starts from: the live one once built (it holds the same state as `shown`). */
@@ -71,20 +68,20 @@ class LiveJob {
 }
 
 /**
- * Opens the stream of `source.url` and waits for its first full state: resolves to { live, text }.
+ * Opens the stream of `source.url` and waits for its first full state: resolves to { live }.
  * `post` sends the page { live: { status | pending } }.
  */
 export async function openLive(source, post, { Planner, infoOf, guard }) {
   const feed = new LiveFeed(source.url, (m) => post({ live: m }));
-  let text;
+  let first;
   try {
-    text = await feed.first;
+    first = await feed.first;
   } catch (e) {
     feed.close();
     throw e;
   }
   const frames = new LiveFrames({ fromLive: (t, now) => Planner.fromLive(t, now), infoOf, guard });
-  return { live: new LiveJob(feed, frames, { Planner, guard }, text, feed.lastId), text };
+  return { live: new LiveJob(feed, frames, { Planner, guard }, first, feed.lastId) };
 }
 
 /**

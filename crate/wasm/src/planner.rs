@@ -179,14 +179,18 @@ impl Planner {
             .map_err(|e| snapshot_error(&e))
     }
 
-    /// Loads a snapshot file's bytes (must be UTF-8).
+    /// Loads a snapshot file's bytes (must be UTF-8). `now_ms`, when given, stands for the
+    /// file's `taken_at_ms` (a live job's first state, read as of now).
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: &[u8]) -> Result<Planner, JsValue> {
+    pub fn from_bytes(bytes: &[u8], now_ms: Option<f64>) -> Result<Planner, JsValue> {
         if bytes.len() > MAX_SNAPSHOT_BYTES {
             return Err(too_large(bytes.len()));
         }
         reserve_for(bytes.len());
-        let snap = Snapshot::parse_bytes(bytes).map_err(|e| snapshot_error(&e))?;
+        let mut snap = Snapshot::parse_bytes(bytes).map_err(|e| snapshot_error(&e))?;
+        if let Some(now) = now_ms {
+            snap.taken_at_ms = now as i64;
+        }
         Fleet::from_snapshot(&snap)
             .map(Planner::new)
             .map_err(|e| snapshot_error(&e))

@@ -160,8 +160,8 @@ pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
     };
     match live.hub(&job).await {
         Ok(hub) => {
-            let text = hub.snapshot_file();
-            let revisions = hub.pair().to_string();
+            let (pair, text) = hub.snapshot_file();
+            let revisions = pair.to_string();
             let mut r = (headers("application/json"), text).into_response();
             if let Ok(v) = HeaderValue::from_str(&revisions) {
                 r.headers_mut().insert("x-spate-revisions", v);

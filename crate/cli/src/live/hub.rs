@@ -168,9 +168,12 @@ impl Hub {
         (sh.seq, out)
     }
 
-    /// The state as a snapshot file's text (`GET /api/snapshot`).
-    pub fn snapshot_file(&self) -> String {
-        wire::snapshot_file(&self.lock().state, &self.server, crate::export::now_ms())
+    /// The state as a snapshot file's text (`GET /api/snapshot`), and the revisions it stands
+    /// at (read together: a page resumes the stream from them).
+    pub fn snapshot_file(&self) -> (Pair, String) {
+        let sh = self.lock();
+        let text = wire::snapshot_file(&sh.state, &self.server, crate::export::now_ms());
+        (sh.state.pair(), text)
     }
 
     /// The state as a snapshot, for figures.
@@ -179,10 +182,6 @@ impl Hub {
         let pair = sh.state.pair();
         let source = wire::live_source(&self.server, pair);
         (pair, sh.state.snapshot(crate::export::now_ms(), source))
-    }
-
-    pub fn pair(&self) -> Pair {
-        self.lock().state.pair()
     }
 }
 
