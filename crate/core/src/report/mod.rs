@@ -16,7 +16,7 @@ use crate::exact::count;
 use crate::leader::LeaderInputs;
 use crate::records::SplitStatus;
 use crate::state::SplitState;
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 use serde::Serialize;
 
 pub use converge::{converge, Round};
@@ -132,6 +132,7 @@ pub struct Report {
 /// The report of `plan`, which must be the plan of `inputs`.
 pub fn report(inputs: &LeaderInputs, plan: &Plan) -> Report {
     let mut walk = Walk {
+        reserved: inputs.reserved.iter().map(String::as_str).collect(),
         members: member_lines(inputs, plan),
         counts: Counts {
             splits: count(inputs.splits.len()),
@@ -143,7 +144,7 @@ pub fn report(inputs: &LeaderInputs, plan: &Plan) -> Report {
     };
     let member = crate::assign::member_index(plan.explain.members.iter().map(String::as_str));
     for ((id, s), placement) in inputs.splits.iter().zip(&plan.explain.placements) {
-        walk.split(inputs, plan, &member, (id.as_str(), s), *placement);
+        walk.split(plan, &member, (id.as_str(), s), *placement);
     }
     let names = &plan.explain.members;
     let churn = Churn {
@@ -189,7 +190,9 @@ fn member_lines(inputs: &LeaderInputs, plan: &Plan) -> Vec<MemberReport> {
 }
 
 /// The report's running state over the splits, in id order.
-struct Walk {
+struct Walk<'a> {
+    /// The reserved splits, as a lookup table.
+    reserved: HashSet<&'a str>,
     members: Vec<MemberReport>,
     counts: Counts,
     moves: Vec<MoveReport>,
@@ -197,17 +200,16 @@ struct Walk {
     total: u64,
 }
 
-impl Walk {
+impl Walk<'_> {
     /// Counts one split, and records its move if it changes hands.
     fn split(
         &mut self,
-        inputs: &LeaderInputs,
         plan: &Plan,
         member: &HashMap<&str, usize>,
         (id, s): (&str, &SplitState),
         placement: Option<Placement>,
     ) {
-        let Some(w) = self.classify(inputs, id, s) else {
+        let Some(w) = self.classify(id, s) else {
             return;
         };
         let names = &plan.explain.members;
@@ -254,7 +256,7 @@ impl Walk {
     }
 
     /// Counts a split that is not in the pool and returns `None`; else its weight.
-    fn classify(&mut self, inputs: &LeaderInputs, id: &str, s: &SplitState) -> Option<u64> {
+    fn classify(&mut self, id: &str, s: &SplitState) -> Option<u64> {
         let c = &mut self.counts;
         match s.progress.status {
             SplitStatus::Completed => c.completed += 1,
@@ -262,7 +264,7 @@ impl Walk {
             SplitStatus::Runnable if s.progress.completed => c.completed += 1,
             SplitStatus::Runnable => match s.assign_weight() {
                 None => c.waiting_for_spec += 1,
-                Some(_) if inputs.reserved.contains(id) => c.reserved += 1,
+                Some(_) if self.reserved.contains(id) => c.reserved += 1,
                 Some(w) => return Some(w),
             },
         }

@@ -48,17 +48,20 @@ pub fn published_distance(
             }
         }
     }
-    let mut after: HashMap<&str, &str> = HashMap::with_capacity(assignment.values().map(Vec::len).sum());
-    after.extend(
-        assignment
-            .iter()
-            .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str()))),
-    );
-    let changed = first
-        .iter()
-        .filter(|(id, m)| again.contains_key(*id) || after.get(*id) != Some(*m))
-        .count();
-    let new = after.keys().filter(|id| !first.contains_key(*id)).count();
+    // A published split keeps its member only when one record names it and the plan gives it
+    // to that member; every other published split changes, and so does each planned split
+    // that no record names (an assignment names each split once).
+    let (mut kept, mut new) = (0, 0);
+    for (m, ids) in assignment {
+        for id in ids {
+            match first.get(id.as_str()) {
+                None => new += 1,
+                Some(p) if *p == m.as_str() && !again.contains_key(id.as_str()) => kept += 1,
+                Some(_) => {}
+            }
+        }
+    }
+    let changed = first.len() - kept;
     Some(PublishedDistance {
         records: count(published.len()),
         changes: count(changed + new),
