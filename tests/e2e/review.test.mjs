@@ -168,8 +168,11 @@ test('sweep at 10,000 x 100: 32 steps in the worker, the page keeps painting, pr
       const el = document.querySelector('spate-planner');
       const runs = [];
       let phase = 'full';
+      let olderStarted;
+      const olderProgress = new Promise((resolve) => { olderStarted = resolve; });
       el.controller.store.addEventListener('change', (e) => {
         const run = e.detail.state.sweepRun;
+        if (run && phase === 'older' && run.done > 0) olderStarted();
         if (run) queueMicrotask(() => runs.push({ ...run, phase, busy: el.shadowRoot.querySelector('.sweep').getAttribute('aria-busy') }));
       });
       let gap = 0;
@@ -180,10 +183,11 @@ test('sweep at 10,000 x 100: 32 steps in the worker, the page keeps painting, pr
       const t0 = performance.now();
       await el.app.review.sweep({ axis: 'add_members', from: 0, to: 31, cap: 0 });
       const full = performance.now() - t0;
-      // a sweep asked for while another runs replaces it
+      // a sweep asked for while another runs replaces it (asked for once the older one has
+      // planned a step: not after a fixed time, which a faster sweep outruns)
       phase = 'older';
       const older = el.app.review.sweep({ axis: 'add_members', from: 0, to: 31, cap: 0 });
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await olderProgress;
       phase = 'newer';
       const newer = el.app.review.sweep({ axis: 'default_cap', from: 4, to: 7, cap: 0 });
       await Promise.all([older.catch((e) => e.code), newer]);
