@@ -1,8 +1,7 @@
 //! `spate-planner claims`: each worker's next full reconcile, as the workers' rules decide it.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::pipeline::{analyse, next_claims, AssignmentSource};
-use spate_planner_core::report::document::claims_document;
+use spate_planner_core::{analyse, claims_document, next_claims, AssignmentSource};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

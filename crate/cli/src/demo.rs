@@ -1,6 +1,6 @@
 //! `spate-planner demo`: a realistic synthetic snapshot.
 
-use spate_planner_core::demo::{demo_snapshot, DemoParams};
+use spate_planner_core::{demo_snapshot, DemoParams};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -44,7 +44,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 pub fn run(args: &DemoArgs) -> ExitCode {
-    if !spate_planner_core::snapshot::valid_job_name(&args.job) {
+    if !spate_planner_core::valid_job_name(&args.job) {
         eprintln!(
             "spate-planner demo: job name {:?} is not [A-Za-z0-9_-]{{1,64}}",
             args.job

@@ -6,7 +6,7 @@
 
 use crate::nats::{self, AuthArgs, Target};
 use crate::store::{self, ReadError};
-use spate_planner_core::snapshot::{bucket_names, Bucket, Snapshot, Source};
+use spate_planner_core::{bucket_names, Bucket, Snapshot, Source};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

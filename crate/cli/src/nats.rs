@@ -403,7 +403,7 @@ pub fn prepare(
     server: &str,
     auth: &AuthArgs,
 ) -> Result<(Target, tokio::runtime::Runtime), String> {
-    if !spate_planner_core::snapshot::valid_job_name(job) {
+    if !spate_planner_core::valid_job_name(job) {
         return Err(format!(
             "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
         ));

@@ -1,9 +1,7 @@
 //! `spate-planner plan`: the leader's next decision for a snapshot, with optional what-ifs.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::pipeline::analyse;
-use spate_planner_core::report::document::plan_document;
+use spate_planner_core::{analyse, plan_document, Fleet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

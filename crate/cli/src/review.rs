@@ -1,11 +1,9 @@
 //! `spate-planner sweep` and `spate-planner diff`: the design-review commands.
 
-use spate_planner_core::diff::diff;
-use spate_planner_core::exact;
-use spate_planner_core::report::human_bytes;
-use spate_planner_core::scenario::Scenario;
-use spate_planner_core::sim::Script;
-use spate_planner_core::sweep::{smallest_meeting, sweep, Axis, Step};
+use spate_planner_core::{
+    diff, human_bytes, smallest_meeting, sweep, to_json, Axis, CrashModel, Scenario, Step,
+};
+use spate_planner_sim::{CrashScript, Script};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -122,9 +120,10 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
             Scenario::parse(&text).map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))?
         }
     };
-    let crash = crash_script(args)?;
-    let steps =
-        sweep(&fleet, &base, axis, range, crash.as_ref()).map_err(|e| format!("{e} [{}]", e.code()))?;
+    let script = crash_script(args)?;
+    let model = script.as_ref().map(CrashScript);
+    let crash = model.as_ref().map(|m| m as &dyn CrashModel);
+    let steps = sweep(&fleet, &base, axis, range, crash).map_err(|e| format!("{e} [{}]", e.code()))?;
     let best = args
         .max_over_mean
         .and_then(|r| smallest_meeting(&steps, r, args.max_queued))
@@ -140,7 +139,7 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
             steps: &steps,
             smallest_meeting: best,
         };
-        let text = exact::to_json(&doc).map_err(|e| format!("cannot write JSON: {e}"))?;
+        let text = to_json(&doc).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {
         sweep_table(&mut out, &steps, args, best).map_err(|e| e.to_string())?;
@@ -254,7 +253,7 @@ fn diff_command(args: &DiffArgs) -> Result<(), String> {
     let d = diff(&before, &after).map_err(|e| format!("{e} [{}]", e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let text = exact::to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
+        let text = to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {
         crate::human::diff(&mut out, &d, args.limit).map_err(|e| e.to_string())?;
@@ -332,11 +331,10 @@ pub fn run_report(args: &ReportArgs) -> ExitCode {
 }
 
 fn report_command(args: &ReportArgs) -> Result<(), String> {
-    use spate_planner_core::report::review::{review, ReviewInputs};
+    use spate_planner_core::{review, ReviewInputs};
     let fleet = crate::plan::load(&args.snapshot)?;
     let scenario = args.leader.scenario()?;
-    let analysis =
-        spate_planner_core::pipeline::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let analysis = spate_planner_core::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
     let steps = match report_sweep(args)? {
         Some((axis, range)) => Some((
             axis,

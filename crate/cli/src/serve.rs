@@ -195,7 +195,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
     let live = Arc::new(Live::new(conn, args.job.clone()));
     if let Some(job) = &args.job {
-        if !spate_planner_core::snapshot::valid_job_name(job) {
+        if !spate_planner_core::valid_job_name(job) {
             return Err(format!(
                 "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
             ));

@@ -5,9 +5,9 @@ mod common;
 
 use common::{arb_fleet, arb_fleet_at, arb_skewed_fleet, shaped_fleet, split, Fleet, FleetExt, Scale};
 use proptest::prelude::*;
-use spate_planner_core::assign::plan_with_hash;
-use spate_planner_core::records::SplitStatus;
-use spate_planner_core::{plan, reference, stable_hash_str, Assignment, Pass, Plan};
+use spate_planner_core::{
+    plan, plan_with_hash, reference, stable_hash_str, Assignment, Pass, Plan, SplitStatus,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 #[cfg(target_arch = "wasm32")]

@@ -6,10 +6,7 @@ mod common;
 use common::store::{fp, Store, FINGERPRINT};
 use proptest::prelude::*;
 use serde_json::json;
-use spate_planner_core::codes::ErrorCode;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::live::LiveJob;
-use spate_planner_core::snapshot::{entry_json, Entry, Snapshot};
+use spate_planner_core::{entry_json, Entry, ErrorCode, Fleet, LiveJob, Snapshot};
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

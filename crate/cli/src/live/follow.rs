@@ -10,7 +10,7 @@ use super::wire::Status;
 use crate::store::{self, ReadError};
 use async_nats::jetstream::kv::{self, Operation};
 use futures_util::{FutureExt, StreamExt};
-use spate_planner_core::snapshot::bucket_names;
+use spate_planner_core::bucket_names;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;

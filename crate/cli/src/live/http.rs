@@ -8,7 +8,7 @@ use super::state::Pair;
 use crate::store::ReadError;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use spate_planner_core::snapshot::valid_job_name;
+use spate_planner_core::valid_job_name;
 use std::collections::HashMap;
 use std::sync::Arc;
 

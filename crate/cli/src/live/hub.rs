@@ -177,7 +177,7 @@ impl Hub {
     }
 
     /// The state as a snapshot, for figures.
-    pub fn snapshot(&self) -> (Pair, spate_planner_core::snapshot::Snapshot) {
+    pub fn snapshot(&self) -> (Pair, spate_planner_core::Snapshot) {
         let sh = self.lock();
         let pair = sh.state.pair();
         let source = wire::live_source(&self.server, pair);

@@ -4,8 +4,9 @@
 pub mod store;
 
 use proptest::prelude::*;
-use spate_planner_core::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus, SCHEMA};
-use spate_planner_core::{LeaseEntry, SplitState};
+use spate_planner_core::{
+    LeaseEntry, LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitState, SplitStatus, SCHEMA,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The leader's inputs to `desired_assignment` (the core's own type).
