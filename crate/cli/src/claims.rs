@@ -38,7 +38,7 @@ pub fn run(args: &ClaimsArgs) -> ExitCode {
 }
 
 fn claims(args: &ClaimsArgs) -> Result<(), String> {
-    let fleet = crate::plan::load(&args.snapshot)?;
+    let fleet = crate::support::load(&args.snapshot)?;
     let scenario = args.leader.scenario()?;
     let a = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
     let source = if args.after_plan {

@@ -425,6 +425,15 @@ pub fn basics(timeout: Duration, name: &str) -> impl FnOnce(ConnectOptions) -> C
     }
 }
 
+/// Checks that the server answers JetStream requests, with what to do when it does not.
+pub async fn check_jetstream(js: &async_nats::jetstream::Context, server: &str) -> Result<(), String> {
+    js.query_account().await.map(|_| ()).map_err(|e| {
+        format!(
+            "the server at {server} does not answer JetStream requests ({e}): Spate needs JetStream (start nats-server with -js, or check the account's JetStream access)"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -112,7 +112,7 @@ fn crash_script(args: &SweepArgs) -> Result<Option<Script>, String> {
 
 fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     let (axis, range) = axis(args)?;
-    let fleet = crate::plan::load(&args.snapshot)?;
+    let fleet = crate::support::load(&args.snapshot)?;
     let base = match &args.what_if {
         None => Scenario::default(),
         Some(p) => {
@@ -248,8 +248,8 @@ pub fn run_diff(args: &DiffArgs) -> ExitCode {
 }
 
 fn diff_command(args: &DiffArgs) -> Result<(), String> {
-    let before = crate::plan::load(&args.before)?;
-    let after = crate::plan::load(&args.after)?;
+    let before = crate::support::load(&args.before)?;
+    let after = crate::support::load(&args.after)?;
     let d = diff(&before, &after).map_err(|e| format!("{e} [{}]", e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
@@ -332,7 +332,7 @@ pub fn run_report(args: &ReportArgs) -> ExitCode {
 
 fn report_command(args: &ReportArgs) -> Result<(), String> {
     use spate_planner_core::{review, ReviewInputs};
-    let fleet = crate::plan::load(&args.snapshot)?;
+    let fleet = crate::support::load(&args.snapshot)?;
     let scenario = args.leader.scenario()?;
     let analysis = spate_planner_core::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
     let steps = match report_sweep(args)? {
@@ -343,7 +343,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
         None => None,
     };
     let d = match &args.before {
-        Some(p) => Some(diff(&crate::plan::load(p)?, &fleet).map_err(|e| format!("{e} [{}]", e.code))?),
+        Some(p) => Some(diff(&crate::support::load(p)?, &fleet).map_err(|e| format!("{e} [{}]", e.code))?),
         None => None,
     };
     let r = review(&ReviewInputs {
@@ -364,7 +364,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
     } else {
         r.markdown.clone()
     };
-    crate::demo::write_atomically(out, text.as_bytes())
+    crate::support::write_atomically(out, text.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     if !args.inline {
         let dir = out
@@ -373,7 +373,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
             .unwrap_or(std::path::Path::new("."));
         for img in &r.images {
             let p = dir.join(&img.name);
-            crate::demo::write_atomically(&p, img.svg.as_bytes())
+            crate::support::write_atomically(&p, img.svg.as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         }
     }

@@ -1,7 +1,7 @@
 //! `spate-planner simulate`: a deterministic simulation of a fleet's timing (docs/simulator.md),
 //! and the simulator's benchmark (`spate-planner bench --sim`).
 
-use crate::plan::load;
+use crate::support::load;
 use spate_planner_core::{demo_snapshot, DemoParams, Fleet};
 use spate_planner_sim::{
     apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What,

@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::cases::cases;
+
 use common::arb_fleet;
 use proptest::prelude::*;
 use spate_planner_core::{
@@ -14,7 +16,7 @@ use std::collections::BTreeSet;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     /// A candidate is always runnable, never held by this worker, never under a foreign lease,
     /// and a quarantine exactly when its kind consumes an attempt and attempts' >= max_attempts.
@@ -150,7 +152,7 @@ fn as_tuples(n: &spate_planner_core::NextActions) -> Vec<(String, ClaimAction, C
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     /// next_actions equals the transcription: caps, nonces (a predecessor's lease is a reclaim,
     /// not held), attempts near the limit, with and without an assignment record; and the weights

@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::cases::cases;
+
 use common::{arb_fleet, Fleet as Inputs};
 use proptest::prelude::*;
 use serde_json::json;
@@ -89,7 +91,7 @@ fn snapshot_of(f: &Inputs, fingerprint: &str) -> Snapshot {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     /// Writing a fleet as a snapshot file and loading it gives back the leader's inputs: the
     /// same members, caps (non-members' caps dropped), splits, and so the same plan.

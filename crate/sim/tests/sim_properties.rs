@@ -3,12 +3,13 @@
 mod sim_support;
 
 use proptest::prelude::*;
+use sim_support::cases::cases;
 use sim_support::*;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     /// The fast engine gives exactly the naive engine's outcome.
     #[test]
@@ -26,7 +27,7 @@ fn finished(o: &spate_planner_sim::Outcome) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     /// No split is ever held by two processes; every claim is of an assigned split; attempts grow
     /// only on reclaims, expired takeovers, quarantines and failures; once events stop the fleet

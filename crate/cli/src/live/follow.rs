@@ -131,7 +131,7 @@ fn gather(w: &mut Watches, out: &mut Vec<Change>) -> Result<(), String> {
 }
 
 fn now_ms() -> i64 {
-    crate::export::now_ms()
+    crate::support::now_ms()
 }
 
 /// Sleeps until the next lease deadline (forever when there is none).

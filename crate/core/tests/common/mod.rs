@@ -1,6 +1,7 @@
 //! Strategies and builders shared by the core's property tests (natively and under wasm32).
 #![allow(dead_code)]
 
+pub mod cases;
 pub mod store;
 
 use proptest::prelude::*;

@@ -4,6 +4,9 @@
 //! records were published, how attempts move), independently of the simulator's own bookkeeping.
 #![allow(dead_code)]
 
+#[path = "../../../core/tests/common/cases.rs"]
+pub mod cases;
+
 use proptest::prelude::*;
 use spate_planner_core::{runnable_split, ClaimKind, LeaseEntry, LeaseVal, SplitStatus, SCHEMA};
 use spate_planner_sim::{simulate, Options, Outcome, Script, Start, What};
