@@ -1,7 +1,10 @@
 //! The sweep's crash model: the core's sweep prices a crash of each step's heaviest member
 //! through [`spate_planner_core::CrashModel`], and this is the simulator's answer to it.
 
-use crate::{simulate, Op, Options, Script, ScriptEvent, SimError, Start};
+use super::options::{Options, SimError};
+use super::run::simulate;
+use super::script::{Op, Script, ScriptEvent};
+use super::start::Start;
 use spate_planner_core::{Analysis, CrashError, CrashFigures, CrashModel, Fleet};
 
 /// `script`'s configuration with one event, the member's crash at t = 0, simulated from the fleet

@@ -21,12 +21,12 @@
 //! differential test proves both give the same outcome.
 
 use super::config::{Config, DataPlane};
+use super::options::{Options, SimError, ORIGIN};
 use super::queue::{Item, Queue, COMMAND};
 use super::script::Script;
 use super::store::Store;
 use super::track::Recorder;
 use super::worker::Worker;
-use super::{Options, SimError, ORIGIN};
 use spate_planner_core::ErrorCode;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! script format promises errors naming the field path (`events[2].member`), so the script is
 //! read field by field through [`Obj`], which refuses leftovers by name.
 
-use super::SimError;
+use super::options::SimError;
 use serde_json::{Map, Value};
 use spate_planner_core::ErrorCode;
 

@@ -5,9 +5,9 @@
 //! exist when an event names them), so a typo fails before anything is simulated.
 
 use super::config::{Config, DataPlane, Dist, MemberConfig, MAX_DURATION_MS};
+use super::options::SimError;
 use super::parse::{as_u64, invalid, Obj};
 use super::start::Start;
-use super::SimError;
 use serde::Serialize;
 use serde_json::Value;
 use spate_planner_core::ErrorCode;

@@ -8,12 +8,12 @@
 
 use super::draw::{below, ceil_ms, nonce};
 use super::engine::Sim;
+use super::options::ORIGIN;
 use super::outcome::{Phase, SplitList};
 use super::queue::{Item, LeaseKey, TimerKind};
 use super::start::Start;
 use super::store::{AssignRec, KeyMeta, LeaderKey, PlanState};
 use super::worker::{Owned, Worker};
-use super::ORIGIN;
 use spate_planner_core::{jitter, SplitStatus};
 use std::time::Duration;
 

@@ -1,8 +1,8 @@
 //! The recorder: the timeline, each split's phase intervals, the counters, and the figures
 //! computed from them at the end.
 
+use super::options::ORIGIN;
 use super::outcome::{Figures, Interval, Phase, TimelineEvent, What};
-use super::ORIGIN;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A split's phase now and its closed intervals (times relative to t = 0).
