@@ -9,6 +9,7 @@ mod claims;
 mod conformance;
 mod demo;
 mod export;
+mod headers;
 mod human;
 mod leader_flags;
 mod live;
@@ -18,6 +19,7 @@ mod review;
 mod serve;
 mod simulate;
 mod store;
+mod support;
 
 #[derive(Parser)]
 #[command(

@@ -8,7 +8,7 @@ use async_nats::jetstream::context::{GetStreamErrorKind, KeyValueErrorKind, Requ
 use async_nats::jetstream::kv::{self, Operation};
 use async_nats::jetstream::{self, ErrorCode};
 use futures_util::StreamExt;
-use spate_planner_core::snapshot::{Bucket, Entry};
+use spate_planner_core::{Bucket, Entry};
 use std::time::Duration;
 
 /// Why reading failed. Every message names the bucket.

@@ -3,13 +3,12 @@
 
 mod common;
 
+use common::cases::cases;
+
 use common::store::{fp, Store, FINGERPRINT};
 use proptest::prelude::*;
 use serde_json::json;
-use spate_planner_core::codes::ErrorCode;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::live::LiveJob;
-use spate_planner_core::snapshot::{entry_json, Entry, Snapshot};
+use spate_planner_core::{entry_json, Entry, ErrorCode, Fleet, LiveJob, Snapshot};
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -148,7 +147,7 @@ fn change_of(op: &Op) -> (&'static str, String, Option<String>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     #[test]
     fn a_live_job_equals_its_entries_loaded_whole(ops in prop::collection::vec(arb_op(), 0..40)) {
@@ -383,7 +382,7 @@ fn whole(job: &LiveJob, now: i64) -> Result<Fleet, String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     /// After any changes, the fleet a live job keeps joined (only what changed joined again)
     /// equals the whole join of its state, field by field: splits, lease times, members,
