@@ -8,11 +8,11 @@
 // follow; absent: the server's --job, or a list of its jobs to pick from).
 // Event: `plan-change` after every plan shown (detail: see docs/embedding.md).
 import { PlannerApp } from './app.js';
-import { fromFragment, bindPermalink } from './lib/permalink.js';
-import { parseScenario, scenarioText, emptyScenario } from './lib/scenario.js';
-import { summarize } from './lib/summary.js';
-import { emptyTimeline } from './lib/timeline-script.js';
-import { errorMessage } from './lib/messages.js';
+import { fromFragment, bindPermalink } from './shell/shared/permalink.js';
+import { parseScenario, scenarioText, emptyScenario } from './common/shared/scenario.js';
+import { summarize } from './common/shared/summary.js';
+import { emptyTimeline } from './timeline/shared/script.js';
+import { errorMessage } from './common/shared/messages.js';
 
 function capAttr(value) {
   const cap = Number(value);

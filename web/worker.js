@@ -5,12 +5,12 @@
 // is refused (code `stale`), so a page never mixes two fleets. Big results stay here: the moves
 // table asks for sorted, filtered slices.
 import init, { Planner } from './pkg/spate_planner.js';
-import { analyseScenario } from './lib/analyse.js';
-import { readSource } from './lib/read-source.js';
-import { movesSlice } from './lib/moves-slice.js';
-import { openLive, liveFrame } from './lib/live-worker.js';
-import { reviewOps } from './lib/review-ops.js';
-import { simulateModel } from './lib/timeline-worker.js';
+import { analyseScenario } from './whatif/worker/analyse.js';
+import { readSource } from './common/worker/read-source.js';
+import { movesSlice } from './plan/worker/moves-slice.js';
+import { openLive, liveFrame } from './live/worker/job.js';
+import { reviewOps } from './review/worker/ops.js';
+import { simulateModel } from './timeline/worker/simulate.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -22,7 +22,7 @@ let newest = 0;
 let kept = { text: null, moves: [] };
 /** Set once the module has trapped: every later request fails the same way. */
 let poisoned = null;
-/** A live job's stream and frames (lib/live-worker.js), or null. */
+/** A live job's stream and frames (live/worker/job.js), or null. */
 let live = null;
 
 function fail(code, message) {
@@ -169,7 +169,7 @@ function prepareLive() {
   }
 }
 
-// sweeps, the "before" snapshot, the comparison and the review report (lib/review-ops.js)
+// sweeps, the "before" snapshot, the comparison and the review report (review/worker/ops.js)
 const review = reviewOps({ Planner, ready, readSource, guard, infoOf: (p) => infoOf(p), planner: () => planner, loaded: () => loaded });
 Object.assign(ops, review.ops);
 for (const op of review.unchecked) UNCHECKED.add(op);

@@ -1,10 +1,10 @@
-// The review's actions (web/lib/review.js) against a fake worker client: a sweep follows the plan
-// shown, a superseded sweep's answer is dropped, a comparison follows the snapshot shown and is
-// not made while "before" is the snapshot shown, and failures become the page's message.
+// The review's actions (web/review/page/actions.js) against a fake worker client: a sweep follows
+// the plan shown, a superseded sweep's answer is dropped, a comparison follows the snapshot shown
+// and is not made while "before" is the snapshot shown, and failures become the page's message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Store, initialState } from '../../web/lib/store.js';
-import { ReviewActions, sweepIsCurrent, comparisonIsCurrent } from '../../web/lib/review.js';
+import { Store, initialState } from '../../web/common/page/store.js';
+import { ReviewActions, sweepIsCurrent, comparisonIsCurrent } from '../../web/review/page/actions.js';
 
 /** A client whose answers the test releases one by one. */
 function fakeClient() {
