@@ -3,7 +3,6 @@
 // It decides nothing and renders no data itself.
 import { el, attrs } from './common/page/dom.js';
 import { Controller } from './shell/page/controller.js';
-import { ReviewActions } from './review/page/actions.js';
 import { changed } from './common/page/store.js';
 import { viewsAt } from './shell/page/registry.js';
 import './shell/page/views.js';
@@ -111,8 +110,8 @@ export class PlannerApp {
   constructor(root, host, options = {}) {
     this.controller = new Controller();
     this.store = this.controller.store;
-    this.review = new ReviewActions(this.controller);
-    const ctx = { controller: this.controller, review: this.review, store: this.store, options, root, host };
+    this.review = this.controller.review;
+    const ctx = { controller: this.controller, review: this.review, options, root, host };
     const app = el('div', undefined, 'planner');
     const layout = el('div', undefined, 'layout');
     const top = el('div', undefined, 'top');
@@ -143,7 +142,6 @@ export class PlannerApp {
 
   destroy() {
     for (const v of this.views) v.destroy?.();
-    this.review.close();
     this.controller.close();
   }
 }

@@ -19,8 +19,8 @@ const web = new URL('../../web/', import.meta.url).pathname;
 /** Not modules of the page or the worker: build output, the npm metadata, the test build's hooks. */
 const SKIP = new Set(['dist', 'dist-test', 'pkg', 'pkg-test', 'package', 'testing', 'node_modules']);
 const SIDES = ['page', 'worker', 'shared'];
-/** The modules that call store.update() (docs/architecture.md). */
-const UPDATERS = ['shell/page/controller.js', 'review/page/actions.js', 'live/page/session.js', 'element.js', 'common/page/focus-chip.js', 'plan/page/exports.js', 'whatif/page/forms.js'];
+/** The only module that calls store.update() (docs/architecture.md). */
+const UPDATERS = ['shell/page/controller.js'];
 /** Globals of the page or the worker that a shared module must not use. */
 const GLOBALS = /(?<![\w$.'"`-])(document|window|self|location|navigator|customElements|HTMLElement|Element|Image|getComputedStyle|requestAnimationFrame|localStorage|sessionStorage|postMessage|importScripts|Worker|EventSource|fetch)\b(?!\s*:)/;
 

@@ -1,7 +1,6 @@
 // Shared bits of the detail views: the "showing only worker-07 ✕" chip and the error reporter
 // that turns a failed request into the page's message (results for a replaced fleet dropped).
 import { el, button } from './dom.js';
-import { errorMessage, isSuperseded } from '../shared/messages.js';
 
 export function focusChip(controller) {
   const node = el('p', undefined, 'focus-chip');
@@ -18,7 +17,5 @@ export function focusChip(controller) {
 }
 
 export function errorReporter(controller, title) {
-  return (e) => {
-    if (!isSuperseded(e)) controller.store.update({ message: errorMessage(e, title) });
-  };
+  return (e) => controller.report(e, title);
 }

@@ -1,7 +1,8 @@
 // The page's one state and its one update path. Data flows one way:
 //   snapshot (info) → scenario → plan (result) → views.
-// Only the controller (and its review actions, review/page/actions.js) calls update(); views read `state`
-// and call controller actions.
+// Only the controller (shell/page/controller.js) calls update(): the live session and the review
+// actions it makes commit through the function it hands them; views read `state` and call the
+// controller's actions.
 
 /** The state before anything is loaded. */
 export function initialState() {

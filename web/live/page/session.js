@@ -30,9 +30,13 @@ function liveMessage(title, e, level = 'error') {
 }
 
 export class LiveSession {
-  /** controller: the page's (shell/page/controller.js); url: the event stream; job: the job followed. */
-  constructor(controller, url, job) {
+  /**
+   * controller: the page's (shell/page/controller.js); url: the event stream; job: the job
+   * followed; commit(patch): the controller's update of the store, the session's only way to it.
+   */
+  constructor(controller, url, job, commit) {
     this.c = controller;
+    this.toStore = commit;
     this.url = url;
     this.job = job;
     this.paused = false;
@@ -48,7 +52,7 @@ export class LiveSession {
   get live() { return this.c.state.live; }
 
   commit(patch) {
-    if (!this.closed) this.c.store.update(patch);
+    if (!this.closed) this.toStore(patch);
   }
 
   /** Connects and shows the first frame; resolves to true when it is shown. */

@@ -59,9 +59,9 @@ export function createExports(ctx) {
     act('Copy link', async () => {
       try {
         await navigator.clipboard.writeText(location.href);
-        controller.store.update({ status: 'Link copied: it reopens this view on the same snapshot.' });
+        controller.say('Link copied: it reopens this view on the same snapshot.');
       } catch {
-        controller.store.update({ status: `Copy this link: ${location.href}` });
+        controller.say(`Copy this link: ${location.href}`);
       }
     }),
   );

@@ -1,9 +1,9 @@
 // The controller's actions for design reviews: a sweep on top of the plan shown, an earlier
-// ("before") snapshot and its comparison with the one shown, and the review document. Like the
-// controller, these are the only code that updates the review's part of the store; views call
-// them. A sweep follows the plan shown (planned again, in the worker, when the scenario or the
-// snapshot changes) and a comparison follows the snapshot shown; a newer request wins.
-import { errorMessage, isSuperseded } from '../../common/shared/messages.js';
+// ("before") snapshot and its comparison with the one shown, and the review document. The
+// controller makes them (`controller.review`) and hands them its commit to the store, the only
+// way these change the review's part of the state; views call them. A sweep follows the plan
+// shown (planned again, in the worker, when the scenario or the snapshot changes) and a
+// comparison follows the snapshot shown; a newer request wins.
 import { humanBytes, plural } from '../../common/shared/format.js';
 
 /** The sweep shown was made on the plan shown. */
@@ -17,8 +17,10 @@ export function comparisonIsCurrent(state) {
 }
 
 export class ReviewActions {
-  constructor(controller) {
+  /** controller: the page's (shell/page/controller.js); commit(patch): its update of the store. */
+  constructor(controller, commit) {
     this.controller = controller;
+    this.commit = commit;
     this.store = controller.store;
     this.sweepSeq = 0;
     this.beforeSeq = 0;
@@ -35,9 +37,7 @@ export class ReviewActions {
 
   /** Runs an action; a failure becomes the page's message (titled `title`). */
   run(promise, title) {
-    return Promise.resolve(promise).catch((e) => {
-      if (!isSuperseded(e)) this.store.update({ message: errorMessage(e, title) });
-    });
+    return this.controller.run(promise, title);
   }
 
   /** After every commit: the sweep follows the plan shown, the comparison the snapshot shown. */
@@ -61,19 +61,19 @@ export class ReviewActions {
     if (!s.result) return;
     const seq = ++this.sweepSeq;
     const total = params.to - params.from + 1;
-    this.store.update({ sweepRun: { params, done: 0, total } });
-    const progress = ({ got }) => { if (seq === this.sweepSeq) this.store.update({ sweepRun: { params, done: got, total } }); };
+    this.commit({ sweepRun: { params, done: 0, total } });
+    const progress = ({ got }) => { if (seq === this.sweepSeq) this.commit({ sweepRun: { params, done: got, total } }); };
     const t0 = performance.now();
     try {
       const steps = await this.client.call('sweep', { generation: s.generation, text: s.result.text, ...params, token: seq }, progress);
       if (seq !== this.sweepSeq) return;
       const ms = performance.now() - t0;
-      this.store.update({
+      this.commit({
         sweep: { params, steps, text: s.result.text, generation: s.generation, ms }, sweepRun: null,
         status: `Sweep: ${plural(steps.length, 'step')} planned in ${Math.round(ms)} ms.`,
       });
     } catch (e) {
-      if (seq === this.sweepSeq) this.store.update({ sweepRun: null });
+      if (seq === this.sweepSeq) this.commit({ sweepRun: null });
       throw e;
     }
   }
@@ -83,24 +83,24 @@ export class ReviewActions {
   /** Reads `source` (as the header's loads do) as the earlier snapshot; true once it is the one shown. */
   async loadBefore(source, label) {
     const id = ++this.beforeSeq;
-    this.store.update({ beforeLoading: { label, text: `loading ${label}…`, fraction: 0 } });
+    this.commit({ beforeLoading: { label, text: `loading ${label}…`, fraction: 0 } });
     const progress = ({ got, total }) => {
       if (id !== this.beforeSeq) return;
       const text = got < 0 ? `parsing ${label}…` : `reading ${label}: ${humanBytes(got)}${total ? ` of ${humanBytes(total)}` : ''}`;
-      this.store.update({ beforeLoading: { label, text, fraction: got < 0 ? 1 : total ? got / total : 0.5 } });
+      this.commit({ beforeLoading: { label, text, fraction: got < 0 ? 1 : total ? got / total : 0.5 } });
     };
     try {
       const info = await this.client.call('loadBefore', { source, before: id }, progress);
       if (id !== this.beforeSeq) return;
       this.client.lastBefore = { source, before: id };
-      this.store.update({
+      this.commit({
         before: { id, info, label, kept: false, generation: null }, beforeLoading: null, comparison: null,
         status: `Earlier snapshot: ${label}, job ${info.job}, ${plural(info.members.length, 'member')}, ${plural(info.splits, 'split')}.`,
       });
       return true;
     } catch (e) {
       if (id !== this.beforeSeq) return;
-      this.store.update({ beforeLoading: null });
+      this.commit({ beforeLoading: null });
       throw Object.assign(e, { message: `${label}: ${e.message}` });
     }
   }
@@ -118,7 +118,7 @@ export class ReviewActions {
     const info = await this.client.call('keepBefore', { generation: s.generation, before: id });
     if (id !== this.beforeSeq) return;
     this.client.lastBefore = { source: this.client.lastLoad.source, before: id };
-    this.store.update({
+    this.commit({
       before: { id, info, label: s.source.label, kept: true, generation: s.generation }, comparison: null,
       status: `Kept ${s.source.label} as the earlier snapshot: open the later one to compare.`,
     });
@@ -127,7 +127,7 @@ export class ReviewActions {
   async forgetBefore() {
     ++this.beforeSeq;
     this.client.lastBefore = null;
-    this.store.update({ before: null, comparison: null, beforeLoading: null, status: 'No earlier snapshot: nothing is compared.' });
+    this.commit({ before: null, comparison: null, beforeLoading: null, status: 'No earlier snapshot: nothing is compared.' });
     await this.client.call('forgetBefore', {});
   }
 
@@ -142,7 +142,7 @@ export class ReviewActions {
     const verdict = !diff.decision.published ? 'no published assignment to check'
       : diff.decision.matches ? 'the later published assignment is what the planner decided'
         : `the later published assignment differs for ${plural(Object.keys(diff.decision.differences).length, 'split')}`;
-    this.store.update({
+    this.commit({
       comparison: { before: s.before.id, generation: s.generation, diff },
       status: `Compared with ${s.before.label}: ${plural(diff.owner_changes.length, 'split')} changed owner; ${verdict}.`,
     });

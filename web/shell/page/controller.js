@@ -1,7 +1,9 @@
 // The controller: the only code that updates the store. A load or a scenario change asks the
 // worker, and the answer is committed in one update (snapshot, scenario and plan together), so
 // the page never shows one fleet's header above another's figures. Every failure becomes a
-// message; results for a replaced load or scenario are dropped.
+// message; results for a replaced load or scenario are dropped. The parts it makes, the live
+// session and the review actions, commit through the function it hands them; views and the
+// element call its actions (report, say, ...), never the store.
 import { PlannerClient } from './client.js';
 import { Store } from '../../common/page/store.js';
 import { describe, snapshotId, emptyScenario } from '../../common/shared/scenario.js';
@@ -10,10 +12,14 @@ import { errorMessage, isSuperseded, planSentence, failuresMessage, otherSnapsho
 import { LiveSession, listJobs } from '../../live/page/session.js';
 import { initialLive } from '../../live/shared/state.js';
 import { TimelineRunner } from '../../timeline/page/runner.js';
+import { ReviewActions } from '../../review/page/actions.js';
 
 export const DEMO = { splits: 2000, members: 24, seed: 1 };
 
 export class Controller extends EventTarget {
+  /** The store's update, handed to the parts this makes (the live session, the review actions). */
+  #commit = (patch) => this.store.update(patch);
+
   constructor(store = new Store()) {
     super();
     this.store = store;
@@ -23,15 +29,37 @@ export class Controller extends EventTarget {
     this.live = null;
     this.client = new PlannerClient({ onRestart: (cause) => this.restarted(cause), onLive: (m) => this.live?.onWorker(m) });
     this.timeline = new TimelineRunner(this);
+    /** The design review's actions (review/page/actions.js), given to views as `ctx.review`. */
+    this.review = new ReviewActions(this, this.#commit);
   }
 
   get state() { return this.store.state; }
 
   /** Runs an action; a failure becomes the page's message (titled `title`). */
   run(promise, title) {
-    return Promise.resolve(promise).catch((e) => {
-      if (!isSuperseded(e)) this.store.update({ message: errorMessage(e, title) });
-    });
+    return Promise.resolve(promise).catch((e) => this.report(e, title));
+  }
+
+  /** A failure (an error, or { message, code, path }) as the page's message, unless a newer load or scenario replaced it. */
+  report(e, title, level = 'error') {
+    if (!isSuperseded(e)) this.store.update({ message: errorMessage(e, title, level) });
+  }
+
+  /** A status sentence ("what changed") for assistive technology and the eye. */
+  say(status) {
+    this.store.update({ status });
+  }
+
+  // ------------------------------------------------------------------ before the first load
+
+  /** A permalink's scenario, order and Timeline (its tab asked for), before the first load plans them. */
+  fromLink(link) {
+    this.store.update({ scenario: link.scenario, order: link.order, ...(link.timeline ? { timeline: link.timeline, tab: { id: 'timeline' } } : {}) });
+  }
+
+  /** The element's default cap (its `default-cap` attribute), unless the scenario names one already. */
+  presetDefaultCap(cap) {
+    if (this.state.scenario.defaultCap === null) this.store.update({ scenario: { ...this.state.scenario, defaultCap: cap } });
   }
 
   // ------------------------------------------------------------------ loading
@@ -93,7 +121,7 @@ export class Controller extends EventTarget {
     const resolved = new URL(url, document.baseURI);
     if (resolved.origin !== location.origin) {
       const e = Object.assign(new Error(`snapshots are only loaded from this page's origin (${location.origin}), not ${resolved.origin}`), { code: 'cross_origin' });
-      this.store.update({ message: errorMessage(e, 'The snapshot could not be loaded') });
+      this.report(e, 'The snapshot could not be loaded');
       return Promise.resolve(false);
     }
     return this.load({ kind: 'url', url: resolved.href }, resolved.pathname.split('/').pop() || resolved.pathname, link);
@@ -120,7 +148,7 @@ export class Controller extends EventTarget {
     try {
       list = await listJobs(url);
     } catch (e) {
-      this.store.update({ message: errorMessage(e, 'The live jobs could not be listed') });
+      this.report(e, 'The live jobs could not be listed');
       return false;
     }
     const chosen = job || list.job;
@@ -129,7 +157,7 @@ export class Controller extends EventTarget {
       this.store.update({ live: { ...initialLive(null, url), jobs: list.jobs }, message: missing || null });
       return false;
     }
-    this.live = new LiveSession(this, url, chosen);
+    this.live = new LiveSession(this, url, chosen, this.#commit);
     return this.live.start();
   }
 
@@ -298,6 +326,7 @@ export class Controller extends EventTarget {
 
   close() {
     this.live?.close();
+    this.review.close();
     this.client.terminate();
   }
 }

@@ -4,9 +4,10 @@
 //   summary — the sticky strip     main    — beside the what-if panel (the chart)
 //   side    — the what-if panel    tab     — a tab of the detail area (moves, splits, …)
 // create(ctx) returns { node, update(state, prev), show?(), hide?(), destroy?() }; ctx is
-// { controller, store, options, root }. update() is called after every store change with the
-// state before it (common/page/store.js changed() tells what moved). A new view (a timeline, a live
-// feed, a sweep) is one module and one registerView() call in shell/page/views.js.
+// { controller, review, options, root, host }: a view changes the state only through the
+// controller's actions (and the review's). update() is called after every store change with the
+// state before it (common/page/store.js changed() tells what moved). A new view (a timeline, a
+// live feed, a sweep) is one module and one registerView() call in shell/page/views.js.
 
 const VIEWS = [];
 

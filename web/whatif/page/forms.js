@@ -63,7 +63,7 @@ function splitInput(ctx, id, label, placeholder) {
       const head = i.value.includes(',') ? i.value.slice(0, i.value.lastIndexOf(',') + 1) : '';
       list.replaceChildren(...rows.map((r) => attrs(el('option'), { value: `${head}${r.id}` })));
     } catch (e) {
-      if (!isSuperseded(e)) ctx.controller.store.update({ status: `Split suggestions failed: ${e.message}` });
+      if (!isSuperseded(e)) ctx.controller.say(`Split suggestions failed: ${e.message}`);
     }
   });
   return [i, list];
