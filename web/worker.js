@@ -11,6 +11,7 @@ import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
 import { reviewOps } from './review/worker/ops.js';
 import { simulateModel } from './timeline/worker/simulate.js';
+import { transferables } from './timeline/shared/model.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -52,6 +53,12 @@ function withoutMoves(view) {
   const { moves, ...report } = view.report;
   return { ...view, report };
 }
+
+/**
+ * Answers whose buffers move to the page instead of being copied (answer → transfer list). Such
+ * an answer is read no more here once posted: its buffers are detached.
+ */
+const transfers = new WeakMap();
 
 /** Requests that need no loaded snapshot (liveNext names the generation it makes). */
 const UNCHECKED = new Set(['load', 'liveNext']);
@@ -149,9 +156,11 @@ const ops = {
     return live.save(planner, Date.now());
   },
 
-  /** The Timeline: a script simulated on the snapshot, reduced to what the page draws. */
+  /** The Timeline: a script simulated on the snapshot, reduced to what the page draws (its typed arrays transferred). */
   simulate({ script }) {
-    return simulateModel(planner, guard, script);
+    const model = simulateModel(planner, guard, script);
+    transfers.set(model, transferables(model));
+    return model;
   },
 };
 
@@ -194,7 +203,7 @@ self.onmessage = async (ev) => {
     }
     const progress = (got, total) => self.postMessage({ id, progress: { got, total } });
     const value = await ops[op]({ ...args, generation }, progress);
-    self.postMessage({ id, ok: true, value });
+    self.postMessage({ id, ok: true, value }, transfers.get(value) ?? []);
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorOf(e) });
   }
