@@ -1,4 +1,5 @@
-// Unit tests of the dashboard's pure modules (web/lib): no browser, no wasm.
+// Unit tests of the dashboard's pure modules (web/*/shared/, and the worker's analyse and moves
+// slice): no browser, no wasm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { humanBytes, thousands, parseBytes, exactBytes, ratio, gainRelief, utc, plural } from '../../web/common/shared/format.js';

@@ -2,7 +2,8 @@
 // per-member load and lanes and the idle work per time bucket (averages over each bucket, so a
 // series' area is exactly its split-seconds), the split intervals as compact typed arrays (the
 // scrubber reads the fleet at any instant from them), who is alive and who leads when, and the
-// event marks. Runs in the worker; no DOM, no wasm.
+// event marks. Built in the worker (timeline/worker/simulate.js), read on the page; no DOM, no
+// wasm.
 
 export const PHASES = ['running', 'draining', 'idle', 'completed', 'quarantined'];
 const PHASE_CODE = Object.fromEntries(PHASES.map((p, i) => [p, i]));
