@@ -44,10 +44,7 @@ pub struct Hosts {
 impl Hosts {
     /// The policy for a server bound on 127.0.0.1:`port`, with the `--allow-host` names.
     pub fn new(port: u16, allow: &[String]) -> Result<Hosts, String> {
-        let allowed = allow
-            .iter()
-            .map(|a| allowed_name(a))
-            .collect::<Result<_, _>>()?;
+        let allowed = allow.iter().map(|a| allowed_name(a)).collect::<Result<_, _>>()?;
         Ok(Hosts { port, allowed })
     }
 
@@ -121,9 +118,8 @@ fn allowed_name(text: &str) -> Result<Name, String> {
         Ok(_) => format!("[{text}]"),
         Err(_) => text.to_string(),
     };
-    Name::parse(&bracketed).ok_or_else(|| {
-        format!("--allow-host {text:?}: give a host name or address, optionally with :PORT")
-    })
+    Name::parse(&bracketed)
+        .ok_or_else(|| format!("--allow-host {text:?}: give a host name or address, optionally with :PORT"))
 }
 
 /// `router` answering only requests that `hosts` accepts.
@@ -187,7 +183,10 @@ mod tests {
             assert!(refused(&h, &[("host", bad)]), "{bad}");
         }
         assert!(refused(&h, &[]), "no Host");
-        assert!(refused(&h, &[("host", "127.0.0.1:8080"), ("host", "127.0.0.1:8080")]));
+        assert!(refused(
+            &h,
+            &[("host", "127.0.0.1:8080"), ("host", "127.0.0.1:8080")]
+        ));
     }
 
     #[test]

@@ -21,17 +21,13 @@ pub const WRITE_STALL: Duration = Duration::from_secs(30);
 /// Serves `app` on every connection `listener` accepts, until the process ends.
 pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router) {
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new())
-        .header_read_timeout(HEADER_READ);
+    http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ);
     loop {
         // Accept errors (too many open files, ...) are waited out by axum's listener.
         let (tcp, _) = Listener::accept(&mut listener).await;
         let mut io = TimeoutStream::new(tcp);
         io.set_write_timeout(Some(WRITE_STALL));
-        let conn = http.serve_connection(
-            TokioIo::new(Box::pin(io)),
-            TowerToHyperService::new(app.clone()),
-        );
+        let conn = http.serve_connection(TokioIo::new(Box::pin(io)), TowerToHyperService::new(app.clone()));
         tokio::spawn(async move {
             // A connection's end (closed, timed out, broken) concerns only that client.
             let _ = conn.await;

@@ -220,12 +220,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     Ok(Some(live))
 }
 
-fn router(
-    hosts: Hosts,
-    source: Source,
-    snapshot: Option<Bytes>,
-    live: Option<Arc<Live>>,
-) -> axum::Router {
+fn router(hosts: Hosts, source: Source, snapshot: Option<Bytes>, live: Option<Arc<Live>>) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
     let mut app = axum::Router::new();

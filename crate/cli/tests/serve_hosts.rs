@@ -48,8 +48,14 @@ async fn server(nats: &NatsServer, extra: &[&str]) -> Serve {
 fn assert_refused((status, head, body): (u16, String, String), needle: &str, what: &str) {
     assert_eq!(status, 403, "{what}: {head}\n{body}");
     assert!(head.contains("content-type: text/plain"), "{what}: {head}");
-    assert!(head.contains("content-security-policy:"), "{what}: the security headers: {head}");
-    assert!(body.starts_with("refused: ") && body.contains(needle), "{what}: {body}");
+    assert!(
+        head.contains("content-security-policy:"),
+        "{what}: the security headers: {head}"
+    );
+    assert!(
+        body.starts_with("refused: ") && body.contains(needle),
+        "{what}: {body}"
+    );
     assert!(body.len() < 200, "{what}: a short reason: {body}");
 }
 
@@ -88,7 +94,11 @@ async fn only_our_own_names_are_answered() {
         let other_port = format!("Host: 127.0.0.1:{}\r\n", port.wrapping_add(1));
         assert_refused(ask(port, path, &other_port).await, "is not this server", path);
         // Our Host, but sent by a page of another origin.
-        for bad in ["http://rebind.example", "null", &format!("https://127.0.0.1:{port}")] {
+        for bad in [
+            "http://rebind.example",
+            "null",
+            &format!("https://127.0.0.1:{port}"),
+        ] {
             let lines = format!("{own}Origin: {bad}\r\n");
             assert_refused(ask(port, path, &lines).await, "Origin", path);
         }
@@ -101,11 +111,7 @@ async fn only_our_own_names_are_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_given_with_allow_host_are_answered() {
     let nats = NatsServer::start(true);
-    let serve = server(
-        &nats,
-        &["--allow-host", "planner.example", "--allow-host", "::1"],
-    )
-    .await;
+    let serve = server(&nats, &["--allow-host", "planner.example", "--allow-host", "::1"]).await;
     let port = serve.port;
     for path in ROUTES {
         for lines in [

@@ -34,13 +34,26 @@ fn mib(kib: u64) -> f64 {
 fn demo(dir: &Path, splits: &str, members: &str) -> PathBuf {
     let file = dir.join(format!("demo-{splits}.json"));
     let o = std::process::Command::new(BIN)
-        .args(["demo", "--splits", splits, "--members", members, "--job", "big", "-o"])
+        .args([
+            "demo",
+            "--splits",
+            splits,
+            "--members",
+            members,
+            "--job",
+            "big",
+            "-o",
+        ])
         .arg(&file)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, text.replace("\"max_age_ms\":30000", "\"max_age_ms\":3600000")).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("\"max_age_ms\":30000", "\"max_age_ms\":3600000"),
+    )
+    .unwrap();
     file
 }
 
@@ -50,26 +63,24 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A client that sends its request, then reads one byte every 100 ms until the answer ends or
-/// `stop` passes. The answer's status line; when the connection ended (None: it did not).
-async fn slow_client(port: u16, path: String, stop: Instant) -> (String, Option<Instant>) {
+/// A client that sends its request, then reads one byte every 100 ms: its status line, and the
+/// task that goes on reading so (aborted by the test).
+async fn slow_client(port: u16, path: String) -> (String, tokio::task::JoinHandle<()>) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
     let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n");
     s.write_all(req.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
+    let mut line = Vec::new();
     let mut byte = [0u8; 1];
-    while Instant::now() < stop {
-        match s.read(&mut byte).await {
-            Ok(1) => head.push(byte[0]),
-            _ => return (line(&head), Some(Instant::now())),
-        }
+    while !line.ends_with(b"\n") && s.read(&mut byte).await.unwrap_or(0) == 1 {
+        line.push(byte[0]);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    (line(&head), None)
-}
-
-fn line(head: &[u8]) -> String {
-    String::from_utf8_lossy(head).lines().next().unwrap_or("").to_string()
+    let reader = tokio::spawn(async move {
+        while s.read(&mut byte).await.unwrap_or(0) == 1 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    (String::from_utf8_lossy(&line).trim_end().to_string(), reader)
 }
 
 /// Reads a whole answer fast (the warm-up: the shared text built, the allocator grown once).
@@ -79,22 +90,22 @@ async fn fetch_all(port: u16, path: &str) -> (String, String) {
     (head, body)
 }
 
-/// 20 slow clients at once on `path`; the server's peak memory before and after, in KiB, and
-/// the clients' answers.
-async fn twenty_slow(serve: &Serve, path: &str, for_how_long: Duration) -> (u64, u64, Vec<(String, Option<Instant>)>) {
+/// 20 slow clients at once on `path`: the server's peak memory before and while they read, in
+/// KiB, their status lines, and the tasks that go on reading.
+async fn twenty_slow(serve: &Serve, path: &str) -> (u64, u64, Vec<String>, Vec<tokio::task::JoinHandle<()>>) {
     let before = serve.peak_kib();
-    let stop = Instant::now() + for_how_long;
     let clients: Vec<_> = (0..SLOW_CLIENTS)
-        .map(|_| tokio::spawn(slow_client(serve.port, path.to_string(), stop)))
+        .map(|_| tokio::spawn(slow_client(serve.port, path.to_string())))
         .collect();
-    // Every client has its answer started (or refused) and is reading slowly.
-    tokio::time::sleep(Duration::from_secs(6)).await;
-    let after = serve.peak_kib();
-    let mut answers = Vec::new();
+    let (mut lines, mut readers) = (Vec::new(), Vec::new());
     for c in clients {
-        answers.push(c.await.unwrap());
+        let (line, reader) = c.await.unwrap();
+        lines.push(line);
+        readers.push(reader);
     }
-    (before, after, answers)
+    // Every client has its answer started (or refused) and reads slowly.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    (before, serve.peak_kib(), lines, readers)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -114,33 +125,41 @@ async fn slow_clients_of_api_snapshot_share_one_text_and_are_dropped() {
     assert!(head.contains(&length), "{length}: {head}");
     let size_kib = body.len() as u64 / 1024;
     let started = Instant::now();
-    let (before, after, answers) = twenty_slow(&serve, path, WRITE_STALL + Duration::from_secs(25)).await;
+    let (before, after, lines, readers) = twenty_slow(&serve, path).await;
     eprintln!(
         "/api/snapshot, {SLOW_CLIENTS} slow clients, a {:.1} MiB state: peak memory {:.0} MiB before, {:.0} MiB with them",
         mib(size_kib),
         mib(before),
         mib(after)
     );
-    let served: Vec<_> = answers.iter().filter(|(l, _)| l.contains(" 200 ")).collect();
-    let busy = answers.iter().filter(|(l, _)| l.contains(" 503 ")).count();
-    assert_eq!((served.len(), busy), (HEAVY, SLOW_CLIENTS - HEAVY), "{answers:?}");
+    let served = lines.iter().filter(|l| l.contains(" 200 ")).count();
+    let busy = lines.iter().filter(|l| l.contains(" 503 ")).count();
+    assert_eq!((served, busy), (HEAVY, SLOW_CLIENTS - HEAVY), "{lines:?}");
     assert!(
         after < before + size_kib,
         "{SLOW_CLIENTS} slow clients grew the server by {} KiB: more than one copy of the {size_kib} KiB state",
         after - before
     );
-    // Dropped once their writes stayed blocked for WRITE_STALL: the permits are free again.
     let (status, head, _) = get(serve.port, path).await;
     assert!(started.elapsed() < WRITE_STALL, "too slow to see the cap");
     assert_eq!(status, 503, "a fifth full state while four are sent: {head}");
     assert!(head.contains("retry-after: 2"), "{head}");
+    // Dropped once their writes stayed blocked for WRITE_STALL: the permits are free again.
     let freed = loop {
         if get(serve.port, path).await.0 == 200 {
             break started.elapsed();
         }
-        assert!(started.elapsed() < WRITE_STALL + Duration::from_secs(20), "the slow clients were never dropped");
+        assert!(
+            started.elapsed() < WRITE_STALL + Duration::from_secs(20),
+            "the slow clients were never dropped"
+        );
         tokio::time::sleep(Duration::from_secs(1)).await;
     };
+    assert!(
+        freed >= WRITE_STALL,
+        "freed after {freed:?}, before the write timeout"
+    );
+    readers.iter().for_each(|r| r.abort());
     eprintln!("the slow clients' full states were given up after {freed:?}");
     serve.stop();
 }
@@ -152,14 +171,15 @@ async fn slow_clients_of_a_served_file_share_its_bytes() {
     let size_kib = std::fs::metadata(&file).unwrap().len() / 1024;
     let serve = Serve::start(&[file.to_str().unwrap()]);
     fetch_all(serve.port, "/snapshot.json").await;
-    let (before, after, answers) = twenty_slow(&serve, "/snapshot.json", Duration::from_secs(7)).await;
+    let (before, after, lines, readers) = twenty_slow(&serve, "/snapshot.json").await;
     eprintln!(
         "/snapshot.json, {SLOW_CLIENTS} slow clients, a {:.1} MiB file: peak memory {:.0} MiB before, {:.0} MiB with them",
         mib(size_kib),
         mib(before),
         mib(after)
     );
-    assert!(answers.iter().all(|(l, _)| l.contains(" 200 ")), "{answers:?}");
+    readers.iter().for_each(|r| r.abort());
+    assert!(lines.iter().all(|l| l.contains(" 200 ")), "{lines:?}");
     assert!(
         after < before + size_kib,
         "{SLOW_CLIENTS} slow clients grew the server by {} KiB: more than one copy of the {size_kib} KiB file",
@@ -213,7 +233,10 @@ async fn slowloris_and_idle_connections_are_closed() {
         let mut buf = vec![0u8; 4096];
         let n = s.read(&mut buf).await.unwrap();
         let answer = String::from_utf8_lossy(&buf[..n]).to_string();
-        assert!(answer.starts_with("HTTP/1.1 200") && answer.contains("<title>t</title>"), "{answer}");
+        assert!(
+            answer.starts_with("HTTP/1.1 200") && answer.contains("<title>t</title>"),
+            "{answer}"
+        );
         assert!(!answer.contains("connection: close"), "{answer}");
         closed_after(s, Instant::now(), limit).await
     };
@@ -245,14 +268,21 @@ async fn event_streams_are_capped_per_job() {
     let mut open = Vec::new();
     for _ in 0..STREAMS_PER_JOB {
         let sse = live_client::Sse::connect(port, "/api/live?job=cap", None).await;
-        assert!(sse.head.starts_with("HTTP/1.0 200") || sse.head.starts_with("HTTP/1.1 200"), "{}", sse.head);
+        assert!(
+            sse.head.starts_with("HTTP/1.0 200") || sse.head.starts_with("HTTP/1.1 200"),
+            "{}",
+            sse.head
+        );
         open.push(sse);
     }
     let raw = format!("GET /api/live?job=cap HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
     let (status, head, body) = request(port, &raw).await;
     assert_eq!(status, 503, "{head}\n{body}");
     assert!(head.contains("retry-after: 2"), "{head}");
-    assert!(body.contains(&format!("{STREAMS_PER_JOB} pages follow job cap already")), "{body}");
+    assert!(
+        body.contains(&format!("{STREAMS_PER_JOB} pages follow job cap already")),
+        "{body}"
+    );
     drop(open.pop());
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
@@ -260,7 +290,11 @@ async fn event_streams_are_capped_per_job() {
         if sse.head.contains(" 200 ") {
             break;
         }
-        assert!(Instant::now() < deadline, "a stream closed did not make room: {}", sse.head);
+        assert!(
+            Instant::now() < deadline,
+            "a stream closed did not make room: {}",
+            sse.head
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     serve.stop();

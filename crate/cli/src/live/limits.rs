@@ -116,7 +116,11 @@ mod tests {
         let text = Bytes::from_static(b"the whole state");
         let (a, b) = (held(text.slice(..3), &permit), held(text.slice(3..), &permit));
         drop(permit);
-        assert_eq!(a.as_ptr(), text.as_ptr(), "a piece is the shared text, not a copy");
+        assert_eq!(
+            a.as_ptr(),
+            text.as_ptr(),
+            "a piece is the shared text, not a copy"
+        );
         assert!(limits.heavy().is_err(), "pieces in flight hold the permit");
         drop(a);
         assert!(limits.heavy().is_err());
@@ -134,7 +138,11 @@ mod tests {
         assert!(refused.0.contains("follow job a already"), "{}", refused.0);
         let _c = limits.stream(&j2, "b").unwrap();
         let refused = limits.stream(&j2, "b").unwrap_err();
-        assert!(refused.0.contains("live streams are open already"), "{}", refused.0);
+        assert!(
+            refused.0.contains("live streams are open already"),
+            "{}",
+            refused.0
+        );
         drop(a);
         assert!(limits.stream(&j2, "b").is_ok());
     }

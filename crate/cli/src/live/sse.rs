@@ -178,12 +178,20 @@ mod tests {
         assert!(refused.is_err(), "a second full state at once is refused");
         drop(first);
         hub.publish(&[put(1)]).unwrap();
-        let Ok(batch) = rx.try_recv() else { panic!("no batch") };
-        let Batch::Events { text, .. } = &*batch else { panic!("not events") };
+        let Ok(batch) = rx.try_recv() else {
+            panic!("no batch")
+        };
+        let Batch::Events { text, .. } = &*batch else {
+            panic!("not events")
+        };
         let zero = Pair { state: 0, lease: 0 };
         let (_, resumed) = hub.initial(Some(zero), || panic!("no full state")).unwrap();
         assert_eq!(resumed.len(), 2, "the change and the status");
         assert_eq!(resumed[0], text, "the change as sent");
-        assert_eq!(resumed[0].as_ptr(), text.as_ptr(), "the batch's own bytes, not a copy");
+        assert_eq!(
+            resumed[0].as_ptr(),
+            text.as_ptr(),
+            "the batch's own bytes, not a copy"
+        );
     }
 }

@@ -251,8 +251,15 @@ mod tests {
         let text = "{\n  \"format\": \"f\",\n  \"taken_at_ms\": 1767000000000,\n  \"state\": 1\n}\n";
         let file = FileText::new(text.to_string());
         let parts = file.at(1767000000042);
-        assert_eq!(parts.concat(), text.replace("1767000000000", "1767000000042").as_bytes());
-        assert_eq!(parts[0].as_ptr(), file.bytes.as_ptr(), "the text is shared, not copied");
+        assert_eq!(
+            parts.concat(),
+            text.replace("1767000000000", "1767000000042").as_bytes()
+        );
+        assert_eq!(
+            parts[0].as_ptr(),
+            file.bytes.as_ptr(),
+            "the text is shared, not copied"
+        );
         let plain = FileText::new("{}".into());
         assert_eq!(plain.at(5).concat(), b"{}");
     }

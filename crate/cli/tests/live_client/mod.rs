@@ -105,7 +105,11 @@ impl Drop for Serve {
 
 /// A GET with the server's own `Host`: (status, headers, body).
 pub async fn get(port: u16, path: &str) -> (u16, String, String) {
-    request(port, &format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n")).await
+    request(
+        port,
+        &format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+    )
+    .await
 }
 
 /// A request as written (HTTP/1.0, or with `Connection: close`, so that the answer ends with
