@@ -120,7 +120,8 @@ async fn export(args: &Args, target: &Target) -> Result<Snapshot, Failure> {
             })
             .await?;
         if show {
-            eprintln!("{name}: {} entries", bucket.entries.len());
+            let at = bucket.revision.unwrap_or(0);
+            eprintln!("{name}: {} entries, as at revision {at}", bucket.entries.len());
         }
         buckets.push(bucket);
     }
