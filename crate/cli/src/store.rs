@@ -320,6 +320,7 @@ impl Reader<'_> {
     /// itself was deleted meanwhile.
     pub async fn diagnose(&self, what: &str) -> ReadError {
         if self.client.connection_state() != async_nats::connection::State::Connected {
+            // Nothing to ask: `explain` reports the lost connection.
             return self.explain(what, Ok(Fresh::TimedOut));
         }
         let fresh = tokio::time::timeout(self.idle, fresh_info(self.js, self.name)).await;

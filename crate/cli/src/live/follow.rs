@@ -191,10 +191,11 @@ impl Watches {
     }
 }
 
-/// An advisory said bucket `name` (its stream created at `ours`) was deleted. An advisory is a plain message that any client
-/// of the account can publish, so the server is asked: `None` (nothing to do) unless the stream
-/// is gone, or is another stream of the same name (deleted and created again). When the server
-/// does not answer, nothing is done either: a watch on a deleted stream fails on its own.
+/// An advisory said bucket `name` (its stream created at `ours`) was deleted. An advisory is a
+/// plain message that any client of the account can publish, so the server is asked: `None`
+/// (nothing to do) unless the stream is gone, or is another stream of the same name (deleted and
+/// created again). When the server does not answer, nothing is done either: a lost connection
+/// shows in the connection's events, a failing watch in the watch.
 async fn confirm_deleted(conn: &Conn, name: &str, ours: Option<i128>) -> Option<Stop> {
     let ours = ours?;
     match tokio::time::timeout(conn.idle, store::fresh_info(&conn.js, name)).await {
