@@ -20,7 +20,7 @@
 //! the copy is the bucket at `l` less what expired.
 
 use spate_planner_core::snapshot::Entry;
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// One message of the bucket's stream, as the copy applies it.
 #[derive(Clone, Debug, PartialEq, Eq)]
