@@ -19,8 +19,8 @@
 //! after `x` at all, the messages up to `l` are gone (expiry markers whose own time ran out) and
 //! the copy is the bucket at `l` less what expired.
 
-use spate_planner_core::snapshot::Entry;
 use foldhash::HashMap;
+use spate_planner_core::snapshot::Entry;
 
 /// One message of the bucket's stream, as the copy applies it.
 #[derive(Clone, Debug, PartialEq, Eq)]
