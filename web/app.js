@@ -1,12 +1,11 @@
-// The dashboard's shell: lays out the registered views (views/index.js) in a root (an element
+// The dashboard's shell: lays out the registered views (shell/page/views.js) in a root (an element
 // or a shadow root), feeds them every store change, and hosts the tabs of the detail area.
 // It decides nothing and renders no data itself.
-import { el, attrs } from './lib/dom.js';
-import { Controller } from './lib/controller.js';
-import { ReviewActions } from './lib/review.js';
-import { changed } from './lib/store.js';
-import { viewsAt } from './views/registry.js';
-import './views/index.js';
+import { el, attrs } from './common/page/dom.js';
+import { Controller } from './shell/page/controller.js';
+import { changed } from './common/page/store.js';
+import { viewsAt } from './shell/page/registry.js';
+import './shell/page/views.js';
 
 function mount(place, ctx, into) {
   return viewsAt(place).map((v) => {
@@ -111,8 +110,8 @@ export class PlannerApp {
   constructor(root, host, options = {}) {
     this.controller = new Controller();
     this.store = this.controller.store;
-    this.review = new ReviewActions(this.controller);
-    const ctx = { controller: this.controller, review: this.review, store: this.store, options, root, host };
+    this.review = this.controller.review;
+    const ctx = { controller: this.controller, review: this.review, options, root, host };
     const app = el('div', undefined, 'planner');
     const layout = el('div', undefined, 'layout');
     const top = el('div', undefined, 'top');
@@ -143,7 +142,6 @@ export class PlannerApp {
 
   destroy() {
     for (const v of this.views) v.destroy?.();
-    this.review.close();
     this.controller.close();
   }
 }

@@ -8,11 +8,10 @@
 // follow; absent: the server's --job, or a list of its jobs to pick from).
 // Event: `plan-change` after every plan shown (detail: see docs/embedding.md).
 import { PlannerApp } from './app.js';
-import { fromFragment, bindPermalink } from './lib/permalink.js';
-import { parseScenario, scenarioText, emptyScenario } from './lib/scenario.js';
-import { summarize } from './lib/summary.js';
-import { emptyTimeline } from './lib/timeline-script.js';
-import { errorMessage } from './lib/messages.js';
+import { fromFragment, bindPermalink } from './shell/shared/permalink.js';
+import { parseScenario, scenarioText, emptyScenario } from './common/shared/scenario.js';
+import { summarize } from './common/shared/summary.js';
+import { emptyTimeline } from './timeline/shared/script.js';
 
 function capAttr(value) {
   const cap = Number(value);
@@ -40,19 +39,18 @@ export class SpatePlannerElement extends HTMLElement {
 
   /** The first load: the link's scenario (if any) planned on the snapshot named (or the demo). */
   async start(demo) {
-    const store = this.controller.store;
     let link = null;
     if (this.hasAttribute('permalink')) {
       link = fromFragment(location.hash);
-      store.update({ scenario: link.scenario, order: link.order, ...(link.timeline ? { timeline: link.timeline, tab: { id: 'timeline' } } : {}) });
-      bindPermalink(window, store, (next) => {
+      this.controller.fromLink(link);
+      bindPermalink(window, this.controller.store, (next) => {
         this.controller.setOrder(next.order);
         this.controller.setTimeline(next.timeline ?? emptyTimeline(), 'Timeline read from the address.');
         this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.', 'of the link');
       });
     }
     const cap = capAttr(this.getAttribute('default-cap'));
-    if (cap !== null && store.state.scenario.defaultCap === null) store.update({ scenario: { ...store.state.scenario, defaultCap: cap } });
+    if (cap !== null) this.controller.presetDefaultCap(cap);
     const url = this.getAttribute('snapshot');
     if (this.liveWanted()) {
       await this.startLive();
@@ -60,7 +58,7 @@ export class SpatePlannerElement extends HTMLElement {
     }
     const ok = url ? await this.controller.loadUrl(url, link) : await this.controller.loadDemo(demo, link);
     if (!ok && url && !this.controller.state.info) await this.controller.loadDemo(demo, link);
-    if (link?.timelineError) store.update({ message: errorMessage(link.timelineError, "The link's timeline could not be read; the Timeline starts empty", 'warning') });
+    if (link?.timelineError) this.controller.report(link.timelineError, "The link's timeline could not be read; the Timeline starts empty", 'warning');
   }
 
   /** The job named by the `job` attribute or the `live` URL's ?job=, or null. */
@@ -129,7 +127,7 @@ export class SpatePlannerElement extends HTMLElement {
     try {
       s = parseScenario(text);
     } catch (e) {
-      this.controller.store.update({ message: { level: 'error', title: 'The scenario could not be read', text: e.message, code: e.code || 'invalid_scenario', where: '' } });
+      this.controller.report({ message: e.message, code: e.code || 'invalid_scenario' }, 'The scenario could not be read');
       return;
     }
     this.controller.setScenario(s);

@@ -5,12 +5,13 @@
 // is refused (code `stale`), so a page never mixes two fleets. Big results stay here: the moves
 // table asks for sorted, filtered slices.
 import init, { Planner } from './pkg/spate_planner.js';
-import { analyseScenario } from './lib/analyse.js';
-import { readSource } from './lib/read-source.js';
-import { movesSlice } from './lib/moves-slice.js';
-import { openLive, liveFrame } from './lib/live-worker.js';
-import { reviewOps } from './lib/review-ops.js';
-import { simulateModel } from './lib/timeline-worker.js';
+import { analyseScenario } from './whatif/worker/analyse.js';
+import { readSource } from './common/worker/read-source.js';
+import { movesSlice } from './plan/worker/moves-slice.js';
+import { openLive, liveFrame } from './live/worker/job.js';
+import { reviewOps } from './review/worker/ops.js';
+import { simulateModel } from './timeline/worker/simulate.js';
+import { transferables } from './timeline/shared/model.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
 
@@ -22,7 +23,7 @@ let newest = 0;
 let kept = { text: null, moves: [] };
 /** Set once the module has trapped: every later request fails the same way. */
 let poisoned = null;
-/** A live job's stream and frames (lib/live-worker.js), or null. */
+/** A live job's stream and frames (live/worker/job.js), or null. */
 let live = null;
 
 function fail(code, message) {
@@ -52,6 +53,12 @@ function withoutMoves(view) {
   const { moves, ...report } = view.report;
   return { ...view, report };
 }
+
+/**
+ * Answers whose buffers move to the page instead of being copied (answer → transfer list). Such
+ * an answer is read no more here once posted: its buffers are detached.
+ */
+const transfers = new WeakMap();
 
 /** Requests that need no loaded snapshot (liveNext names the generation it makes). */
 const UNCHECKED = new Set(['load', 'liveNext']);
@@ -149,9 +156,11 @@ const ops = {
     return live.save(planner, Date.now());
   },
 
-  /** The Timeline: a script simulated on the snapshot, reduced to what the page draws. */
+  /** The Timeline: a script simulated on the snapshot, reduced to what the page draws (its typed arrays transferred). */
   simulate({ script }) {
-    return simulateModel(planner, guard, script);
+    const model = simulateModel(planner, guard, script);
+    transfers.set(model, transferables(model));
+    return model;
   },
 };
 
@@ -169,7 +178,7 @@ function prepareLive() {
   }
 }
 
-// sweeps, the "before" snapshot, the comparison and the review report (lib/review-ops.js)
+// sweeps, the "before" snapshot, the comparison and the review report (review/worker/ops.js)
 const review = reviewOps({ Planner, ready, readSource, guard, infoOf: (p) => infoOf(p), planner: () => planner, loaded: () => loaded });
 Object.assign(ops, review.ops);
 for (const op of review.unchecked) UNCHECKED.add(op);
@@ -194,7 +203,7 @@ self.onmessage = async (ev) => {
     }
     const progress = (got, total) => self.postMessage({ id, progress: { got, total } });
     const value = await ops[op]({ ...args, generation }, progress);
-    self.postMessage({ id, ok: true, value });
+    self.postMessage({ id, ok: true, value }, transfers.get(value) ?? []);
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorOf(e) });
   }

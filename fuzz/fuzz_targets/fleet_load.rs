@@ -5,10 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::pipeline::{analyse, next_claims, AssignmentSource};
-use spate_planner_core::report::document::plan_document;
-use spate_planner_core::scenario::{Change, Scenario};
+use spate_planner_core::{analyse, next_claims, plan_document, AssignmentSource, Change, Fleet, Scenario};
 
 /// Bigger inputs only slow the fuzzer down (the plan is O(n log n) plus a bounded number of
 /// improving moves, so 1 MiB of entries stays well under a second).

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spate_planner_core::records::{
+use spate_planner_core::{
     parse_keyed_record, parse_record, AssignmentVal, HasId, LeaderVal, LeaseVal, PlanRecord, Record,
     SplitProgressRecord, SplitSpecRecord, WorkerVal,
 };

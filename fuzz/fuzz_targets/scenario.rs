@@ -10,11 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spate_planner_core::demo::{demo_snapshot, DemoParams};
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::pipeline::analyse;
-use spate_planner_core::report::document::plan_document;
-use spate_planner_core::scenario::{Change, Scenario, MAX_ADDED_SPLITS};
+use spate_planner_core::{analyse, demo_snapshot, plan_document, Change, DemoParams, Fleet, MAX_ADDED_SPLITS, Scenario};
 use std::sync::LazyLock;
 
 /// Scenarios are small; bigger inputs only slow the fuzzer down.

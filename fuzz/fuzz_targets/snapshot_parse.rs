@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spate_planner_core::snapshot::Snapshot;
+use spate_planner_core::Snapshot;
 
 /// Bigger inputs only slow the fuzzer down; real snapshot files are read the same way.
 const MAX_INPUT: usize = 1 << 20;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, launch, watchedPage, ready, cli, figure, applyForm, axeViolations, outputDir, testDist } from './browser.mjs';
 import { demo, withoutCaps, laterSnapshot, planOf } from './review-fixtures.mjs';
-import { humanBytes, exactBytes, thousands } from '../../web/lib/format.js';
+import { humanBytes, exactBytes, thousands } from '../../web/common/shared/format.js';
 
 let chrome;
 let dir;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, launch, watchedPage, ready, cli, axeViolations, outputDir, testDist } from './browser.mjs';
 import { steadySnapshot } from './steady-fleet.mjs';
-import { duration } from '../../web/lib/timeline-script.js';
+import { duration } from '../../web/timeline/shared/script.js';
 
 let chrome;
 let server;

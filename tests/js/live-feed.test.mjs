@@ -2,7 +2,7 @@
 // from its revisions; when that fetch fails, the stream's own first `snapshot` event.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LiveFeed } from '../../web/lib/live-feed.js';
+import { LiveFeed } from '../../web/live/worker/feed.js';
 
 /** An EventSource that records its URL and lets the test dispatch events. */
 class FakeSource {

@@ -2,9 +2,9 @@
 // derived from two fleets and from the changed keys, and the page's bounded live state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChangeBuffer, changeMeta, coalesce } from '../../web/lib/live-buffer.js';
-import { fleetRows, SplitsView, assignRows, namesText, MAX_NAMES, figuresPoint } from '../../web/lib/live-events.js';
-import { initialLive, withFrame, withStatus, liveStatus, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock } from '../../web/lib/live-state.js';
+import { ChangeBuffer, changeMeta, coalesce } from '../../web/live/worker/buffer.js';
+import { fleetRows, SplitsView, assignRows, namesText, MAX_NAMES, figuresPoint } from '../../web/live/worker/events.js';
+import { initialLive, withFrame, withStatus, liveStatus, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock } from '../../web/live/shared/state.js';
 
 const put = (bucket, key, revision, value) => JSON.stringify({ bucket, op: 'put', entry: { key, revision, created_ms: 1, value } });
 const del = (bucket, key, revision, op = 'delete') => JSON.stringify({ bucket, op, key, revision });

@@ -42,7 +42,7 @@ test('the built page preloads the modules it imports, and only files that exist'
   const html = await readFile(join(root, 'web/dist/index.html'), 'utf8');
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
   // the page's first imports, one level down and two (main.js → element.js → app.js → …)
-  for (const m of ['element.js', 'app.js', 'lib/controller.js', 'lib/client.js', 'views/registry.js']) {
+  for (const m of ['element.js', 'app.js', 'shell/page/controller.js', 'shell/page/client.js', 'shell/page/registry.js']) {
     assert.ok(preloaded.includes(m), `${m} is preloaded`);
   }
   assert.ok(!preloaded.includes('worker.js'), 'the worker loads its own modules');

@@ -1,10 +1,12 @@
-// The review's actions (web/lib/review.js) against a fake worker client: a sweep follows the plan
-// shown, a superseded sweep's answer is dropped, a comparison follows the snapshot shown and is
-// not made while "before" is the snapshot shown, and failures become the page's message.
+// The review's actions (web/review/page/actions.js) against a fake worker client: a sweep follows
+// the plan shown, a superseded sweep's answer is dropped, a comparison follows the snapshot shown
+// and is not made while "before" is the snapshot shown, and failures become the page's message
+// (through the controller's own run() and report()).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Store, initialState } from '../../web/lib/store.js';
-import { ReviewActions, sweepIsCurrent, comparisonIsCurrent } from '../../web/lib/review.js';
+import { Store, initialState } from '../../web/common/page/store.js';
+import { Controller } from '../../web/shell/page/controller.js';
+import { ReviewActions, sweepIsCurrent, comparisonIsCurrent } from '../../web/review/page/actions.js';
 
 /** A client whose answers the test releases one by one. */
 function fakeClient() {
@@ -22,8 +24,9 @@ function fakeClient() {
 function setup() {
   const store = new Store({ ...initialState(), generation: 1, info: { job: 'j', members: [], splits: 0 }, source: { label: 'a.json' }, result: { text: 'T1', view: {} } });
   const client = fakeClient();
-  const controller = { store, client, ask: (op, args) => client.call(op, args) };
-  return { store, client, review: new ReviewActions(controller) };
+  // the controller's actions without its worker: run() and report() are the real ones
+  const controller = Object.assign(Object.create(Controller.prototype), { store, client, ask: (op, args) => client.call(op, args) });
+  return { store, client, review: new ReviewActions(controller, (patch) => store.update(patch)) };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

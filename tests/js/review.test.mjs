@@ -1,13 +1,13 @@
-// Unit tests of the review's pure modules (web/lib/sweep-model.js, web/lib/compare-model.js), and
-// the declarations of SweepStep[] and Diff (crate/wasm/types.d.ts) against what the module
-// returns, checked by tsc as tests/ts does for the other results.
+// Unit tests of the review's pure modules (web/review/shared/sweep-model.js and
+// compare-model.js), and the declarations of SweepStep[] and Diff (crate/wasm/types.d.ts)
+// against what the module returns, checked by tsc as tests/ts does for the other results.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkSweep, checkTargets, meets, smallestMeeting, currentValue, countScale, ratioScale, valueScale, stepCells, crashCells, MAX_STEPS } from '../../web/lib/sweep-model.js';
-import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../../web/lib/compare-model.js';
+import { checkSweep, checkTargets, meets, smallestMeeting, currentValue, countScale, ratioScale, valueScale, stepCells, crashCells, MAX_STEPS } from '../../web/review/shared/sweep-model.js';
+import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../../web/review/shared/compare-model.js';
 import { loadPlanner } from '../wasm.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -127,6 +127,7 @@ test('SweepStep[] and Diff as declared are what the module returns (tsc)', async
     same: ['Diff', a.compare(a)],
   };
   const body = Object.entries(values).map(([k, [type, v]]) => `export const ${k}: ${type} = ${JSON.stringify(v, null, 1)};`).join('\n');
+  await mkdir(join(root, 'tests/ts/generated'), { recursive: true });
   const dir = await mkdtemp(join(root, 'tests/ts/generated/review-'));
   try {
     await writeFile(join(dir, 'checked.ts'), `import type { SweepStep, Diff } from '../../../../web/pkg-test/spate_planner.js';\n${body}\n`);

@@ -1,4 +1,4 @@
-// Unit tests of the Timeline's pure modules (web/lib/timeline-*.js): the script state, the
+// Unit tests of the Timeline's pure modules (web/timeline/shared/*.js): the script state, the
 // reduction of a simulation document to series, the fleet at an instant, the folding, the
 // figures, the report section, the permalink, and the runner's supersession. The last tests run
 // the real wasm simulator (the test build) and check the reduction against its own figures.
@@ -7,16 +7,16 @@ import assert from 'node:assert/strict';
 import {
   parseScript, scriptText, withOverrides, setField, setOverride, readInput, inputText, effective, duration, clock,
   describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents,
-} from '../../web/lib/timeline-script.js';
-import { averager, bucketMs, timelineModel, marksOf } from '../../web/lib/timeline-model.js';
-import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/lib/timeline-at.js';
-import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/lib/timeline-series.js';
-import { figureText, differenceText, figureRows } from '../../web/lib/timeline-figures.js';
-import { fenced, timelineSection, base64 } from '../../web/lib/timeline-report.js';
-import { toFragment, fromFragment } from '../../web/lib/permalink.js';
-import { emptyScenario } from '../../web/lib/scenario.js';
-import { runKey, runScripts, TimelineRunner } from '../../web/lib/timeline-runner.js';
-import { eventsOf } from '../../web/views/timeline-events.js';
+} from '../../web/timeline/shared/script.js';
+import { averager, bucketMs, timelineModel, marksOf } from '../../web/timeline/shared/model.js';
+import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/timeline/shared/at.js';
+import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
+import { figureText, differenceText, figureRows } from '../../web/timeline/shared/figures.js';
+import { fenced, timelineSection, base64 } from '../../web/timeline/shared/report.js';
+import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
+import { emptyScenario } from '../../web/common/shared/scenario.js';
+import { runKey, runScripts, TimelineRunner } from '../../web/timeline/page/runner.js';
+import { eventsOf } from '../../web/timeline/page/events.js';
 
 const BIG_SEED = '18446744073709551615';
 
@@ -374,7 +374,7 @@ test('runner: a failure is the run\'s error with the configuration, code and pat
 
 test('the real simulator: the reduction keeps its figures, its idle split-seconds, and each split where the document puts it', async () => {
   const { loadPlanner } = await import('../wasm.mjs');
-  const { simulateModel } = await import('../../web/lib/timeline-worker.js');
+  const { simulateModel } = await import('../../web/timeline/worker/simulate.js');
   const { Planner } = await loadPlanner();
   const planner = Planner.demo(300, 6, 4);
   const script = scriptText({ seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }, { at_ms: 60000, op: 'crash_leader' }, { at_ms: 90000, op: 'start', member: 'new-01' }] });

@@ -1,15 +1,17 @@
-// Unit tests of the dashboard's pure modules (web/lib): no browser, no wasm.
+// Unit tests of the dashboard's pure modules (web/*/shared/, and the worker's analyse and moves
+// slice): no browser, no wasm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { humanBytes, thousands, parseBytes, exactBytes, ratio, gainRelief, utc, plural } from '../../web/lib/format.js';
-import { naturalCompare, sortRows } from '../../web/lib/sort.js';
-import { scenarioText, parseScenario, baselineText, describe, changeIndexOf, emptyScenario } from '../../web/lib/scenario.js';
-import { toFragment, fromFragment } from '../../web/lib/permalink.js';
-import { code, cell, markdownReport } from '../../web/lib/report.js';
-import { ticks, chartModel, TOP_N } from '../../web/lib/chart-model.js';
-import { analyseScenario } from '../../web/lib/analyse.js';
-import { movesSlice, cmpDecimal } from '../../web/lib/moves-slice.js';
-import { summarize } from '../../web/lib/summary.js';
+import { humanBytes, thousands, parseBytes, exactBytes, ratio, gainRelief, utc, plural } from '../../web/common/shared/format.js';
+import { naturalCompare, sortRows } from '../../web/common/shared/sort.js';
+import { scenarioText, parseScenario, baselineText, describe, changeIndexOf, emptyScenario } from '../../web/common/shared/scenario.js';
+import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
+import { code, cell, markdownReport } from '../../web/plan/shared/report.js';
+import { chartModel, TOP_N } from '../../web/plan/shared/chart-model.js';
+import { ticks } from '../../web/common/shared/ticks.js';
+import { analyseScenario } from '../../web/whatif/worker/analyse.js';
+import { movesSlice, cmpDecimal } from '../../web/plan/worker/moves-slice.js';
+import { summarize } from '../../web/common/shared/summary.js';
 
 const MAX = '18446744073709551615';
 

@@ -1,7 +1,6 @@
 //! `spate-planner bench`: figures for desired_assignment on the three fleet shapes.
 
-use spate_planner_core::synth::{bench_fleet, max_min_ratio, Shape};
-use spate_planner_core::{reference, LeaderInputs};
+use spate_planner_core::{bench_fleet, max_min_ratio, reference, LeaderInputs, Shape};
 use std::process::ExitCode;
 use std::time::Instant;
 

@@ -2,15 +2,10 @@
 //! followed live: a change applied, the fleet joined (incrementally, and whole for comparison),
 //! the plan and its report, the fleet's summary, the plan view as the page gets it.
 
-use spate_planner_core::demo::{demo_snapshot, DemoParams};
-use spate_planner_core::exact;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::live::LiveJob;
-use spate_planner_core::pipeline::analyse;
-use spate_planner_core::report::document::{fleet_info, plan_view};
-use spate_planner_core::report::{published_distance, report};
-use spate_planner_core::scenario::Scenario;
-use spate_planner_core::snapshot::{entry_json, Entry};
+use spate_planner_core::{
+    analyse, demo_snapshot, entry_json, fleet_info, plan_view, published_distance, report, to_json,
+    DemoParams, Entry, Fleet, LiveJob, Scenario,
+};
 use std::time::Instant;
 
 fn ms(f: impl FnOnce()) -> f64 {
@@ -82,10 +77,8 @@ pub fn run(splits: usize, members: usize, rounds: usize) {
         cols[5].push(ms(|| drop(published_distance(&f.published, g, &plan.assignment))));
         let mut a = None;
         cols[6].push(ms(|| a = Some(analyse(f, &sc).unwrap())));
-        cols[7].push(ms(|| {
-            drop(exact::to_json(&plan_view(f, a.as_ref().unwrap())).unwrap())
-        }));
-        cols[8].push(ms(|| drop(exact::to_json(&fleet_info(f)).unwrap())));
+        cols[7].push(ms(|| drop(to_json(&plan_view(f, a.as_ref().unwrap())).unwrap())));
+        cols[8].push(ms(|| drop(to_json(&fleet_info(f)).unwrap())));
     }
     let names = [
         "apply one change",

@@ -20,7 +20,7 @@
 //! the copy is the bucket at `l` less what expired.
 
 use foldhash::HashMap;
-use spate_planner_core::snapshot::Entry;
+use spate_planner_core::Entry;
 
 /// One message of the bucket's stream, as the copy applies it.
 #[derive(Clone, Debug, PartialEq, Eq)]

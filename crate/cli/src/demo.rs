@@ -1,8 +1,8 @@
 //! `spate-planner demo`: a realistic synthetic snapshot.
 
-use spate_planner_core::demo::{demo_snapshot, DemoParams};
+use spate_planner_core::{demo_snapshot, DemoParams};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -20,31 +20,8 @@ pub struct DemoArgs {
     output: Option<PathBuf>,
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "snapshot".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 pub fn run(args: &DemoArgs) -> ExitCode {
-    if !spate_planner_core::snapshot::valid_job_name(&args.job) {
+    if !spate_planner_core::valid_job_name(&args.job) {
         eprintln!(
             "spate-planner demo: job name {:?} is not [A-Za-z0-9_-]{{1,64}}",
             args.job
@@ -60,7 +37,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
     });
     let text = snap.to_json();
     let written = match &args.output {
-        Some(p) => write_atomically(p, text.as_bytes()),
+        Some(p) => crate::support::write_atomically(p, text.as_bytes()),
         None => std::io::stdout().lock().write_all(text.as_bytes()),
     };
     match written {

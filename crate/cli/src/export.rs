@@ -7,10 +7,10 @@
 
 use crate::nats::{self, AuthArgs, Target};
 use crate::store::{self, ReadError};
-use spate_planner_core::snapshot::{bucket_names, Bucket, Snapshot, Source};
+use spate_planner_core::{bucket_names, Bucket, Snapshot, Source};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,13 +40,6 @@ impl From<ReadError> for Failure {
     }
 }
 
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
 pub fn run(args: &Args) -> ExitCode {
     let (target, rt) = match crate::nats::prepare(&args.job, &args.server, &args.auth) {
         Ok(t) => t,
@@ -66,7 +59,7 @@ pub fn run(args: &Args) -> ExitCode {
         }
     };
     let written = match &args.output {
-        Some(p) => crate::plan::write_atomically(p, text.as_bytes()),
+        Some(p) => crate::support::write_atomically(p, text.as_bytes()),
         None => std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()),
     };
     match written {
@@ -78,20 +71,8 @@ pub fn run(args: &Args) -> ExitCode {
     }
 }
 
-/// Checks that the server answers JetStream requests, with what to do when it does not.
-pub(crate) async fn check_jetstream(
-    js: &async_nats::jetstream::Context,
-    server: &str,
-) -> Result<(), Failure> {
-    js.query_account().await.map(|_| ()).map_err(|e| {
-        Failure(format!(
-            "the server at {server} does not answer JetStream requests ({e}): Spate needs JetStream (start nats-server with -js, or check the account's JetStream access)"
-        ))
-    })
-}
-
 async fn export(args: &Args, target: &Target) -> Result<Snapshot, Failure> {
-    let taken_at_ms = now_ms();
+    let taken_at_ms = crate::support::now_ms();
     let timeout = Duration::from_secs(args.timeout.max(1));
     let client = target
         .connect(nats::basics(timeout, "spate-planner snapshot"))
@@ -99,7 +80,7 @@ async fn export(args: &Args, target: &Target) -> Result<Snapshot, Failure> {
         .map_err(Failure)?;
     let js = async_nats::jetstream::new(client.clone());
     let server = target.public();
-    check_jetstream(&js, &server).await?;
+    nats::check_jetstream(&js, &server).await.map_err(Failure)?;
     let (state_name, lease_name) = bucket_names(&args.job);
     let mut buckets = Vec::new();
     for name in [&state_name, &lease_name] {

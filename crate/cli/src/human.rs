@@ -1,10 +1,6 @@
 //! The human reports of `plan` and `claims`: the answer first (findings), then the figures.
 
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::pipeline::Analysis;
-use spate_planner_core::report::findings::{findings, Level};
-use spate_planner_core::report::{human_bytes, Reason, Report};
-use spate_planner_core::worker::NextActions;
+use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActions, Reason, Report};
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
 
@@ -226,7 +222,7 @@ pub fn claims(
 }
 
 /// The comparison report.
-pub fn diff(out: &mut impl Write, d: &spate_planner_core::diff::Diff, limit: usize) -> Result<()> {
+pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) -> Result<()> {
     let (b, a) = (&d.before, &d.after);
     writeln!(
         out,

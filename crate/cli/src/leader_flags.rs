@@ -1,7 +1,7 @@
 //! The flags that set what the store does not show of the leader, shared by `plan` and `claims`.
 //! They become the scenario the core plans with, so the printed scenario shows them.
 
-use spate_planner_core::scenario::{Change, Scenario};
+use spate_planner_core::{Change, Scenario};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

@@ -10,6 +10,7 @@ mod conformance;
 mod cut;
 mod demo;
 mod export;
+mod headers;
 mod human;
 mod leader_flags;
 mod live;
@@ -19,6 +20,7 @@ mod review;
 mod serve;
 mod simulate;
 mod store;
+mod support;
 
 #[derive(Parser)]
 #[command(

@@ -403,7 +403,7 @@ pub fn prepare(
     server: &str,
     auth: &AuthArgs,
 ) -> Result<(Target, tokio::runtime::Runtime), String> {
-    if !spate_planner_core::snapshot::valid_job_name(job) {
+    if !spate_planner_core::valid_job_name(job) {
         return Err(format!(
             "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
         ));
@@ -423,6 +423,15 @@ pub fn basics(timeout: Duration, name: &str) -> impl FnOnce(ConnectOptions) -> C
             .request_timeout(Some(timeout))
             .name(name)
     }
+}
+
+/// Checks that the server answers JetStream requests, with what to do when it does not.
+pub async fn check_jetstream(js: &async_nats::jetstream::Context, server: &str) -> Result<(), String> {
+    js.query_account().await.map(|_| ()).map_err(|e| {
+        format!(
+            "the server at {server} does not answer JetStream requests ({e}): Spate needs JetStream (start nats-server with -js, or check the account's JetStream access)"
+        )
+    })
 }
 
 #[cfg(test)]

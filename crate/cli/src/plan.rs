@@ -1,14 +1,10 @@
 //! `spate-planner plan`: the leader's next decision for a snapshot, with optional what-ifs.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::pipeline::analyse;
-use spate_planner_core::report::document::plan_document;
+use spate_planner_core::{analyse, plan_document};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-
-pub use crate::demo::write_atomically;
 
 #[derive(clap::Args)]
 pub struct PlanArgs {
@@ -25,19 +21,6 @@ pub struct PlanArgs {
     /// How many moves and queued splits the human report lists.
     #[arg(long, default_value_t = 40)]
     limit: usize,
-}
-
-/// Reads and loads a snapshot file, with the error a person needs.
-pub fn load(path: &Path) -> Result<Fleet, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        format!(
-            "{}: not a snapshot: invalid UTF-8 at byte {}",
-            path.display(),
-            e.valid_up_to()
-        )
-    })?;
-    Fleet::load_text(text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
 }
 
 /// Phase timings for `--timings`.
@@ -79,7 +62,7 @@ pub fn plan(args: &PlanArgs) -> ExitCode {
 }
 
 fn run(args: &PlanArgs, marks: &mut Marks) -> Result<(), String> {
-    let fleet = load(&args.snapshot)?;
+    let fleet = crate::support::load(&args.snapshot)?;
     marks.mark("read and load");
     let scenario = args.leader.scenario()?;
     let analysis = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;

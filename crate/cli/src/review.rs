@@ -1,11 +1,9 @@
 //! `spate-planner sweep` and `spate-planner diff`: the design-review commands.
 
-use spate_planner_core::diff::diff;
-use spate_planner_core::exact;
-use spate_planner_core::report::human_bytes;
-use spate_planner_core::scenario::Scenario;
-use spate_planner_core::sim::Script;
-use spate_planner_core::sweep::{smallest_meeting, sweep, Axis, Step};
+use spate_planner_core::{
+    diff, human_bytes, smallest_meeting, sweep, to_json, Axis, CrashModel, Scenario, Step,
+};
+use spate_planner_sim::{CrashScript, Script};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -114,7 +112,7 @@ fn crash_script(args: &SweepArgs) -> Result<Option<Script>, String> {
 
 fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     let (axis, range) = axis(args)?;
-    let fleet = crate::plan::load(&args.snapshot)?;
+    let fleet = crate::support::load(&args.snapshot)?;
     let base = match &args.what_if {
         None => Scenario::default(),
         Some(p) => {
@@ -122,9 +120,10 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
             Scenario::parse(&text).map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))?
         }
     };
-    let crash = crash_script(args)?;
-    let steps =
-        sweep(&fleet, &base, axis, range, crash.as_ref()).map_err(|e| format!("{e} [{}]", e.code()))?;
+    let script = crash_script(args)?;
+    let model = script.as_ref().map(CrashScript);
+    let crash = model.as_ref().map(|m| m as &dyn CrashModel);
+    let steps = sweep(&fleet, &base, axis, range, crash).map_err(|e| format!("{e} [{}]", e.code()))?;
     let best = args
         .max_over_mean
         .and_then(|r| smallest_meeting(&steps, r, args.max_queued))
@@ -140,7 +139,7 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
             steps: &steps,
             smallest_meeting: best,
         };
-        let text = exact::to_json(&doc).map_err(|e| format!("cannot write JSON: {e}"))?;
+        let text = to_json(&doc).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {
         sweep_table(&mut out, &steps, args, best).map_err(|e| e.to_string())?;
@@ -249,12 +248,12 @@ pub fn run_diff(args: &DiffArgs) -> ExitCode {
 }
 
 fn diff_command(args: &DiffArgs) -> Result<(), String> {
-    let before = crate::plan::load(&args.before)?;
-    let after = crate::plan::load(&args.after)?;
+    let before = crate::support::load(&args.before)?;
+    let after = crate::support::load(&args.after)?;
     let d = diff(&before, &after).map_err(|e| format!("{e} [{}]", e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let text = exact::to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
+        let text = to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {
         crate::human::diff(&mut out, &d, args.limit).map_err(|e| e.to_string())?;
@@ -332,11 +331,10 @@ pub fn run_report(args: &ReportArgs) -> ExitCode {
 }
 
 fn report_command(args: &ReportArgs) -> Result<(), String> {
-    use spate_planner_core::report::review::{review, ReviewInputs};
-    let fleet = crate::plan::load(&args.snapshot)?;
+    use spate_planner_core::{review, ReviewInputs};
+    let fleet = crate::support::load(&args.snapshot)?;
     let scenario = args.leader.scenario()?;
-    let analysis =
-        spate_planner_core::pipeline::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let analysis = spate_planner_core::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
     let steps = match report_sweep(args)? {
         Some((axis, range)) => Some((
             axis,
@@ -345,7 +343,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
         None => None,
     };
     let d = match &args.before {
-        Some(p) => Some(diff(&crate::plan::load(p)?, &fleet).map_err(|e| format!("{e} [{}]", e.code))?),
+        Some(p) => Some(diff(&crate::support::load(p)?, &fleet).map_err(|e| format!("{e} [{}]", e.code))?),
         None => None,
     };
     let r = review(&ReviewInputs {
@@ -366,7 +364,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
     } else {
         r.markdown.clone()
     };
-    crate::demo::write_atomically(out, text.as_bytes())
+    crate::support::write_atomically(out, text.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     if !args.inline {
         let dir = out
@@ -375,7 +373,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
             .unwrap_or(std::path::Path::new("."));
         for img in &r.images {
             let p = dir.join(&img.name);
-            crate::demo::write_atomically(&p, img.svg.as_bytes())
+            crate::support::write_atomically(&p, img.svg.as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         }
     }

@@ -35,12 +35,6 @@ pub struct Args {
     timeout: u64,
 }
 
-/// The policy the page runs under: no inline script, no eval, wasm compilation allowed, and no
-/// request leaving the origin.
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
-style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
-form-action 'none'; frame-ancestors 'self'";
-
 fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next() {
         Some("html") => "text/html; charset=utf-8",
@@ -128,7 +122,7 @@ pub fn run(args: &Args) -> ExitCode {
     }
     let snapshot = match &args.snapshot {
         None => None,
-        Some(p) => match crate::plan::load(p) {
+        Some(p) => match crate::support::load(p) {
             Ok(fleet) => {
                 eprintln!(
                     "snapshot {}: job {}, {} members, {} splits, {} warnings",
@@ -195,7 +189,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
     let live = Arc::new(Live::new(conn, args.job.clone()));
     if let Some(job) = &args.job {
-        if !spate_planner_core::snapshot::valid_job_name(job) {
+        if !spate_planner_core::valid_job_name(job) {
             return Err(format!(
                 "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
             ));
@@ -228,10 +222,12 @@ fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) ->
                 get(move |uri| crate::live::http::snapshot(l3.clone(), uri)),
             );
     }
-    app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
-        let shared = Arc::clone(&shared);
-        async move { respond(&method, &uri, &shared.0, shared.1.as_deref(), shared.2) }
-    })
+    crate::headers::secured(
+        app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
+            let shared = Arc::clone(&shared);
+            async move { respond(&method, &uri, &shared.0, shared.1.as_deref(), shared.2) }
+        }),
+    )
 }
 
 async fn serve(
@@ -316,13 +312,7 @@ fn respond(
     };
     match body {
         Ok(bytes) => (
-            [
-                (header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or(""))),
-                (header::CONTENT_SECURITY_POLICY, CSP),
-                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-                (header::REFERRER_POLICY, "no-referrer"),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
+            [(header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or("")))],
             bytes.into_owned(),
         )
             .into_response(),

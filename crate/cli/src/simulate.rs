@@ -1,10 +1,9 @@
 //! `spate-planner simulate`: a deterministic simulation of a fleet's timing (docs/simulator.md),
 //! and the simulator's benchmark (`spate-planner bench --sim`).
 
-use crate::plan::load;
-use spate_planner_core::demo::{demo_snapshot, DemoParams};
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::sim::{
+use crate::support::load;
+use spate_planner_core::{demo_snapshot, DemoParams, Fleet};
+use spate_planner_sim::{
     apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What,
 };
 use std::io::Write;
@@ -169,7 +168,7 @@ fn fleet_line(what: &What) -> Option<String> {
 
 /// Lines about one split: claims, drains, releases, expiry, completion.
 fn split_line(what: &What) -> String {
-    use spate_planner_core::sim::ReleaseReason as R;
+    use spate_planner_sim::ReleaseReason as R;
     match what {
         What::Claim {
             member,

@@ -11,7 +11,7 @@ use async_nats::jetstream::kv::{self, Operation};
 use async_nats::jetstream::stream::RawMessageErrorKind;
 use async_nats::jetstream::{self, ErrorCode};
 use futures_util::StreamExt;
-use spate_planner_core::snapshot::{Bucket, Entry};
+use spate_planner_core::{Bucket, Entry};
 use std::time::{Duration, Instant};
 
 /// Why reading failed. Every message names the bucket.

@@ -17,7 +17,7 @@ use async_nats::jetstream::{self, kv};
 use busy_fleet::{keep_writing, publish, Fleet, Logged, Side, JOB};
 use live_client::{export, get, Serve};
 use nats_server::NatsServer;
-use spate_planner_core::snapshot::{Bucket, Snapshot};
+use spate_planner_core::{Bucket, Snapshot};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

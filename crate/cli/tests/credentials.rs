@@ -88,7 +88,7 @@ fn export(what: &str, args: &[&str], dir: &Path, ok: Result<(), &str>, secrets: 
 /// The address a snapshot file records, after checking that it holds the job the fixture wrote.
 fn saved_server(path: &Path, job: &fixture::Job) -> String {
     let text = std::fs::read_to_string(path).unwrap();
-    let fleet = spate_planner_core::fleet::Fleet::load_text(&text).unwrap();
+    let fleet = spate_planner_core::Fleet::load_text(&text).unwrap();
     assert_eq!(*fleet.splits, job.splits, "the export holds the job written");
     fleet.source.server.unwrap()
 }

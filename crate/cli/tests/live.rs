@@ -11,7 +11,7 @@ use async_nats::jetstream::{self, kv};
 use live_client::{export, get, moved_to, until, without_header, Model, Serve, Sse, BIN};
 use nats_server::NatsServer;
 use serde_json::json;
-use spate_planner_core::snapshot::Snapshot;
+use spate_planner_core::Snapshot;
 use std::time::{Duration, Instant};
 
 const SECOND: Duration = Duration::from_secs(1);

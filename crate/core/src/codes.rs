@@ -134,7 +134,7 @@ codes! {
 }
 
 codes! {
-    /// A headline finding of an analysis (`report::findings`).
+    /// A headline finding of an analysis (`review::findings`).
     FindingCode {
         /// Records of another job: Spate stops; the plan is hypothetical.
         ForeignRecords => "foreign_records",

@@ -161,32 +161,42 @@ pub fn compute(op: &str, input: &Value) -> Result<Value, String> {
     Ok(match op {
         "hash_u64" => {
             let i: HashU64 = parse(op, input)?;
-            json!({ "hash": crate::stable_hash(i.seed, i.value) })
+            json!({ "hash": crate::hash::stable_hash(i.seed, i.value) })
         }
         "hash_str" => {
             let i: HashStr = parse(op, input)?;
-            json!({ "hash": crate::stable_hash_str(i.seed, &i.value) })
+            json!({ "hash": crate::hash::stable_hash_str(i.seed, &i.value) })
         }
         "jitter" => {
             let i: Jitter = parse(op, input)?;
-            let nanos = crate::jitter(i.seed, i.round, Duration::from_millis(i.base_ms)).as_nanos();
+            let nanos = crate::timing::jitter(i.seed, i.round, Duration::from_millis(i.base_ms)).as_nanos();
             let nanos = u64::try_from(nanos).map_err(|_| format!("jitter of {nanos} ns exceeds u64"))?;
             json!({ "nanos": nanos })
         }
         "live_workers" => {
             let i: Live = parse(op, input)?;
-            json!({ "count": crate::live_workers(&i.presence, &i.instance) })
+            json!({ "count": crate::timing::live_workers(&i.presence, &i.instance) })
         }
         "assign" => {
             let i: Assign = parse(op, input)?;
-            let a =
-                crate::desired_assignment(&i.members, &i.splits, &i.reserved, &i.caps, i.default_cap, i.seed);
+            let a = crate::assign::desired_assignment(
+                &i.members,
+                &i.splits,
+                &i.reserved,
+                &i.caps,
+                i.default_cap,
+                i.seed,
+            );
             json!({ "assignment": a })
         }
         "claims" => {
             let i: Claims = parse(op, input)?;
-            let c =
-                crate::claim_candidates(&i.splits, |id| i.owned.contains(id), &i.instance, i.max_attempts);
+            let c = crate::claims::claim_candidates(
+                &i.splits,
+                |id| i.owned.contains(id),
+                &i.instance,
+                i.max_attempts,
+            );
             json!({ "candidates": c })
         }
         other => return Err(format!("unknown op {other:?}")),

@@ -3,9 +3,9 @@
 //! The central type of the planner: a snapshot is turned into it ([`crate::fleet`]), a what-if
 //! scenario changes it ([`crate::scenario`]), and the plan is made of it ([`LeaderInputs::plan`]).
 
+use crate::assign::{plan, Plan};
 use crate::records::{LeaseVal, SCHEMA};
 use crate::state::{LeaseEntry, SplitState};
-use crate::{plan, Plan};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -25,7 +25,7 @@ impl LeaderInputs {
     /// These inputs after the fleet carried out `assignment`: every assigned split leased by and
     /// recorded as owned by its member, every other pooled split released (no lease, no owner).
     /// Splits outside the pool (reserved, completed, quarantined, without a spec) are unchanged.
-    pub fn owned_as(&self, assignment: &crate::Assignment) -> LeaderInputs {
+    pub fn owned_as(&self, assignment: &crate::assign::Assignment) -> LeaderInputs {
         let owner_of: BTreeMap<&str, &str> = assignment
             .iter()
             .flat_map(|(m, ids)| ids.iter().map(move |id| (id.as_str(), m.as_str())))

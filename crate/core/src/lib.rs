@@ -8,51 +8,97 @@
 //! bit-identical results on x86-64, aarch64 and wasm32. It has no JavaScript binding dependency;
 //! `spate-planner-wasm` wraps it for the browser.
 //!
-//! The data path, one module each: [`snapshot`] (the file) → [`fleet`] (the leader's view of the
-//! store) → [`scenario`] (what-if changes) → [`leader::LeaderInputs`] → [`assign`] (the plan) →
-//! [`report`] (figures, documents); [`pipeline::analyse`] runs it, and [`worker`] gives each
-//! worker's next actions.
+//! The data path, one private module each, in layers (a module imports only from layers below
+//! it): `snapshot` (the file) → `fleet` (the leader's view of the store) → `scenario` (what-if
+//! changes) → [`LeaderInputs`] → `assign` (the plan) → `report` (a plan's figures) →
+//! `pipeline` ([`analyse`] runs the path; `worker` gives each worker's next actions) → `sweep`
+//! and `diff` (many plans, two snapshots) → `review` (the documents a person reads: findings,
+//! the JSON documents, the Markdown review). `live` keeps a job current one change at a time.
+//! Everything a dependent uses is re-exported here; the module paths are not part of the API.
+//! The timing simulator is its own crate (`spate-planner-sim`), which the sweep reaches only
+//! through the [`CrashModel`] its caller passes.
 //!
 //! The normative behaviour is `decision-core.md`; the project's statement of the contract, with
 //! the test that checks each invariant, is `docs/work-assignment.md`. The plain transcription of
 //! the spec and the conformance runner are test-facing (feature `conformance`).
 #![forbid(unsafe_code)]
 
-pub mod assign;
-pub mod chart;
-pub mod claims;
-pub mod codes;
+mod assign;
+mod chart;
+mod claims;
+mod codes;
 #[cfg(feature = "conformance")]
 pub mod conformance;
-pub mod demo;
-pub mod diff;
-pub mod exact;
-pub mod fleet;
-pub mod hash;
-pub mod leader;
-pub mod live;
-pub mod pipeline;
-pub mod records;
+mod demo;
+mod diff;
+mod exact;
+mod fleet;
+mod hash;
+mod leader;
+mod live;
+mod pipeline;
+mod records;
 #[cfg(feature = "conformance")]
 pub mod reference;
-pub mod report;
-pub mod scenario;
-pub mod sim;
-pub mod snapshot;
-pub mod state;
-pub mod sweep;
-pub mod synth;
-pub mod timing;
-pub mod worker;
+mod report;
+mod review;
+mod scenario;
+mod snapshot;
+mod state;
+mod sweep;
+mod synth;
+mod timing;
+mod worker;
 
-use std::collections::BTreeMap;
-
-/// A desired assignment: every member to its sorted split ids (one entry per member).
-pub type Assignment = BTreeMap<String, Vec<String>>;
-
-pub use assign::{desired_assignment, plan, Explain, Pass, Plan};
+// The kernel: the protocol's pure functions and the records they read.
+pub use assign::{
+    desired_assignment, plan, plan_with_hash, Assignment, Explain, Pass, Placement, Plan, MAX_IMPROVING_MOVES,
+};
 pub use claims::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind};
 pub use hash::{stable_hash, stable_hash_str};
-pub use leader::LeaderInputs;
+pub use records::{
+    parse_keyed_record, parse_record, AssignmentVal, Finality, HasId, LeaderVal, LeaseVal, PlanRecord,
+    Record, RecordError, RecordErrorKind, SplitProgressRecord, SplitSpecRecord, SplitStatus, WorkerVal,
+    SCHEMA,
+};
 pub use state::{LeaseEntry, SplitState};
 pub use timing::{jitter, live_workers};
+
+// From a store snapshot to the leader's inputs.
+pub use codes::{ErrorCode, FindingCode, WarningCode};
+pub use fleet::{
+    CapSource, CapUnknown, DefaultCap, Fleet, Member, Meta, Records, SeedSource, Side, SplitInfo, Warning,
+    SPATE_DEFAULT_CAP,
+};
+pub use leader::LeaderInputs;
+pub use live::LiveJob;
+pub use scenario::{
+    Applied, Change, Departed, DepartedState, Departure, Origin, Scenario, ScenarioError,
+    FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
+};
+pub use snapshot::{
+    bucket_names, entry_json, parse_entry_json, valid_job_name, Bucket, Entry, Snapshot, SnapshotError,
+    Source, FORMAT as SNAPSHOT_FORMAT,
+};
+
+// A plan's figures, many plans, two snapshots, and the documents a person reads.
+pub use diff::{diff, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange};
+pub use pipeline::{analyse, next_claims, Analysis, AssignmentSource, NoPublish};
+pub use report::{
+    converge, human_bytes, published_distance, report, Balance, Churn, Counts, MemberReport, MoveReport,
+    PublishedDistance, Reason, Report, Round,
+};
+pub use review::{
+    claims_document, claims_view, find_splits, findings, fleet_info, plan_document, plan_view, review,
+    Finding, Image, Level, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
+};
+pub use sweep::{
+    added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,
+    CrashFigures, CrashModel, Step, SweepError, MAX_STEPS,
+};
+pub use worker::{holds, next_actions, NextActions, WorkerView};
+
+// Fleets for demos, benchmarks and tests, and exact JSON.
+pub use demo::{demo_snapshot, DemoParams};
+pub use exact::{count, to_json, Exact};
+pub use synth::{bench_fleet, max_min_ratio, runnable_split, Shape, SplitMix64};

@@ -4,12 +4,12 @@
 //! The command line and the wasm layer both call [`analyse`]; neither plans on its own, so the
 //! two cannot disagree.
 
+use crate::assign::Assignment;
 use crate::assign::{Explain, Plan};
 use crate::fleet::Fleet;
 use crate::report::{published_distance, report, PublishedDistance, Report};
 use crate::scenario::{Applied, Scenario, ScenarioError};
 use crate::worker::{next_actions, NextActions, WorkerView};
-use crate::Assignment;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 

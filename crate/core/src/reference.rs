@@ -5,9 +5,9 @@
 //! 2,000 splits) but is the yardstick: the production implementation in [`crate::assign`] is
 //! proven identical to this one by differential property tests.
 
+use crate::assign::Assignment;
 use crate::hash;
 use crate::state::SplitState;
-use crate::Assignment;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The improving pass's bound on moves.

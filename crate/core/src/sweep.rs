@@ -11,7 +11,6 @@ use crate::fleet::Fleet;
 use crate::pipeline::{analyse, Analysis};
 use crate::report::Report;
 use crate::scenario::{Change, Scenario, ScenarioError};
-use crate::sim::{simulate, Op, Options, Script, ScriptEvent, SimError, Start};
 use serde::Serialize;
 
 /// Most steps one sweep may take (a bound on work).
@@ -54,8 +53,8 @@ pub struct Step {
     pub crash: Option<CrashFigures>,
 }
 
-/// What a crash of the step's heaviest member costs, simulated by Spate's timing rules from the
-/// fleet settled on the step's plan ([`Start::planned`]).
+/// What a crash of the step's heaviest member costs, as a [`CrashModel`] prices it from the fleet
+/// settled on the step's plan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CrashFigures {
     /// The member crashed: the one with the largest planned load (ties: the first by name).
@@ -68,11 +67,28 @@ pub struct CrashFigures {
     pub idle_weighted: u128,
 }
 
-/// A sweep step's failure: its scenario, or its simulation.
+/// What a sweep asks of a timing model for its crash columns. The decision core names no
+/// simulator: the caller passes one (`spate-planner-sim`'s `CrashScript`), so the sweep's crash
+/// steps follow whatever rules that model was given.
+pub trait CrashModel {
+    /// The cost of a crash of `member` at t = 0, from `fleet` settled on `analysis`'s plan.
+    fn crash(&self, fleet: &Fleet, analysis: &Analysis, member: &str) -> Result<CrashFigures, CrashError>;
+}
+
+/// A crash model's failure: a stable code, the path of the field at fault, and its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrashError {
+    pub code: ErrorCode,
+    pub path: String,
+    /// The whole message, as the model words it.
+    pub message: String,
+}
+
+/// A sweep step's failure: its scenario, or its crash model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SweepError {
     Scenario(ScenarioError),
-    Simulation { value: u32, error: SimError },
+    Simulation { value: u32, error: CrashError },
 }
 
 impl SweepError {
@@ -89,7 +105,7 @@ impl std::fmt::Display for SweepError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SweepError::Scenario(e) => e.fmt(f),
-            SweepError::Simulation { value, error } => write!(f, "step {value}: {error}"),
+            SweepError::Simulation { value, error } => write!(f, "step {value}: {}", error.message),
         }
     }
 }
@@ -161,50 +177,34 @@ fn heaviest(r: &Report) -> Option<&str> {
         .map(|m| m.name.as_str())
 }
 
-/// Simulates `script`'s configuration with one event: the step's heaviest member crashes at
-/// t = 0, from the fleet settled on the step's plan. `None` when the step has no member.
+/// The cost of a crash of the step's heaviest member, priced by `model`. `None` when the step
+/// has no member.
 pub fn crash_heaviest(
     fleet: &Fleet,
     a: &Analysis,
-    script: &Script,
-) -> Result<Option<CrashFigures>, SimError> {
-    let Some(member) = heaviest(&a.report) else {
-        return Ok(None);
-    };
-    let start = Start::planned(fleet, &a.applied.inputs, &a.assignment);
-    let run = Script {
-        events: vec![ScriptEvent {
-            at_ms: 0,
-            op: Op::Crash {
-                member: member.to_string(),
-            },
-        }],
-        ..script.clone()
-    };
-    let f = simulate(&start, &run, &Options::default())?.figures;
-    Ok(Some(CrashFigures {
-        member: member.to_string(),
-        recovery_ms: f.recovery_ms,
-        idle_split_ms: f.idle_split_ms,
-        idle_weighted: f.idle_weighted,
-    }))
+    model: &dyn CrashModel,
+) -> Result<Option<CrashFigures>, CrashError> {
+    match heaviest(&a.report) {
+        None => Ok(None),
+        Some(member) => model.crash(fleet, a, member).map(Some),
+    }
 }
 
 /// The figures at one value; with `crash`, also the cost of a crash of its heaviest member
-/// ([`crash_heaviest`], `crash`'s events replaced by that one).
+/// ([`crash_heaviest`]).
 pub fn sweep_step(
     fleet: &Fleet,
     base: &Scenario,
     axis: Axis,
     value: u32,
-    crash: Option<&Script>,
+    crash: Option<&dyn CrashModel>,
 ) -> Result<Step, SweepError> {
     let scenario = step_scenario(fleet, base, axis, value)?;
     let a = analyse(fleet, &scenario)?;
     let mut step = figures(value, &a.report);
-    if let Some(script) = crash {
+    if let Some(model) = crash {
         step.crash =
-            crash_heaviest(fleet, &a, script).map_err(|error| SweepError::Simulation { value, error })?;
+            crash_heaviest(fleet, &a, model).map_err(|error| SweepError::Simulation { value, error })?;
     }
     Ok(step)
 }
@@ -215,7 +215,7 @@ pub fn sweep(
     base: &Scenario,
     axis: Axis,
     values: impl IntoIterator<Item = u32>,
-    crash: Option<&Script>,
+    crash: Option<&dyn CrashModel>,
 ) -> Result<Vec<Step>, SweepError> {
     values
         .into_iter()

@@ -4,10 +4,11 @@
 //! same fleet natively and in wasm32, and a benchmark in Node plans exactly the fleet the native
 //! benchmark plans.
 
+use crate::assign::Plan;
+use crate::hash::stable_hash_str;
 use crate::leader::LeaderInputs;
 use crate::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus, SCHEMA};
 use crate::state::{LeaseEntry, SplitState};
-use crate::{stable_hash_str, Plan};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// SplitMix64: a tiny, well-known 64-bit generator. Not for anything but synthetic data.

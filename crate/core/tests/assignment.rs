@@ -3,11 +3,13 @@
 
 mod common;
 
+use common::cases::cases;
+
 use common::{arb_fleet, arb_fleet_at, arb_skewed_fleet, shaped_fleet, split, Fleet, FleetExt, Scale};
 use proptest::prelude::*;
-use spate_planner_core::assign::plan_with_hash;
-use spate_planner_core::records::SplitStatus;
-use spate_planner_core::{plan, reference, stable_hash_str, Assignment, Pass, Plan};
+use spate_planner_core::{
+    plan, plan_with_hash, reference, stable_hash_str, Assignment, Pass, Plan, SplitStatus,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 #[cfg(target_arch = "wasm32")]
@@ -166,7 +168,7 @@ fn check_invariants(f: &Fleet) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     /// The production implementation equals the plain transcription, result and move count.
     #[test]
@@ -328,7 +330,7 @@ mod near_the_bound {
     use super::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3))]
+        #![proptest_config(ProptestConfig::with_cases(cases(1)))]
 
         #[test]
         fn production_equals_reference_at_the_move_bound(

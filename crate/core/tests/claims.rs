@@ -3,16 +3,20 @@
 
 mod common;
 
+use common::cases::cases;
+
 use common::arb_fleet;
 use proptest::prelude::*;
-use spate_planner_core::records::SplitStatus;
-use spate_planner_core::{claim_candidates, ClaimAction, ClaimKind};
+use spate_planner_core::{
+    analyse, claim_candidates, next_actions, next_claims, AssignmentSource, ClaimAction, ClaimKind, Scenario,
+    SplitState, SplitStatus, WorkerView,
+};
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     /// A candidate is always runnable, never held by this worker, never under a foreign lease,
     /// and a quarantine exactly when its kind consumes an attempt and attempts' >= max_attempts.
@@ -64,10 +68,6 @@ proptest! {
 // A worker's next reconcile (worker::next_actions), against a plain transcription of the rules.
 
 use common::store::Store;
-use spate_planner_core::pipeline::{analyse, next_claims, AssignmentSource};
-use spate_planner_core::scenario::Scenario;
-use spate_planner_core::worker::{next_actions, WorkerView};
-use spate_planner_core::SplitState;
 use std::collections::BTreeMap;
 
 /// The rules of the issue, line by line: held = leases naming X under X's nonce; candidates per
@@ -144,7 +144,7 @@ fn transcription(
     (taken, drains)
 }
 
-fn as_tuples(n: &spate_planner_core::worker::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
+fn as_tuples(n: &spate_planner_core::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
     n.actions
         .iter()
         .map(|c| (c.id.clone(), c.action, c.kind))
@@ -152,7 +152,7 @@ fn as_tuples(n: &spate_planner_core::worker::NextActions) -> Vec<(String, ClaimA
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     /// next_actions equals the transcription: caps, nonces (a predecessor's lease is a reclaim,
     /// not held), attempts near the limit, with and without an assignment record; and the weights
@@ -296,7 +296,7 @@ fn without_a_record_a_worker_claims_nothing_and_keeps_what_it_holds() {
     let n = &next_claims(&fleet, &a, Some("w1"), AssignmentSource::Plan, 4).unwrap()["w1"];
     assert_eq!(as_tuples(n), vec![t("b", ClaimAction::Claim, ClaimKind::Create)]);
     let e = next_claims(&fleet, &a, Some("nobody"), AssignmentSource::Plan, 4).unwrap_err();
-    assert_eq!(e.code, spate_planner_core::codes::ErrorCode::NotAMember);
+    assert_eq!(e.code, spate_planner_core::ErrorCode::NotAMember);
 }
 
 #[test]

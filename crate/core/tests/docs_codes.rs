@@ -2,7 +2,7 @@
 //! in the docs (or the other way round) fails here. Natively and under wasm32 (the docs are
 //! compiled in).
 
-use spate_planner_core::codes::{ErrorCode, FindingCode, WarningCode};
+use spate_planner_core::{ErrorCode, FindingCode, WarningCode};
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -6,11 +6,10 @@
 mod common;
 
 use common::store::Store;
-use spate_planner_core::codes::{ErrorCode, WarningCode};
-use spate_planner_core::fleet::{CapSource, CapUnknown};
-use spate_planner_core::pipeline::{analyse, Analysis, NoPublish};
-use spate_planner_core::report::findings::{findings, Level};
-use spate_planner_core::scenario::{DepartedState, Origin, Scenario};
+use spate_planner_core::{
+    analyse, findings, Analysis, CapSource, CapUnknown, DepartedState, ErrorCode, Level, NoPublish, Origin,
+    Scenario, WarningCode,
+};
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -325,7 +324,7 @@ fn presence_lease_leader_and_assignment_values_of_another_schema_are_read() {
     assert_eq!(f.published["w1"].splits, vec!["a".to_string()]);
     // plan, spec and progress records of another schema are refused, naming the key
     let bad = Store::new().state("split.z", r#"{"schema":2,"id":"z"}"#);
-    let e = spate_planner_core::fleet::Fleet::load_text(&bad.snapshot().to_json()).unwrap_err();
+    let e = spate_planner_core::Fleet::load_text(&bad.snapshot().to_json()).unwrap_err();
     assert_eq!(
         (e.code, e.key.as_deref()),
         (ErrorCode::WrongSchema, Some("split.z"))

@@ -3,13 +3,12 @@
 
 mod common;
 
+use common::cases::cases;
+
 use common::store::{fp, Store, FINGERPRINT};
 use proptest::prelude::*;
 use serde_json::json;
-use spate_planner_core::codes::ErrorCode;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::live::LiveJob;
-use spate_planner_core::snapshot::{entry_json, Entry, Snapshot};
+use spate_planner_core::{entry_json, Entry, ErrorCode, Fleet, LiveJob, Snapshot};
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -86,7 +85,7 @@ fn changes_apply_one_key_at_a_time() {
 #[test]
 fn a_live_job_starts_at_the_revisions_its_first_state_records() {
     let mut first = start();
-    let top = |b: &spate_planner_core::snapshot::Bucket| b.entries.iter().map(|e| e.revision).max().unwrap();
+    let top = |b: &spate_planner_core::Bucket| b.entries.iter().map(|e| e.revision).max().unwrap();
     let state_top = top(&first.state);
     first.lease.revision = Some(top(&first.lease) + 40);
     let job = LiveJob::from_snapshot(&first).unwrap();
@@ -165,7 +164,7 @@ fn change_of(op: &Op) -> (&'static str, String, Option<String>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     #[test]
     fn a_live_job_equals_its_entries_loaded_whole(ops in prop::collection::vec(arb_op(), 0..40)) {
@@ -407,7 +406,7 @@ fn whole(job: &LiveJob, now: i64) -> Result<Fleet, String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     /// After any changes, the fleet a live job keeps joined (only what changed joined again)
     /// equals the whole join of its state, field by field: splits, lease times, members,

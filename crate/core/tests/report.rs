@@ -4,8 +4,7 @@
 mod common;
 
 use common::{shaped_fleet, split, Fleet};
-use spate_planner_core::records::SplitStatus;
-use spate_planner_core::report::{converge, report, Reason};
+use spate_planner_core::{converge, report, Reason, SplitStatus};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 #[cfg(target_arch = "wasm32")]

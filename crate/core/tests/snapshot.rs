@@ -3,15 +3,15 @@
 
 mod common;
 
+use common::cases::cases;
+
 use common::{arb_fleet, Fleet as Inputs};
 use proptest::prelude::*;
 use serde_json::json;
-use spate_planner_core::fleet::{Fleet, SeedSource};
-use spate_planner_core::report::{report, Reason};
-use spate_planner_core::scenario::Scenario;
-use spate_planner_core::snapshot::{bucket_names, Bucket, Entry, Snapshot, Source};
-use spate_planner_core::stable_hash_str;
-use spate_planner_core::LeaderInputs;
+use spate_planner_core::{
+    bucket_names, report, stable_hash_str, Bucket, Entry, Fleet, LeaderInputs, Reason, Scenario, SeedSource,
+    Snapshot, Source,
+};
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -93,7 +93,7 @@ fn snapshot_of(f: &Inputs, fingerprint: &str) -> Snapshot {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     /// Writing a fleet as a snapshot file and loading it gives back the leader's inputs: the
     /// same members, caps (non-members' caps dropped), splits, and so the same plan.
@@ -413,7 +413,7 @@ fn u64_fields_read_from_numbers_or_decimal_strings() {
     assert_eq!(s.rebalance_delay_ms, Some(45_000));
     assert_eq!(s.rebalance_delay_ms(), 45_000);
     assert!(
-        matches!(&s.changes[0], spate_planner_core::scenario::Change::SetWeight { weight, .. } if *weight == u64::MAX)
+        matches!(&s.changes[0], spate_planner_core::Change::SetWeight { weight, .. } if *weight == u64::MAX)
     );
     // the prefix defaults to `synthetic-`
     let fleet = Fleet::from_snapshot(&snapshot_of(&base(), "fp")).unwrap();

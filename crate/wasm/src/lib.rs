@@ -15,7 +15,7 @@
 #![forbid(unsafe_code)]
 
 use serde::Serialize;
-use spate_planner_core::exact::Exact;
+use spate_planner_core::Exact;
 use wasm_bindgen::prelude::*;
 
 mod planner;

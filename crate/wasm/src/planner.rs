@@ -6,18 +6,12 @@
 //! two most recent analyses are cached, so the what-if and its baseline are not planned again.
 
 use crate::{error, to_js};
-use spate_planner_core::demo::{demo_snapshot, DemoParams};
-use spate_planner_core::diff::diff;
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::live::LiveJob;
-use spate_planner_core::pipeline::{analyse, next_claims, Analysis, AssignmentSource};
-use spate_planner_core::report::converge;
-use spate_planner_core::report::document::{claims_view, find_splits, fleet_info, plan_document, plan_view};
-use spate_planner_core::report::review::{review, ReviewInputs};
-use spate_planner_core::scenario::{Scenario, ScenarioError};
-use spate_planner_core::sim::{simulate, Options, Script, SimError, Start};
-use spate_planner_core::snapshot::{Snapshot, SnapshotError};
-use spate_planner_core::sweep::{sweep, Axis, SweepError};
+use spate_planner_core::{
+    analyse, claims_view, converge, demo_snapshot, diff, find_splits, fleet_info, next_claims, plan_document,
+    plan_view, review, sweep, Analysis, AssignmentSource, Axis, CrashModel, DemoParams, Fleet, LiveJob,
+    ReviewInputs, Scenario, ScenarioError, Snapshot, SnapshotError, SweepError,
+};
+use spate_planner_sim::{simulate, CrashScript, Options, Script, SimError, Start};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -90,7 +84,7 @@ fn too_large(n: usize) -> JsValue {
 #[derive(serde::Serialize)]
 struct SplitStates<'a> {
     ids: Vec<&'a str>,
-    status: Vec<spate_planner_core::records::SplitStatus>,
+    status: Vec<spate_planner_core::SplitStatus>,
     lease: Vec<Option<&'a str>>,
 }
 
@@ -374,7 +368,9 @@ impl Planner {
             "" => None,
             text => Some(Script::parse(text).map_err(|e| sim_error(&e))?),
         };
-        let steps = sweep(&self.fleet, &sc, axis, from..=to, script.as_ref()).map_err(|e| sweep_error(&e))?;
+        let model = script.as_ref().map(CrashScript);
+        let crash = model.as_ref().map(|m| m as &dyn CrashModel);
+        let steps = sweep(&self.fleet, &sc, axis, from..=to, crash).map_err(|e| sweep_error(&e))?;
         to_js(&steps)
     }
 

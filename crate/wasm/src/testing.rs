@@ -3,9 +3,7 @@
 
 use crate::{error, to_js};
 use serde::Serialize;
-use spate_planner_core::conformance;
-use spate_planner_core::synth::{bench_fleet, max_min_ratio, Shape};
-use spate_planner_core::LeaderInputs;
+use spate_planner_core::{bench_fleet, conformance, max_min_ratio, LeaderInputs, Shape};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]

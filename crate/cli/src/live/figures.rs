@@ -1,9 +1,6 @@
 //! The plan's figures for a state, from the decision core's one pipeline.
 
-use spate_planner_core::fleet::Fleet;
-use spate_planner_core::pipeline::analyse;
-use spate_planner_core::scenario::Scenario;
-use spate_planner_core::snapshot::Snapshot;
+use spate_planner_core::{analyse, Fleet, Scenario, Snapshot};
 
 /// What `watch` prints.
 pub struct Figures {

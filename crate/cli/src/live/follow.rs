@@ -10,7 +10,7 @@ use super::wire::Status;
 use crate::store::{self, Fresh, ReadError};
 use async_nats::jetstream::kv::{self, Operation};
 use futures_util::{FutureExt, StreamExt};
-use spate_planner_core::snapshot::bucket_names;
+use spate_planner_core::bucket_names;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -137,7 +137,7 @@ fn gather(w: &mut Watches, out: &mut Vec<Change>) -> Result<(), String> {
 }
 
 fn now_ms() -> i64 {
-    crate::export::now_ms()
+    crate::support::now_ms()
 }
 
 /// Sleeps until the next lease deadline (forever when there is none).

@@ -8,7 +8,7 @@ use super::state::Pair;
 use crate::store::ReadError;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use spate_planner_core::snapshot::valid_job_name;
+use spate_planner_core::valid_job_name;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -123,11 +123,10 @@ pub async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::Abo
     Ok((hub, task.abort_handle()))
 }
 
-fn headers(content_type: &'static str) -> [(header::HeaderName, &'static str); 4] {
+/// An API response's own headers (the security headers are the router's: `crate::headers`).
+fn headers(content_type: &'static str) -> [(header::HeaderName, &'static str); 2] {
     [
         (header::CONTENT_TYPE, content_type),
-        (header::CONTENT_SECURITY_POLICY, crate::serve::CSP),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::CACHE_CONTROL, "no-cache, no-store"),
     ]
 }

@@ -172,16 +172,16 @@ impl Hub {
     /// at (read together: a page resumes the stream from them).
     pub fn snapshot_file(&self) -> (Pair, String) {
         let sh = self.lock();
-        let text = wire::snapshot_file(&sh.state, &self.server, crate::export::now_ms());
+        let text = wire::snapshot_file(&sh.state, &self.server, crate::support::now_ms());
         (sh.state.pair(), text)
     }
 
     /// The state as a snapshot, for figures.
-    pub fn snapshot(&self) -> (Pair, spate_planner_core::snapshot::Snapshot) {
+    pub fn snapshot(&self) -> (Pair, spate_planner_core::Snapshot) {
         let sh = self.lock();
         let pair = sh.state.pair();
         let source = wire::live_source(&self.server, pair);
-        (pair, sh.state.snapshot(crate::export::now_ms(), source))
+        (pair, sh.state.snapshot(crate::support::now_ms(), source))
     }
 }
 
@@ -191,7 +191,7 @@ fn full_locked(sh: &mut Shared, server: &str) -> (u64, Bytes) {
             return (*seq, text.clone());
         }
     }
-    let text = Bytes::from(wire::snapshot_event(&sh.state, server, crate::export::now_ms()));
+    let text = Bytes::from(wire::snapshot_event(&sh.state, server, crate::support::now_ms()));
     sh.full = Some((sh.seq, text.clone()));
     (sh.seq, text)
 }

@@ -3,7 +3,7 @@
 
 use futures_util::StreamExt;
 use serde::Serialize;
-use spate_planner_core::snapshot::valid_job_name;
+use spate_planner_core::valid_job_name;
 use std::collections::BTreeMap;
 
 /// A bucket's size: messages in its stream (live entries and delete markers) and bytes.

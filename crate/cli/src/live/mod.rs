@@ -38,9 +38,7 @@ pub async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<C
         .await?;
     let js = async_nats::jetstream::new(client.clone());
     let server = target.public();
-    crate::export::check_jetstream(&js, &server)
-        .await
-        .map_err(|f| f.0)?;
+    nats::check_jetstream(&js, &server).await?;
     Ok(Conn {
         client,
         js,

@@ -79,7 +79,7 @@ async fn pump(
 mod tests {
     use super::*;
     use crate::live::state::{BucketState, Change, JobState, Op, Which};
-    use spate_planner_core::snapshot::{Bucket, Entry};
+    use spate_planner_core::{Bucket, Entry};
 
     fn hub() -> Arc<Hub> {
         let bucket = |name: &str| Bucket {

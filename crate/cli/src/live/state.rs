@@ -1,7 +1,7 @@
 //! A job's two buckets held in memory: every live entry, each bucket's revision (the highest
 //! stream sequence applied), and the lease deadlines the server expires entries by.
 
-use spate_planner_core::snapshot::{Bucket, Entry, Snapshot, Source};
+use spate_planner_core::{Bucket, Entry, Snapshot, Source};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 

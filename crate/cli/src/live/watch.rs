@@ -103,7 +103,7 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
 
 /// The time of day (UTC), for the lines.
 fn clock() -> String {
-    let ms = crate::export::now_ms().rem_euclid(86_400_000);
+    let ms = crate::support::now_ms().rem_euclid(86_400_000);
     format!(
         "{:02}:{:02}:{:02}.{:03}",
         ms / 3_600_000,

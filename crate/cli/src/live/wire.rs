@@ -3,12 +3,12 @@
 //! events.
 
 use super::state::{Change, JobState, Op, Pair};
-use spate_planner_core::snapshot::{Entry, Source};
+use spate_planner_core::{Entry, Source};
 
 /// The snapshot format's line for one entry (`{"key":..,"revision":..,"created_ms":..,` and one
 /// of `value`/`text`/`base64`), as `spate_planner_core::snapshot` writes it.
 pub fn entry_line(e: &Entry) -> String {
-    spate_planner_core::snapshot::entry_json(e)
+    spate_planner_core::entry_json(e)
 }
 
 /// An entry line with the value as `text` (a JSON string) or `base64`: for values that hold a

@@ -3,7 +3,7 @@
 //! reader, and the page's model (the full state plus the changes applied).
 #![allow(dead_code)]
 
-use spate_planner_core::snapshot::{Entry, Snapshot};
+use spate_planner_core::{Entry, Snapshot};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStderr, Command, Stdio};

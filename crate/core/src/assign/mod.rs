@@ -34,10 +34,12 @@ mod passes;
 
 use crate::hash::stable_hash_str;
 use crate::state::SplitState;
-use crate::Assignment;
 use foldhash::HashMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// A desired assignment: every member to its sorted split ids (one entry per member).
+pub type Assignment = BTreeMap<String, Vec<String>>;
 
 /// The improving pass's bound on moves (decision-core.md section 5, pass 3).
 pub const MAX_IMPROVING_MOVES: usize = 4096;

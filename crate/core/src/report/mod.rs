@@ -2,14 +2,11 @@
 //! current ownership and why, the queue, counts by state, balance and churn. Shared by the
 //! command line and the dashboard so that both say the same thing.
 //!
-//! Beside it: [`converge`] (round after round), [`published`] (the distance to the leader's
-//! last published assignment) and [`document`] (the JSON documents).
+//! Beside it: [`converge`] (round after round) and [`published`] (the distance to the leader's
+//! last published assignment). The documents built on a whole analysis are in `crate::review`.
 
-pub mod converge;
-pub mod document;
-pub mod findings;
-pub mod published;
-pub mod review;
+mod converge;
+mod published;
 
 use crate::assign::{Pass, Placement, Plan};
 use crate::exact::count;

@@ -5,9 +5,9 @@
 //! rewritten since: stale (the new leader rewrites every record at its first publish). A split
 //! named in two records is a conflict: two workers are told to run it.
 
+use crate::assign::Assignment;
 use crate::exact::count;
 use crate::records::AssignmentVal;
-use crate::Assignment;
 use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
 use std::collections::hash_map::Entry;

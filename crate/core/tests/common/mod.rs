@@ -1,11 +1,13 @@
 //! Strategies and builders shared by the core's property tests (natively and under wasm32).
 #![allow(dead_code)]
 
+pub mod cases;
 pub mod store;
 
 use proptest::prelude::*;
-use spate_planner_core::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus, SCHEMA};
-use spate_planner_core::{LeaseEntry, SplitState};
+use spate_planner_core::{
+    LeaseEntry, LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitState, SplitStatus, SCHEMA,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The leader's inputs to `desired_assignment` (the core's own type).

@@ -1,0 +1,49 @@
+//! A deterministic discrete-event simulator of Spate's coordination timing.
+//!
+//! **Contract.** [`simulate`] takes a starting fleet ([`Start`]: a loaded snapshot or a steady
+//! synthetic fleet), a [`Script`] (configuration, data-plane behaviour, seed, timed events) and
+//! [`Options`], and returns an [`Outcome`]: the timeline, each split's phase intervals, the
+//! headline figures and the final state. It follows the rules of `timing.md` (the shared spec)
+//! listed in its §9 "must model exactly", in the step order of its §2.5, and takes every
+//! decision through the core's own [`spate_planner_core::desired_assignment`] and [`spate_planner_core::claim_candidates`]
+//! (never a copy of them). `docs/simulator.md` says what is modelled, the fixed order of
+//! simultaneous events, and every rule that is not followed, with the reason.
+//!
+//! Pure and deterministic: no I/O, no clock, no randomness but draws hashed from the script's
+//! seed; ordered maps only. The same inputs give the same outcome natively and in wasm32. Time
+//! is a u64 count of milliseconds with saturating arithmetic; nothing reachable from the inputs
+//! panics, and a run that would exceed [`Options::max_events`] stops with an error instead.
+
+mod config;
+mod crash;
+mod draw;
+mod duties;
+mod engine;
+mod handlers;
+mod ops;
+mod options;
+mod outcome;
+mod parse;
+mod queue;
+mod run;
+mod script;
+mod setup;
+mod start;
+mod step;
+mod store;
+mod track;
+mod worker;
+mod writes;
+
+pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
+pub use crash::CrashScript;
+pub use options::{Options, SimError};
+pub use outcome::{
+    ClaimRow, Figures, FinalState, Interval, MemberRow, Outcome, Phase, Record, ReleaseReason, SplitList,
+    TimelineEvent, What,
+};
+pub use run::simulate;
+pub use script::{
+    apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_UNTIL_MS,
+};
+pub use start::{bench_scenario, Start};

@@ -1,0 +1,59 @@
+//! How a simulation runs, where its internal clock starts, and why a script cannot run.
+
+use std::fmt;
+
+/// Internal times are offset by this much, so that the history before t = 0 (a member's last
+/// heartbeats, a departure a few seconds ago) is representable in u64.
+pub(crate) const ORIGIN: u64 = 1 << 40;
+
+/// How to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Run the naive engine (every event steps every worker over every split), for
+    /// differential tests; the default fast engine gives the same outcome.
+    pub naive: bool,
+    /// Also record every split lease renewal in the timeline.
+    pub trace_renewals: bool,
+    /// Stop with `too_many_events` after this many handled events and deliveries.
+    pub max_events: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            naive: false,
+            trace_renewals: false,
+            max_events: 50_000_000,
+        }
+    }
+}
+
+/// Why a script cannot run: a stable code, the path of the field at fault, and a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimError {
+    pub code: spate_planner_core::ErrorCode,
+    pub path: String,
+    pub message: String,
+}
+
+impl SimError {
+    pub(crate) fn new(
+        code: spate_planner_core::ErrorCode,
+        path: &str,
+        message: impl Into<String>,
+    ) -> SimError {
+        SimError {
+            code,
+            path: path.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "script {}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for SimError {}

@@ -1,0 +1,375 @@
+//! What a simulation produces: the timeline, each split's state intervals, the headline figures
+//! and the final state (for checking it against the decision core).
+
+use serde::{Serialize, Serializer};
+use spate_planner_core::{ClaimKind, SplitState};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+/// Serializes a u64 that may exceed 2^53 as a decimal string.
+pub(crate) fn as_string<S: Serializer, T: std::fmt::Display>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&v.to_string())
+}
+
+/// Why a worker gave a split up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReleaseReason {
+    /// The data plane drained it after a revocation.
+    Drained,
+    /// The drain deadline passed (or a cancelled revocation stayed silent): forced.
+    Forced,
+    /// The source declined to stop cleanly: forced at once.
+    Declined,
+    /// Graceful shutdown.
+    Departure,
+}
+
+/// A sorted list of split ids, shared between the store and the timeline (a publish writes
+/// the same list to both, and a fleet of 10,000 splits publishes it often).
+#[derive(Clone, Debug, Default, Eq)]
+pub struct SplitList(Rc<Vec<String>>);
+
+impl PartialEq for SplitList {
+    fn eq(&self, other: &SplitList) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl SplitList {
+    pub fn new(ids: Vec<String>) -> SplitList {
+        SplitList(Rc::new(ids))
+    }
+
+    pub fn to_vec(&self) -> Vec<String> {
+        self.0.as_ref().clone()
+    }
+}
+
+impl std::ops::Deref for SplitList {
+    type Target = Vec<String>;
+    fn deref(&self) -> &Vec<String> {
+        &self.0
+    }
+}
+
+impl Serialize for SplitList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
+/// One assign record a publish wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Record {
+    pub member: String,
+    pub splits: SplitList,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum What {
+    /// A scripted event that had nothing to act on (a crash of a process that is not running).
+    Ignored {
+        index: usize,
+        reason: String,
+    },
+    Crashed {
+        member: String,
+    },
+    Stopped {
+        member: String,
+    },
+    Started {
+        member: String,
+        nonce: String,
+        cap: u32,
+    },
+    CapSet {
+        member: String,
+        cap: u32,
+    },
+    /// A presence key written (start-up, every heartbeat, a cap change).
+    PresenceWritten {
+        member: String,
+        cap: Option<u32>,
+    },
+    PresenceExpired {
+        member: String,
+    },
+    PresenceDeleted {
+        member: String,
+    },
+    LeaderElected {
+        member: String,
+        #[serde(serialize_with = "as_string")]
+        generation: u64,
+    },
+    LeaderKeyExpired {
+        owner: String,
+    },
+    LeaderResigned {
+        member: String,
+    },
+    /// The leader's publish: the records it wrote, in member order.
+    Published {
+        leader: String,
+        #[serde(serialize_with = "as_string")]
+        generation: u64,
+        records: Vec<Record>,
+    },
+    AssignDeleted {
+        leader: String,
+        member: String,
+    },
+    Claim {
+        member: String,
+        split: String,
+        kind: ClaimKind,
+        attempt: u32,
+    },
+    Quarantine {
+        member: String,
+        split: String,
+        attempt: u32,
+    },
+    RevokeRequested {
+        member: String,
+        split: String,
+    },
+    RevokeCancelled {
+        member: String,
+        split: String,
+    },
+    /// A declined revocation that was cancelled: forgotten, the split kept.
+    DeclineForgotten {
+        member: String,
+        split: String,
+    },
+    Released {
+        member: String,
+        split: String,
+        reason: ReleaseReason,
+        replayed_ms: u64,
+    },
+    LeaseExpired {
+        split: String,
+        owner: String,
+    },
+    /// A split lease rewritten at a heartbeat (only with `Options::trace_renewals`).
+    LeaseRenewed {
+        member: String,
+        split: String,
+    },
+    /// The process lost a split it held without releasing it (fenced by another write).
+    Lost {
+        member: String,
+        split: String,
+    },
+    Completed {
+        member: String,
+        split: String,
+    },
+    Failed {
+        member: String,
+        split: String,
+        attempt: u32,
+        quarantined: bool,
+    },
+    SplitsAdded {
+        count: u64,
+        prefix: String,
+    },
+    /// The plan record written: an election's fence or a planner run landing.
+    PlanWritten {
+        member: String,
+        #[serde(serialize_with = "as_string")]
+        generation: u64,
+    },
+    /// Every split is completed or quarantined and the plan is final.
+    JobFinished,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimelineEvent {
+    pub t_ms: u64,
+    #[serde(flatten)]
+    pub what: What,
+}
+
+/// A split's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Held by a live process and read.
+    Running,
+    /// Held by a live process under a live revocation.
+    Draining,
+    /// Runnable and read by nobody (unheld, queued, reserved, or held by a dead process).
+    Idle,
+    Completed,
+    Quarantined,
+}
+
+impl Phase {
+    /// Running or draining: a process reads it.
+    pub fn runs(self) -> bool {
+        matches!(self, Phase::Running | Phase::Draining)
+    }
+}
+
+/// `[from_ms, to_ms)` in one phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Interval {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub phase: Phase,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
+}
+
+/// The headline figures (`docs/simulator.md`, "Figures").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Figures {
+    /// From the first scripted event until every split that ran just before it runs (or has
+    /// completed) and keeps running to the end; `None` if not at the end, or no events.
+    pub recovery_ms: Option<u64>,
+    /// Sum over runnable splits of the time nobody read them.
+    pub idle_split_ms: u64,
+    /// The same, each split weighted by `max(1, weight)`.
+    #[serde(serialize_with = "as_string")]
+    pub idle_weighted: u128,
+    /// Attempts consumed: reclaims, expired takeovers, quarantines and failures.
+    pub attempts_burned: u64,
+    pub splits_quarantined: u64,
+    /// Claims by a worker other than the split's previous holder.
+    pub moves: u64,
+    pub forced_drains: u64,
+    /// Work read again because of forced drains: per forced drain, the time since the split's
+    /// last commit (since the revocation when commits are not modelled).
+    pub replayed_ms: u64,
+    /// Time with no live leader, in all and the longest stretch.
+    pub leadership_gap_ms: u64,
+    pub longest_leadership_gap_ms: u64,
+    pub elections: u64,
+    pub publishes: u64,
+    pub claims: u64,
+    /// The simulation's end (`until_ms`).
+    pub end_ms: u64,
+}
+
+/// The store and the fleet at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FinalState {
+    /// Presence keys and their advertised caps.
+    pub members: BTreeMap<String, Option<u32>>,
+    /// Live processes and their lane budgets `K`.
+    pub lanes: BTreeMap<String, u32>,
+    pub leader: Option<String>,
+    /// The leader's `K` (its default cap for members without one).
+    pub default_cap: Option<u32>,
+    /// The leader's reserved set at the end.
+    pub reserved: BTreeSet<String>,
+    pub splits: BTreeMap<String, SplitState>,
+    /// Split -> the live process holding it.
+    pub holders: BTreeMap<String, String>,
+    /// `assign.*` records: generation and splits.
+    pub published: BTreeMap<String, (u64, Vec<String>)>,
+}
+
+/// Everything a simulation produces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub timeline: Vec<TimelineEvent>,
+    pub splits: BTreeMap<String, Vec<Interval>>,
+    pub figures: Figures,
+    #[serde(rename = "final")]
+    pub end: FinalState,
+}
+
+/// One claim, for the `claims` list of the JSON document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClaimRow<'a> {
+    pub t_ms: u64,
+    pub member: &'a str,
+    pub split: &'a str,
+    pub kind: ClaimKind,
+    pub attempt: u32,
+}
+
+/// One quarantine or election.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MemberRow<'a> {
+    pub t_ms: u64,
+    pub member: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<&'a str>,
+}
+
+impl Outcome {
+    /// Every claim, in time order.
+    pub fn claims(&self) -> Vec<ClaimRow<'_>> {
+        self.timeline
+            .iter()
+            .filter_map(|e| match &e.what {
+                What::Claim {
+                    member,
+                    split,
+                    kind,
+                    attempt,
+                } => Some(ClaimRow {
+                    t_ms: e.t_ms,
+                    member,
+                    split,
+                    kind: *kind,
+                    attempt: *attempt,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every quarantine, in time order.
+    pub fn quarantines(&self) -> Vec<MemberRow<'_>> {
+        self.timeline
+            .iter()
+            .filter_map(|e| match &e.what {
+                What::Quarantine { member, split, .. } => Some(MemberRow {
+                    t_ms: e.t_ms,
+                    member,
+                    split: Some(split),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every election, in time order.
+    pub fn elections(&self) -> Vec<MemberRow<'_>> {
+        self.timeline
+            .iter()
+            .filter_map(|e| match &e.what {
+                What::LeaderElected { member, .. } => Some(MemberRow {
+                    t_ms: e.t_ms,
+                    member,
+                    split: None,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The one JSON document of `spate-planner simulate --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "format": "spate-planner-simulation/1",
+            "figures": self.figures,
+            "claims": self.claims(),
+            "quarantines": self.quarantines(),
+            "elections": self.elections(),
+            "timeline": self.timeline,
+            "splits": self.splits,
+        })
+    }
+}

@@ -1,0 +1,228 @@
+//! The fleet a simulation starts from: a loaded snapshot, or a steady synthetic fleet.
+//!
+//! A snapshot tells the store's state but not the processes' clocks (their heartbeat, reconcile
+//! and replan phases, their nonces): the simulator draws those from the script's seed
+//! (`docs/simulator.md`, "The starting instant").
+
+use serde::Serialize;
+use spate_planner_core::{
+    desired_assignment, runnable_split, stable_hash_str, Assignment, Finality, Fleet, LeaderInputs,
+    LeaseEntry, LeaseVal, SplitMix64, SplitState, SCHEMA,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The state of a job at the simulation's t = 0.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Start {
+    /// The job seed (fingerprint hash), `desired_assignment`'s seed.
+    pub seed: u64,
+    /// The lease bucket's TTL (0: unknown).
+    pub lease_ttl_ms: u64,
+    /// The plan record's generation and whether it is still open; `None`: no plan record.
+    pub plan: Option<(u64, bool)>,
+    /// Live members (a running process each) with the cap their presence advertises (`None`:
+    /// none readable, so the leader's default).
+    pub members: BTreeMap<String, Option<u32>>,
+    /// The leader key: owner and generation.
+    pub leader: Option<(String, u64)>,
+    pub splits: BTreeMap<String, SplitState>,
+    /// For leases held by instances that are not members: the time they have left, in ms.
+    pub lease_left_ms: BTreeMap<String, i64>,
+    /// `assign.{instance}`: generation and splits.
+    pub published: BTreeMap<String, (u64, Vec<String>)>,
+}
+
+impl Start {
+    /// The starting state of a loaded snapshot.
+    pub fn from_fleet(f: &Fleet) -> Start {
+        Start {
+            seed: f.seed,
+            lease_ttl_ms: f.lease_ttl_ms,
+            plan: f
+                .plan
+                .as_ref()
+                .map(|p| (p.generation, p.finality == Finality::Open)),
+            members: f
+                .members
+                .iter()
+                .map(|(m, v)| (m.clone(), v.max_in_flight))
+                .collect(),
+            leader: f.leader.as_ref().map(|l| (l.owner.clone(), l.generation)),
+            splits: (*f.splits).clone(),
+            lease_left_ms: f
+                .info
+                .keys()
+                .filter_map(|id| f.lease_left_ms(id).map(|l| (id.clone(), l)))
+                .collect(),
+            published: f
+                .published
+                .iter()
+                .map(|(m, a)| (m.clone(), (a.generation, a.splits.clone())))
+                .collect(),
+        }
+    }
+
+    /// The fleet settled on a plan: every member of `inputs` running with the cap the leader
+    /// gives it, each split of `assignment` held by its member (leased, owner recorded), the
+    /// other splits unowned, `assignment` published at the plan's generation, and the fleet's
+    /// leader still leading when it is a member (else the first member). A design review's
+    /// "this fleet in its steady state": what a sweep step crashes (docs/simulator.md).
+    pub fn planned(f: &Fleet, inputs: &LeaderInputs, assignment: &Assignment) -> Start {
+        let generation = f.plan.as_ref().map_or(1, |p| p.generation);
+        let mut splits = (*inputs.splits).clone();
+        for s in splits.values_mut() {
+            s.progress.owner = None;
+            s.lease = None;
+        }
+        for (m, ids) in assignment {
+            for id in ids {
+                if let Some(s) = splits.get_mut(id) {
+                    hold(s, m);
+                }
+            }
+        }
+        let leader = match &f.leader {
+            Some(l) if inputs.members.contains(&l.owner) => Some((l.owner.clone(), l.generation)),
+            _ => inputs.members.first().map(|m| (m.clone(), 1)),
+        };
+        Start {
+            seed: inputs.seed,
+            lease_ttl_ms: f.lease_ttl_ms,
+            plan: Some((generation, false)),
+            members: inputs
+                .members
+                .iter()
+                .map(|m| (m.clone(), Some(inputs.cap_of(m))))
+                .collect(),
+            leader,
+            splits,
+            lease_left_ms: BTreeMap::new(),
+            published: assignment
+                .iter()
+                .map(|(m, ids)| (m.clone(), (generation, ids.clone())))
+                .collect(),
+        }
+    }
+
+    /// A steady fleet: members `worker-01`.. each with lane budget `cap`, `splits` runnable
+    /// splits `part-000000`.. of weight `weight`, each held (leased and recorded) by the member
+    /// `desired_assignment` gives it, that assignment published at generation 1, and the first
+    /// member leading. Splits beyond the fleet's lanes are queued (runnable, never owned).
+    pub fn steady(splits: usize, members: usize, cap: u32, weight: u64) -> Start {
+        Start::steady_with(splits, members, cap, |_| weight)
+    }
+
+    /// [`Start::steady`] with byte weights as Spate's S3 source makes them (objects packed into
+    /// 40-64 MiB splits, one in twelve a big object of its own up to 6 GiB), drawn from `seed`.
+    pub fn steady_bytes(splits: usize, members: usize, cap: u32, seed: u64) -> Start {
+        const MIB: u64 = 1 << 20;
+        let mut rng = SplitMix64::new(seed);
+        let weights: Vec<u64> = (0..splits)
+            .map(|_| {
+                if rng.next_u64() % 12 == 0 {
+                    rng.range(64 * MIB, 6 * 1024 * MIB)
+                } else {
+                    rng.range(40 * MIB, 64 * MIB)
+                }
+            })
+            .collect();
+        Start::steady_with(splits, members, cap, |i| weights[i])
+    }
+
+    fn steady_with(splits: usize, members: usize, cap: u32, weight: impl Fn(usize) -> u64) -> Start {
+        let seed = stable_hash_str(0, "s3://example-bucket/sim/steady@v1");
+        let names: Vec<String> = (1..=members.max(1)).map(|i| format!("worker-{i:02}")).collect();
+        let mut map: BTreeMap<String, SplitState> = (0..splits)
+            .map(|i| {
+                let id = format!("part-{i:06}");
+                let s = runnable_split(&id, seed, weight(i), None);
+                (id, s)
+            })
+            .collect();
+        let member_set: BTreeSet<String> = names.iter().cloned().collect();
+        let caps = names.iter().map(|n| (n.clone(), cap)).collect();
+        let a = desired_assignment(&member_set, &map, &BTreeSet::new(), &caps, cap, seed);
+        for (m, ids) in &a {
+            for id in ids {
+                if let Some(s) = map.get_mut(id) {
+                    hold(s, m);
+                }
+            }
+        }
+        Start {
+            seed,
+            lease_ttl_ms: 30_000,
+            plan: Some((1, false)),
+            members: names.iter().map(|n| (n.clone(), Some(cap))).collect(),
+            leader: Some((names[0].clone(), 1)),
+            splits: map,
+            lease_left_ms: BTreeMap::new(),
+            published: a.into_iter().map(|(m, ids)| (m, (1, ids))).collect(),
+        }
+    }
+}
+
+/// Makes `s` held by `member`: owner recorded, leased, at its epoch (at least 1).
+fn hold(s: &mut SplitState, member: &str) {
+    s.progress.epoch = s.progress.epoch.max(1);
+    s.progress.owner = Some(member.to_string());
+    s.lease = Some(LeaseEntry {
+        value: LeaseVal {
+            schema: SCHEMA,
+            owner: member.to_string(),
+            nonce: String::new(),
+            epoch: s.progress.epoch,
+        },
+        rev: 1,
+    });
+}
+
+/// The benchmark of `spate-planner bench --sim`: a steady fleet of `splits` splits on `members`
+/// members (lane budget 2.5 x the even share), 10 simulated minutes, a crash of a member at 60 s
+/// and a rolling restart of 10 members (each stopped gracefully, started again with the same id
+/// 10 s later, one every 30 s from 120 s), drains of 2 s. With `bytes`, weights are byte counts
+/// as Spate's S3 source makes them (heavy-tailed: the leader's improving moves churn more);
+/// otherwise all weights are 1.
+pub fn bench_scenario(splits: usize, members: usize, bytes: bool) -> (Start, super::Script) {
+    let members = members.max(2);
+    let cap = u32::try_from((splits * 5).div_ceil(members * 2).max(1)).unwrap_or(u32::MAX);
+    let start = if bytes {
+        Start::steady_bytes(splits, members, cap, 7)
+    } else {
+        Start::steady(splits, members, cap, 1)
+    };
+    let mut events = vec![super::ScriptEvent {
+        at_ms: 60_000,
+        op: super::Op::Crash {
+            member: format!("worker-{:02}", members * 3 / 5),
+        },
+    }];
+    for i in 0..10.min(members - 1) {
+        let member = format!("worker-{:02}", i + 2);
+        let at = 120_000 + 30_000 * i as u64;
+        events.push(super::ScriptEvent {
+            at_ms: at,
+            op: super::Op::Stop {
+                member: member.clone(),
+            },
+        });
+        events.push(super::ScriptEvent {
+            at_ms: at + 10_000,
+            op: super::Op::Start {
+                member,
+                cap: Some(cap),
+            },
+        });
+    }
+    let script = super::Script {
+        seed: 1,
+        until_ms: 600_000,
+        data_plane: super::DataPlane {
+            drain_ms: super::Dist::Const(2_000),
+            ..super::DataPlane::default()
+        },
+        events,
+        ..super::Script::default()
+    };
+    (start, script)
+}

@@ -1,0 +1,59 @@
+// The planner's worker (web/worker.js, on the production module web/pkg) run in Node, its
+// postMessage a fake that clones each answer as the browser does, with the transfer list given:
+// the Timeline's model crosses with its typed arrays transferred (the worker's copies detached),
+// not copied, and arrives whole.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { scriptText } from '../../web/timeline/shared/script.js';
+import { transferables } from '../../web/timeline/shared/model.js';
+import { emptyScenario } from '../../web/common/shared/scenario.js';
+
+const posted = [];
+globalThis.self = {
+  postMessage(message, transfer = []) {
+    posted.push({ message, transfer, received: structuredClone(message, { transfer }) });
+  },
+};
+// the module's init fetches its .wasm next to worker.js; Node's fetch reads no file: URL
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (url) => {
+  if (!String(url).startsWith('file:')) return realFetch(url);
+  return new Response(await readFile(fileURLToPath(url)), { headers: { 'content-type': 'application/wasm' } });
+};
+await import('../../web/worker.js');
+
+/** Sends one request to the worker; resolves to what it posted as the answer. */
+async function ask(id, op, args) {
+  await self.onmessage({ data: { id, op, generation: 1, ...args } });
+  const answer = posted.filter((p) => p.message.id === id && !p.message.progress).at(-1);
+  assert.ok(answer, `an answer to ${op}`);
+  assert.equal(answer.message.ok, true, JSON.stringify(answer.message.error));
+  return answer;
+}
+
+test("the Timeline's model crosses to the page with its typed arrays transferred, not copied", async () => {
+  await ask(1, 'load', { source: { kind: 'demo', splits: 300, members: 6, seed: 4 } });
+  const script = scriptText({ seed: '7', until_ms: 120000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }] });
+  const { message, transfer, received } = await ask(2, 'simulate', { script });
+  const sent = message.value;
+  const model = received.value;
+  // every typed array's buffer is in the transfer list, each once
+  const arrays = [model.load, model.lanes, model.idleLoad, model.idleCount, model.splits.weight, model.splits.offsets, model.splits.from, model.splits.to, model.splits.phase, model.splits.member];
+  assert.equal(transfer.length, new Set(transfer).size);
+  assert.equal(transfer.length, transferables(model).length);
+  assert.ok(transfer.length >= 6, `${transfer.length} buffers`);
+  // moved: the worker's arrays are detached, the page's hold the values
+  for (const [i, a] of [sent.load, sent.lanes, sent.idleLoad, sent.idleCount, sent.splits.weight, sent.splits.offsets, sent.splits.from, sent.splits.to, sent.splits.phase, sent.splits.member].entries()) {
+    assert.equal(a.buffer.byteLength, 0, `array ${i} of the worker's model is detached`);
+  }
+  assert.ok(arrays.every((a) => a.buffer.byteLength > 0));
+  assert.equal(model.splits.offsets.length, model.splits.ids.length + 1);
+  assert.equal(model.splits.offsets[model.splits.ids.length], model.splits.from.length);
+  assert.ok(model.figures.idle_split_ms > 0 && model.marks[0].kind === 'crash');
+  // an answer with no typed arrays goes as before, nothing transferred
+  const plain = await ask(3, 'analyse', { scenario: emptyScenario() });
+  assert.deepEqual(plain.transfer, []);
+  assert.equal(plain.received.value.failures.length, 0);
+});

@@ -1,0 +1,21 @@
+// Shared bits of the detail views: the "showing only worker-07 ✕" chip and the error reporter
+// that turns a failed request into the page's message (results for a replaced fleet dropped).
+import { el, button } from './dom.js';
+
+export function focusChip(controller) {
+  const node = el('p', undefined, 'focus-chip');
+  node.hidden = true;
+  return {
+    node,
+    update(state) {
+      node.hidden = !state.focus;
+      if (!state.focus) return;
+      node.replaceChildren(el('span', `Showing only ${state.focus}. `),
+        button('✕', () => controller.focus(null), 'icon', `Show every member, not only ${state.focus}`));
+    },
+  };
+}
+
+export function errorReporter(controller, title) {
+  return (e) => controller.report(e, title);
+}

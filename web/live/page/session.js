@@ -1,0 +1,213 @@
+// The page's half of a live job (`spate-planner serve --server …`): the controller starts one
+// instead of a file load. The worker holds the event stream and says when changes wait; this
+// asks it for a frame (everything that arrived applied, the scenario planned once) at most every
+// MIN_FRAME_MS while busy, and commits each frame's fleet, plan and live state in one update.
+// Pause stops asking (the worker keeps the changes, one per key); stale is a timer to the lease
+// TTL after the last change, the only timer that runs while nothing changes.
+import { initialLive, withFrame, withStatus, liveStatus } from '../shared/state.js';
+import { errorMessage, planSentence, failuresMessage } from '../../common/shared/messages.js';
+import { download } from '../../common/page/dom.js';
+
+/** At most one frame per this many ms while changes keep coming. */
+export const MIN_FRAME_MS = 100;
+
+/** The endpoint beside the stream's: `jobs` or `snapshot` for `…/api/live`. */
+export function sibling(url, name) {
+  const u = new URL(url, document.baseURI);
+  u.search = '';
+  return new URL(name, u).href;
+}
+
+/** The stream's URL for `job` (absolute). */
+export function streamUrl(url, job) {
+  const u = new URL(url, document.baseURI);
+  u.searchParams.set('job', job);
+  return u.href;
+}
+
+function liveMessage(title, e, level = 'error') {
+  return { ...errorMessage(e, title, level), fromLive: true };
+}
+
+export class LiveSession {
+  /**
+   * controller: the page's (shell/page/controller.js); url: the event stream; job: the job
+   * followed; commit(patch): the controller's update of the store, the session's only way to it.
+   */
+  constructor(controller, url, job, commit) {
+    this.c = controller;
+    this.toStore = commit;
+    this.url = url;
+    this.job = job;
+    this.paused = false;
+    this.pending = false;
+    this.inflight = null;
+    this.timer = 0;
+    this.staleTimer = 0;
+    this.lastFrameAt = -Infinity;
+    this.started = false;
+    this.closed = false;
+  }
+
+  get live() { return this.c.state.live; }
+
+  commit(patch) {
+    if (!this.closed) this.toStore(patch);
+  }
+
+  /** Connects and shows the first frame; resolves to true when it is shown. */
+  async start() {
+    const label = `live job ${this.job}`;
+    const generation = ++this.c.loadSeq;
+    this.commit({ live: initialLive(this.job, this.url), loading: { label, fraction: 0.5, text: `connecting to ${label}…` } });
+    try {
+      await this.c.client.load({ kind: 'live', url: streamUrl(this.url, this.job) }, generation, () => {});
+      if (generation !== this.c.loadSeq || this.closed) return false;
+      this.started = true;
+      await this.pull();
+      return Boolean(this.c.state.ready) && !this.closed;
+    } catch (e) {
+      if (this.closed || generation !== this.c.loadSeq) return false;
+      this.commit({ loading: null, live: { ...this.live, conn: 'error', connMessage: e.message }, message: liveMessage(`${label} could not be followed`, e) });
+      return false;
+    }
+  }
+
+  /** A message from the worker's stream: { status } or { pending, lastChangeMs }. */
+  onWorker(m) {
+    if (this.closed || !this.live) return;
+    if (m.status) this.status(m.status);
+    if (m.pending !== undefined) {
+      this.lastChangeMs = m.lastChangeMs;
+      if (this.paused && m.pending !== this.live.waiting) this.commit({ live: { ...this.live, waiting: m.pending, stale: false } });
+      this.schedule();
+    }
+  }
+
+  status(s) {
+    const live = withStatus(this.live, s, Date.now());
+    if (live === this.live) return;
+    const patch = { live };
+    if (s.status === 'error') patch.message = liveMessage('The live job cannot be followed now', { message: s.message, code: 'live_error' });
+    else if (this.c.state.message?.fromLive && s.status === 'live') patch.message = null;
+    this.commit(patch);
+    this.watchStale();
+  }
+
+  /** Asks for a frame now, or once the one under way is shown, at most every MIN_FRAME_MS. */
+  schedule() {
+    this.pending = true;
+    if (!this.started || this.paused || this.inflight || this.timer || this.closed) return;
+    const wait = Math.max(0, this.lastFrameAt + MIN_FRAME_MS - performance.now());
+    this.timer = setTimeout(() => { this.timer = 0; this.pull(); }, wait);
+  }
+
+  /** One frame: the worker applies what arrived and plans; shown in one update. */
+  pull() {
+    this.pending = false;
+    this.lastFrameAt = performance.now();
+    this.inflight = this.frame()
+      .catch((e) => this.commit({ loading: null, message: liveMessage('The live job could not be planned', e) }))
+      .finally(() => {
+        this.inflight = null;
+        if (this.pending) this.schedule();
+      });
+    return this.inflight;
+  }
+
+  async frame() {
+    const generation = ++this.c.loadSeq;
+    const t0 = performance.now();
+    let scenario = this.c.state.scenario;
+    const r = await this.c.client.call('liveNext', { generation, scenario });
+    if (generation !== this.c.loadSeq || this.closed) return;
+    let planned = r.result;
+    if (this.c.state.scenario !== scenario) {
+      // a what-if changed while the frame was made: plan the one shown now on the new state
+      scenario = this.c.state.scenario;
+      planned = await this.c.client.call('analyse', { generation, scenario });
+      if (generation !== this.c.loadSeq || this.closed) return;
+    }
+    const result = { ...planned, roundTripMs: performance.now() - t0 };
+    const s = this.c.state;
+    const live = withFrame(s.live, r.live, result.baseline ?? result.view, Number(r.info.lease_ttl_ms), Date.now());
+    const news = r.live.rows.map((row) => row.text).join('; ');
+    this.commit({
+      generation, info: r.info, snapshotId: `${r.info.job}@live`, result, live, loading: null, ready: true,
+      source: { label: `live from ${r.info.source.server || 'NATS'}`, kind: 'live' },
+      focus: r.info.members.some((m) => m.name === s.focus) ? s.focus : null,
+      scenario, message: this.frameMessage(scenario, result, r.live),
+      status: s.ready && !news ? s.status : `${news ? `${news}. ` : `Following live job ${r.info.job}. `}${planSentence(result.view)}.`,
+    });
+    this.watchStale();
+    this.c.dispatchEvent(new CustomEvent('plan'));
+  }
+
+  frameMessage(scenario, result, frame) {
+    if (frame.refused) return liveMessage(`The job holds a value the leader would refuse; the plan shown is of revisions ${frame.revisions}, the last state that could be read`, frame.refused);
+    if (frame.resync) return liveMessage('A change could not be applied; the whole job is being read again', frame.resync, 'warning');
+    const m = this.c.state.message;
+    if (m?.fromLive && m.code !== 'live_error') {
+      // a refusal or resync that no longer holds goes; the scenario's own failures stay
+      const fails = failuresMessage(scenario, result.failures, 'of the scenario');
+      return fails && { ...fails, fromFailures: true };
+    }
+    return this.c.failuresNote(scenario, result, 'of the scenario');
+  }
+
+  /** Resolves once no frame is under way (requests then name the generation shown). */
+  settled() {
+    return this.inflight || Promise.resolve();
+  }
+
+  /** Pause freezes the view; changes keep arriving (kept in the worker) and show on resume. */
+  pause(on) {
+    this.paused = on;
+    this.commit({ live: { ...this.live, paused: on }, status: on ? 'Paused: changes keep arriving and show when you resume.' : 'Resumed.' });
+    if (!on && this.pending) this.schedule();
+  }
+
+  /** "stale" once no change came for longer than the lease TTL, then its age every second. */
+  watchStale() {
+    clearTimeout(this.staleTimer);
+    const live = this.live;
+    if (!live || !live.ttlMs || liveStatus(live) === 'paused' || live.conn !== 'live') return;
+    const last = Math.max(live.lastChangeMs, this.lastChangeMs || 0);
+    const age = Date.now() - last;
+    if (age <= live.ttlMs) {
+      this.staleTimer = setTimeout(() => this.watchStale(), live.ttlMs - age + 50);
+      return;
+    }
+    this.commit({ live: { ...live, stale: true, ageMs: age } });
+    this.staleTimer = setTimeout(() => this.watchStale(), 1000);
+  }
+
+  /** Downloads the state shown as a snapshot file (what `spate-planner snapshot` writes). */
+  async save() {
+    await this.settled();
+    const text = await this.c.ask('liveSave');
+    const name = `${this.job}-${this.live.revisions || 'live'}.json`.replace(/[^\w.-]+/g, '_');
+    download(name, 'application/json', text);
+    this.commit({ status: `Saved the state at revisions ${this.live.revisions} as ${name}.` });
+    return text;
+  }
+
+  /** Shows the plan of the point `id` under the chart (null: the newest). */
+  select(id) {
+    this.commit({ live: { ...this.live, selected: id } });
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.staleTimer);
+  }
+}
+
+/** The server's jobs (GET …/api/jobs): { job (the one --job fixed, or null), jobs: [...] }. */
+export async function listJobs(url) {
+  const r = await fetch(sibling(url, 'jobs'), { headers: { accept: 'application/json' } });
+  const body = await r.json().catch(() => null);
+  if (!r.ok) throw Object.assign(new Error(body?.error || `the jobs could not be listed (HTTP ${r.status})`), { code: 'live_jobs' });
+  return body;
+}

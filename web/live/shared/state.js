@@ -1,0 +1,119 @@
+// The `live` field of the page's state, and the pure steps that make the next one: a frame
+// (timeline rows, a point of the figures chart, a plan view kept for that point), a connection
+// status, a pause. Everything is bounded: a page left open for days holds at most MAX_ROWS rows,
+// MAX_POINTS points and MAX_HISTORY plan views. No DOM.
+
+export const MAX_ROWS = 400;
+export const MAX_POINTS = 480;
+export const MAX_HISTORY = 40;
+
+/** A moment as `12:00:01` (UTC). */
+export function clock(ms) {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(11, 19);
+}
+
+/** The live state before the first frame. */
+export function initialLive(job, url) {
+  return {
+    job,
+    url,
+    /** The connection: connecting | live | reconnecting | error (and the server's words). */
+    conn: 'connecting',
+    connMessage: '',
+    paused: false,
+    /** Changes received and not shown yet (paused, or a frame under way). */
+    waiting: 0,
+    /** Revisions "S-L" of the state shown. */
+    revisions: '',
+    /** Page time of the last change received (ms since the epoch), and the lease TTL (ms). */
+    lastChangeMs: 0,
+    ttlMs: 0,
+    /** Set once no change came for longer than the lease TTL; ageMs: how long. */
+    stale: false,
+    ageMs: 0,
+    /** Newest first: { id, at, revisions, kind, text, names }. */
+    rows: [],
+    /** Oldest first: { id, at, revisions, ...figures } (live/worker/events.js figuresPoint). */
+    points: [],
+    /** Newest last: { id, view } (the plan of the point `id`, slimmed). */
+    history: [],
+    /** The point whose plan is shown under the chart (null: the newest). */
+    selected: null,
+    /** The next frame's number. */
+    nextId: 1,
+    /** The job picker: the server's jobs (GET /api/jobs), or null when a job is followed. */
+    jobs: null,
+  };
+}
+
+/**
+ * Keeps at most `max` points: past it, every second point of the older half goes (the recent
+ * past stays fine, the distant past coarser). Points named in `keep` stay.
+ */
+export function thin(points, max = MAX_POINTS, keep = null) {
+  if (points.length <= max) return points;
+  const half = Math.floor(points.length / 2);
+  const older = points.slice(0, half).filter((p, i) => i % 2 === 0 || p.id === keep);
+  return [...older, ...points.slice(half)];
+}
+
+/** A plan view without what a past moment does not need (the queue's ids, the warnings). */
+export function slimView(view) {
+  const { queue, ...report } = view.report;
+  return { ...view, warnings: [], report: { ...report, queue: [], queued_ids: queue.length } };
+}
+
+/**
+ * The live state after a frame. `frame`: the worker's { revisions, rows, point, lastChangeMs };
+ * `view`: the leader's plan of the frame; `ttlMs`: the lease TTL; `now`: page time.
+ */
+export function withFrame(live, frame, view, ttlMs, now) {
+  const id = live.nextId;
+  const stamp = (r) => ({ ...r, id, at: now, revisions: frame.revisions });
+  const rows = frame.rows.length ? [...frame.rows.map(stamp).reverse(), ...live.rows].slice(0, MAX_ROWS) : live.rows;
+  const points = thin([...live.points, { id, at: now, revisions: frame.revisions, ...frame.point }], MAX_POINTS, live.selected);
+  const history = [...live.history, { id, view: slimView(view) }].slice(-MAX_HISTORY);
+  return {
+    ...live,
+    nextId: id + 1,
+    revisions: frame.revisions,
+    lastChangeMs: Math.max(live.lastChangeMs, frame.lastChangeMs || 0),
+    ttlMs,
+    stale: false,
+    ageMs: 0,
+    waiting: 0,
+    /** The worker's time applying the last frame's changes (ms). */
+    applyMs: frame.applyMs ?? 0,
+    rows,
+    points,
+    history,
+    conn: live.conn === 'connecting' ? 'live' : live.conn,
+  };
+}
+
+/** A row of the timeline that is not a frame's (the connection's news). */
+export function withRow(live, row, now) {
+  return { ...live, rows: [{ ...row, id: live.nextId - 1, at: now, revisions: live.revisions, names: [] }, ...live.rows].slice(0, MAX_ROWS) };
+}
+
+/** The connection's status from the stream ({ status, message }); a change is a timeline row. */
+export function withStatus(live, s, now) {
+  if (s.status === live.conn && s.message === live.connMessage) return live;
+  const next = { ...live, conn: s.status, connMessage: s.message };
+  const text = s.status === 'live' ? 'connection: live' : `connection: ${s.status}${s.message ? ` (${s.message})` : ''}`;
+  return withRow(next, { kind: 'status', text }, now);
+}
+
+/** What the status badge says: paused | error | reconnecting | connecting | stale | live. */
+export function liveStatus(live) {
+  if (!live) return null;
+  if (live.paused) return 'paused';
+  if (live.conn !== 'live') return live.conn;
+  return live.stale ? 'stale' : 'live';
+}
+
+/** The plan view kept for point `id` (null when it is no longer kept). */
+export function viewAt(live, id) {
+  return live.history.find((h) => h.id === id)?.view ?? null;
+}

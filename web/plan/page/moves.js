@@ -1,0 +1,56 @@
+// Moves: every split that changes hands, why, and for improving moves what they take off the
+// heavier member. Sorted and filtered in the worker; filtered to the chart's chosen member.
+import { el, input } from '../../common/page/dom.js';
+import { changed } from '../../common/page/store.js';
+import { VirtualTable } from './virtual-table.js';
+import { humanBytes, exactBytes, thousands, reasonText, reasonHelp, gainRelief } from '../../common/shared/format.js';
+import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
+
+function gainCell(m) {
+  const relief = gainRelief(m.gain, m.weight);
+  if (relief === null) return '';
+  return { text: humanBytes(relief), title: `takes ${exactBytes(relief)} off the heavier member (gain ${thousands(m.gain)} byte²)` };
+}
+
+const COLUMNS = [
+  { key: 'split', label: 'split', render: (m) => m.split },
+  { key: 'weight', label: 'weight', render: (m) => ({ text: humanBytes(m.weight), title: exactBytes(m.weight) }) },
+  { key: 'from', label: 'from', render: (m) => m.from ?? '(nobody)' },
+  { key: 'to', label: 'to', render: (m) => m.to ?? '(queue)' },
+  { key: 'reason', label: 'why', render: (m) => ({ text: reasonText(m.reason), title: reasonHelp(m.reason) }) },
+  { key: 'gain', label: 'relief', help: 'For improving moves: how much the move takes off the heavier of its two members (hover a cell for the exact gain).', render: gainCell },
+];
+
+export function createMoves(ctx) {
+  const { controller } = ctx;
+  const node = el('div', undefined, 'moves');
+  const filter = input('search', { placeholder: 'filter by split, member or reason', 'aria-label': 'filter moves' });
+  const chip = focusChip(controller);
+  const report = errorReporter(controller, 'The moves could not be shown');
+  const table = new VirtualTable({
+    label: 'moves',
+    columns: COLUMNS,
+    initialSort: { key: 'weight', desc: true },
+    onError: report,
+    fetch: (q) => {
+      const s = controller.state;
+      if (!s.result) return Promise.resolve({ total: 0, rows: [] });
+      return controller.ask('moves', { ...q, filter: filter.value, member: s.focus });
+    },
+  });
+  let timer = 0;
+  filter.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => table.refresh(true), 120);
+  });
+  node.append(chip.node, filter, table.node);
+  return {
+    node,
+    update(state, prev) {
+      chip.update(state);
+      // a live job's next frame keeps the place in the table; anything else starts at the top
+      const nextFrame = prev?.live && state.live && prev.info?.job === state.info?.job && prev.focus === state.focus;
+      if (changed(prev, state, 'result', 'focus')) table.refresh(!nextFrame);
+    },
+  };
+}

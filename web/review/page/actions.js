@@ -1,0 +1,165 @@
+// The controller's actions for design reviews: a sweep on top of the plan shown, an earlier
+// ("before") snapshot and its comparison with the one shown, and the review document. The
+// controller makes them (`controller.review`) and hands them its commit to the store, the only
+// way these change the review's part of the state; views call them. A sweep follows the plan
+// shown (planned again, in the worker, when the scenario or the snapshot changes) and a
+// comparison follows the snapshot shown; a newer request wins.
+import { humanBytes, plural } from '../../common/shared/format.js';
+
+/** The sweep shown was made on the plan shown. */
+export function sweepIsCurrent(state) {
+  return Boolean(state.sweep && state.result && state.sweep.text === state.result.text && state.sweep.generation === state.generation);
+}
+
+/** The comparison shown is of the snapshot shown. */
+export function comparisonIsCurrent(state) {
+  return Boolean(state.comparison && state.before && state.comparison.before === state.before.id && state.comparison.generation === state.generation);
+}
+
+export class ReviewActions {
+  /** controller: the page's (shell/page/controller.js); commit(patch): its update of the store. */
+  constructor(controller, commit) {
+    this.controller = controller;
+    this.commit = commit;
+    this.store = controller.store;
+    this.sweepSeq = 0;
+    this.beforeSeq = 0;
+    this.compareSeq = 0;
+    // after the commit has reached every view (an update inside another's dispatch would let
+    // the views see the newer state before the older one)
+    this.onChange = (e) => queueMicrotask(() => this.follow(e.detail.state, e.detail.prev));
+    this.store.addEventListener('change', this.onChange);
+  }
+
+  get state() { return this.store.state; }
+
+  get client() { return this.controller.client; }
+
+  /** Runs an action; a failure becomes the page's message (titled `title`). */
+  run(promise, title) {
+    return this.controller.run(promise, title);
+  }
+
+  /** After every commit: the sweep follows the plan shown, the comparison the snapshot shown. */
+  follow(state, prev) {
+    if (state.result && state.result !== prev.result) {
+      // a sweep under way was asked for on the plan before; the one shown may be of it too
+      const params = state.sweepRun?.params ?? (state.sweep && !sweepIsCurrent(state) ? state.sweep.params : null);
+      if (params) this.run(this.sweep(params), 'The sweep could not be planned again');
+    }
+    if (state.before && state.generation !== prev.generation) this.run(this.compare(), 'The snapshots could not be compared');
+  }
+
+  // ------------------------------------------------------------------ sweep
+
+  /**
+   * Plans the sweep `params` ({ axis, from, to, cap }) on top of the plan shown, one step at a
+   * time in the worker; a newer sweep (or scenario, or snapshot) supersedes it.
+   */
+  async sweep(params) {
+    const s = this.state;
+    if (!s.result) return;
+    const seq = ++this.sweepSeq;
+    const total = params.to - params.from + 1;
+    this.commit({ sweepRun: { params, done: 0, total } });
+    const progress = ({ got }) => { if (seq === this.sweepSeq) this.commit({ sweepRun: { params, done: got, total } }); };
+    const t0 = performance.now();
+    try {
+      const steps = await this.client.call('sweep', { generation: s.generation, text: s.result.text, ...params, token: seq }, progress);
+      if (seq !== this.sweepSeq) return;
+      const ms = performance.now() - t0;
+      this.commit({
+        sweep: { params, steps, text: s.result.text, generation: s.generation, ms }, sweepRun: null,
+        status: `Sweep: ${plural(steps.length, 'step')} planned in ${Math.round(ms)} ms.`,
+      });
+    } catch (e) {
+      if (seq === this.sweepSeq) this.commit({ sweepRun: null });
+      throw e;
+    }
+  }
+
+  // ------------------------------------------------------------------ the earlier snapshot
+
+  /** Reads `source` (as the header's loads do) as the earlier snapshot; true once it is the one shown. */
+  async loadBefore(source, label) {
+    const id = ++this.beforeSeq;
+    this.commit({ beforeLoading: { label, text: `loading ${label}…`, fraction: 0 } });
+    const progress = ({ got, total }) => {
+      if (id !== this.beforeSeq) return;
+      const text = got < 0 ? `parsing ${label}…` : `reading ${label}: ${humanBytes(got)}${total ? ` of ${humanBytes(total)}` : ''}`;
+      this.commit({ beforeLoading: { label, text, fraction: got < 0 ? 1 : total ? got / total : 0.5 } });
+    };
+    try {
+      const info = await this.client.call('loadBefore', { source, before: id }, progress);
+      if (id !== this.beforeSeq) return;
+      this.client.lastBefore = { source, before: id };
+      this.commit({
+        before: { id, info, label, kept: false, generation: null }, beforeLoading: null, comparison: null,
+        status: `Earlier snapshot: ${label}, job ${info.job}, ${plural(info.members.length, 'member')}, ${plural(info.splits, 'split')}.`,
+      });
+      return true;
+    } catch (e) {
+      if (id !== this.beforeSeq) return;
+      this.commit({ beforeLoading: null });
+      throw Object.assign(e, { message: `${label}: ${e.message}` });
+    }
+  }
+
+  /** Reads a file as the earlier snapshot and compares; every failure becomes the page's message. */
+  async loadBeforeFile(file) {
+    const loaded = await this.run(this.loadBefore({ kind: 'file', file }, file.name), 'The earlier snapshot could not be loaded; the comparison shown is unchanged');
+    if (loaded) await this.run(this.compare(), 'The snapshots could not be compared');
+  }
+
+  /** The snapshot shown becomes the earlier one; the next snapshot opened is compared with it. */
+  async keepBefore() {
+    const s = this.state;
+    const id = ++this.beforeSeq;
+    const info = await this.client.call('keepBefore', { generation: s.generation, before: id });
+    if (id !== this.beforeSeq) return;
+    this.client.lastBefore = { source: this.client.lastLoad.source, before: id };
+    this.commit({
+      before: { id, info, label: s.source.label, kept: true, generation: s.generation }, comparison: null,
+      status: `Kept ${s.source.label} as the earlier snapshot: open the later one to compare.`,
+    });
+  }
+
+  async forgetBefore() {
+    ++this.beforeSeq;
+    this.client.lastBefore = null;
+    this.commit({ before: null, comparison: null, beforeLoading: null, status: 'No earlier snapshot: nothing is compared.' });
+    await this.client.call('forgetBefore', {});
+  }
+
+  /** Compares the earlier snapshot with the one shown (none while they are the same load). */
+  async compare() {
+    const s = this.state;
+    if (!s.before || !s.info || s.before.generation === s.generation) return;
+    const seq = ++this.compareSeq;
+    const diff = await this.client.call('compare', { generation: s.generation, before: s.before.id });
+    const now = this.state;
+    if (seq !== this.compareSeq || now.generation !== s.generation || now.before?.id !== s.before.id) return;
+    const verdict = !diff.decision.published ? 'no published assignment to check'
+      : diff.decision.matches ? 'the later published assignment is what the planner decided'
+        : `the later published assignment differs for ${plural(Object.keys(diff.decision.differences).length, 'split')}`;
+    this.commit({
+      comparison: { before: s.before.id, generation: s.generation, diff },
+      status: `Compared with ${s.before.label}: ${plural(diff.owner_changes.length, 'split')} changed owner; ${verdict}.`,
+    });
+  }
+
+  // ------------------------------------------------------------------ the review document
+
+  /** The review document of the plan shown, with the sweep and the comparison shown (if any). */
+  reviewReport() {
+    const s = this.state;
+    const p = s.sweep?.params;
+    const sweep = p ? { axis: p.axis, from: p.from, to: p.to, cap: p.cap } : null;
+    const before = comparisonIsCurrent(s) ? s.before.id : 0;
+    return this.controller.ask('reviewReport', { sweep, before });
+  }
+
+  close() {
+    this.store.removeEventListener('change', this.onChange);
+  }
+}

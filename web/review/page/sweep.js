@@ -1,0 +1,178 @@
+// Sweep: the plan's figures across a range of fleet sizes or caps, on top of the plan shown.
+// One chart (value on x; max/mean, queued and moves on y), today's fleet marked, and the
+// smallest value that meets the targets named; every step in a table. Planned in the worker one
+// step at a time (progress shown, a newer sweep wins); planned again when the plan changes.
+import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
+import { changed } from '../../common/page/store.js';
+import { AXES, checkSweep, checkTargets, meets, smallestMeeting, currentValue, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
+import { sweepIsCurrent } from './actions.js';
+import { thousands } from '../../common/shared/format.js';
+import { sweepChart } from './sweep-chart.js';
+
+function legend() {
+  const l = el('ul', undefined, 'legend sweep-legend');
+  for (const [cls, text] of [['ratio', 'max / mean (left axis)'], ['queued', 'queued splits (right axis)'], ['moves', 'moves (right axis)'],
+    ['target', 'max/mean target'], ['now', "today's fleet"], ['chosen', 'smallest value meeting the targets']]) {
+    const li = el('li');
+    li.append(attrs(el('span', undefined, `key k-${cls}`), { 'aria-hidden': 'true' }), el('span', text));
+    l.append(li);
+  }
+  return l;
+}
+
+function form(onRun) {
+  const f = attrs(el('form', undefined, 'sweep-form'), { 'aria-label': 'sweep' });
+  const axis = select(Object.entries(AXES).map(([k, a]) => [k, a.option]), 'what the sweep varies');
+  const from = input('number', { min: '0', step: '1', value: String(AXES.add_members.from), 'aria-label': 'sweep from' });
+  const to = input('number', { min: '0', step: '1', value: String(AXES.add_members.to), 'aria-label': 'sweep to' });
+  const cap = input('number', { min: '1', step: '1', placeholder: 'default', 'aria-label': 'cap of each added member' });
+  const capField = field('Cap of each added member', cap);
+  const ratio = input('number', { min: '1', step: '0.01', value: '1.05', 'aria-label': 'target max/mean' });
+  const queued = input('number', { min: '0', step: '1', value: '0', 'aria-label': 'target queued splits' });
+  const crash = input('checkbox', { 'aria-describedby': 'sweep-crash-hint' });
+  const crashField = el('label', undefined, 'check');
+  crashField.append(crash, el('span', "Also crash each step's heaviest member (simulated with Spate's timing)"));
+  const crashHint = attrs(el('p', 'Each step starts from its fleet settled on its plan; the heaviest member crashes at t = 0 with Spate\'s default timing. Recovery: until every split it ran runs again. Slower: up to a second per step on big fleets.', 'hint'), { id: 'sweep-crash-hint' });
+  const run = el('button', 'Run sweep');
+  run.type = 'submit';
+  const error = attrs(el('p', '', 'form-error'), { role: 'alert' });
+  const what = el('div', undefined, 'row');
+  what.append(field('Vary', axis), field('From', from), field('To', to), capField, run);
+  const targets = el('div', undefined, 'row');
+  targets.append(field('Target: max/mean at most', ratio), field('Target: queued splits at most', queued));
+  f.append(what, targets, crashField, crashHint, error);
+  axis.addEventListener('change', () => {
+    from.value = String(AXES[axis.value].from);
+    to.value = String(AXES[axis.value].to);
+    capField.hidden = axis.value !== 'add_members';
+  });
+  f.addEventListener('submit', (e) => {
+    e.preventDefault();
+    error.textContent = '';
+    try {
+      onRun(checkSweep({ axis: axis.value, from: from.value, to: to.value, cap: cap.value, crash: crash.checked }));
+    } catch (err) {
+      error.textContent = `${err.message} (${err.code})`;
+    }
+  });
+  const readTargets = () => {
+    try {
+      const t = checkTargets({ maxOverMean: ratio.value, maxQueued: queued.value });
+      error.textContent = '';
+      return t;
+    } catch (err) {
+      error.textContent = `${err.message} (${err.code})`;
+      return null;
+    }
+  };
+  return { node: f, ratio, queued, readTargets };
+}
+
+function stepsTable(steps, axisLabel, targets, current, chosen) {
+  const crashed = steps.some((s) => s.crash);
+  const rows = steps.map((s) => [...stepCells(s), ...(crashed ? crashCells(s) : []), meets(s, targets) ? 'meets' : '—']);
+  const t = table([axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
+  [...t.tBodies[0].rows].forEach((tr, i) => {
+    const v = steps[i].value;
+    tr.dataset.value = String(v);
+    if (v === current) { tr.classList.add('is-now'); tr.cells[0].textContent += ' (now)'; }
+    if (v === chosen) tr.classList.add('is-chosen');
+  });
+  return t;
+}
+
+function verdictText(steps, params, targets, best) {
+  const label = AXES[params.axis].label;
+  const goal = `max/mean at most ${targets.maxOverMean} and at most ${thousands(targets.maxQueued)} queued`;
+  if (!best) return `No value of ${label} from ${params.from} to ${params.to} meets the targets (${goal}).`;
+  return `${AXES[params.axis].smallest} meeting the targets (${goal}): ${thousands(best.value)} — ${thousands(best.members)} members, max/mean ${best.max_over_mean}, ${thousands(best.queued)} queued, ${thousands(best.moves)} moves.`;
+}
+
+function nowText(steps, cur) {
+  const s = cur.value === null ? null : steps.find((x) => x.value === cur.value);
+  if (!s) return `Today's fleet: ${cur.note}${cur.value === null ? '' : '; outside this range'}.`;
+  return `Today's fleet (${cur.note}): max/mean ${s.max_over_mean}, ${thousands(s.queued)} queued.`;
+}
+
+export function createSweep(ctx) {
+  const { controller, review } = ctx;
+  const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false' });
+  const f = form((params) => review.run(review.sweep(params), 'The sweep could not be run'));
+  const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'planning the sweep', 'aria-valuemin': 0, 'aria-valuemax': 100 });
+  const fill = el('div', undefined, 'progress-bar');
+  const progressText = el('span');
+  progress.append(fill, progressText);
+  progress.hidden = true;
+  const status = attrs(el('p', '', 'hint sweep-status'), { role: 'status' });
+  const verdict = el('p', '', 'verdict sweep-verdict');
+  const now = el('p', '', 'hint sweep-now');
+  const chart = el('div', undefined, 'sweep-chart');
+  const area = scrollArea('sweep steps');
+  const result = el('div', undefined, 'sweep-result');
+  result.append(verdict, now, chart, legend(), area);
+  result.hidden = true;
+  node.append(el('p', 'Plan the scenario shown across a range of fleet sizes or caps: each step is the what-if of that value, planned exactly as the leader would.', 'hint'),
+    f.node, progress, status, result);
+  let width = 0;
+  let started = false;
+
+  function draw(state) {
+    const s = state.sweep;
+    result.hidden = !s;
+    node.dataset.hasResult = String(Boolean(s));
+    if (!s || !state.result) return;
+    const targets = f.readTargets();
+    if (!targets) return;
+    const label = AXES[s.params.axis].label;
+    const cur = currentValue(s.params.axis, state.result.view);
+    const best = smallestMeeting(s.steps, targets);
+    verdict.textContent = verdictText(s.steps, s.params, targets, best);
+    verdict.dataset.value = best ? String(best.value) : '';
+    now.textContent = nowText(s.steps, cur);
+    area.replaceChildren(stepsTable(s.steps, label, targets, cur.value, best?.value ?? null));
+    const current = sweepIsCurrent(state);
+    result.classList.toggle('stale', !current);
+    if (width > 0) chart.replaceChildren(sweepChart(s.steps, { width, axisLabel: label, current: cur.value, chosen: best?.value ?? null, target: targets.maxOverMean }));
+    if (current) status.textContent = `${thousands(s.steps.length)} steps planned in ${Math.round(s.ms)} ms, on top of the plan shown.`;
+  }
+
+  function busy(state) {
+    const r = state.sweepRun;
+    progress.hidden = !r;
+    node.setAttribute('aria-busy', String(Boolean(r)));
+    if (!r) {
+      // done: draw() says what was planned; a sweep that failed or was replaced leaves the older one
+      if (!sweepIsCurrent(state)) status.textContent = state.sweep ? 'The sweep shown was planned for an earlier plan or snapshot: Run sweep to plan it again.' : '';
+      return;
+    }
+    const pct = Math.round((r.done / r.total) * 100);
+    fill.style.width = `${pct}%`;
+    progress.setAttribute('aria-valuenow', String(pct));
+    progressText.textContent = `planning step ${thousands(Math.min(r.total, r.done + 1))} of ${thousands(r.total)}…`;
+    status.textContent = state.sweep && !sweepIsCurrent(state) ? 'The plan changed: planning the sweep again…' : 'Planning the sweep…';
+  }
+
+  const resize = new ResizeObserver(([entry]) => {
+    const w = Math.round(entry.contentRect.width / 10) * 10;
+    if (w && w !== width) { width = w; draw(controller.state); }
+  });
+  resize.observe(chart);
+  for (const i of [f.ratio, f.queued]) i.addEventListener('input', () => draw(controller.state));
+
+  return {
+    node,
+    update(state, prev) {
+      if (changed(prev, state, 'sweepRun')) busy(state);
+      if (changed(prev, state, 'sweep', 'result')) draw(state);
+    },
+    /** The first time the tab is shown, a sweep of the default range runs. */
+    show() {
+      const s = controller.state;
+      if (started || !s.result || s.sweep || s.sweepRun) return;
+      started = true;
+      const a = AXES.add_members;
+      review.run(review.sweep({ axis: 'add_members', from: a.from, to: a.to, cap: 0, crash: false }), 'The sweep could not be run');
+    },
+    destroy() { resize.disconnect(); },
+  };
+}

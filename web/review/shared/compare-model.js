@@ -1,0 +1,76 @@
+// What the Compare view shows of a comparison (`Planner.compare`, the document of
+// `spate-planner diff --json`), computed without the DOM: the two snapshots side by side, the
+// leader's decision checked, the caps that changed, each member's load before and after.
+// Members and splits stay in the core's order (JavaScript orders strings differently).
+import { humanBytes, exactBytes, thousands, utc, big } from '../../common/shared/format.js';
+
+/** [label, before, after, exact before, exact after] of the two snapshots and their figures. */
+export function sideBySide(d) {
+  const b = d.figures_before;
+  const a = d.figures_after;
+  const bytes = (label, x, y) => [label, humanBytes(x), humanBytes(y), exactBytes(x), exactBytes(y)];
+  const plain = (label, x, y) => [label, String(x), String(y)];
+  return [
+    plain('job', d.before.job, d.after.job),
+    plain('taken at', utc(d.before.taken_at_ms), utc(d.after.taken_at_ms)),
+    plain('plan generation', d.before.plan_generation ?? 'none', d.after.plan_generation ?? 'none'),
+    plain('members', thousands(d.before.members), thousands(d.after.members)),
+    plain('splits', thousands(d.before.splits), thousands(d.after.splits)),
+    bytes('max load now', b.max_load_now, a.max_load_now),
+    bytes('max load planned', b.max_load_planned, a.max_load_planned),
+    plain('max / mean planned', b.max_over_mean_planned.toFixed(4), a.max_over_mean_planned.toFixed(4)),
+    plain('queued', thousands(b.queued), thousands(a.queued)),
+    plain('moves pending', thousands(b.moves), thousands(a.moves)),
+    bytes('weight those moves carry', b.bytes_moved, a.bytes_moved),
+    plain('completed', thousands(b.completed), thousands(a.completed)),
+    plain('quarantined', thousands(b.quarantined), thousands(a.quarantined)),
+  ];
+}
+
+/** Whether the later published assignment is the earlier state's plan: { level, text, count }. */
+export function decisionVerdict(d) {
+  const n = Object.keys(d.decision.differences).length;
+  if (!d.decision.published) return { level: 'none', count: n, text: 'The later snapshot has no published assignment (no assign.* records) to check against the planner.' };
+  if (d.decision.matches) return { level: 'ok', count: 0, text: 'The later published assignment is exactly what the planner decided from the earlier snapshot.' };
+  return { level: 'differs', count: n, text: `The later published assignment differs from what the planner decided from the earlier snapshot for ${thousands(n)} split${n === 1 ? '' : 's'}.` };
+}
+
+/** Members on both sides whose cap changed: [{ name, before, after }]. */
+export function capChanges(d) {
+  return d.members.filter((m) => m.cap_before !== null && m.cap_after !== null && m.cap_before !== m.cap_after)
+    .map((m) => ({ name: m.name, before: m.cap_before, after: m.cap_after }));
+}
+
+/** Rows of the members table: loads as BigInt (null: not a member on that side). */
+export function memberLoads(d) {
+  return d.members.map((m) => {
+    const before = m.load_before === null ? null : big(m.load_before);
+    const after = m.load_after === null ? null : big(m.load_after);
+    const change = (after ?? 0n) - (before ?? 0n);
+    return { name: m.name, before, after, change, capBefore: m.cap_before, capAfter: m.cap_after };
+  });
+}
+
+/** The largest load on either side (the bars' scale). */
+export function maxLoad(rows) {
+  let max = 0n;
+  for (const r of rows) for (const v of [r.before, r.after]) if (v !== null && v > max) max = v;
+  return max;
+}
+
+/** "+1.50 GiB", "−512 MiB", "±0 B". */
+export function signedBytes(v) {
+  const sign = v > 0n ? '+' : v < 0n ? '−' : '±';
+  return `${sign}${humanBytes(v < 0n ? -v : v)}`;
+}
+
+/** A cap on both sides: "96", "96 → 64", "— → 128". */
+export function capText(r) {
+  const c = (v) => (v === null ? '—' : String(v));
+  return r.capBefore === r.capAfter ? c(r.capAfter) : `${c(r.capBefore)} → ${c(r.capAfter)}`;
+}
+
+/** A list of names for a sentence, or "none". */
+export function names(list) {
+  return list.length ? list.join(', ') : 'none';
+}

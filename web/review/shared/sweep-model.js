@@ -1,0 +1,143 @@
+// What the Sweep view shows, computed without the DOM: the axes a sweep can vary, checking a
+// request, the step that meets the targets, the value that is today's fleet, and the chart's
+// scales (the splits axis in log scale when its values span orders of magnitude).
+import { humanBytes, thousands } from '../../common/shared/format.js';
+
+/** Most steps one sweep may take (the core's bound). */
+export const MAX_STEPS = 1024;
+
+export const AXES = {
+  add_members: { label: 'members added', option: 'Members added (added-01, added-02, …)', smallest: 'Fewest members to add', from: 0, to: 8 },
+  default_cap: { label: 'leader default cap', option: "The leader's default cap", smallest: 'Smallest leader default cap', from: 2, to: 32 },
+  member_cap: { label: "every member's cap", option: "Every member's cap", smallest: "Smallest cap of every member", from: 2, to: 32 },
+};
+
+function invalid(message) {
+  return Object.assign(new Error(message), { code: 'invalid_sweep' });
+}
+
+function whole(text, what) {
+  const t = String(text ?? '').trim();
+  if (!/^\d+$/.test(t) || Number(t) > 4294967295) throw invalid(`${what} is a whole number (0 or more)`);
+  return Number(t);
+}
+
+/** A sweep request from the form's text: { axis, from, to, cap } (cap 0: the default cap). */
+export function checkSweep({ axis, from, to, cap, crash = false }) {
+  if (!Object.hasOwn(AXES, axis)) throw invalid(`${axis} is not a sweep axis`);
+  const f = whole(from, 'From');
+  const t = whole(to, 'To');
+  if (t < f) throw invalid(`To (${t}) is below From (${f})`);
+  if (t - f + 1 > MAX_STEPS) throw invalid(`${t - f + 1} steps: a sweep takes at most ${MAX_STEPS}`);
+  const c = axis === 'add_members' && String(cap ?? '').trim() !== '' ? whole(cap, 'The cap of added members') : 0;
+  if (axis === 'add_members' && String(cap ?? '').trim() !== '' && c === 0) throw invalid('The cap of added members is 1 or more (empty: the default cap)');
+  return { axis, from: f, to: t, cap: c, crash: Boolean(crash) };
+}
+
+/** Targets from the form's text: { maxOverMean, maxQueued }. */
+export function checkTargets({ maxOverMean, maxQueued }) {
+  const r = Number(String(maxOverMean ?? '').trim());
+  if (!String(maxOverMean ?? '').trim() || !Number.isFinite(r) || r < 1) throw invalid('The max/mean target is a ratio of 1 or more (1.05: 5% over the mean)');
+  return { maxOverMean: r, maxQueued: whole(maxQueued, 'The queued target') };
+}
+
+/** The step meets the targets (as `spate-planner sweep --max-over-mean R --max-queued N`). */
+export function meets(step, targets) {
+  const r = Number(step.max_over_mean);
+  return step.queued <= targets.maxQueued && Number.isFinite(r) && r <= targets.maxOverMean;
+}
+
+/** The smallest value whose step meets the targets, or null. */
+export function smallestMeeting(steps, targets) {
+  let best = null;
+  for (const s of steps) if (meets(s, targets) && (best === null || s.value < best.value)) best = s;
+  return best;
+}
+
+/**
+ * The value of the sweep that is the fleet shown (under its scenario): { value, note }; value
+ * null when no step is (members whose caps differ, for "every member's cap").
+ */
+export function currentValue(axis, view) {
+  if (axis === 'add_members') return { value: 0, note: 'no member added' };
+  if (axis === 'default_cap') return { value: view.default_cap, note: `the default cap now (${view.default_cap})` };
+  const caps = new Set(view.report.members.map((m) => m.cap));
+  if (caps.size === 1) return { value: [...caps][0], note: `every member's cap now (${[...caps][0]})` };
+  const sorted = [...caps].sort((a, b) => a - b);
+  return { value: null, note: `the members' caps differ now (${sorted[0]}–${sorted[sorted.length - 1]}): no step is today's fleet` };
+}
+
+/** Round steps 1, 2, 2.5, 5 × 10^k at or above `raw`. */
+function niceStep(raw) {
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= raw - 1e-12) return m * p;
+  return 10 * p;
+}
+
+/** The x scale over from..to with at most `count` integer ticks. */
+export function valueScale(from, to, count) {
+  const span = Math.max(1, to - from);
+  const step = Math.max(1, Math.ceil(niceStep(span / Math.max(1, count - 1))));
+  const ticks = [];
+  for (let v = Math.ceil(from / step) * step; v <= to; v += step) ticks.push({ value: v, label: thousands(v), at: (v - from) / span });
+  return { at: (v) => (to === from ? 0.5 : (v - from) / span), ticks };
+}
+
+/** The max/mean scale: from 1 to a round value above every ratio and the target. */
+export function ratioScale(ratios, target, count = 5) {
+  const hi = Math.max(1.01, target ?? 1, ...ratios.filter(Number.isFinite));
+  const step = niceStep((hi - 1) / Math.max(1, count - 1));
+  const end = 1 + Math.ceil((hi - 1) / step - 1e-9) * step;
+  const ticks = [];
+  const digits = [2, 3].find((d) => Math.abs(step * 10 ** d - Math.round(step * 10 ** d)) < 1e-6) ?? 4;
+  for (let v = 1; v <= end + step / 2; v += step) ticks.push({ value: v, label: v.toFixed(digits), at: (v - 1) / (end - 1) });
+  return { at: (v) => (v - 1) / (end - 1), ticks };
+}
+
+function short(n) {
+  if (n >= 1e6) return `${n / 1e6}M`;
+  if (n >= 1e3) return `${n / 1e3}k`;
+  return String(n);
+}
+
+/**
+ * The splits scale (queued, moves): log (of 1 + n) when the values other than zero span more
+ * than 20× (queued falling from thousands to a few, beside moves in the hundreds), else linear
+ * from 0.
+ */
+export function countScale(values, count = 5) {
+  const max = Math.max(0, ...values);
+  const low = Math.max(1, Math.min(...values.filter((v) => v > 0), max));
+  const log = max >= 20 && max / low > 20;
+  if (log) {
+    const decades = Math.max(1, Math.ceil(Math.log10(max + 1)));
+    const end = Math.log10(1 + 10 ** decades);
+    const ticks = [0, ...Array.from({ length: decades + 1 }, (_, i) => 10 ** i)]
+      .map((v) => ({ value: v, label: short(v), at: Math.log10(1 + v) / end }));
+    return { log: true, at: (v) => Math.log10(1 + v) / end, ticks };
+  }
+  const step = Math.max(1, Math.ceil(niceStep(Math.max(1, max) / Math.max(1, count - 1))));
+  const end = Math.max(step, Math.ceil(max / step) * step);
+  const ticks = [];
+  for (let v = 0; v <= end; v += step) ticks.push({ value: v, label: short(v), at: v / end });
+  return { log: false, at: (v) => v / end, ticks };
+}
+
+/** A step as the cells of the table (text). */
+export function stepCells(s) {
+  return [thousands(s.value), thousands(s.members), humanBytes(s.max_load), s.max_over_mean, s.max_over_bound,
+    thousands(s.queued), thousands(s.moves), humanBytes(s.bytes_moved), thousands(s.at_cap)];
+}
+
+export const STEP_HEADERS = ['members', 'max load', 'max / mean', 'max / bound', 'queued', 'moves', 'moved', 'at cap'];
+
+/** The columns of a sweep with a crash of each step's heaviest member (after STEP_HEADERS). */
+export const CRASH_HEADERS = ['crashed', 'recovery', 'idle split-seconds'];
+
+/** A step's crash cells: the member, its recovery (or "never"), the idle split-seconds. */
+export function crashCells(s) {
+  const c = s.crash;
+  if (!c) return ['—', '—', '—'];
+  const recovery = c.recovery_ms === null ? 'never' : `${(Number(c.recovery_ms) / 1000).toFixed(1)} s`;
+  return [c.member, recovery, thousands(Math.round(Number(c.idle_split_ms) / 1000))];
+}

@@ -1,0 +1,332 @@
+// The controller: the only code that updates the store. A load or a scenario change asks the
+// worker, and the answer is committed in one update (snapshot, scenario and plan together), so
+// the page never shows one fleet's header above another's figures. Every failure becomes a
+// message; results for a replaced load or scenario are dropped. The parts it makes, the live
+// session and the review actions, commit through the function it hands them; views and the
+// element call its actions (report, say, ...), never the store.
+import { PlannerClient } from './client.js';
+import { Store } from '../../common/page/store.js';
+import { describe, snapshotId, emptyScenario } from '../../common/shared/scenario.js';
+import { humanBytes } from '../../common/shared/format.js';
+import { errorMessage, isSuperseded, planSentence, failuresMessage, otherSnapshotMessage } from '../../common/shared/messages.js';
+import { LiveSession, listJobs } from '../../live/page/session.js';
+import { initialLive } from '../../live/shared/state.js';
+import { TimelineRunner } from '../../timeline/page/runner.js';
+import { ReviewActions } from '../../review/page/actions.js';
+
+export const DEMO = { splits: 2000, members: 24, seed: 1 };
+
+export class Controller extends EventTarget {
+  /** The store's update, handed to the parts this makes (the live session, the review actions). */
+  #commit = (patch) => this.store.update(patch);
+
+  constructor(store = new Store()) {
+    super();
+    this.store = store;
+    this.loadSeq = 0;
+    this.planSeq = 0;
+    /** The live job followed (live/page/session.js), or null. */
+    this.live = null;
+    this.client = new PlannerClient({ onRestart: (cause) => this.restarted(cause), onLive: (m) => this.live?.onWorker(m) });
+    this.timeline = new TimelineRunner(this);
+    /** The design review's actions (review/page/actions.js), given to views as `ctx.review`. */
+    this.review = new ReviewActions(this, this.#commit);
+  }
+
+  get state() { return this.store.state; }
+
+  /** Runs an action; a failure becomes the page's message (titled `title`). */
+  run(promise, title) {
+    return Promise.resolve(promise).catch((e) => this.report(e, title));
+  }
+
+  /** A failure (an error, or { message, code, path }) as the page's message, unless a newer load or scenario replaced it. */
+  report(e, title, level = 'error') {
+    if (!isSuperseded(e)) this.store.update({ message: errorMessage(e, title, level) });
+  }
+
+  /** A status sentence ("what changed") for assistive technology and the eye. */
+  say(status) {
+    this.store.update({ status });
+  }
+
+  // ------------------------------------------------------------------ before the first load
+
+  /** A permalink's scenario, order and Timeline (its tab asked for), before the first load plans them. */
+  fromLink(link) {
+    this.store.update({ scenario: link.scenario, order: link.order, ...(link.timeline ? { timeline: link.timeline, tab: { id: 'timeline' } } : {}) });
+  }
+
+  /** The element's default cap (its `default-cap` attribute), unless the scenario names one already. */
+  presetDefaultCap(cap) {
+    if (this.state.scenario.defaultCap === null) this.store.update({ scenario: { ...this.state.scenario, defaultCap: cap } });
+  }
+
+  // ------------------------------------------------------------------ loading
+
+  /**
+   * Loads a snapshot source and plans the current scenario on it; shows both at once. A
+   * newer load replaces this one; a refused snapshot leaves the fleet shown as it was.
+   * `link`: { snapshot, error } of a permalink read before this first load. Resolves to true
+   * when the snapshot is shown; never rejects (a failure is the page's message).
+   */
+  async load(source, label, link = null) {
+    this.stopLive();
+    const generation = ++this.loadSeq;
+    this.store.update({ loading: { label, fraction: 0, text: `loading ${label}…` } });
+    const progress = ({ got, total }) => {
+      if (generation !== this.loadSeq) return;
+      const text = got < 0 ? `parsing ${label}…` : `reading ${label}: ${humanBytes(got)}${total ? ` of ${humanBytes(total)}` : ''}`;
+      this.store.update({ loading: { label, fraction: got < 0 ? 1 : total ? got / total : 0.5, text } });
+    };
+    try {
+      const info = await this.client.load(source, generation, progress);
+      if (generation !== this.loadSeq) return false;
+      const scenario = this.state.scenario;
+      const result = await this.analyse(scenario, generation);
+      if (generation !== this.loadSeq) return false;
+      const id = snapshotId(info);
+      this.store.update({
+        generation, info, snapshotId: id, source: { label, kind: source.kind }, result, loading: null, ready: true,
+        focus: info.members.some((m) => m.name === this.state.focus) ? this.state.focus : null,
+        message: this.loadMessage(scenario, result, link, id),
+        status: `Loaded ${label}: job ${info.job}, ${info.members.length} members, ${info.splits} splits. ${planSentence(result.view)}.`,
+      });
+      this.dispatchEvent(new CustomEvent('plan'));
+      return true;
+    } catch (e) {
+      if (generation !== this.loadSeq || isSuperseded(e)) return false;
+      this.store.update({ loading: null, message: errorMessage(e, `${label} could not be loaded; ${this.state.info ? 'the fleet shown is unchanged' : 'nothing is shown'}`) });
+      return false;
+    }
+  }
+
+  loadMessage(scenario, result, link, id) {
+    if (link?.error) return errorMessage(link.error, "The link's scenario could not be read; planning without it", 'warning');
+    const fails = failuresMessage(scenario, result.failures, link ? 'of the link' : 'of the scenario');
+    if (link?.snapshot && link.snapshot !== id) {
+      const other = otherSnapshotMessage(link.snapshot, id);
+      return fails ? { ...other, text: `${other.text} ${fails.title}: ${fails.text}.` } : other;
+    }
+    return fails && { ...fails, fromFailures: true };
+  }
+
+  loadDemo(demo = {}, link = null) {
+    const d = { ...DEMO, ...demo };
+    return this.load({ kind: 'demo', splits: d.splits, members: d.members, seed: d.seed }, 'the built-in demo fleet', link);
+  }
+
+  /** A same-origin URL only: no request leaves the page's origin. */
+  loadUrl(url, link = null) {
+    const resolved = new URL(url, document.baseURI);
+    if (resolved.origin !== location.origin) {
+      const e = Object.assign(new Error(`snapshots are only loaded from this page's origin (${location.origin}), not ${resolved.origin}`), { code: 'cross_origin' });
+      this.report(e, 'The snapshot could not be loaded');
+      return Promise.resolve(false);
+    }
+    return this.load({ kind: 'url', url: resolved.href }, resolved.pathname.split('/').pop() || resolved.pathname, link);
+  }
+
+  loadFile(file) {
+    return this.load({ kind: 'file', file }, file.name);
+  }
+
+  loadText(text) {
+    return this.load({ kind: 'text', text }, 'pasted');
+  }
+
+  // ------------------------------------------------------------------ live
+
+  /**
+   * Follows a live job of the server behind the event stream `url` (`spate-planner serve
+   * --server`); without `job` (and no --job), lists the server's jobs for the person to pick.
+   * Resolves to true once the job is shown.
+   */
+  async startLive(url, job) {
+    this.stopLive();
+    let list;
+    try {
+      list = await listJobs(url);
+    } catch (e) {
+      this.report(e, 'The live jobs could not be listed');
+      return false;
+    }
+    const chosen = job || list.job;
+    if (!chosen || !list.jobs.some((j) => j.job === chosen)) {
+      const missing = chosen && { level: 'error', title: `There is no job ${chosen} on this server`, text: `Its bucket spate_coordination_${chosen}_state does not exist. Pick a job below.`, code: 'no_job', where: '' };
+      this.store.update({ live: { ...initialLive(null, url), jobs: list.jobs }, message: missing || null });
+      return false;
+    }
+    this.live = new LiveSession(this, url, chosen, this.#commit);
+    return this.live.start();
+  }
+
+  stopLive() {
+    if (!this.live) return;
+    this.live.close();
+    this.live = null;
+    this.store.update({ live: null });
+  }
+
+  restarted(cause) {
+    if (this.live) {
+      this.store.update({ message: { level: 'warning', title: 'The planner module failed', text: `${cause.message}. A fresh module was started and the live job read again.`, code: cause.code || 'wasm_trap', where: '' } });
+      this.live.pull();
+      return;
+    }
+    this.store.update({
+      message: { level: 'warning', title: 'The planner module failed', text: `${cause.message}. A fresh module was started and the snapshot reloaded; your scenario is kept (it is in the link).`, code: cause.code || 'wasm_trap', where: '' },
+    });
+    this.run(this.replan(this.state.scenario, 'Replanned after the restart.'), 'The plan could not be made again');
+  }
+
+  // ------------------------------------------------------------------ planning
+
+  /** The worker's plan of `scenario` for load `generation` (changes that fail are left out). */
+  async analyse(scenario, generation = this.state.generation) {
+    const t0 = performance.now();
+    const r = await this.client.call('analyse', { generation, scenario });
+    return { ...r, roundTripMs: performance.now() - t0 };
+  }
+
+  /**
+   * Plans `scenario` and shows it, unless a newer scenario or load came first. Changes that no
+   * longer apply are the page's message (`where`: whose changes they are).
+   */
+  async replan(scenario, status, where = 'of the scenario') {
+    if (!this.state.info) {
+      this.store.update({ scenario });
+      return null;
+    }
+    const seq = ++this.planSeq;
+    await this.live?.settled();
+    const generation = this.state.generation;
+    const result = await this.analyse(scenario, generation);
+    if (seq !== this.planSeq || generation !== this.state.generation) return null;
+    this.store.update({ scenario, result, message: this.failuresNote(scenario, result, where), status: `${status} ${planSentence(result.view)}.` });
+    this.dispatchEvent(new CustomEvent('plan'));
+    return result;
+  }
+
+  /** The message for changes that do not apply; an older such message goes, others stay. */
+  failuresNote(scenario, result, where) {
+    const fails = failuresMessage(scenario, result.failures, where);
+    if (fails) return { ...fails, fromFailures: true };
+    return this.state.message?.fromFailures ? null : this.state.message;
+  }
+
+  /**
+   * Adds a change after checking it: the core plans the scenario with it, and a change it
+   * refuses is not added (the returned promise rejects with the core's error).
+   */
+  async addChange(change) {
+    const s = this.state.scenario;
+    const next = { ...s, changes: [...s.changes, change] };
+    const seq = ++this.planSeq;
+    await this.live?.settled();
+    const generation = this.state.generation;
+    const result = await this.analyse(next, generation);
+    const refused = result.failures.find((f) => f.index === next.changes.length - 1);
+    if (refused) throw Object.assign(new Error(refused.message), refused);
+    if (seq !== this.planSeq || generation !== this.state.generation) return;
+    this.store.update({ scenario: next, result, message: this.failuresNote(next, result, 'of the scenario'), status: `Applied: ${describe(change)}. ${planSentence(result.view)}.` });
+    this.dispatchEvent(new CustomEvent('plan'));
+  }
+
+  removeChange(index) {
+    const s = this.state.scenario;
+    const gone = s.changes[index];
+    const next = { ...s, changes: s.changes.filter((_, i) => i !== index) };
+    return this.run(this.replan(next, `Removed: ${describe(gone)}.`), 'The plan could not be made');
+  }
+
+  undo() {
+    return this.removeChange(this.state.scenario.changes.length - 1);
+  }
+
+  clear() {
+    return this.run(this.replan({ ...this.state.scenario, changes: [] }, 'All changes removed.'), 'The plan could not be made');
+  }
+
+  /** Settings: { defaultCap } (null: the leader's own). */
+  setSettings(patch) {
+    const next = { ...this.state.scenario, ...patch };
+    return this.run(this.replan(next, `Default cap ${next.defaultCap ?? "from the store"}.`), 'The plan could not be made');
+  }
+
+  /** Replaces the whole scenario (the element's property, an edited address). */
+  setScenario(scenario, status = 'Scenario replaced.', where = 'of the scenario') {
+    return this.run(this.replan(scenario ?? emptyScenario(), status, where), 'The scenario cannot be planned');
+  }
+
+  /**
+   * A departed instance's window: withheld (true) or released (false). A recent departure the
+   * store shows is released by a release_departed change; an older owner is withheld by a
+   * remove_member (crash) change. Toggling back removes the change.
+   */
+  setWithheld(instance, withheld) {
+    const s = this.state.scenario;
+    const mine = (c) => c.member === instance && (c.op === 'release_departed' || (c.op === 'remove_member' && !this.isMember(instance)));
+    const rest = s.changes.filter((c) => !mine(c));
+    const fromStore = this.state.info.recent_departures.includes(instance);
+    const add = fromStore ? (withheld ? null : { op: 'release_departed', member: instance })
+      : (withheld ? { op: 'remove_member', member: instance, departure: 'crash' } : null);
+    const next = { ...s, changes: add ? [...rest, add] : rest };
+    return this.run(this.replan(next, `${instance}: splits ${withheld ? 'withheld' : 'released'}.`), 'The plan could not be made');
+  }
+
+  isMember(name) {
+    return this.state.info.members.some((m) => m.name === name);
+  }
+
+  // ------------------------------------------------------------------ view state
+
+  focus(member) {
+    this.store.update({ focus: member, status: member ? `Showing ${member}'s moves, splits and claims.` : 'Showing every member.' });
+  }
+
+  setOrder(order) {
+    this.store.update({ order });
+  }
+
+  dismissMessage() {
+    this.store.update({ message: null });
+  }
+
+  /** Shows a tab of the detail area (`focus`: moves the keyboard focus to it). */
+  showTab(id, focus = false) {
+    this.store.update({ tab: { id, focus } });
+  }
+
+  // ------------------------------------------------------------------ timeline
+
+  /** Replaces the Timeline's script and configurations ({ script, b }, timeline/shared/script.js). */
+  setTimeline(timeline, status = null) {
+    this.store.update(status ? { timeline, status } : { timeline });
+  }
+
+  /** Adds scripted events (a crash from the fleet chart, say) and shows the Timeline. */
+  addTimelineEvents(events, status) {
+    const t = this.state.timeline;
+    const script = { ...t.script, events: [...(Array.isArray(t.script.events) ? t.script.events : []), ...events] };
+    this.store.update({ timeline: { ...t, script }, tab: { id: 'timeline', focus: true }, status });
+  }
+
+  /** The Timeline's run, committed by timeline/page/runner.js. */
+  setTimelineRun(timelineRun) {
+    this.store.update({ timelineRun });
+  }
+
+  /** A request for the snapshot and scenario shown (the worker refuses it for another load). */
+  async ask(op, args = {}) {
+    await this.live?.settled();
+    const r = this.state.result;
+    return this.client.call(op, { generation: this.state.generation, text: r?.text ?? '', ...args });
+  }
+
+  close() {
+    this.live?.close();
+    this.review.close();
+    this.client.terminate();
+  }
+}

@@ -1,0 +1,86 @@
+// The header: what is shown (job, source, when, the leader's default cap and where it comes
+// from), the ways to open a snapshot, and a load's progress.
+import { el, attrs, button, input } from '../../common/page/dom.js';
+import { changed } from '../../common/page/store.js';
+import { utc, thousands } from '../../common/shared/format.js';
+
+const CAP_SOURCE = {
+  user: 'set in the scenario',
+  leader_presence: "the leader's own max_in_flight",
+  spate_default: "Spate's default (the leader's own cap is unknown)",
+};
+
+function sourceText(state) {
+  const i = state.info;
+  if (!i) return state.loading ? 'loading…' : 'no snapshot loaded';
+  return `job ${i.job} (${state.source.label}), taken ${utc(i.taken_at_ms)}; ${thousands(i.members.length)} members, ${thousands(i.splits)} splits`;
+}
+
+function capLine(view) {
+  const line = el('p', undefined, 'cap-line');
+  line.append(el('span', `Default cap ${view.default_cap}`, 'cap-value'), el('span', ` — ${CAP_SOURCE[view.default_cap_source] || view.default_cap_source}`));
+  if (view.default_cap_source === 'spate_default') line.append(el('span', `. ${view.default_cap_note}`, 'cap-note'));
+  line.title = view.default_cap_note;
+  return line;
+}
+
+function pasteBox(controller) {
+  const box = el('div', undefined, 'paste');
+  box.hidden = true;
+  const area = attrs(document.createElement('textarea'), { 'aria-label': 'snapshot text', placeholder: 'Paste a snapshot file (spate-planner-snapshot/1) here' });
+  const load = button('Load pasted snapshot', async () => {
+    if (await controller.loadText(area.value)) box.hidden = true;
+  });
+  box.append(area, load);
+  return box;
+}
+
+export function createHeader(ctx) {
+  const { controller } = ctx;
+  const node = el('div', undefined, 'header');
+  const title = el('div', undefined, 'title');
+  const source = el('p', '', 'source');
+  const cap = el('div', undefined, 'cap');
+  title.append(el('h1', 'spate-planner'), source, cap);
+
+  const file = input('file', { accept: '.json,application/json', 'aria-label': 'snapshot file' });
+  file.hidden = true;
+  file.addEventListener('change', () => {
+    const f = file.files[0];
+    file.value = '';
+    if (f) controller.loadFile(f);
+  });
+  const paste = pasteBox(controller);
+  const load = el('div', undefined, 'load');
+  load.append(
+    button('Open snapshot…', () => file.click()),
+    file,
+    button('Paste…', () => { paste.hidden = !paste.hidden; }),
+    button('Demo fleet', () => controller.loadDemo(ctx.options.demo)),
+  );
+  const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'loading the snapshot', 'aria-valuemin': 0, 'aria-valuemax': 100 });
+  progress.hidden = true;
+  const fill = el('div', undefined, 'progress-bar');
+  const text = el('span');
+  progress.append(fill, text);
+  const top = el('div', undefined, 'topbar');
+  top.append(title, load);
+  node.append(top, paste, progress);
+
+  return {
+    node,
+    update(state, prev) {
+      if (changed(prev, state, 'info', 'source', 'loading')) source.textContent = sourceText(state);
+      if (changed(prev, state, 'result')) cap.replaceChildren(...(state.result ? [capLine(state.result.view)] : []));
+      if (changed(prev, state, 'loading')) {
+        progress.hidden = !state.loading;
+        if (state.loading) {
+          const pct = Math.round(state.loading.fraction * 100);
+          fill.style.width = `${pct}%`;
+          progress.setAttribute('aria-valuenow', String(pct));
+          text.textContent = state.loading.text;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// Timeline: when things happen. Pick events (crash, graceful stop, start, crash the leader, a
+// rolling restart) and the configuration (and a second one to compare), and the timing
+// simulator runs them on the snapshot shown, in the worker: the headline figures side by side,
+// each member's load over time with the idle work, the events as marks, and a scrubber showing
+// the fleet at any second. The script lives in the store (so in the link and the report); the
+// run is made by timeline/page/runner.js when this tab is looked at.
+import { el, attrs, button, scrollArea } from '../../common/page/dom.js';
+import { changed } from '../../common/page/store.js';
+import { runKey } from './runner.js';
+import { configNames, duration, clock, effective } from '../shared/script.js';
+import { thousands } from '../../common/shared/format.js';
+import { createTimelineEvents } from './events.js';
+import { createTimelineConfig } from './config.js';
+import { createScriptBox } from './json.js';
+import { figuresTable } from './figures.js';
+import { createTimelineCharts } from './chart.js';
+import { createTimelineFleet } from './fleet.js';
+import { mostIdleMs } from '../shared/at.js';
+
+const NAMES = { A: 'configuration A', B: 'configuration B' };
+
+function errorBox(err, retry) {
+  const box = attrs(el('div', undefined, 'message error tl-error'), { role: 'alert', 'data-code': err.code });
+  const body = el('div', undefined, 'message-body');
+  body.append(el('strong', err.which ? `The simulation of ${NAMES[err.which]} failed` : 'The Timeline failed'), el('div', err.message));
+  if (err.path) body.append(el('div', `at ${err.path}`, 'where'));
+  body.append(el('div', `code: ${err.code}`, 'code'));
+  box.append(body, button(err.which ? 'Run again' : 'Try again', retry));
+  return box;
+}
+
+function fleetSize(state) {
+  return `${thousands(state.info.splits)} splits × ${thousands(state.info.members.length)} members`;
+}
+
+function timingText(run, state, paintMs) {
+  const one = (m) => `${(m.timing.roundTripMs / 1000).toFixed(2)} s (simulation ${(m.timing.simMs / 1000).toFixed(2)} s)`;
+  const parts = [`A ${one(run.a)}`];
+  if (run.b) parts.push(`B ${one(run.b)}`);
+  return `Simulated ${duration(run.a.endMs)} of ${fleetSize(state)} in the worker: ${parts.join(', ')}; drawn in ${Math.round(paintMs)} ms.`;
+}
+
+export function createTimeline(ctx) {
+  const { controller } = ctx;
+  const node = el('div', undefined, 'timeline');
+  const intro = el('p', 'When things happen: the timing simulator replays heartbeats, lease expiry, the rebalance delay, elections, claims and drains on this snapshot, event by event, for the events and configuration below.', 'hint');
+  const events = createTimelineEvents(ctx);
+  const config = createTimelineConfig(ctx);
+  const json = createScriptBox(controller);
+  const setup = el('div', undefined, 'tl-setup');
+  const left = el('div', undefined, 'tl-column');
+  left.append(events.node, json.node);
+  setup.append(left, config.node);
+  const status = attrs(el('p', '', 'hint tl-status'), { role: 'status' });
+  const problem = el('div', undefined, 'tl-problem');
+  const results = el('div', undefined, 'tl-results');
+  const figures = scrollArea('headline figures', 'scroll tl-figures-slot');
+  let t = 0;
+  let moved = false;
+  let frame = 0;
+  const apply = () => { frame = 0; charts.cursor(t); fleet.at(t); };
+  const scrub = (next) => {
+    t = Math.round(next / 1000) * 1000;
+    moved = true;
+    if (!frame) frame = requestAnimationFrame(apply);
+  };
+  const charts = createTimelineCharts({ onScrub: scrub, onError: (e) => problem.replaceChildren(errorBox({ which: null, message: `the chart could not be drawn: ${e.message}`, code: e.code || 'internal', path: '' }, () => charts.redraw())) });
+  const fleet = createTimelineFleet({ onScrub: scrub });
+  results.append(figures, charts.node, fleet.node);
+  results.hidden = true;
+  node.append(intro, setup, status, problem, results);
+  let shown = false;
+  let drawnRun = null;
+  let ticker = 0;
+
+  function busy(run, state) {
+    const since = run.since;
+    const until = (run.which === 'B' && run.timeline.b?.until_ms) || effective(run.timeline.script, 'until_ms', state.info);
+    const text = () => `Simulating ${NAMES[run.which]}: ${duration(until)} of ${fleetSize(state)}… ${((performance.now() - since) / 1000).toFixed(1)} s`;
+    status.textContent = text();
+    clearInterval(ticker);
+    ticker = setInterval(() => { status.textContent = text(); }, 250);
+    results.setAttribute('aria-busy', 'true');
+    node.dataset.busy = 'true';
+  }
+
+  function idle() {
+    clearInterval(ticker);
+    results.removeAttribute('aria-busy');
+    delete node.dataset.busy;
+  }
+
+  function draw(run, state) {
+    const t0 = performance.now();
+    const names = configNames(run.timeline);
+    const runs = [{ which: 'A', title: names.A, model: run.a }, ...(run.b ? [{ which: 'B', title: names.B, model: run.b }] : [])];
+    const hasEvents = Array.isArray(run.timeline.script.events) && run.timeline.script.events.length > 0;
+    figures.replaceChildren(figuresTable(run, hasEvents));
+    charts.show(runs);
+    fleet.show(runs);
+    const end = Math.max(...runs.map((r) => r.model.endMs));
+    if (!moved || t > end) t = mostIdleMs(run.a);
+    apply();
+    results.hidden = false;
+    const drawMs = performance.now() - t0;
+    // after the next frame is painted: the time from the run's arrival to pixels
+    requestAnimationFrame(() => setTimeout(() => {
+      const paintMs = performance.now() - t0;
+      status.textContent = timingText(run, state, paintMs);
+      node.dataset.paintMs = paintMs.toFixed(1);
+      node.dataset.workerMs = ((run.a.timing.roundTripMs) + (run.b?.timing.roundTripMs ?? 0)).toFixed(1);
+      node.dataset.run = String(Number(node.dataset.run || 0) + 1);
+      node.dataset.drawMs = drawMs.toFixed(1);
+      node.dataset.at = clock(t);
+    }, 0));
+  }
+
+  function render(state) {
+    const run = state.timelineRun;
+    const current = run && run.generation === state.generation;
+    if (!current) { idle(); results.hidden = true; problem.replaceChildren(); status.textContent = ''; drawnRun = null; return; }
+    if (run.status === 'running') { busy(run, state); problem.replaceChildren(); return; }
+    idle();
+    if (run.status === 'error') {
+      results.hidden = true;
+      drawnRun = null;
+      status.textContent = '';
+      problem.replaceChildren(errorBox(run.error, () => { controller.setTimelineRun(null); controller.timeline.request(); }));
+      return;
+    }
+    problem.replaceChildren();
+    if (run !== drawnRun) { drawnRun = run; draw(run, state); }
+  }
+
+  return {
+    node,
+    show() { shown = true; controller.timeline.request(); },
+    hide() { shown = false; },
+    update(state, prev) {
+      if (changed(prev, state, 'timeline', 'timelineRun', 'info')) {
+        const run = state.timelineRun;
+        const err = run?.status === 'error' && run.key === runKey(state) ? run.error : null;
+        events.update(state, err);
+        config.update(state, err);
+        json.update(state.timeline);
+      }
+      if (changed(prev, state, 'timelineRun', 'generation')) render(state);
+      if (shown && changed(prev, state, 'timeline', 'generation')) controller.timeline.request();
+    },
+    destroy() { idle(); charts.destroy(); },
+  };
+}

@@ -1,0 +1,139 @@
+// The what-if forms. Each builds one change; the controller checks it with the core before
+// adding it, and a refused change is explained beside its own Apply button. Only members of
+// the current scenario are offered; split ids are suggested as you type.
+import { el, attrs, input, select, setOptions, field } from '../../common/page/dom.js';
+import { parseBytes } from '../../common/shared/format.js';
+import { naturalCompare } from '../../common/shared/sort.js';
+import { isSuperseded } from '../../common/shared/messages.js';
+
+function need(value, what) {
+  const v = value.trim();
+  if (!v) throw Object.assign(new Error(`name ${what}`), { code: 'missing' });
+  return v;
+}
+
+function count(value, what) {
+  const v = value.trim();
+  if (!/^\d+$/.test(v)) throw Object.assign(new Error(`${what} is a whole number`), { code: 'invalid_number' });
+  return v;
+}
+
+/** One form: title, fields, Apply; its own error and result lines. */
+function changeForm(ctx, key, title, fields, make) {
+  const f = attrs(el('form', undefined, 'change'), { 'data-form': key, 'aria-label': title });
+  const error = attrs(el('p', '', 'form-error'), { role: 'alert' });
+  const done = attrs(el('p', '', 'form-done'), { role: 'status' });
+  const apply = el('button', 'Apply');
+  apply.type = 'submit';
+  f.append(el('h3', title), ...fields.map(([label, control]) => field(label, control)), apply, error, done);
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    error.textContent = '';
+    done.textContent = '';
+    apply.disabled = true;
+    try {
+      await ctx.controller.addChange(make());
+      f.reset();
+      done.textContent = ctx.controller.state.status;
+      done.scrollIntoView({ block: 'nearest' });
+    } catch (err) {
+      if (!isSuperseded(err)) {
+        error.textContent = `Not added: ${err.message}${err.code ? ` (${err.code})` : ''}`;
+        error.scrollIntoView({ block: 'nearest' });
+      }
+    } finally {
+      apply.disabled = false;
+    }
+  });
+  return f;
+}
+
+/** A text input with suggestions of split ids that contain what is typed. */
+function splitInput(ctx, id, label, placeholder) {
+  const list = attrs(el('datalist'), { id });
+  const i = input('text', { list: id, placeholder, 'aria-label': label, autocomplete: 'off' });
+  let seq = 0;
+  i.addEventListener('input', async () => {
+    const q = i.value.split(',').pop().trim();
+    const mine = ++seq;
+    if (q.length < 2) return;
+    try {
+      const rows = await ctx.controller.ask('findSplits', { query: q, limit: 20 });
+      if (mine !== seq) return;
+      const head = i.value.includes(',') ? i.value.slice(0, i.value.lastIndexOf(',') + 1) : '';
+      list.replaceChildren(...rows.map((r) => attrs(el('option'), { value: `${head}${r.id}` })));
+    } catch (e) {
+      if (!isSuperseded(e)) ctx.controller.say(`Split suggestions failed: ${e.message}`);
+    }
+  });
+  return [i, list];
+}
+
+const DEPARTURES = [
+  ['crash', 'crashed just now: its splits wait out the rebalance delay'],
+  ['crash_after_delay', 'crashed longer ago than the delay: its splits move now'],
+  ['graceful', 'shut down gracefully: it released what it held'],
+];
+
+export function createForms(ctx) {
+  const text = (ph, aria) => input('text', { placeholder: ph, 'aria-label': aria, autocomplete: 'off' });
+  const num = (ph, aria) => input('number', { placeholder: ph, min: '0', max: '4294967295', step: '1', 'aria-label': aria });
+  const removeSelect = select([], 'member to remove');
+  const capSelect = select([], 'member whose cap to change');
+  const forms = el('div', undefined, 'forms');
+
+  const addName = text('worker-new', 'new member name');
+  const addCap = num('default', 'new member cap');
+  forms.append(changeForm(ctx, 'add', 'Add a member', [['name', addName], ['cap', addCap]], () => {
+    const c = { op: 'add_member', member: need(addName.value, 'the member') };
+    if (addCap.value.trim()) c.cap = Number(count(addCap.value, 'the cap'));
+    return c;
+  }));
+
+  const departure = select(DEPARTURES, 'how the member leaves');
+  forms.append(changeForm(ctx, 'remove', 'Remove a member', [['member', removeSelect], ['how it leaves', departure]], () => ({
+    op: 'remove_member', member: need(removeSelect.value, 'the member'), departure: departure.value,
+  })));
+
+  const capVal = num('0 = default', 'new cap');
+  forms.append(changeForm(ctx, 'cap', 'Change a cap', [['member', capSelect], ['cap', capVal]], () => ({
+    op: 'set_cap', member: need(capSelect.value, 'the member'), cap: Number(count(capVal.value || '0', 'the cap')),
+  })));
+
+  const [resIds, resList] = splitInput(ctx, 'reserve-splits', 'splits to reserve or release', 'split ids, comma separated');
+  const resMode = select([['reserve', 'reserve (withhold)'], ['release', 'release']], 'reserve or release');
+  forms.append(changeForm(ctx, 'reserve', 'Reserve or release splits', [['splits', resIds], ['', resMode]], () => {
+    const splits = resIds.value.split(',').map((s) => s.trim()).filter(Boolean);
+    if (!splits.length) throw Object.assign(new Error('name at least one split'), { code: 'missing' });
+    return { op: resMode.value, splits };
+  }), resList);
+
+  const [wId, wList] = splitInput(ctx, 'weight-split', 'split whose weight to change', 'split id');
+  const wVal = text('e.g. 6GiB or 123456', 'new weight');
+  forms.append(changeForm(ctx, 'weight', 'Change a weight', [['split', wId], ['weight', wVal]], () => ({
+    op: 'set_weight', split: need(wId.value, 'the split'), weight: parseBytes(wVal.value),
+  })), wList);
+
+  const nCount = num('100', 'how many splits to add');
+  const nWeight = text('64MiB', 'weight of each added split');
+  const nPrefix = text('synthetic-', 'id prefix of added splits');
+  forms.append(changeForm(ctx, 'splits', 'Add synthetic splits', [['count', nCount], ['weight each', nWeight], ['id prefix', nPrefix]], () => {
+    const c = { op: 'add_splits', count: count(nCount.value || '0', 'the count'), weight: parseBytes(nWeight.value || '64MiB') };
+    if (nPrefix.value.trim()) c.prefix = nPrefix.value.trim();
+    return c;
+  }));
+
+  let offered = null;
+  return {
+    node: forms,
+    /** Offers the members of the scenario planned now. */
+    setMembers(names) {
+      const key = names.join('\n');
+      if (key === offered) return;
+      offered = key;
+      const sorted = names.slice().sort(naturalCompare).map((n) => [n, n]);
+      setOptions(removeSelect, sorted);
+      setOptions(capSelect, sorted);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// The what-if panel: the leader's default cap, the list of changes (a change that no longer
+// applies is marked with its reason), the recently departed instances whose splits the leader
+// withholds, and the forms. Beside the chart when the element is wide; a drawer at the bottom
+// of the viewport when it is narrow (the summary strip stays in view above).
+import { el, attrs, button, input } from '../../common/page/dom.js';
+import { changed } from '../../common/page/store.js';
+import { describe } from '../../common/shared/scenario.js';
+import { createForms } from './forms.js';
+
+function changeItem(c, i, failure, controller) {
+  const li = attrs(el('li', undefined, failure ? 'failing' : ''), { 'data-change': i });
+  const text = el('span', describe(c), 'what');
+  li.append(text);
+  if (failure) li.append(el('span', `not applied: ${failure.message} (${failure.code})`, 'reason'));
+  li.append(button('✕', () => controller.removeChange(i), 'icon', `Remove change ${i + 1}: ${describe(c)}`));
+  return li;
+}
+
+const STATE_WORDS = {
+  withheld: (d) => `${d.withheld} split${d.withheld === 1 ? '' : 's'} withheld`,
+  released: () => 'released: its splits move now',
+  returned: () => 'back in the fleet',
+  no_delay: () => 'no rebalance delay: nothing withheld',
+};
+
+function departedItem(name, i, d, fromStore, controller) {
+  const box = input('checkbox', { 'aria-describedby': `departed-note-${i}` });
+  box.checked = d?.state === 'withheld';
+  box.disabled = d?.state === 'returned' || d?.state === 'no_delay';
+  box.addEventListener('change', () => controller.setWithheld(name, box.checked));
+  const label = el('label', undefined, 'check');
+  const why = fromStore ? 'departed recently (its assign record lingers)' : 'owns splits but is no longer a member';
+  const words = d ? STATE_WORDS[d.state](d) : 'its splits move now';
+  label.append(box, el('span', ` ${name}`, 'who'));
+  const note = attrs(el('span', ` — ${why}; ${words}`, 'hint'), { id: `departed-note-${i}` });
+  const li = attrs(el('li'), { 'data-departed': name });
+  li.append(label, note);
+  return li;
+}
+
+function departedList(state, controller) {
+  const info = state.info;
+  const view = state.result.view;
+  const members = new Set(info.members.map((m) => m.name));
+  const byName = new Map(view.departed.map((d) => [d.instance, d]));
+  const names = [...new Set([...info.recent_departures, ...info.departed_owners, ...byName.keys()])].filter((n) => !members.has(n));
+  if (!names.length) return [];
+  const list = el('ul', undefined, 'departed');
+  names.forEach((n, i) => list.append(departedItem(n, i, byName.get(n), info.recent_departures.includes(n), controller)));
+  const p = el('p', 'Departed instances. Checked: the leader withholds the splits they still own until the rebalance delay ends; uncheck to plan as if the delay were over.', 'hint');
+  return [el('h3', 'Departed'), p, list];
+}
+
+function capSetting(controller) {
+  const cap = input('number', { min: '0', max: '4294967295', step: '1', 'aria-label': 'leader default cap' });
+  cap.addEventListener('change', () => {
+    const v = cap.value.trim();
+    controller.setSettings({ defaultCap: v === '' ? null : Math.max(0, Math.min(4294967295, Math.floor(Number(v)))) });
+  });
+  const l = el('label', undefined, 'field');
+  l.append(el('span', 'Leader default cap (empty: its own)'), cap);
+  return { node: l, cap };
+}
+
+export function createWhatIf(ctx) {
+  const { controller } = ctx;
+  const node = attrs(el('section', undefined, 'whatif'), { 'aria-labelledby': 'whatif-title', id: 'whatif' });
+  const toggle = attrs(button('', () => setOpen(!open), 'drawer-toggle'), { 'aria-expanded': 'false', 'aria-controls': 'whatif-body' });
+  const heading = attrs(el('h2', 'What-if'), { id: 'whatif-title' });
+  const body = attrs(el('div', undefined, 'whatif-body'), { id: 'whatif-body', tabindex: '-1' });
+  const settings = capSetting(controller);
+  const list = attrs(el('ol', undefined, 'changes'), { 'aria-label': 'changes' });
+  const tools = el('div', undefined, 'row');
+  const undo = button('Undo last change', () => controller.undo());
+  const clear = button('Clear all', () => controller.clear());
+  tools.append(undo, clear);
+  const departed = el('div', undefined, 'departed-slot');
+  const forms = createForms(ctx);
+  body.append(settings.node, el('h3', 'Changes'), list, tools, departed, forms.node);
+  node.append(heading, toggle, body);
+  let open = false;
+
+  function setOpen(v) {
+    open = v;
+    node.classList.toggle('open', v);
+    toggle.setAttribute('aria-expanded', String(v));
+    toggleText(controller.state);
+    // the drawer covers the lower part of the viewport: bring the summary strip to the top
+    if (v) ctx.root.querySelector('.top')?.scrollIntoView({ block: 'start' });
+  }
+
+  function toggleText(state) {
+    const n = state.scenario.changes.length;
+    toggle.textContent = `${open ? 'Hide' : 'Show'} what-if (${n} change${n === 1 ? '' : 's'})`;
+  }
+
+  function renderChanges(state) {
+    const failures = new Map((state.result?.failures || []).map((f) => [f.index, f]));
+    const items = state.scenario.changes.map((c, i) => changeItem(c, i, failures.get(i), controller));
+    list.replaceChildren(...(items.length ? items : [el('li', 'none yet: the plan shown is the baseline', 'hint')]));
+    undo.disabled = clear.disabled = state.scenario.changes.length === 0;
+    toggleText(state);
+  }
+
+  return {
+    node,
+    update(state, prev) {
+      if (changed(prev, state, 'scenario', 'result')) renderChanges(state);
+      if (changed(prev, state, 'result') && state.result) {
+        const v = state.result.view;
+        forms.setMembers(v.report.members.map((m) => m.name));
+        settings.cap.placeholder = String(v.default_cap);
+        departed.replaceChildren(...departedList(state, controller));
+      }
+      if (changed(prev, state, 'scenario')) settings.cap.value = state.scenario.defaultCap ?? '';
+    },
+  };
+}
