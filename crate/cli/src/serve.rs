@@ -135,31 +135,12 @@ pub fn run(args: &Args) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let snapshot = match &args.snapshot {
-        None => None,
-        Some(p) => match crate::support::load(p) {
-            Ok(fleet) => {
-                eprintln!(
-                    "snapshot {}: job {}, {} members, {} splits, {} warnings",
-                    p.display(),
-                    fleet.job,
-                    fleet.members.len(),
-                    fleet.splits.len(),
-                    fleet.warnings.len()
-                );
-                match std::fs::read(p) {
-                    Ok(b) => Some(Bytes::from(b)),
-                    Err(e) => {
-                        eprintln!("spate-planner serve: cannot read {}: {e}", p.display());
-                        return ExitCode::FAILURE;
-                    }
-                }
-            }
-            Err(e) => {
-                eprintln!("spate-planner serve: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("spate-planner serve: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -193,6 +174,23 @@ pub fn run(args: &Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The snapshot to serve, checked (its summary printed) and read once: every request for
+/// `/snapshot.json` is sent these bytes, shared.
+fn read_snapshot(p: &Path) -> Result<Bytes, String> {
+    let fleet = crate::support::load(p)?;
+    eprintln!(
+        "snapshot {}: job {}, {} members, {} splits, {} warnings",
+        p.display(),
+        fleet.job,
+        fleet.members.len(),
+        fleet.splits.len(),
+        fleet.warnings.len()
+    );
+    std::fs::read(p)
+        .map(Bytes::from)
+        .map_err(|e| format!("cannot read {}: {e}", p.display()))
 }
 
 /// Connects to NATS and starts the fixed job, if asked to.
