@@ -14,6 +14,7 @@ mod human;
 mod leader_flags;
 mod live;
 mod nats;
+mod output;
 mod plan;
 mod review;
 mod serve;

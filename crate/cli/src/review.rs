@@ -3,7 +3,7 @@
 use spate_planner_core::{
     diff, human_bytes, smallest_meeting, sweep, to_json, Axis, CrashModel, Scenario, Step,
 };
-use spate_planner_sim::{CrashScript, Script};
+use spate_planner_sim::{CrashScript, Script, MAX_SCRIPT_BYTES};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -102,7 +102,7 @@ fn crash_script(args: &SweepArgs) -> Result<Option<Script>, String> {
     match &args.script {
         None => Ok(Some(Script::default())),
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let text = crate::support::read_text(p, "script", MAX_SCRIPT_BYTES)?;
             Script::parse(&text)
                 .map(Some)
                 .map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))
@@ -115,10 +115,7 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
     let base = match &args.what_if {
         None => Scenario::default(),
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            Scenario::parse(&text).map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))?
-        }
+        Some(p) => crate::support::scenario(p)?,
     };
     let script = crash_script(args)?;
     let model = script.as_ref().map(CrashScript);

@@ -1,45 +1,65 @@
-//! What several commands share: reading a snapshot file into the leader's view, writing an output
-//! file atomically, and the wall clock. Command modules use these; none imports another command.
+//! What several commands share: reading an input file (never more than its format's limit),
+//! reading a snapshot into the leader's view or a scenario, writing an output file atomically
+//! (`output.rs`), and the wall clock. Command modules use these; none imports another command.
 
-use spate_planner_core::Fleet;
-use std::io::Write;
+use spate_planner_core::{human_bytes, Fleet, Scenario, MAX_SCENARIO_BYTES, MAX_SNAPSHOT_BYTES};
+use std::io::Read;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Reads and loads a snapshot file, with the error a person needs.
-pub fn load(path: &Path) -> Result<Fleet, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        format!(
-            "{}: not a snapshot: invalid UTF-8 at byte {}",
-            path.display(),
-            e.valid_up_to()
-        )
-    })?;
-    Fleet::load_text(text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
+pub use crate::output::write_atomically;
+
+/// The refusal of an input past its limit (docs/bad-inputs.md, "Bounds").
+fn too_large(path: &Path, what: &str, size: &str, max: usize) -> String {
+    format!(
+        "{}: {size}; spate-planner reads a {what} of at most {} ({max} bytes) [too_large]",
+        path.display(),
+        human_bytes(max as u64)
+    )
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "snapshot".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// The bytes of `path`, at most `max` of them: a regular file larger than that is refused before
+/// anything is read, and any other file (a pipe, a device such as /dev/zero) is read only up to
+/// one byte past the limit. `what` names the kind of input in the error.
+pub fn read_bounded(path: &Path, what: &str, max: usize) -> Result<Vec<u8>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(format!("cannot read {}: it is a directory", path.display()));
     }
-    result
+    if meta.is_file() && meta.len() > max as u64 {
+        return Err(too_large(path, what, &format!("{} bytes", meta.len()), max));
+    }
+    let mut bytes = Vec::with_capacity(if meta.is_file() { meta.len() as usize } else { 0 });
+    file.take(max as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() > max {
+        return Err(too_large(path, what, "more than that was read", max));
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] as UTF-8 text.
+pub fn read_text(path: &Path, what: &str, max: usize) -> Result<String, String> {
+    String::from_utf8(read_bounded(path, what, max)?).map_err(|e| {
+        format!(
+            "{}: not a {what}: invalid UTF-8 at byte {} [not_json]",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Reads and loads a snapshot file, with the error a person needs.
+pub fn load(path: &Path) -> Result<Fleet, String> {
+    let text = read_text(path, "snapshot", MAX_SNAPSHOT_BYTES)?;
+    Fleet::load_text(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
+}
+
+/// Reads a scenario file (docs/scenario-format.md): an empty file is refused.
+pub fn scenario(path: &Path) -> Result<Scenario, String> {
+    let text = read_text(path, "scenario", MAX_SCENARIO_BYTES)?;
+    Scenario::parse_file(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
 }
 
 /// Now, in ms since the Unix epoch (0 if the clock is before it).

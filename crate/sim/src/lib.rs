@@ -44,6 +44,7 @@ pub use outcome::{
 };
 pub use run::simulate;
 pub use script::{
-    apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_UNTIL_MS,
+    apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_SCRIPT_BYTES,
+    MAX_UNTIL_MS,
 };
 pub use start::{bench_scenario, Start};

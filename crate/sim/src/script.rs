@@ -25,6 +25,12 @@ pub const MAX_UNTIL_MS: u64 = 1 << 32;
 /// Most splits the `add_splits` events of one script may add in all.
 pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
 
+/// The longest script text read, in bytes.
+pub const MAX_SCRIPT_BYTES: usize = 4 << 20;
+
+/// The longest `add_splits` prefix, in bytes (as in a what-if scenario).
+pub const MAX_PREFIX_BYTES: usize = spate_planner_core::MAX_PREFIX_BYTES;
+
 /// One scripted change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
