@@ -14,8 +14,9 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct Args {
     /// The NATS server(s): a comma-separated list, e.g. nats://127.0.0.1:4222; credentials may
-    /// be given as user:password@ or token@ (never printed or saved; see docs/snapshot-format.md).
-    #[arg(long, default_value = "nats://127.0.0.1:4222")]
+    /// be given as user:password@ or token@ (never printed or saved; see docs/snapshot-format.md),
+    /// or through the environment (see --creds, --user, --token).
+    #[arg(long, env = "NATS_URL", hide_env_values = true, default_value = "nats://127.0.0.1:4222")]
     server: String,
     /// The Spate job whose buckets to copy ([A-Za-z0-9_-]{1,64}).
     #[arg(long)]

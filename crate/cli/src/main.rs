@@ -21,6 +21,7 @@ mod serve;
 mod simulate;
 mod store;
 mod support;
+mod term;
 
 #[derive(Parser)]
 #[command(

@@ -192,7 +192,7 @@ fn crash_cells(s: &Step) -> String {
         None => String::new(),
         Some(c) => format!(
             "  {:<12} {:>9} {:>12}",
-            c.member,
+            crate::term::shown(&c.member),
             c.recovery_ms.map_or_else(
                 || "never".to_string(),
                 |ms| format!("{:.1} s", ms as f64 / 1000.0)

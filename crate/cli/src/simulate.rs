@@ -226,8 +226,10 @@ fn split_line(what: &What) -> String {
 fn human(out: &mut impl Write, o: &Outcome, verbose: bool) -> std::io::Result<()> {
     writeln!(out, "timeline (ms):")?;
     for e in &o.timeline {
+        // A line is this module's words and names from the store or the script: escaping the
+        // whole line escapes the names (the words have no control character or backslash).
         if let Some(l) = line(&e.what, verbose) {
-            writeln!(out, "{:>10}  {l}", e.t_ms)?;
+            writeln!(out, "{:>10}  {}", e.t_ms, crate::term::shown(&l))?;
         }
     }
     figures(out, &o.figures)
