@@ -2,7 +2,7 @@
 //! reading a snapshot into the leader's view or a scenario, writing an output file atomically
 //! (`output.rs`), and the wall clock. Command modules use these; none imports another command.
 
-use spate_planner_core::{human_bytes, Fleet, Scenario, MAX_SCENARIO_BYTES, MAX_SNAPSHOT_BYTES};
+use spate_planner_core::{human_bytes, Fleet, Scenario, MAX_SCENARIO_BYTES, MAX_SNAPSHOT_BYTES, MAX_STEPS};
 use std::io::Read;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -62,10 +62,51 @@ pub fn scenario(path: &Path) -> Result<Scenario, String> {
     Scenario::parse_file(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
 }
 
+/// `FROM..TO` (inclusive) or `N`.
+pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let num = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{text:?} is not a range FROM..TO of whole numbers"))
+    };
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
+        None => (num(text)?, num(text)?),
+    };
+    if a > b {
+        return Err(format!("{text:?}: the range is empty ({a} > {b})"));
+    }
+    let steps = u64::from(b - a) + 1;
+    if steps > u64::from(MAX_STEPS) {
+        return Err(format!(
+            "{text:?}: {steps} steps; a sweep takes at most {MAX_STEPS} (narrow the range) [too_large]"
+        ));
+    }
+    Ok(a..=b)
+}
+
 /// Now, in ms since the Unix epoch (0 if the clock is before it).
 pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_read_inclusively() {
+        assert_eq!(parse_range("0..24"), Ok(0..=24));
+        assert_eq!(parse_range("2..=32"), Ok(2..=32));
+        assert_eq!(parse_range("5"), Ok(5..=5));
+        assert!(parse_range("9..3").is_err());
+        assert!(parse_range("a..b").is_err());
+        assert_eq!(parse_range("1..1024"), Ok(1..=1024));
+        let e = parse_range("0..1024").unwrap_err();
+        assert!(e.contains("\"0..1024\": 1025 steps; a sweep takes at most 1024") && e.contains("[too_large]"), "{e}");
+        assert!(parse_range("0..4294967295").unwrap_err().contains("4294967296 steps"));
+    }
 }

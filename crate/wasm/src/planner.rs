@@ -41,6 +41,7 @@ fn sweep_error(e: &SweepError) -> JsValue {
     match e {
         SweepError::Scenario(e) => scenario_error(e),
         SweepError::Simulation { error: s, .. } => error(s.code.as_str(), &e.to_string(), Some(&s.path)),
+        SweepError::TooManySteps => error(e.code().as_str(), &e.to_string(), None),
     }
 }
 
