@@ -110,7 +110,11 @@ impl Outputs {
     pub fn commit(mut self) -> io::Result<()> {
         for s in std::mem::take(&mut self.staged) {
             let path = s.tmp.path().to_path_buf();
-            let kept = s.tmp.persist(&s.target).map_err(|e| e.error);
+            let target = s.target.display().to_string();
+            let kept = s
+                .tmp
+                .persist(&s.target)
+                .map_err(|e| io::Error::new(e.error.kind(), format!("{target}: {}", e.error)));
             unregister(&path);
             kept?;
         }

@@ -131,5 +131,5 @@ fn write_report(r: &Review, out: &std::path::Path, inline: bool, force: bool) ->
         .map_err(|e| format!("cannot write {}: {e}; nothing was written", out.display()))?;
     files
         .commit()
-        .map_err(|e| format!("cannot write the report beside {}: {e}", out.display()))
+        .map_err(|e| format!("cannot write {e}; the report was not written"))
 }
