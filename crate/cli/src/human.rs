@@ -1,8 +1,8 @@
 //! The human reports of `plan` and `claims`: the answer first (findings), then the figures.
 //! Every string from the store goes through [`shown`] (control characters escaped).
 
-use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActions, Reason, Report};
 use crate::term::{shown, shown_or};
+use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActions, Reason, Report};
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
 

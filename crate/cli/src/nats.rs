@@ -58,7 +58,11 @@ impl AuthArgs {
     /// These options, or when they give no credentials (and `--server` has none), the
     /// credentials of the environment `env` reads: `NATS_CREDS`, else `NATS_TOKEN`, else
     /// `NATS_USER` with `NATS_PASSWORD`. Empty variables count as unset.
-    pub fn or_environment(&self, url_has_credentials: bool, env: impl Fn(&str) -> Option<String>) -> AuthArgs {
+    pub fn or_environment(
+        &self,
+        url_has_credentials: bool,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> AuthArgs {
         if self.gives_credentials() || url_has_credentials {
             return self.clone();
         }
@@ -351,7 +355,11 @@ impl Target {
     }
 
     /// [`Target::new`] with the environment read through `env`.
-    pub fn with_env(server: &str, auth: &AuthArgs, env: impl Fn(&str) -> Option<String>) -> Result<Target, String> {
+    pub fn with_env(
+        server: &str,
+        auth: &AuthArgs,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Target, String> {
         let servers = parse_servers(server)?;
         let auth = &auth.or_environment(servers.credentials.is_some(), env);
         let chosen = choose_auth(servers.credentials.as_ref(), auth)?;
@@ -635,8 +643,15 @@ mod tests {
         assert_eq!(with("h", &none, &all[1..]).0, "token tok-env");
         let (kind, redacted) = with("h", &none, &all[2..]);
         assert_eq!(kind, "user u-env pw-env");
-        assert_eq!(redacted, "*** tok-env", "the password from the environment is a secret too");
-        assert_eq!(with("h", &none, &[("NATS_TOKEN", "")]).0, "none", "empty is unset");
+        assert_eq!(
+            redacted, "*** tok-env",
+            "the password from the environment is a secret too"
+        );
+        assert_eq!(
+            with("h", &none, &[("NATS_TOKEN", "")]).0,
+            "none",
+            "empty is unset"
+        );
         // An option or credentials in --server win over the whole environment.
         assert_eq!(with("h", &auth(None, None, Some("opt")), all).0, "token opt");
         assert_eq!(with("u:p@h", &none, all).0, "user u p");

@@ -92,7 +92,7 @@ impl Outputs {
             return Ok(());
         }
         HANDLER.call_once(install_handler);
-        let mut tmp = temporary_beside(path)?;
+        let tmp = temporary_beside(path)?;
         register(tmp.path());
         let staged = Staged {
             tmp,
@@ -119,7 +119,10 @@ impl Outputs {
             kept?;
         }
         for (path, bytes) in std::mem::take(&mut self.special) {
-            std::fs::OpenOptions::new().write(true).open(&path)?.write_all(&bytes)?;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)?
+                .write_all(&bytes)?;
         }
         Ok(())
     }

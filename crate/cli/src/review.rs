@@ -49,7 +49,10 @@ pub struct SweepArgs {
 
 fn axis(args: &SweepArgs) -> Result<(Axis, std::ops::RangeInclusive<u32>), String> {
     match (&args.add_members, &args.default_cap, &args.member_cap) {
-        (Some(r), _, _) => Ok((Axis::AddMembers { cap: args.cap }, crate::support::parse_range(r)?)),
+        (Some(r), _, _) => Ok((
+            Axis::AddMembers { cap: args.cap },
+            crate::support::parse_range(r)?,
+        )),
         (_, Some(r), _) => Ok((Axis::DefaultCap, crate::support::parse_range(r)?)),
         (_, _, Some(r)) => Ok((Axis::MemberCap, crate::support::parse_range(r)?)),
         _ => Err("give one of --add-members, --default-cap or --member-cap".into()),

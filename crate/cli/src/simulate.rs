@@ -4,7 +4,8 @@
 use crate::support::load;
 use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet};
 use spate_planner_sim::{
-    apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What, MAX_SCRIPT_BYTES,
+    apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What,
+    MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -68,9 +69,8 @@ fn script_of(args: &Args) -> Result<Script, String> {
     let mut doc: serde_json::Value = match &args.script {
         Some(p) => {
             let text = crate::support::read_text(p, "script", MAX_SCRIPT_BYTES)?;
-            spate_planner_core::strict_value(&text).map_err(|e| {
-                format!("{}: not JSON: {} [invalid_script]", p.display(), json_message(&e))
-            })?
+            spate_planner_core::strict_value(&text)
+                .map_err(|e| format!("{}: not JSON: {} [invalid_script]", p.display(), json_message(&e)))?
         }
         None => serde_json::json!({}),
     };

@@ -32,7 +32,9 @@ pub fn read_bounded(path: &Path, what: &str, max: usize) -> Result<Vec<u8>, Stri
         return Err(too_large(path, what, &format!("{} bytes", meta.len()), max));
     }
     let mut bytes = Vec::with_capacity(if meta.is_file() { meta.len() as usize } else { 0 });
-    file.take(max as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    file.take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
     if bytes.len() > max {
         return Err(too_large(path, what, "more than that was read", max));
     }
@@ -106,7 +108,12 @@ mod tests {
         assert!(parse_range("a..b").is_err());
         assert_eq!(parse_range("1..1024"), Ok(1..=1024));
         let e = parse_range("0..1024").unwrap_err();
-        assert!(e.contains("\"0..1024\": 1025 steps; a sweep takes at most 1024") && e.contains("[too_large]"), "{e}");
-        assert!(parse_range("0..4294967295").unwrap_err().contains("4294967296 steps"));
+        assert!(
+            e.contains("\"0..1024\": 1025 steps; a sweep takes at most 1024") && e.contains("[too_large]"),
+            "{e}"
+        );
+        assert!(parse_range("0..4294967295")
+            .unwrap_err()
+            .contains("4294967296 steps"));
     }
 }

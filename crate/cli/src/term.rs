@@ -51,7 +51,10 @@ mod tests {
         assert_eq!(shown("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
         assert_eq!(shown("x\rFAKE\nline\t"), "x\\u{d}FAKE\\u{a}line\\u{9}");
         assert_eq!(shown("\u{9b}31m\u{7f}"), "\\u{9b}31m\\u{7f}");
-        assert_eq!(shown("abc\u{202e}fed\u{2066}\u{200f}"), "abc\\u{202e}fed\\u{2066}\\u{200f}");
+        assert_eq!(
+            shown("abc\u{202e}fed\u{2066}\u{200f}"),
+            "abc\\u{202e}fed\\u{2066}\\u{200f}"
+        );
         assert_eq!(shown("back\\u{1b}slash"), "back\\\\u{1b}slash");
         assert_eq!(shown_or(None, "(none)"), "(none)");
     }

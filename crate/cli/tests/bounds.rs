@@ -25,7 +25,15 @@ fn failure(args: &[&str]) -> String {
 }
 
 fn demo(path: &Path, extra: &[&str]) {
-    let mut args = vec!["demo", "--splits", "40", "--members", "4", "-o", path.to_str().unwrap()];
+    let mut args = vec![
+        "demo",
+        "--splits",
+        "40",
+        "--members",
+        "4",
+        "-o",
+        path.to_str().unwrap(),
+    ];
     args.extend(extra);
     let o = run(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -40,9 +48,16 @@ fn a_snapshot_past_the_limit_is_refused_before_it_is_read_and_dev_zero_stops() {
     let t = Instant::now();
     let e = failure(&["plan", sparse.to_str().unwrap()]);
     assert!(e.contains("629145600 bytes; spate-planner reads a snapshot of at most 512.0 MiB (536870912 bytes) [too_large]"), "{e}");
-    assert!(t.elapsed() < Duration::from_secs(5), "refused before reading: {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "refused before reading: {:?}",
+        t.elapsed()
+    );
     let e = failure(&["plan", "/dev/zero"]);
-    assert!(e.contains("/dev/zero: more than that was read; spate-planner reads a snapshot of at most"), "{e}");
+    assert!(
+        e.contains("/dev/zero: more than that was read; spate-planner reads a snapshot of at most"),
+        "{e}"
+    );
     assert!(e.contains("[too_large]"), "{e}");
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -53,8 +68,14 @@ fn demo_parameters_out_of_bounds_are_coded_errors() {
     let out = d.join("x.json");
     let o = out.to_str().unwrap();
     for (args, want) in [
-        (["--members", "0"], "--members: a demo fleet has at least 1 member [invalid_field]"),
-        (["--members", "100001"], "--members: 100001 members; a demo fleet has at most 100000 [too_large]"),
+        (
+            ["--members", "0"],
+            "--members: a demo fleet has at least 1 member [invalid_field]",
+        ),
+        (
+            ["--members", "100001"],
+            "--members: 100001 members; a demo fleet has at most 100000 [too_large]",
+        ),
         (
             ["--splits", "1000001"],
             "--splits: 1000001 splits; a demo fleet has at most 1000000 [too_large]",
@@ -82,9 +103,15 @@ fn an_empty_what_if_file_is_refused_and_a_wide_sweep_is_not_cut() {
     let empty = d.join("empty.json");
     std::fs::write(&empty, "\n").unwrap();
     let e = failure(&["plan", s, "--what-if", empty.to_str().unwrap()]);
-    assert!(e.contains("the file is empty: not a scenario") && e.contains("[empty]"), "{e}");
+    assert!(
+        e.contains("the file is empty: not a scenario") && e.contains("[empty]"),
+        "{e}"
+    );
     let e = failure(&["sweep", s, "--default-cap", "1..5000"]);
-    assert!(e.contains("\"1..5000\": 5000 steps; a sweep takes at most 1024") && e.contains("[too_large]"), "{e}");
+    assert!(
+        e.contains("\"1..5000\": 5000 steps; a sweep takes at most 1024") && e.contains("[too_large]"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -113,12 +140,22 @@ fn store_strings_reach_the_terminal_escaped() {
         vec!["diff", other.to_str().unwrap(), s],
     ] {
         let o = run(&args);
-        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let out = String::from_utf8(o.stdout).unwrap();
         for bad in ['\u{1b}', '\r', '\u{7}', '\u{202e}'] {
-            assert!(!out.contains(bad), "{args:?}: {bad:?} reached the terminal:\n{out}");
+            assert!(
+                !out.contains(bad),
+                "{args:?}: {bad:?} reached the terminal:\n{out}"
+            );
         }
-        assert!(out.contains("worker-01\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{d}FAKE\\u{202e}10"), "{args:?}:\n{out}");
+        assert!(
+            out.contains("worker-01\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{d}FAKE\\u{202e}10"),
+            "{args:?}:\n{out}"
+        );
     }
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -60,14 +60,24 @@ impl DemoParams {
             );
         }
         if self.members == 0 {
-            return bad(ErrorCode::InvalidField, "members", "a demo fleet has at least 1 member".into());
+            return bad(
+                ErrorCode::InvalidField,
+                "members",
+                "a demo fleet has at least 1 member".into(),
+            );
         }
         if self.members > MAX_DEMO_MEMBERS {
-            let m = format!("{} members; a demo fleet has at most {MAX_DEMO_MEMBERS}", self.members);
+            let m = format!(
+                "{} members; a demo fleet has at most {MAX_DEMO_MEMBERS}",
+                self.members
+            );
             return bad(ErrorCode::TooLarge, "members", m);
         }
         if self.splits > MAX_DEMO_SPLITS {
-            let m = format!("{} splits; a demo fleet has at most {MAX_DEMO_SPLITS}", self.splits);
+            let m = format!(
+                "{} splits; a demo fleet has at most {MAX_DEMO_SPLITS}",
+                self.splits
+            );
             return bad(ErrorCode::TooLarge, "splits", m);
         }
         Ok(())
@@ -208,9 +218,7 @@ pub fn demo_snapshot(p: &DemoParams) -> Result<Snapshot, SnapshotError> {
     p.check()?;
     let mut rng = SplitMix64::new(p.seed ^ 0x5eed);
     let fingerprint = format!("s3://example-bucket/{}/ingest@v3", p.job);
-    let names: Vec<String> = (0..p.members)
-        .map(|i| format!("worker-{:02}", i))
-        .collect();
+    let names: Vec<String> = (0..p.members).map(|i| format!("worker-{:02}", i)).collect();
     let gone = "worker-gone-7f3a";
     let mut w = Writer {
         now: p.taken_at_ms,
@@ -323,14 +331,43 @@ mod tests {
             (e.code.as_str(), e.path.unwrap_or_default())
         };
         let d = DemoParams::default;
-        assert_eq!(refused(DemoParams { members: 0, ..d() }), ("invalid_field", "members".into()));
+        assert_eq!(
+            refused(DemoParams { members: 0, ..d() }),
+            ("invalid_field", "members".into())
+        );
         let members = MAX_DEMO_MEMBERS + 1;
-        assert_eq!(refused(DemoParams { members, ..d() }), ("too_large", "members".into()));
-        assert_eq!(refused(DemoParams { members: usize::MAX, ..d() }), ("too_large", "members".into()));
+        assert_eq!(
+            refused(DemoParams { members, ..d() }),
+            ("too_large", "members".into())
+        );
+        assert_eq!(
+            refused(DemoParams {
+                members: usize::MAX,
+                ..d()
+            }),
+            ("too_large", "members".into())
+        );
         let splits = MAX_DEMO_SPLITS + 1;
-        assert_eq!(refused(DemoParams { splits, ..d() }), ("too_large", "splits".into()));
-        assert_eq!(refused(DemoParams { job: "no job".into(), ..d() }), ("invalid_job", "job".into()));
-        let edge = DemoParams { splits: 0, members: 1, ..d() };
-        assert_eq!(demo_snapshot(&edge).unwrap().state.entries.len(), 3, "plan, assign.worker-00, assign.worker-gone");
+        assert_eq!(
+            refused(DemoParams { splits, ..d() }),
+            ("too_large", "splits".into())
+        );
+        assert_eq!(
+            refused(DemoParams {
+                job: "no job".into(),
+                ..d()
+            }),
+            ("invalid_job", "job".into())
+        );
+        let edge = DemoParams {
+            splits: 0,
+            members: 1,
+            ..d()
+        };
+        assert_eq!(
+            demo_snapshot(&edge).unwrap().state.entries.len(),
+            3,
+            "plan, assign.worker-00, assign.worker-gone"
+        );
     }
 }

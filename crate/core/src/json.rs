@@ -125,8 +125,13 @@ mod tests {
     fn a_key_twice_is_refused_at_any_depth() {
         let e = strict_value(r#"{"a":1,"a":2}"#).unwrap_err().to_string();
         assert!(e.contains("the key \"a\" appears twice"), "{e}");
-        let e = strict_value(r#"{"x":[{"op":"b","m":1,"m":1}]}"#).unwrap_err().to_string();
-        assert!(e.contains("the key \"m\" appears twice") && e.contains("column"), "{e}");
+        let e = strict_value(r#"{"x":[{"op":"b","m":1,"m":1}]}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the key \"m\" appears twice") && e.contains("column"),
+            "{e}"
+        );
         assert_eq!(
             strict_value("\u{feff}{\"a\":[1,\"s\",null,true,-2,1.5]}").unwrap(),
             serde_json::json!({"a": [1, "s", null, true, -2, 1.5]})
@@ -143,11 +148,17 @@ mod tests {
         }
         let e = serde_json::from_str::<R>(r#"{"n":18446744073709551616}"#).unwrap_err();
         let m = message(&e);
-        assert!(m.starts_with("the number is larger than the largest u64 (18446744073709551615)"), "{m}");
+        assert!(
+            m.starts_with("the number is larger than the largest u64 (18446744073709551615)"),
+            "{m}"
+        );
         assert!(m.contains("line 1 column"), "{m}");
         assert!(!m.contains("floating point"), "{m}");
         let e = serde_json::from_str::<R>(r#"{"n":1.5}"#).unwrap_err();
         assert!(message(&e).contains("floating point `1.5`"), "{}", message(&e));
-        assert_eq!(not_a_u64(1.5), "the number 1.5 is not an integer in 0..=18446744073709551615 written in digits");
+        assert_eq!(
+            not_a_u64(1.5),
+            "the number 1.5 is not an integer in 0..=18446744073709551615 written in digits"
+        );
     }
 }

@@ -88,7 +88,10 @@ pub struct CrashError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SweepError {
     Scenario(ScenarioError),
-    Simulation { value: u32, error: CrashError },
+    Simulation {
+        value: u32,
+        error: CrashError,
+    },
     /// The range has more than [`MAX_STEPS`] values.
     TooManySteps,
 }
@@ -109,7 +112,10 @@ impl std::fmt::Display for SweepError {
         match self {
             SweepError::Scenario(e) => e.fmt(f),
             SweepError::Simulation { value, error } => write!(f, "step {value}: {}", error.message),
-            SweepError::TooManySteps => write!(f, "the range has more than {MAX_STEPS} values; a sweep takes at most {MAX_STEPS} steps"),
+            SweepError::TooManySteps => write!(
+                f,
+                "the range has more than {MAX_STEPS} values; a sweep takes at most {MAX_STEPS} steps"
+            ),
         }
     }
 }

@@ -26,7 +26,13 @@ fn a_scenario_past_its_size_or_change_count_is_refused_before_it_is_read() {
     let one = r#"{"op":"set_default_cap","cap":1}"#.to_string();
     let e = refused(&changes(&vec![one.clone(); MAX_CHANGES + 1]));
     assert_eq!((e.code.as_str(), e.path.as_str()), ("too_large", "changes"));
-    assert_eq!(Scenario::parse(&changes(&vec![one; MAX_CHANGES])).unwrap().changes.len(), MAX_CHANGES);
+    assert_eq!(
+        Scenario::parse(&changes(&vec![one; MAX_CHANGES]))
+            .unwrap()
+            .changes
+            .len(),
+        MAX_CHANGES
+    );
 }
 
 /// The 5 KB permalink that took a tab to 4 GB: a million splits, each id repeating a long
@@ -34,24 +40,41 @@ fn a_scenario_past_its_size_or_change_count_is_refused_before_it_is_read() {
 #[test]
 fn names_and_prefixes_a_scenario_introduces_are_bounded() {
     let long = |n: usize| "p".repeat(n);
-    let add = |prefix: &str| format!(r#"{{"op":"add_splits","count":1000000,"weight":1,"prefix":"{prefix}"}}"#);
+    let add =
+        |prefix: &str| format!(r#"{{"op":"add_splits","count":1000000,"weight":1,"prefix":"{prefix}"}}"#);
     let e = refused(&changes(&[add("ok-"), add(&long(MAX_PREFIX_BYTES + 1))]));
-    assert_eq!((e.code.as_str(), e.path.as_str()), ("too_large", "changes[1].prefix"));
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("too_large", "changes[1].prefix")
+    );
     assert!(e.message.contains("65 bytes; at most 64"), "{}", e.message);
     assert!(Scenario::parse(&changes(&[add(&long(MAX_PREFIX_BYTES))])).is_ok());
     let member = format!(r#"{{"op":"add_member","member":"{}"}}"#, long(MAX_NAME_BYTES + 1));
     let e = refused(&changes(&[member]));
-    assert_eq!((e.code.as_str(), e.path.as_str()), ("too_large", "changes[0].member"));
-    let owner = format!(r#"{{"op":"add_splits","count":1,"weight":1,"owner":"{}"}}"#, long(MAX_NAME_BYTES + 1));
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("too_large", "changes[0].member")
+    );
+    let owner = format!(
+        r#"{{"op":"add_splits","count":1,"weight":1,"owner":"{}"}}"#,
+        long(MAX_NAME_BYTES + 1)
+    );
     let e = refused(&changes(&[owner]));
-    assert_eq!((e.code.as_str(), e.path.as_str()), ("too_large", "changes[0].owner"));
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("too_large", "changes[0].owner")
+    );
 }
 
 #[test]
 fn scenarios_refuse_duplicate_keys_and_skip_a_bom_as_snapshots_do() {
     let e = refused(r#"{"default_cap":1,"default_cap":2}"#);
     assert_eq!(e.code.as_str(), "invalid_scenario");
-    assert!(e.message.contains("\"default_cap\" appears twice"), "{}", e.message);
+    assert!(
+        e.message.contains("\"default_cap\" appears twice"),
+        "{}",
+        e.message
+    );
     let e = refused(r#"{"changes":[{"op":"add_member","member":"a","member":"b"}]}"#);
     assert!(e.message.contains("\"member\" appears twice"), "{}", e.message);
     let s = Scenario::parse("\u{feff}{\"default_cap\":3}").unwrap();
@@ -75,10 +98,17 @@ fn two_to_the_64_is_larger_than_the_largest_u64_wherever_a_u64_is_read() {
         let text = changes(&[format!(r#"{{"op":"set_weight","split":"a","weight":{weight}}}"#)]);
         let e = refused(&text);
         assert_eq!(e.code.as_str(), "invalid_scenario", "{weight}");
-        assert!(e.message.contains("larger than the largest u64 (18446744073709551615)"), "{weight}: {}", e.message);
+        assert!(
+            e.message
+                .contains("larger than the largest u64 (18446744073709551615)"),
+            "{weight}: {}",
+            e.message
+        );
         assert!(!e.message.contains("floating point"), "{weight}: {}", e.message);
     }
-    let e = refused(&changes(&[r#"{"op":"set_weight","split":"a","weight":1.5}"#.into()]));
+    let e = refused(&changes(&[
+        r#"{"op":"set_weight","split":"a","weight":1.5}"#.into()
+    ]));
     assert!(e.message.contains("not an integer"), "{}", e.message);
     // In a record of the store: the same words, and the bucket and key once.
     let snap = demo_snapshot(&DemoParams {
@@ -87,11 +117,16 @@ fn two_to_the_64_is_larger_than_the_largest_u64_wherever_a_u64_is_read() {
         ..DemoParams::default()
     })
     .unwrap();
-    let text = snap.to_json().replacen("\"weight\":", "\"weight\":18446744073709551616,\"w\":", 1);
+    let text = snap
+        .to_json()
+        .replacen("\"weight\":", "\"weight\":18446744073709551616,\"w\":", 1);
     let e = Fleet::load_text(&text).unwrap_err();
     let shown = e.to_string();
     assert_eq!(e.code.as_str(), "invalid_record");
-    assert!(shown.contains("larger than the largest u64 (18446744073709551615)"), "{shown}");
+    assert!(
+        shown.contains("larger than the largest u64 (18446744073709551615)"),
+        "{shown}"
+    );
     assert!(!shown.contains("floating point"), "{shown}");
     assert_eq!(shown.matches("bucket ").count(), 1, "the prefix once: {shown}");
     assert_eq!(shown.matches("key ").count(), 1, "the prefix once: {shown}");
@@ -116,9 +151,16 @@ fn many_graceful_removals_cost_only_the_splits_each_member_leases() {
     for (id, s) in applied.inputs.splits.iter() {
         let before = &fleet.splits[id];
         let held_by_removed = before.lease.as_ref().is_some_and(|l| {
-            fleet.members.get(&l.value.owner).is_some_and(|m| m.nonce.as_deref().is_none_or(|n| n == l.value.nonce))
+            fleet
+                .members
+                .get(&l.value.owner)
+                .is_some_and(|m| m.nonce.as_deref().is_none_or(|n| n == l.value.nonce))
         });
-        assert_eq!(s.lease.is_none(), held_by_removed || before.lease.is_none(), "{id}");
+        assert_eq!(
+            s.lease.is_none(),
+            held_by_removed || before.lease.is_none(),
+            "{id}"
+        );
     }
     assert!(applied.inputs.members.is_empty());
 }

@@ -31,7 +31,11 @@ fn hostile_store() -> Store {
         let id = format!("{id}-{i}");
         s = s.split(&id, 10 + i as u64, Some(gone), 1, 0);
     }
-    let ids: Vec<String> = HOSTILE.iter().enumerate().map(|(i, id)| format!("{id}-{i}")).collect();
+    let ids: Vec<String> = HOSTILE
+        .iter()
+        .enumerate()
+        .map(|(i, id)| format!("{id}-{i}"))
+        .collect();
     let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
     s.assign(gone, 1, &refs)
 }
@@ -39,7 +43,9 @@ fn hostile_store() -> Store {
 fn document() -> Review {
     // The earlier state has none of the members: the comparison names each as joined.
     let before = Store::new().split("<svg onload=alert(6)>", 7, None, 0, 0).fleet();
-    let fleet = hostile_store().split("<svg onload=alert(6)>", 7, None, 0, 0).fleet();
+    let fleet = hostile_store()
+        .split("<svg onload=alert(6)>", 7, None, 0, 0)
+        .fleet();
     let scenario = Scenario::default();
     let analysis = analyse(&fleet, &scenario).unwrap();
     let steps = sweep(&fleet, &scenario, Axis::AddMembers { cap: None }, 0..=1, None).unwrap();
@@ -80,7 +86,10 @@ fn no_tag_link_or_image_comes_from_the_data() {
         }
         // The names are shown, as text.
         assert!(out.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{out}");
-        assert!(out.contains("onerror=alert(5)"), "the departed instance is named: {out}");
+        assert!(
+            out.contains("onerror=alert(5)"),
+            "the departed instance is named: {out}"
+        );
     }
 }
 
@@ -103,7 +112,10 @@ fn names_stay_whole_in_cells_and_code_spans() {
             _ => {}
         }
     }
-    assert!(cells.iter().any(|c| c.contains("pi|pe")), "the leader's name, whole, in the default cap's cell: {cells:?}");
+    assert!(
+        cells.iter().any(|c| c.contains("pi|pe")),
+        "the leader's name, whole, in the default cap's cell: {cells:?}"
+    );
     for name in HOSTILE {
         let want = name.replace('\n', " ");
         assert!(spans.contains(&want), "{want:?} as one code span among {spans:?}");

@@ -90,7 +90,10 @@ impl Script {
     /// skipped, a key twice in one object refused (as snapshots and scenarios are read).
     pub fn parse(text: &str) -> Result<Script, SimError> {
         if text.len() > MAX_SCRIPT_BYTES {
-            let msg = format!("the script is {} bytes; a script is at most {MAX_SCRIPT_BYTES}", text.len());
+            let msg = format!(
+                "the script is {} bytes; a script is at most {MAX_SCRIPT_BYTES}",
+                text.len()
+            );
             return Err(SimError::new(ErrorCode::TooLarge, "$", msg));
         }
         let v = strict_value(text).map_err(|e| invalid("$", format!("not JSON: {}", json_message(&e))))?;
@@ -345,7 +348,10 @@ fn read_events(v: Value) -> Result<Vec<ScriptEvent>, SimError> {
         return Err(invalid("events", "expected an array of events"));
     };
     if items.len() > MAX_SCRIPT_EVENTS {
-        let msg = format!("{} events; a script holds at most {MAX_SCRIPT_EVENTS}", items.len());
+        let msg = format!(
+            "{} events; a script holds at most {MAX_SCRIPT_EVENTS}",
+            items.len()
+        );
         return Err(SimError::new(ErrorCode::TooLarge, "events", msg));
     }
     items

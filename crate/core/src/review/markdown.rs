@@ -48,9 +48,10 @@ impl Review {
         let mut md = String::with_capacity(self.markdown.len());
         for line in self.markdown.split_inclusive('\n') {
             let body = line.trim_end_matches('\n');
-            let img = self.images.iter().find(|i| {
-                body.starts_with("![") && body.ends_with(&format!("]({})", i.name))
-            });
+            let img = self
+                .images
+                .iter()
+                .find(|i| body.starts_with("![") && body.ends_with(&format!("]({})", i.name)));
             match img {
                 Some(i) => {
                     let b64 = base64::engine::general_purpose::STANDARD.encode(i.svg.as_bytes());
@@ -157,13 +158,7 @@ fn header(md: &mut String, r: &ReviewInputs) {
     if !list.is_empty() {
         let _ = writeln!(md, "## Findings\n");
         for x in list {
-            let _ = writeln!(
-                md,
-                "- **{:?}** ({}): {}",
-                x.level,
-                x.code,
-                text(&x.message)
-            );
+            let _ = writeln!(md, "- **{:?}** ({}): {}", x.level, x.code, text(&x.message));
         }
         md.push('\n');
     }
@@ -367,8 +362,14 @@ mod tests {
 
     #[test]
     fn prose_escapes_every_punctuation_character() {
-        assert_eq!(text("<img src=x onerror=alert(1)>"), "\\<img src\\=x onerror\\=alert\\(1\\)\\>");
-        assert_eq!(text("[a](javascript:x)\nnext"), "\\[a\\]\\(javascript\\:x\\) next");
+        assert_eq!(
+            text("<img src=x onerror=alert(1)>"),
+            "\\<img src\\=x onerror\\=alert\\(1\\)\\>"
+        );
+        assert_eq!(
+            text("[a](javascript:x)\nnext"),
+            "\\[a\\]\\(javascript\\:x\\) next"
+        );
         assert_eq!(text("worker 07 ünï"), "worker 07 ünï");
         assert_eq!(fenced("a ```` b", "json"), "`````json\na ```` b\n`````");
         assert_eq!(fenced("{}", ""), "```\n{}\n```");

@@ -226,7 +226,13 @@ impl Scenario {
         if json::without_bom(text).trim().is_empty() {
             return Ok(Scenario::default());
         }
-        let invalid = |m: String| ScenarioError::at(ErrorCode::InvalidScenario, "$", format!("not a valid scenario: {m}"));
+        let invalid = |m: String| {
+            ScenarioError::at(
+                ErrorCode::InvalidScenario,
+                "$",
+                format!("not a valid scenario: {m}"),
+            )
+        };
         let value = json::strict_value(text).map_err(|e| invalid(json::message(&e)))?;
         // An object, not a JSON array that serde would also accept for a struct.
         if !value.is_object() {
@@ -251,7 +257,10 @@ impl Scenario {
             return Err(ScenarioError::at(
                 ErrorCode::TooLarge,
                 "changes",
-                format!("{} changes; a scenario holds at most {MAX_CHANGES}", self.changes.len()),
+                format!(
+                    "{} changes; a scenario holds at most {MAX_CHANGES}",
+                    self.changes.len()
+                ),
             ));
         }
         for (i, c) in self.changes.iter().enumerate() {
