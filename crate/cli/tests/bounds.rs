@@ -24,17 +24,17 @@ fn failure(args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn demo(path: &Path, extra: &[&str]) {
-    let mut args = vec![
+/// A demo snapshot of 40 splits on `members` members, written to `path`.
+fn demo(path: &Path, members: &str) {
+    let args = [
         "demo",
         "--splits",
         "40",
         "--members",
-        "4",
+        members,
         "-o",
         path.to_str().unwrap(),
     ];
-    args.extend(extra);
     let o = run(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
@@ -98,7 +98,7 @@ fn demo_parameters_out_of_bounds_are_coded_errors() {
 fn an_empty_what_if_file_is_refused_and_a_wide_sweep_is_not_cut() {
     let d = dir("whatif");
     let snap = d.join("s.json");
-    demo(&snap, &[]);
+    demo(&snap, "4");
     let s = snap.to_str().unwrap();
     let empty = d.join("empty.json");
     std::fs::write(&empty, "\n").unwrap();
@@ -119,7 +119,7 @@ fn an_empty_what_if_file_is_refused_and_a_wide_sweep_is_not_cut() {
 /// override (every key and value naming it, so the snapshot is consistent).
 fn hostile_snapshot(d: &Path) -> PathBuf {
     let snap = d.join("plain.json");
-    demo(&snap, &["--members", "6"]);
+    demo(&snap, "6");
     let text = std::fs::read_to_string(&snap).unwrap();
     let evil = "worker-01\\u001b[2J\\u001b]0;owned\\u0007\\rFAKE\\u202e10";
     let path = d.join("hostile.json");
@@ -133,7 +133,7 @@ fn store_strings_reach_the_terminal_escaped() {
     let snap = hostile_snapshot(&d);
     let s = snap.to_str().unwrap();
     let other = d.join("other.json");
-    demo(&other, &["--members", "3"]);
+    demo(&other, "3");
     for args in [
         vec!["plan", s],
         vec!["claims", s],
