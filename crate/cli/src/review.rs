@@ -333,8 +333,8 @@ pub fn run_report(args: &ReportArgs) -> ExitCode {
 fn report_command(args: &ReportArgs) -> Result<(), String> {
     use spate_planner_core::{review, ReviewInputs};
     let fleet = crate::support::load(&args.snapshot)?;
-    let scenario = args.leader.scenario()?;
-    let analysis = spate_planner_core::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let analysis = args.leader.analyse(&fleet)?;
+    let scenario = analysis.planned_scenario();
     let steps = match report_sweep(args)? {
         Some((axis, range)) => Some((
             axis,
@@ -352,6 +352,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
         sweep: steps.as_ref().map(|(a, s)| (*a, s.as_slice())),
         diff: d.as_ref(),
         version: env!("CARGO_PKG_VERSION"),
+        link: None,
     });
     let Some(out) = &args.output else {
         return std::io::stdout()

@@ -4,6 +4,8 @@
 //! as SVG images, beside it or inlined.
 
 use super::findings::findings;
+use super::fleet_chart::{fleet_chart, FleetChart, Palette};
+use super::plan_sections;
 use crate::chart::{line_chart, paired_bars, Scale, Series};
 use crate::diff::Diff;
 use crate::fleet::Fleet;
@@ -21,6 +23,8 @@ pub struct ReviewInputs<'a> {
     pub diff: Option<&'a Diff>,
     /// The planner's version, for the record.
     pub version: &'a str,
+    /// A link that reopens the view the document was made from (the dashboard's), if any.
+    pub link: Option<&'a str>,
 }
 
 /// One chart of the report.
@@ -53,7 +57,12 @@ impl Review {
 
 /// Text for a Markdown table cell, as code: no `|`, no newline, no backtick run breaks it out.
 pub fn code_cell(s: &str) -> String {
-    let flat = s.replace(['\n', '\r'], " ").replace('|', "\\|");
+    code_span(&s.replace('|', "\\|"))
+}
+
+/// Text as an inline code span (outside tables): no newline, no backtick run breaks it out.
+pub fn code_span(s: &str) -> String {
+    let flat = s.replace(['\n', '\r'], " ");
     let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if flat.starts_with('`') || flat.ends_with('`') {
@@ -70,7 +79,10 @@ pub fn review(r: &ReviewInputs) -> Review {
     let mut images = Vec::new();
     header(&mut md, r);
     summary(&mut md, r.analysis);
-    loads(&mut md, &mut images, r.analysis);
+    plan_sections::summary_lines(&mut md, r.analysis);
+    loads(&mut md, &mut images, r);
+    plan_sections::members(&mut md, r.analysis);
+    plan_sections::moves(&mut md, r.analysis);
     if let Some((axis, steps)) = r.sweep {
         sweep(&mut md, &mut images, axis, steps);
     }
@@ -102,11 +114,16 @@ fn header(md: &mut String, r: &ReviewInputs) {
         "| default cap | {} |\n",
         r.analysis.applied.default_cap.explain().replace('|', "\\|")
     );
+    if let Some(link) = r.link {
+        // the address as a link: no space or `>` can end it early
+        let _ = writeln!(md, "Link to this view: <{}>\n", link.replace(['<', '>', ' '], ""));
+    }
     let scenario = r.analysis.scenario.to_json().unwrap_or_default();
     let _ = writeln!(
         md,
         "Scenario (`spate-planner-scenario/1`):\n\n```json\n{scenario}\n```\n"
     );
+    plan_sections::refused(md, r.analysis);
     let list = findings(f, r.analysis);
     if !list.is_empty() {
         let _ = writeln!(md, "## Findings\n");
@@ -165,19 +182,21 @@ fn summary(md: &mut String, a: &Analysis) {
     md.push('\n');
 }
 
-fn loads(md: &mut String, images: &mut Vec<Image>, a: &Analysis) {
-    let bars: Vec<(String, f64, f64)> = a
-        .report
-        .members
-        .iter()
-        .map(|m| (m.name.clone(), m.load_now as f64, m.load_planned as f64))
-        .collect();
-    let svg = paired_bars("Load per member", ("now", "planned"), &bars, Scale::Bytes, &|v| {
-        human_bytes(v as u64)
-    });
+/// The fleet chart (the dashboard's), in the light theme, members in the report's order.
+fn loads(md: &mut String, images: &mut Vec<Image>, r: &ReviewInputs) {
+    let lines = [format!(
+        "job {}; snapshot taken at {} ms since the Unix epoch",
+        r.fleet.job, r.fleet.taken_at_ms
+    )];
+    let chart = FleetChart {
+        title: "Load per member, now and planned",
+        lines: &lines,
+        order: None,
+        palette: &Palette::default(),
+    };
     images.push(Image {
         name: "review-loads.svg".into(),
-        svg,
+        svg: fleet_chart(r.analysis, &chart),
     });
     let _ = writeln!(md, "![Load per member, now and planned](review-loads.svg)\n");
 }
