@@ -246,11 +246,13 @@ test('exports: Markdown report and chart SVG/PNG carry the title, job and scenar
     let n = await ready(page);
     await applyForm(page, 'add', { 'new member name': 'w|pipe' });
     n = await ready(page, n);
+    // the core's review document: the scenario as given, every member (a | kept inside its cell)
     const md = (await download(page, 'Report (Markdown)')).bytes.toString();
-    assert.match(md, /^# Plan for job ` demo ` \(what-if\)/);
-    assert.match(md, /- ` add member w\|pipe \(default cap\) `/);
-    assert.match(md, /\| ` w\\\|pipe ` \|/);
+    assert.match(md, /^# Plan review: job `demo`/);
+    assert.match(md, /"op":"add_member","member":"w\|pipe"/);
+    assert.match(md, /\n\| `w\\\|pipe` \| /);
     assert.match(md, /\| max \/ mean \|/);
+    assert.match(md, /## Summary\n\n- heaviest now: `worker-04`/);
     const svg = await download(page, 'Chart SVG');
     assert.match(svg.name, /^spate-plan-demo-whatif\.svg$/);
     const text = svg.bytes.toString();

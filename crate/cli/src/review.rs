@@ -303,6 +303,9 @@ pub struct ReportArgs {
     /// Inline the images as data: URIs (one self-contained file).
     #[arg(long)]
     inline: bool,
+    /// A link to the view the report is of, written at its head (as the dashboard's report).
+    #[arg(long, value_name = "URL")]
+    link: Option<String>,
 }
 
 fn report_sweep(args: &ReportArgs) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
@@ -352,7 +355,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
         sweep: steps.as_ref().map(|(a, s)| (*a, s.as_slice())),
         diff: d.as_ref(),
         version: env!("CARGO_PKG_VERSION"),
-        link: None,
+        link: args.link.as_deref(),
     });
     let Some(out) = &args.output else {
         return std::io::stdout()

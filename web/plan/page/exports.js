@@ -46,7 +46,7 @@ export function createExports(ctx) {
       // Timeline's section when the Timeline holds a script
       const md = await ctx.review.reviewReport(ctx.options.permalink ? location.href : null);
       const timeline = await timelineMarkdown(controller, ctx.host);
-      download(`${fileStem(controller.state)}.md`, 'text/markdown', timeline ? `${md}\n${timeline}` : md);
+      download(`${fileStem(controller.state).replace(/^spate-plan-/, 'spate-review-')}.md`, 'text/markdown', timeline ? `${md}\n${timeline}` : md);
     }),
     act('Print…', () => window.print()),
     act('Chart SVG', async () => download(`${fileStem(controller.state)}.svg`, 'image/svg+xml', await chartOf(controller, ctx.host))),

@@ -75,7 +75,9 @@ export function chartModel(view, { order = 'name', all = false, keep = [], tickC
   const fold = !all && rows.length > FOLD_OVER;
   let shown = sorted.map((r) => ({ ...r, pinned: pin(r) }));
   if (fold) {
-    const pinned = shown.filter((r) => r.pinned.length);
+    // the heaviest now first, then the heaviest planned (the tiles' order)
+    const pinned = [heavy.now, heavy.planned].filter((n, i, all) => n !== null && all.indexOf(n) === i)
+      .map((n) => shown.find((r) => r.name === n)).filter(Boolean);
     const rest = shown.filter((r, i) => !r.pinned.length && (i < TOP_N || keep.includes(r.name)));
     shown = [...pinned, ...rest];
   }
