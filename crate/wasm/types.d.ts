@@ -31,7 +31,10 @@ export type Change =
   | { op: "reserve"; splits: string[] }
   | { op: "release"; splits: string[] }
   | { op: "set_weight"; split: string; weight: U64 | number }
-  | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string };
+  | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string }
+  | UnknownChange;
+/** A change whose `op` this planner does not know, kept as written; it is refused (`unknown_op`). */
+export interface UnknownChange { op: string; [field: string]: unknown; }
 export interface Scenario { format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; changes: Change[]; }
 
 export interface Departed {

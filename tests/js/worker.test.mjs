@@ -76,7 +76,7 @@ test('a sweep longer than the core allows is refused before any step is planned'
   const answer = posted.filter((p) => p.message.id === 6 && !p.message.progress);
   assert.equal(answer.length, 1);
   assert.equal(answer[0].message.ok, false);
-  assert.equal(answer[0].message.error.code, 'too_many_steps');
+  assert.equal(answer[0].message.error.code, 'invalid_sweep');
   assert.match(answer[0].message.error.message, /1025 steps: a sweep takes at most 1024/);
   assert.equal(posted.filter((p) => p.message.id === 6 && p.message.progress).length, 0);
 });

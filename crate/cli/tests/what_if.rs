@@ -19,9 +19,17 @@ fn run(args: &[&str]) -> Output {
 
 fn files() -> (String, String) {
     let snap = dir().join("demo.json");
-    assert!(run(&["demo", "--splits", "300", "--members", "6", "-o", snap.to_str().unwrap()])
-        .status
-        .success());
+    assert!(run(&[
+        "demo",
+        "--splits",
+        "300",
+        "--members",
+        "6",
+        "-o",
+        snap.to_str().unwrap()
+    ])
+    .status
+    .success());
     let what_if = dir().join("what-if.json");
     std::fs::write(
         &what_if,
@@ -37,8 +45,14 @@ fn changes_that_do_not_apply_are_named_and_the_rest_planned() {
     let o = run(&["plan", &snap, "--what-if", &what_if, "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("warning: change 2 not applied") && err.contains("[unknown_op]"), "{err}");
-    assert!(err.contains("warning: change 3 not applied") && err.contains("changes[2].member [unknown_member]"), "{err}");
+    assert!(
+        err.contains("warning: change 2 not applied") && err.contains("[unknown_op]"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: change 3 not applied") && err.contains("changes[2].member [unknown_member]"),
+        "{err}"
+    );
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     let refused: Vec<(u64, &str)> = doc["refused"]
         .as_array()
@@ -58,7 +72,10 @@ fn changes_that_do_not_apply_are_named_and_the_rest_planned() {
     let human = run(&["plan", &snap, "--what-if", &what_if]);
     assert!(human.status.success());
     let text = String::from_utf8_lossy(&human.stdout);
-    assert!(text.contains("change 3 not applied (left out of the plan)"), "{text}");
+    assert!(
+        text.contains("change 3 not applied (left out of the plan)"),
+        "{text}"
+    );
     assert!(text.contains("over the mean (by more than 5%)"), "{text}");
 }
 
@@ -69,9 +86,17 @@ fn strict_fails_without_a_plan() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("error: change 2 not applied") && err.contains("2 change(s) of the scenario do not apply (--strict)"), "{err}");
+    assert!(
+        err.contains("error: change 2 not applied")
+            && err.contains("2 change(s) of the scenario do not apply (--strict)"),
+        "{err}"
+    );
     // a scenario that applies whole plans with --strict as without
     let ok = dir().join("ok.json");
     std::fs::write(&ok, r#"{"changes":[{"op":"add_member","member":"a"}]}"#).unwrap();
-    assert!(run(&["plan", &snap, "--what-if", ok.to_str().unwrap(), "--strict"]).status.success());
+    assert!(
+        run(&["plan", &snap, "--what-if", ok.to_str().unwrap(), "--strict"])
+            .status
+            .success()
+    );
 }

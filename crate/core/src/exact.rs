@@ -26,7 +26,11 @@ pub mod wide {
             impl Visitor<'_> for $visitor {
                 type Value = $t;
                 fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    write!(f, "an integer in 0..={} (a number or a decimal string)", <$t>::MAX)
+                    write!(
+                        f,
+                        "an integer in 0..={} (a number or a decimal string)",
+                        <$t>::MAX
+                    )
                 }
                 fn visit_u64<E: de::Error>(self, v: u64) -> Result<$t, E> {
                     Ok(v.into())
@@ -43,7 +47,6 @@ pub mod wide {
             pub fn $read<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
                 d.deserialize_any($visitor)
             }
-
         };
     }
 

@@ -74,7 +74,8 @@ pub use leader::LeaderInputs;
 pub use live::LiveJob;
 pub use scenario::{
     Applied, Change, Departed, DepartedState, Departure, Origin, Refused, Scenario, ScenarioError,
-    FORMAT as SCENARIO_FORMAT, OPS as SCENARIO_OPS, MAX_ADDED_SPLITS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
+    FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, OPS as SCENARIO_OPS, SPATE_REBALANCE_DELAY_MS,
+    SPATE_RECONCILE_INTERVAL_MS,
 };
 pub use snapshot::{
     bucket_names, entry_json, parse_entry_json, valid_job_name, Bucket, Entry, Snapshot, SnapshotError,

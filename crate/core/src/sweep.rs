@@ -7,11 +7,11 @@
 
 use crate::codes::ErrorCode;
 use crate::exact::count;
+use crate::exact::wide;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse, Analysis};
 use crate::report::{at_cap, Report};
 use crate::scenario::{Change, Scenario, ScenarioError};
-use crate::exact::wide;
 use serde::{Deserialize, Serialize};
 
 /// Most steps one sweep may take (a bound on work).
@@ -235,7 +235,11 @@ impl Step {
     /// Whether the step meets the targets: max/mean at most `max_over_mean` and at most `queued`
     /// splits queued.
     pub fn meets(&self, max_over_mean: f64, queued: u32) -> bool {
-        self.queued <= queued && self.max_over_mean.parse::<f64>().is_ok_and(|r| r <= max_over_mean)
+        self.queued <= queued
+            && self
+                .max_over_mean
+                .parse::<f64>()
+                .is_ok_and(|r| r <= max_over_mean)
     }
 }
 

@@ -48,14 +48,21 @@ fn a_refused_change_is_left_out_and_the_rest_are_planned() {
     );
     assert!(a.refused[0].message.contains("ghost"));
     // exactly the plan of the scenario without it
-    let without = analyse(&f, &scenario(r#"{"changes":[{"op":"add_member","member":"a"},{"op":"add_member","member":"b"}]}"#)).unwrap();
+    let without = analyse(
+        &f,
+        &scenario(r#"{"changes":[{"op":"add_member","member":"a"},{"op":"add_member","member":"b"}]}"#),
+    )
+    .unwrap();
     assert_eq!(a.report, without.report);
     assert_eq!(a.assignment, without.assignment);
     assert_eq!(a.planned_scenario().changes, without.scenario.changes);
     // the scenario given is kept whole; the strict reading stops at the same change
     assert_eq!(a.scenario.changes.len(), 3);
     let e = analyse(&f, &scenario(text)).unwrap_err();
-    assert_eq!((e.code.as_str(), e.path.as_str()), ("unknown_member", "changes[1].member"));
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("unknown_member", "changes[1].member")
+    );
 }
 
 #[test]
@@ -78,8 +85,15 @@ fn an_unknown_op_is_a_refused_change_kept_as_written() {
     let text = r#"{"changes":[{"op":"explode","how":{"big":true}},{"op":"add_member","member":"n"}]}"#;
     let s = scenario(text);
     let a = analyse_partly(&f, &s);
-    assert_eq!(refused(&f, text), [(0, "unknown_op".into(), "changes[0].op".into())]);
-    assert!(a.refused[0].message.contains("\"explode\""), "{}", a.refused[0].message);
+    assert_eq!(
+        refused(&f, text),
+        [(0, "unknown_op".into(), "changes[0].op".into())]
+    );
+    assert!(
+        a.refused[0].message.contains("\"explode\""),
+        "{}",
+        a.refused[0].message
+    );
     assert!(a.report.members.iter().any(|m| m.name == "n"));
     // written back as it was read (its fields in key order)
     assert_eq!(
@@ -110,15 +124,24 @@ fn the_format_stays_strict_for_everything_else() {
         let e = Scenario::parse(text).unwrap_err();
         assert_eq!(e.code.as_str(), "invalid_scenario", "{text}");
     }
-    let e = Scenario::parse(r#"{"changes":[{"op":"add_member","member":"a"},{"op":"set_cap","member":"a"}]}"#).unwrap_err();
-    assert!(e.message.contains("changes[1]"), "names the change: {}", e.message);
+    let e =
+        Scenario::parse(r#"{"changes":[{"op":"add_member","member":"a"},{"op":"set_cap","member":"a"}]}"#)
+            .unwrap_err();
+    assert!(
+        e.message.contains("changes[1]"),
+        "names the change: {}",
+        e.message
+    );
 }
 
 #[test]
 fn a_refused_change_changes_nothing() {
     let f = fleet();
     // reserve of a known and an unknown split: nothing is reserved
-    let a = analyse_partly(&f, &scenario(r#"{"changes":[{"op":"reserve","splits":["s0","nope"]}]}"#));
+    let a = analyse_partly(
+        &f,
+        &scenario(r#"{"changes":[{"op":"reserve","splits":["s0","nope"]}]}"#),
+    );
     assert_eq!(a.refused[0].path, "changes[0].splits[1]");
     assert!(a.applied.inputs.reserved.is_empty());
     // an add_splits that would create an existing id adds none, and its count does not use up
@@ -137,7 +160,10 @@ fn a_refused_change_changes_nothing() {
 fn the_baseline_keeps_the_settings_and_drops_the_changes() {
     let s = scenario(r#"{"default_cap":4,"rebalance_delay_ms":0,"changes":[{"op":"explode"}]}"#);
     let b = s.baseline();
-    assert_eq!((b.default_cap, b.rebalance_delay_ms, b.changes.len()), (Some(4), Some(0), 0));
+    assert_eq!(
+        (b.default_cap, b.rebalance_delay_ms, b.changes.len()),
+        (Some(4), Some(0), 0)
+    );
 }
 
 #[test]
@@ -149,7 +175,10 @@ fn the_review_document_names_each_change_left_out_and_keeps_names_inside_their_c
         .split("s0", 10, Some("evil|name"), 1, 0)
         .held("s0", "evil|name")
         .fleet();
-    let a = analyse_partly(&f, &scenario(r#"{"changes":[{"op":"set_cap","member":"ghost","cap":1}]}"#));
+    let a = analyse_partly(
+        &f,
+        &scenario(r#"{"changes":[{"op":"set_cap","member":"ghost","cap":1}]}"#),
+    );
     let r = review(&ReviewInputs {
         fleet: &f,
         analysis: &a,
@@ -164,9 +193,15 @@ fn the_review_document_names_each_change_left_out_and_keeps_names_inside_their_c
         md.contains("- change 1: `\"ghost\" is not a member` at `changes[0].member` (unknown_member)"),
         "{md}"
     );
-    let row = md.lines().find(|l| l.starts_with("| `evil")).expect("a members row");
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| `evil"))
+        .expect("a members row");
     assert!(row.starts_with("| `evil\\|name` | 10 B |"), "{row}");
     // the chart is the fleet chart: its rows carry the member's name, escaped
     assert!(r.images[0].svg.contains(r#"<g data-member="evil|name">"#));
-    assert!(md.contains("## Summary") && md.contains("## Moves (") && md.contains("heaviest now: `evil|name`"), "{md}");
+    assert!(
+        md.contains("## Summary") && md.contains("## Moves (") && md.contains("heaviest now: `evil|name`"),
+        "{md}"
+    );
 }

@@ -389,7 +389,10 @@ fn scenario_errors_name_the_change() {
         .unwrap()
         .apply(&fleet)
         .unwrap_err();
-    assert_eq!((e.code.as_str(), e.path.as_str()), ("unknown_op", "changes[0].op"));
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("unknown_op", "changes[0].op")
+    );
 }
 
 #[test]

@@ -54,9 +54,17 @@ mod tests {
         assert_eq!(d.lease_duration_ms, 45_000);
         assert_eq!(defaults(0).lease_duration_ms, 30_000);
         assert_eq!(
-            (d.rebalance_delay_ms, d.reconcile_interval_ms, d.drain_deadline_ms, d.max_attempts),
+            (
+                d.rebalance_delay_ms,
+                d.reconcile_interval_ms,
+                d.drain_deadline_ms,
+                d.max_attempts
+            ),
             (20_000, 30_000, 10_000, 4)
         );
-        assert_eq!((d.detection_ms, d.drain_ms, d.seed, d.until_ms), (0, 0, 0, 600_000));
+        assert_eq!(
+            (d.detection_ms, d.drain_ms, d.seed, d.until_ms),
+            (0, 0, 0, 600_000)
+        );
     }
 }

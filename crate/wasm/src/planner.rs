@@ -7,9 +7,9 @@
 
 use crate::{error, to_js};
 use spate_planner_core::{
-    analyse_partly, claims_view, converge, demo_snapshot, find_splits, fleet_info, next_claims, plan_document,
-    plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveJob, Scenario, ScenarioError, Snapshot,
-    SnapshotError,
+    analyse_partly, claims_view, converge, demo_snapshot, find_splits, fleet_info, next_claims,
+    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveJob, Scenario,
+    ScenarioError, Snapshot, SnapshotError,
 };
 use spate_planner_sim::{simulate, Options, Script, SimError, Start};
 use std::cell::RefCell;
@@ -267,7 +267,11 @@ impl Planner {
         let base = match a.scenario.changes.is_empty() {
             true => None,
             false => {
-                let text = a.scenario.baseline().to_json().map_err(|e| error("internal", &e.to_string(), None))?;
+                let text = a
+                    .scenario
+                    .baseline()
+                    .to_json()
+                    .map_err(|e| error("internal", &e.to_string(), None))?;
                 Some(self.analysis(&text)?)
             }
         };

@@ -5,8 +5,8 @@
 use crate::planner::{scenario_error, sim_error, Planner};
 use crate::{error, to_js};
 use spate_planner_core::{
-    diff, fleet_chart, review, smallest_meeting, sweep, Axis, CrashModel, FleetChart, Palette, ReviewInputs, Step,
-    SweepError, MAX_STEPS,
+    diff, fleet_chart, review, smallest_meeting, sweep, Axis, CrashModel, FleetChart, Palette, ReviewInputs,
+    Step, SweepError, MAX_STEPS,
 };
 use spate_planner_sim::{CrashScript, Script};
 use wasm_bindgen::prelude::*;
@@ -116,8 +116,13 @@ impl Planner {
     /// `spate-planner sweep --max-over-mean R --max-queued N`'s `smallest_meeting`.
     #[wasm_bindgen(js_name = sweepVerdict, unchecked_return_type = "SweepVerdict")]
     pub fn sweep_verdict(steps: JsValue, max_over_mean: f64, max_queued: u32) -> Result<JsValue, JsValue> {
-        let steps: Vec<Step> = serde_wasm_bindgen::from_value(steps)
-            .map_err(|e| error("invalid_steps", &format!("not a sweep's steps: {e}"), Some("steps")))?;
+        let steps: Vec<Step> = serde_wasm_bindgen::from_value(steps).map_err(|e| {
+            error(
+                "invalid_steps",
+                &format!("not a sweep's steps: {e}"),
+                Some("steps"),
+            )
+        })?;
         to_js(&Verdict {
             meets: steps.iter().map(|s| s.meets(max_over_mean, max_queued)).collect(),
             smallest: smallest_meeting(&steps, max_over_mean, max_queued).map(|s| s.value),

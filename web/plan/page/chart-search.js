@@ -20,7 +20,7 @@ function splitWords(line, member) {
   const now = line.lease_owner ?? line.owner;
   if (!member) return `split ${line.id} is assigned to no member (${line.status}${line.reserved ? ', withheld' : ''}).`;
   if (line.planned) return `split ${line.id}: planned on ${line.planned}${now && now !== line.planned ? `, held now by ${now}` : ''}.`;
-  return `split ${line.id} is not in the plan; held now by ${member}.`;
+  return `split ${line.id} is not in the plan (${line.status}${line.reserved ? ', withheld' : ''}); its owner is ${member}.`;
 }
 
 export function memberSearch(controller) {

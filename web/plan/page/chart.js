@@ -59,12 +59,10 @@ function axis(model) {
   return a;
 }
 
-/** The two means as labelled lines: the labels above the rows, each on the outer side of its line. */
+/** The two means as labelled lines: the labels above the rows, one line each, ending at their line. */
 function meanLines(model) {
-  const nowLeft = model.means.now.at <= model.means.planned.at;
   return Object.entries(model.means).map(([key, mean]) => {
-    const side = (key === 'now') === nowLeft ? 'label-left' : 'label-right';
-    const line = attrs(el('span', undefined, `mean-line mean-${key} ${side}`), { 'aria-hidden': 'true' });
+    const line = attrs(el('span', undefined, `mean-line mean-${key}`), { 'aria-hidden': 'true' });
     line.style.setProperty('--at', String(model.at(mean.at)));
     line.append(el('span', mean.label, 'mean-label'));
     return line;

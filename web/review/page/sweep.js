@@ -21,7 +21,7 @@ function legend() {
   return l;
 }
 
-function form(onRun) {
+function form(onRun, onFail) {
   const f = attrs(el('form', undefined, 'sweep-form'), { 'aria-label': 'sweep' });
   const axis = select(Object.entries(AXES).map(([k, a]) => [k, a.option]), 'what the sweep varies');
   const from = input('number', { min: '0', step: '1', value: String(AXES.add_members.from), 'aria-label': 'sweep from' });
@@ -52,8 +52,10 @@ function form(onRun) {
     error.textContent = '';
     const said = (err) => { if (!isSuperseded(err)) error.textContent = `${err.message} (${err.code})`; };
     try {
-      // a refusal of the run (the core's bound on steps, say) is said here, beside the form
-      onRun(checkSweep({ axis: axis.value, from: from.value, to: to.value, cap: cap.value, crash: crash.checked })).catch(said);
+      // a refusal of the range (the core's bound on steps, say) is said here, beside the form;
+      // any other failure is the page's message
+      onRun(checkSweep({ axis: axis.value, from: from.value, to: to.value, cap: cap.value, crash: crash.checked }))
+        .catch((err) => (err.code === 'invalid_sweep' ? said(err) : onFail(err)));
     } catch (err) {
       said(err);
     }
@@ -100,7 +102,7 @@ function nowText(steps, cur) {
 export function createSweep(ctx) {
   const { controller, review } = ctx;
   const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false' });
-  const f = form((params) => review.sweep(params));
+  const f = form((params) => review.sweep(params), (err) => controller.report(err, 'The sweep could not be run'));
   const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'planning the sweep', 'aria-valuemin': 0, 'aria-valuemax': 100 });
   const fill = el('div', undefined, 'progress-bar');
   const progressText = el('span');

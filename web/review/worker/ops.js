@@ -90,7 +90,7 @@ export function reviewOps(env) {
     async sweep({ text, axis, from, to, cap, crash, token, generation }, progress) {
       checkRange(from, to);
       const most = env.Planner.maxSweepSteps();
-      if (to - from + 1 > most) throw Object.assign(fail('too_many_steps', `${to - from + 1} steps: a sweep takes at most ${most}`), { path: 'to' });
+      if (to - from + 1 > most) throw Object.assign(fail('invalid_sweep', `${to - from + 1} steps: a sweep takes at most ${most}`), { path: 'to' });
       newestSweep = Math.max(newestSweep, token);
       const steps = [];
       for (let v = from; v <= to; v++) {

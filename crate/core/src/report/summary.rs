@@ -145,12 +145,21 @@ fn side(members: &[MemberReport], loads: &Loads, against: Mean) -> SummarySide {
         max_load,
         max_over_mean: loads.ratio(max_load),
         over_mean: count(members.iter().filter(|m| loads.over(load(m))).count()),
-        at_cap: count(members.iter().filter(|m| at_cap(m, against == Mean::MeanPlanned)).count()),
+        at_cap: count(
+            members
+                .iter()
+                .filter(|m| at_cap(m, against == Mean::MeanPlanned))
+                .count(),
+        ),
     }
 }
 
 /// The first member with the largest `load`.
-fn heaviest(members: &[MemberReport], load: fn(&MemberReport) -> u64, l: (&Loads, &Loads)) -> Option<Heaviest> {
+fn heaviest(
+    members: &[MemberReport],
+    load: fn(&MemberReport) -> u64,
+    l: (&Loads, &Loads),
+) -> Option<Heaviest> {
     let mut best: Option<&MemberReport> = None;
     for m in members {
         if best.is_none_or(|b| load(m) > load(b)) {
@@ -258,17 +267,30 @@ mod tests {
     #[test]
     fn over_is_exact_at_the_threshold() {
         // mean 100: 105 is not more than 5% over it, 106 is
-        let at = summary(&report(vec![member("a", 105, 105, 0, 0), member("b", 95, 94, 0, 0)]));
+        let at = summary(&report(vec![
+            member("a", 105, 105, 0, 0),
+            member("b", 95, 94, 0, 0),
+        ]));
         assert_eq!((at.now.over_mean, at.planned.over_mean), (0, 1));
     }
 
     #[test]
     fn an_empty_plan_has_mean_zero_and_nobody_over_it() {
         let s = summary(&report(vec![member("a", 0, 0, 0, 0)]));
-        assert_eq!((s.now.max_over_mean.as_str(), s.planned.mean_load), ("0.000", 0.0));
+        assert_eq!(
+            (s.now.max_over_mean.as_str(), s.planned.mean_load),
+            ("0.000", 0.0)
+        );
         assert_eq!((s.now.over_mean, s.planned.over_mean), (0, 0));
         let none = summary(&report(Vec::new()));
-        assert_eq!((none.members, none.heaviest_now, none.planned.max_over_mean.as_str()), (0, None, "0.000"));
+        assert_eq!(
+            (
+                none.members,
+                none.heaviest_now,
+                none.planned.max_over_mean.as_str()
+            ),
+            (0, None, "0.000")
+        );
     }
 
     #[test]
@@ -280,7 +302,10 @@ mod tests {
 
     #[test]
     fn loads_near_u64_max_do_not_overflow() {
-        let s = summary(&report(vec![member("a", u64::MAX, u64::MAX, 0, 0), member("b", 1, 0, 0, 0)]));
+        let s = summary(&report(vec![
+            member("a", u64::MAX, u64::MAX, 0, 0),
+            member("b", 1, 0, 0, 0),
+        ]));
         assert_eq!(s.now.total, u64::MAX);
         assert_eq!(s.marks[0].over_now, true);
     }

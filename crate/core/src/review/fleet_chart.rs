@@ -51,14 +51,13 @@ impl Default for Palette {
 
 /// A plain CSS colour: a hex colour, or `rgb()` / `rgba()` of numbers.
 fn plain_colour(s: &str) -> bool {
-    let hex = s.strip_prefix('#').is_some_and(|h| {
-        matches!(h.len(), 3 | 4 | 6 | 8) && h.bytes().all(|b| b.is_ascii_hexdigit())
-    });
+    let hex = s
+        .strip_prefix('#')
+        .is_some_and(|h| matches!(h.len(), 3 | 4 | 6 | 8) && h.bytes().all(|b| b.is_ascii_hexdigit()));
     let func = ["rgb(", "rgba("].iter().any(|p| {
-        s.strip_prefix(p).and_then(|r| r.strip_suffix(')')).is_some_and(|args| {
-            args.bytes()
-                .all(|b| b.is_ascii_digit() || b" .,%/".contains(&b))
-        })
+        s.strip_prefix(p)
+            .and_then(|r| r.strip_suffix(')'))
+            .is_some_and(|args| args.bytes().all(|b| b.is_ascii_digit() || b" .,%/".contains(&b)))
     });
     hex || func
 }
@@ -119,11 +118,18 @@ fn clip(name: &str) -> String {
 }
 
 /// The members in the order asked for, each with its marks.
-fn rows<'a>(a: &'a Analysis, marks: &'a [Marks], order: Option<&[String]>) -> Vec<(&'a MemberReport, &'a Marks)> {
+fn rows<'a>(
+    a: &'a Analysis,
+    marks: &'a [Marks],
+    order: Option<&[String]>,
+) -> Vec<(&'a MemberReport, &'a Marks)> {
     let all: Vec<_> = a.report.members.iter().zip(marks).collect();
     let Some(order) = order else { return all };
-    let at: std::collections::HashMap<&str, usize> =
-        all.iter().enumerate().map(|(i, (m, _))| (m.name.as_str(), i)).collect();
+    let at: std::collections::HashMap<&str, usize> = all
+        .iter()
+        .enumerate()
+        .map(|(i, (m, _))| (m.name.as_str(), i))
+        .collect();
     let mut taken = vec![false; all.len()];
     let mut out = Vec::with_capacity(all.len());
     for name in order {
@@ -138,10 +144,20 @@ fn rows<'a>(a: &'a Analysis, marks: &'a [Marks], order: Option<&[String]>) -> Ve
 }
 
 /// One bar from 0 to `value`; when `over`, split at `mean` into its plain and its over part.
-fn bar(out: &mut String, (y, h): (f64, f64), (value, mean, over): (f64, f64, bool), fill: &str, over_fill: &str) {
+fn bar(
+    out: &mut String,
+    (y, h): (f64, f64),
+    (value, mean, over): (f64, f64, bool),
+    fill: &str,
+    over_fill: &str,
+) {
     let end = LEFT + value;
     let cut = if over { LEFT + mean.min(value) } else { end };
-    let _ = write!(out, r#"<rect x="{LEFT}" y="{y:.1}" width="{:.1}" height="{h}" fill="{fill}"/>"#, cut - LEFT);
+    let _ = write!(
+        out,
+        r#"<rect x="{LEFT}" y="{y:.1}" width="{:.1}" height="{h}" fill="{fill}"/>"#,
+        cut - LEFT
+    );
     if over {
         let _ = write!(
             out,
@@ -169,7 +185,11 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
     let p = c.palette.checked();
     let s = summary(&a.report);
     let rows = rows(a, &s.marks, c.order);
-    let max = rows.iter().map(|(m, _)| m.load_now.max(m.load_planned)).max().unwrap_or(0);
+    let max = rows
+        .iter()
+        .map(|(m, _)| m.load_now.max(m.load_planned))
+        .max()
+        .unwrap_or(0);
     let (end, ticks) = scale(max);
     let w = WIDTH - LEFT - RIGHT;
     let at = |v: f64| v / end * w;
@@ -186,7 +206,13 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
         escape(c.title)
     );
     for (i, l) in c.lines.iter().enumerate() {
-        let _ = write!(out, r#"<text x="12" y="{}" fill="{}">{}</text>"#, 42.0 + i as f64 * 16.0, p.muted, escape(l));
+        let _ = write!(
+            out,
+            r#"<text x="12" y="{}" fill="{}">{}</text>"#,
+            42.0 + i as f64 * 16.0,
+            p.muted,
+            escape(l)
+        );
     }
     let axis_y = head - 24.0;
     for t in &ticks {
@@ -202,7 +228,13 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
         );
     }
     for (i, (m, k)) in rows.iter().enumerate() {
-        member_row(&mut out, head + i as f64 * ROW, (m, k), (&at, &s.now.mean_load, &s.planned.mean_load), &p);
+        member_row(
+            &mut out,
+            head + i as f64 * ROW,
+            (m, k),
+            (&at, &s.now.mean_load, &s.planned.mean_load),
+            &p,
+        );
     }
     let lines = (head - 4.0, height - 20.0);
     let now_label = format!("mean now {}", human_bytes(s.now.mean_load as u64));
@@ -211,7 +243,14 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
     // the labels sit above their lines, the planned one a row higher when the two are close
     mean_line(&mut out, xn, lines, "2 3", &now_label, &p);
     let lifted = if (xn - xp).abs() < 150.0 { 12.0 } else { 0.0 };
-    mean_line(&mut out, xp, (lines.0 - lifted, lines.1), "6 3", &planned_label, &p);
+    mean_line(
+        &mut out,
+        xp,
+        (lines.0 - lifted, lines.1),
+        "6 3",
+        &planned_label,
+        &p,
+    );
     let _ = write!(
         out,
         r#"<text x="12" y="{:.1}" fill="{}">thin bar: now, past the dotted line (the mean now) by more than {pct}%: over it; thick bar: planned, past the dashed line (the planned mean) by more than {pct}%: over it; full: every lane used; * default cap</text></svg>"#,
@@ -224,7 +263,13 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
 
 type Scales<'a> = (&'a dyn Fn(f64) -> f64, &'a f64, &'a f64);
 
-fn member_row(out: &mut String, y: f64, (m, k): (&MemberReport, &Marks), (at, mean_now, mean_planned): Scales, p: &Palette) {
+fn member_row(
+    out: &mut String,
+    y: f64,
+    (m, k): (&MemberReport, &Marks),
+    (at, mean_now, mean_planned): Scales,
+    p: &Palette,
+) {
     let full = k.at_cap_planned;
     let _ = write!(
         out,
@@ -234,7 +279,11 @@ fn member_row(out: &mut String, y: f64, (m, k): (&MemberReport, &Marks), (at, me
         m.lanes,
         m.cap,
         if full { ", full" } else { "" },
-        if k.over_planned { ", over the planned mean" } else { "" },
+        if k.over_planned {
+            ", over the planned mean"
+        } else {
+            ""
+        },
         LEFT - 8.0,
         y + 14.0,
         p.text,
