@@ -307,6 +307,6 @@ mod tests {
             member("b", 1, 0, 0, 0),
         ]));
         assert_eq!(s.now.total, u64::MAX);
-        assert_eq!(s.marks[0].over_now, true);
+        assert!(s.marks[0].over_now);
     }
 }
