@@ -35,12 +35,28 @@ pub mod wide {
                 fn visit_u64<E: de::Error>(self, v: u64) -> Result<$t, E> {
                     Ok(v.into())
                 }
+                fn visit_i64<E: de::Error>(self, v: i64) -> Result<$t, E> {
+                    <$t>::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+                }
+                fn visit_f64<E: de::Error>(self, v: f64) -> Result<$t, E> {
+                    Err(E::custom(if <$t>::BITS == 64 {
+                        crate::json::not_a_u64(v)
+                    } else {
+                        format!("the number {v} is not an integer in 0..={} written in digits (write it as a decimal string)", <$t>::MAX)
+                    }))
+                }
                 fn visit_str<E: de::Error>(self, v: &str) -> Result<$t, E> {
                     if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
                         return Err(E::invalid_value(de::Unexpected::Str(v), &self));
                     }
-                    v.parse()
-                        .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+                    // Only digits, so it fails only by being too large.
+                    v.parse().map_err(|_| {
+                        E::custom(format_args!(
+                            "{v:?} is larger than the largest {} ({}), the most a number or a decimal string may hold",
+                            stringify!($t),
+                            <$t>::MAX
+                        ))
+                    })
                 }
             }
 
