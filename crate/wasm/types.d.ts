@@ -76,7 +76,7 @@ export interface WorkerLine { cap: number; held: number; has_assignment: boolean
 export interface ClaimsDocument {
   format: string; job: string; taken_at_ms: I64; assignment_source: "published" | "plan";
   max_attempts: number; claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
-  workers: Record<string, WorkerLine>;
+  fenced: Record<string, string[]>; workers: Record<string, WorkerLine>;
 }
 
 export interface SplitLine {

@@ -195,7 +195,7 @@ pub fn claims(
 ) -> Result<()> {
     for (x, n) in next {
         writeln!(out, "{x}: holds {} of {} lane(s)", n.held.len(), caps(x))?;
-        if n.actions.is_empty() && n.drains.is_empty() {
+        if n.actions.is_empty() && n.drains.is_empty() && n.fenced.is_empty() {
             writeln!(out, "  nothing to do")?;
         }
         for c in &n.actions {
@@ -209,6 +209,12 @@ pub fn claims(
         }
         for id in &n.drains {
             writeln!(out, "  drain      {id}")?;
+        }
+        for id in &n.fenced {
+            writeln!(
+                out,
+                "  fenced     {id} (its lease is behind the progress record: dropped, not held, no lane)"
+            )?;
         }
         if n.skipped > 0 {
             writeln!(

@@ -333,3 +333,31 @@ async fn members_at_their_cap_claim_nothing_and_another_jobs_record_is_the_headl
         "the leader's cap is 1 too (its own presence)"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fenced_lease_is_not_held_and_takes_no_lane() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client);
+    let w = Writer::new(&js, "fenced").await;
+    w.plan().await;
+    w.presence("w1", 1).await;
+    w.presence("w2", 4).await;
+    // w2's takeover moved a's record to epoch 2; w1's lease (epoch 1, its own nonce) lingers.
+    w.split("a", 5, Some("w2"), 0).await;
+    w.state(
+        "split.a",
+        json!({"schema":3,"id":"a","fp":fp(),"epoch":2,"status":"runnable","owner":"w2","attempts":0,
+            "watermark":null,"state":null,"completed":false,"written_at_ms":0}),
+    )
+    .await;
+    w.held("a", "w1", "n-w1").await;
+    w.split("b", 5, None, 0).await;
+    w.assign("w1", &["b"]).await;
+    w.assign("w2", &["a"]).await;
+    let (_, _, claims) = export_and_plan(&server, "fenced");
+    assert_eq!(actions(&claims, "w1"), vec![t("b", "claim", "create")]);
+    assert_eq!(claims["workers"]["w1"]["held"], 0);
+    assert_eq!(claims["fenced"]["w1"], json!(["a"]));
+    assert_eq!(claims["drains"]["w1"], json!([]));
+}

@@ -2,8 +2,11 @@
 //! on decision-core.md section 6's `claim_candidates`).
 //!
 //! Per live member X:
-//! - X **holds** the splits whose lease names X under X's current presence nonce. A lease with
-//!   X's name and another nonce is a restarted predecessor's: a `reclaim` candidate, not held.
+//! - X **holds** the splits whose lease names X under X's current presence nonce, while the
+//!   lease's epoch is not behind the split's progress record's epoch. A lease with X's name and
+//!   another nonce is a restarted predecessor's: a `reclaim` candidate, not held. A lease behind
+//!   its record was fenced: another claim moved the record past it, and Spate's worker drops the
+//!   split the moment it sees that record, so it is not held, not drained and takes no lane.
 //! - Its candidates are `claim_candidates` with that held set, in that order. Every quarantine is
 //!   taken (not gated by assignment or lanes). A claim is taken only if the split is in X's
 //!   assignment and X holds fewer splits than its cap; each claim taken counts toward the cap.
@@ -37,15 +40,31 @@ pub struct NextActions {
     pub drains: Vec<String>,
     /// Splits it holds before acting.
     pub held: Vec<String>,
+    /// Splits whose lease names it under its nonce but is behind the progress record: it was
+    /// fenced and dropped them (not held, not drained, no lane).
+    pub fenced: Vec<String>,
     /// Candidates passed over: claims not in its assignment, or beyond its cap.
     pub skipped: u32,
 }
 
-/// Whether `s` is held by the worker: its lease names it, under its nonce when that is known.
-pub fn holds(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
+/// `s`'s lease epoch, when the lease names the worker under its nonce (when that is known).
+fn own_lease_epoch(s: &SplitState, instance: &str, nonce: Option<&str>) -> Option<u64> {
     s.lease
         .as_ref()
-        .is_some_and(|l| l.value.owner == instance && nonce.is_none_or(|n| l.value.nonce == n))
+        .filter(|l| l.value.owner == instance && nonce.is_none_or(|n| l.value.nonce == n))
+        .map(|l| l.value.epoch)
+}
+
+/// Whether `s` is held by the worker: its lease names it, under its nonce when that is known,
+/// and the lease is not fenced (its epoch is not behind the progress record's).
+pub fn holds(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
+    own_lease_epoch(s, instance, nonce).is_some_and(|e| e >= s.progress.epoch)
+}
+
+/// Whether `s`'s lease names the worker (under its nonce when that is known) but is behind the
+/// progress record's epoch: the worker was fenced and dropped the split.
+pub fn fenced(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
+    own_lease_epoch(s, instance, nonce).is_some_and(|e| e < s.progress.epoch)
 }
 
 /// The worker's next reconcile over `splits`.
@@ -61,6 +80,11 @@ pub fn next_actions(splits: &BTreeMap<String, SplitState>, w: &WorkerView) -> Ne
         actions: Vec::new(),
         drains: Vec::new(),
         held: held.iter().map(|s| s.to_string()).collect(),
+        fenced: splits
+            .iter()
+            .filter(|(_, s)| fenced(s, w.instance, w.nonce))
+            .map(|(id, _)| id.clone())
+            .collect(),
         skipped: 0,
     };
     for c in candidates {

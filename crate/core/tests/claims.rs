@@ -70,8 +70,10 @@ proptest! {
 use common::store::Store;
 use std::collections::BTreeMap;
 
-/// The rules of the issue, line by line: held = leases naming X under X's nonce; candidates per
-/// decision-core.md section 6; every quarantine taken; a claim only if assigned and under cap.
+/// The rules of the issue, line by line: held = leases naming X under X's nonce whose epoch is
+/// not behind the progress record's (a lease behind its record was fenced: X dropped the split);
+/// candidates per decision-core.md section 6; every quarantine taken; a claim only if assigned
+/// and under cap.
 fn transcription(
     splits: &BTreeMap<String, SplitState>,
     x: &str,
@@ -79,13 +81,23 @@ fn transcription(
     cap: u32,
     assignment: Option<&BTreeSet<String>>,
     max_attempts: u32,
-) -> (Vec<(String, ClaimAction, ClaimKind)>, Vec<String>) {
+) -> (Vec<(String, ClaimAction, ClaimKind)>, Vec<String>, Vec<String>) {
+    let fenced: Vec<String> = splits
+        .iter()
+        .filter(|(_, s)| {
+            s.lease.as_ref().is_some_and(|l| {
+                l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n) && s.progress.epoch > l.value.epoch
+            })
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
     let held: BTreeSet<&String> = splits
         .iter()
         .filter(|(_, s)| {
-            s.lease
-                .as_ref()
-                .is_some_and(|l| l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n))
+            s.lease.as_ref().is_some_and(|l| {
+                let fenced = s.progress.epoch > l.value.epoch;
+                l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n) && !fenced
+            })
         })
         .map(|(id, _)| id)
         .collect();
@@ -141,7 +153,7 @@ fn transcription(
             .collect(),
         None => Vec::new(),
     };
-    (taken, drains)
+    (taken, drains, fenced)
 }
 
 fn as_tuples(n: &spate_planner_core::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
@@ -155,12 +167,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     /// next_actions equals the transcription: caps, nonces (a predecessor's lease is a reclaim,
-    /// not held), attempts near the limit, with and without an assignment record; and the weights
-    /// never change what a worker does.
+    /// not held), fenced leases (behind their record: not held), attempts near the limit, with
+    /// and without an assignment record; and the weights never change what a worker does.
     #[test]
     fn a_workers_next_reconcile_follows_the_rules(
         f in arb_fleet(6, 80),
         old_nonce in prop::collection::vec(any::<bool>(), 80),
+        lease_epochs in prop::collection::vec(prop::option::weighted(0.3, 0u64..5), 80),
         instance in prop::sample::select(vec!["w0", "w1", "w2", "gone-0"]),
         know_nonce in any::<bool>(),
         cap in 0u32..6,
@@ -172,6 +185,9 @@ proptest! {
         for (i, s) in splits.values_mut().enumerate() {
             if let Some(l) = s.lease.as_mut() {
                 l.value.nonce = if old_nonce[i] { "old".into() } else { "cur".into() };
+                if let Some(e) = lease_epochs[i] {
+                    l.value.epoch = e;
+                }
             }
         }
         let ids: Vec<String> = splits.keys().cloned().collect();
@@ -181,9 +197,10 @@ proptest! {
         let nonce = know_nonce.then_some("cur");
         let view = WorkerView { instance, nonce, cap, assignment: assignment.as_ref(), max_attempts };
         let got = next_actions(&splits, &view);
-        let (want, drains) = transcription(&splits, instance, nonce, cap, assignment.as_ref(), max_attempts);
+        let (want, drains, fenced) = transcription(&splits, instance, nonce, cap, assignment.as_ref(), max_attempts);
         prop_assert_eq!(as_tuples(&got), want);
         prop_assert_eq!(&got.drains, &drains);
+        prop_assert_eq!(&got.fenced, &fenced);
         // weights never matter
         let mut reweighed = splits.clone();
         for (s, w) in reweighed.values_mut().zip(&new_weights) {
@@ -344,4 +361,39 @@ fn a_graceful_what_if_makes_the_next_claim_released() {
         n.actions.is_empty(),
         "the crashed owner's lease still lives: a foreign lease is skipped"
     );
+}
+
+#[test]
+fn a_fenced_lease_is_not_held_not_drained_and_takes_no_lane() {
+    // w1's lease on `a` (epoch 1, its current nonce); a's record at `epoch`, owned by `owner`.
+    let next = |owner: &str, epoch: u64| {
+        let store = Store::new()
+            .presence("w1", Some(1))
+            .presence("w2", Some(4))
+            .leader("w1")
+            .split("a", 1, Some(owner), epoch, 0)
+            .held("a", "w1")
+            .split("b", 1, None, 0, 0)
+            .assign("w1", 1, &["b"])
+            .assign("w2", 1, &["a"]);
+        let fleet = store.fleet();
+        let a = analyse(&fleet, &Scenario::default()).unwrap();
+        next_claims(&fleet, &a, Some("w1"), AssignmentSource::Published, 4).unwrap()["w1"].clone()
+    };
+    // w2's claim moved the record to epoch 2, past w1's lease: w1 was fenced and dropped `a`
+    let n = next("w2", 2);
+    assert!(n.held.is_empty(), "a fenced lease is not held: {:?}", n.held);
+    assert_eq!(n.fenced, vec!["a".to_string()]);
+    assert!(n.drains.is_empty(), "nor drained");
+    assert_eq!(
+        as_tuples(&n),
+        vec![t("b", ClaimAction::Claim, ClaimKind::Create)],
+        "its one lane is free for b"
+    );
+    // at the record's epoch the same lease is held: w1 is at its cap and drains `a`
+    let n = next("w1", 1);
+    assert_eq!(n.held, vec!["a".to_string()]);
+    assert!(n.fenced.is_empty());
+    assert_eq!(n.drains, vec!["a".to_string()]);
+    assert!(n.actions.is_empty(), "no free lane for b");
 }

@@ -224,11 +224,12 @@ struct ClaimsDocument<'a> {
     max_attempts: u32,
     claims: BTreeMap<&'a str, Vec<ActionView<'a>>>,
     drains: BTreeMap<&'a str, &'a [String]>,
+    fenced: BTreeMap<&'a str, &'a [String]>,
     workers: BTreeMap<&'a str, WorkerLine>,
 }
 
 /// The workers' next actions as one JSON document: per live member, its claims and quarantines
-/// in the order it takes them, and the splits it would drain.
+/// in the order it takes them, the splits it would drain, and those it was fenced from.
 pub fn claims_document(
     fleet: &Fleet,
     a: &Analysis,
@@ -272,6 +273,10 @@ pub fn claims_view<'a>(
         drains: next
             .iter()
             .map(|(x, n)| (x.as_str(), n.drains.as_slice()))
+            .collect(),
+        fenced: next
+            .iter()
+            .map(|(x, n)| (x.as_str(), n.fenced.as_slice()))
             .collect(),
         workers: next
             .iter()
