@@ -54,37 +54,42 @@ pub fn claim_candidates(
     instance: &str,
     max_attempts: u32,
 ) -> Vec<ClaimCandidate> {
-    let mut out = Vec::new();
-    for (id, s) in splits {
-        if s.progress.status != SplitStatus::Runnable || owned(id) {
-            continue;
-        }
-        let kind = match (&s.lease, &s.progress.owner) {
-            (Some(l), _) if l.value.owner == instance => ClaimKind::Reclaim,
-            (Some(_), _) => continue,
-            (None, None) if s.progress.epoch == 0 => ClaimKind::Create,
-            (None, None) => ClaimKind::Released,
-            (None, Some(_)) => ClaimKind::Expired,
-        };
-        let attempts = if kind.consumes_attempt() {
-            s.progress.attempts as u64 + 1
-        } else {
-            s.progress.attempts as u64
-        };
-        let action = if kind.consumes_attempt() && attempts >= max_attempts as u64 {
-            ClaimAction::Quarantine
-        } else if s.spec.is_some() {
-            ClaimAction::Claim
-        } else {
-            continue;
-        };
-        out.push(ClaimCandidate {
-            id: id.clone(),
-            action,
-            kind,
-        });
-    }
+    let mut out: Vec<ClaimCandidate> = splits
+        .iter()
+        .filter(|(id, s)| s.progress.status == SplitStatus::Runnable && !owned(id))
+        .filter_map(|(id, s)| {
+            candidacy(s, instance, max_attempts).map(|(kind, action)| ClaimCandidate {
+                id: id.clone(),
+                action,
+                kind,
+            })
+        })
+        .collect();
     // Stable: ids stay ascending within a kind.
     out.sort_by_key(|c| c.kind);
     out
+}
+
+/// What a runnable split the worker does not hold is to `instance`: its kind and action, or
+/// `None` when it is no candidate (under a foreign lease, or a claim without a spec).
+pub(crate) fn candidacy(
+    s: &SplitState,
+    instance: &str,
+    max_attempts: u32,
+) -> Option<(ClaimKind, ClaimAction)> {
+    let kind = match (&s.lease, &s.progress.owner) {
+        (Some(l), _) if l.value.owner == instance => ClaimKind::Reclaim,
+        (Some(_), _) => return None,
+        (None, None) if s.progress.epoch == 0 => ClaimKind::Create,
+        (None, None) => ClaimKind::Released,
+        (None, Some(_)) => ClaimKind::Expired,
+    };
+    let attempts = s.progress.attempts as u64 + u64::from(kind.consumes_attempt());
+    if kind.consumes_attempt() && attempts >= max_attempts as u64 {
+        Some((kind, ClaimAction::Quarantine))
+    } else if s.spec.is_some() {
+        Some((kind, ClaimAction::Claim))
+    } else {
+        None
+    }
 }

@@ -96,7 +96,7 @@ pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,
     CrashFigures, CrashModel, Step, SweepError, MAX_STEPS,
 };
-pub use worker::{holds, next_actions, NextActions, WorkerView};
+pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, WorkerView};
 
 // Fleets for demos, benchmarks and tests, and exact JSON.
 pub use demo::{demo_snapshot, DemoParams};

@@ -8,8 +8,8 @@ use common::cases::cases;
 use common::arb_fleet;
 use proptest::prelude::*;
 use spate_planner_core::{
-    analyse, claim_candidates, next_actions, next_claims, AssignmentSource, ClaimAction, ClaimKind, Scenario,
-    SplitState, SplitStatus, WorkerView,
+    analyse, claim_candidates, next_actions, next_actions_of_all, next_claims, AssignmentSource, ClaimAction,
+    ClaimKind, Scenario, SplitState, SplitStatus, WorkerView,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
@@ -70,6 +70,9 @@ proptest! {
 use common::store::Store;
 use std::collections::BTreeMap;
 
+/// The transcription's answer: actions taken (id, action, kind), drains, fenced splits.
+type Transcribed = (Vec<(String, ClaimAction, ClaimKind)>, Vec<String>, Vec<String>);
+
 /// The rules of the issue, line by line: held = leases naming X under X's nonce whose epoch is
 /// not behind the progress record's (a lease behind its record was fenced: X dropped the split);
 /// candidates per decision-core.md section 6; every quarantine taken; a claim only if assigned
@@ -81,12 +84,14 @@ fn transcription(
     cap: u32,
     assignment: Option<&BTreeSet<String>>,
     max_attempts: u32,
-) -> (Vec<(String, ClaimAction, ClaimKind)>, Vec<String>, Vec<String>) {
+) -> Transcribed {
     let fenced: Vec<String> = splits
         .iter()
         .filter(|(_, s)| {
             s.lease.as_ref().is_some_and(|l| {
-                l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n) && s.progress.epoch > l.value.epoch
+                l.value.owner == x
+                    && nonce.is_none_or(|n| l.value.nonce == n)
+                    && s.progress.epoch > l.value.epoch
             })
         })
         .map(|(id, _)| id.clone())
@@ -211,6 +216,69 @@ proptest! {
         let again = next_actions(&reweighed, &view);
         prop_assert_eq!(as_tuples(&again), as_tuples(&got));
         prop_assert_eq!(again.drains, got.drains);
+    }
+}
+
+/// One worker of [`the_fleet_at_once_equals_each_worker_alone`]: instance, whether its nonce is
+/// known, cap, assignment picks, max_attempts.
+type ViewSpec = (&'static str, bool, u32, Option<Vec<prop::sample::Index>>, u32);
+
+fn arb_views() -> impl Strategy<Value = Vec<ViewSpec>> {
+    let one = (
+        prop::sample::select(vec!["w0", "w1", "w2", "w3", "gone-0", "nobody"]),
+        any::<bool>(),
+        0u32..6,
+        prop::option::weighted(0.8, prop::collection::vec(any::<prop::sample::Index>(), 0..40)),
+        prop_oneof![4 => Just(4u32), 1 => 0u32..6],
+    );
+    prop::collection::vec(one, 0..8)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    /// next_actions_of_all (one pass over the splits for the whole fleet) equals next_actions
+    /// asked of each worker alone: shared candidates, own and predecessors' leases, fenced
+    /// leases, caps, assignments, several max_attempts, repeated instances.
+    #[test]
+    fn the_fleet_at_once_equals_each_worker_alone(
+        f in arb_fleet(6, 100),
+        old_nonce in prop::collection::vec(any::<bool>(), 100),
+        lease_epochs in prop::collection::vec(prop::option::weighted(0.3, 0u64..5), 100),
+        specs in arb_views(),
+    ) {
+        let mut splits = (*f.splits).clone();
+        for (i, s) in splits.values_mut().enumerate() {
+            if let Some(l) = s.lease.as_mut() {
+                l.value.nonce = if old_nonce[i] { "old".into() } else { "cur".into() };
+                if let Some(e) = lease_epochs[i] {
+                    l.value.epoch = e;
+                }
+            }
+        }
+        let ids: Vec<String> = splits.keys().cloned().collect();
+        let assignments: Vec<Option<BTreeSet<String>>> = specs
+            .iter()
+            .map(|(_, _, _, picks, _)| picks.as_ref().map(|p| {
+                if ids.is_empty() { BTreeSet::new() } else { p.iter().map(|i| ids[i.index(ids.len())].clone()).collect() }
+            }))
+            .collect();
+        let views: Vec<WorkerView> = specs
+            .iter()
+            .zip(&assignments)
+            .map(|((instance, know, cap, _, max_attempts), a)| WorkerView {
+                instance,
+                nonce: know.then_some("cur"),
+                cap: *cap,
+                assignment: a.as_ref(),
+                max_attempts: *max_attempts,
+            })
+            .collect();
+        let all = next_actions_of_all(&splits, &views);
+        prop_assert_eq!(all.len(), views.len());
+        for (w, got) in views.iter().zip(&all) {
+            prop_assert_eq!(got, &next_actions(&splits, w), "worker {}", w.instance);
+        }
     }
 }
 

@@ -12,6 +12,13 @@
 //!   assignment and X holds fewer splits than its cap; each claim taken counts toward the cap.
 //! - With no assignment record X claims nothing and keeps what it holds; otherwise it drains the
 //!   held splits its assignment no longer names.
+//!
+//! [`next_actions`] is the definition, one worker at a time; [`next_actions_of_all`] gives the
+//! same for a whole fleet without scanning every split once per worker ([`fleet`]).
+
+mod fleet;
+
+pub use fleet::next_actions_of_all;
 
 use crate::claims::{claim_candidates, ClaimAction, ClaimCandidate};
 use crate::state::SplitState;
