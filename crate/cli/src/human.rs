@@ -11,6 +11,9 @@ fn reason_text(r: Reason) -> &'static str {
         Reason::OverCap => "owner over cap",
         Reason::Improve => "improving move",
         Reason::Queued => "queued: no free lane",
+        Reason::LeaseNotCurrent => "lease behind its record: fill",
+        Reason::Previous => "kept by its previous assignee",
+        Reason::RecordOwner => "kept by its record's owner",
     }
 }
 
@@ -70,6 +73,7 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
         None => writeln!(out, "seed {} ({:?})", a.applied.inputs.seed, fleet.seed_source)?,
     }
     writeln!(out, "default cap {}", a.applied.default_cap.explain())?;
+    writeln!(out, "rules {}", a.applied.rules.explain())?;
     writeln!(out, "{} what-if change(s)", a.scenario.changes.len())
 }
 

@@ -1,7 +1,7 @@
 //! The flags that set what the store does not show of the leader, shared by `plan` and `claims`.
 //! They become the scenario the core plans with, so the printed scenario shows them.
 
-use spate_planner_core::{Change, Scenario};
+use spate_planner_core::{Change, Rules, Scenario};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -21,6 +21,10 @@ pub struct LeaderFlags {
     /// Fleet changes to apply before planning (docs/scenario-format.md).
     #[arg(long, value_name = "FILE")]
     what_if: Option<PathBuf>,
+    /// Decide by this release's rules: 0.1 (also 0.2) or 0.3. Default: the release the store
+    /// names (a plan record with an elector: 0.3; else 0.1). Overrides the what-if file's rules.
+    #[arg(long, value_name = "VERSION")]
+    rules: Option<Rules>,
 }
 
 /// Milliseconds of a duration written as `N` (seconds), `Nms`, `Ns` or `Nm`.
@@ -44,6 +48,11 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
 }
 
 impl LeaderFlags {
+    /// The rules `--rules` sets, if it does.
+    pub fn rules(&self) -> Option<Rules> {
+        self.rules
+    }
+
     /// The what-if file (if any) with these flags applied on top.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let mut scenario = match &self.what_if {
@@ -56,6 +65,9 @@ impl LeaderFlags {
         };
         if let Some(cap) = self.default_cap {
             scenario.default_cap = Some(cap);
+        }
+        if let Some(rules) = self.rules {
+            scenario.rules = Some(rules);
         }
         if let Some(d) = &self.rebalance_delay {
             scenario.rebalance_delay_ms =

@@ -140,6 +140,7 @@ pub fn next_claims(
         .iter()
         .zip(&assignments)
         .map(|(x, assignment)| WorkerView {
+            rules: inputs.rules,
             instance: x,
             nonce: fleet.members.get(*x).and_then(|m| m.nonce.as_deref()),
             cap: inputs.cap_of(x),

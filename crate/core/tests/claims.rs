@@ -9,7 +9,7 @@ use common::arb_fleet;
 use proptest::prelude::*;
 use spate_planner_core::{
     analyse, claim_candidates, next_actions, next_actions_of_all, next_claims, AssignmentSource, ClaimAction,
-    ClaimKind, Scenario, SplitState, SplitStatus, WorkerView,
+    ClaimKind, Rules, Scenario, SplitState, SplitStatus, WorkerView,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
@@ -32,7 +32,7 @@ proptest! {
         let owned: BTreeSet<String> = if ids.is_empty() { BTreeSet::new() } else {
             owned_picks.iter().map(|p| ids[p.index(ids.len())].clone()).collect()
         };
-        let c = claim_candidates(&f.splits, |id| owned.contains(id), instance, max_attempts);
+        let c = claim_candidates(Rules::V0_1, &f.splits, |id| owned.contains(id), instance, None, max_attempts);
         let mut listed = BTreeSet::new();
         for cand in &c {
             let s = &f.splits[&cand.id];
@@ -200,7 +200,7 @@ proptest! {
             if ids.is_empty() { BTreeSet::new() } else { p.iter().map(|i| ids[i.index(ids.len())].clone()).collect() }
         });
         let nonce = know_nonce.then_some("cur");
-        let view = WorkerView { instance, nonce, cap, assignment: assignment.as_ref(), max_attempts };
+        let view = WorkerView { rules: Rules::V0_1, instance, nonce, cap, assignment: assignment.as_ref(), max_attempts };
         let got = next_actions(&splits, &view);
         let (want, drains, fenced) = transcription(&splits, instance, nonce, cap, assignment.as_ref(), max_attempts);
         prop_assert_eq!(as_tuples(&got), want);
@@ -239,13 +239,15 @@ proptest! {
 
     /// next_actions_of_all (one pass over the splits for the whole fleet) equals next_actions
     /// asked of each worker alone: shared candidates, own and predecessors' leases, fenced
-    /// leases, caps, assignments, several max_attempts, repeated instances.
+    /// leases, caps, assignments, several max_attempts, repeated instances; by either release's
+    /// rules.
     #[test]
     fn the_fleet_at_once_equals_each_worker_alone(
         f in arb_fleet(6, 100),
         old_nonce in prop::collection::vec(any::<bool>(), 100),
         lease_epochs in prop::collection::vec(prop::option::weighted(0.3, 0u64..5), 100),
         specs in arb_views(),
+        rules in prop_oneof![Just(Rules::V0_1), Just(Rules::V0_3)],
     ) {
         let mut splits = (*f.splits).clone();
         for (i, s) in splits.values_mut().enumerate() {
@@ -267,6 +269,7 @@ proptest! {
             .iter()
             .zip(&assignments)
             .map(|((instance, know, cap, _, max_attempts), a)| WorkerView {
+                rules,
                 instance,
                 nonce: know.then_some("cur"),
                 cap: *cap,

@@ -7,9 +7,10 @@
 
 use crate::{error, to_js};
 use spate_planner_core::{
-    analyse, claims_view, converge, demo_snapshot, diff, find_splits, fleet_info, next_claims, plan_document,
-    plan_view, review, sweep, Analysis, AssignmentSource, Axis, CrashModel, DemoParams, Fleet, LiveJob,
-    ReviewInputs, Scenario, ScenarioError, Snapshot, SnapshotError, SweepError,
+    analyse, claims_view, converge, demo_snapshot, diff, diff_rules, find_splits, fleet_info, next_claims,
+    plan_document, plan_view, review, sweep, Analysis, AssignmentSource, Axis, CrashModel, DemoParams,
+    ErrorCode, Fleet, LiveJob, ReviewInputs, Rules, Scenario, ScenarioError, Snapshot, SnapshotError,
+    SweepError, NOT_SIMULATED,
 };
 use spate_planner_sim::{simulate, CrashScript, Options, Script, SimError, Start};
 use std::cell::RefCell;
@@ -129,7 +130,7 @@ impl Planner {
             }
         };
         let d = match before {
-            Some(b) => Some(diff(&b.fleet, &self.fleet).map_err(|e| scenario_error(&e))?),
+            Some(b) => Some(diff(&b.fleet, &self.fleet, None).map_err(|e| scenario_error(&e))?),
             None => None,
         };
         let r = review(&ReviewInputs {
@@ -377,7 +378,7 @@ impl Planner {
     /// This snapshot compared with an earlier one (`before`), both as their stores show them.
     #[wasm_bindgen(unchecked_return_type = "Diff")]
     pub fn compare(&self, before: &Planner) -> Result<JsValue, JsValue> {
-        let d = diff(&before.fleet, &self.fleet).map_err(|e| scenario_error(&e))?;
+        let d = diff(&before.fleet, &self.fleet, None).map_err(|e| scenario_error(&e))?;
         to_js(&d)
     }
 
@@ -412,11 +413,26 @@ impl Planner {
     /// A timing simulation of this fleet (docs/simulator.md) under a script's text
     /// (docs/script-format.md): the JSON document `spate-planner simulate --json` prints (times
     /// in ms are numbers; weights are decimal strings).
+    /// A store that names Spate 0.3 is refused (`rules_not_simulated`): the simulator keeps 0.1's
+    /// timing and decisions.
     pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
+        let rules = self.fleet.store_rules();
+        if rules.rules != Rules::V0_1 {
+            let msg = format!("{}: {NOT_SIMULATED}", rules.explain());
+            return Err(error(ErrorCode::RulesNotSimulated.as_str(), &msg, Some("rules")));
+        }
         let script = Script::parse(script).map_err(|e| sim_error(&e))?;
         let start = Start::from_fleet(&self.fleet);
         let o = simulate(&start, &script, &Options::default()).map_err(|e| sim_error(&e))?;
         Ok(o.to_json().to_string())
+    }
+
+    /// The store under `scenario` planned by Spate 0.1's rules and by 0.3's, side by side: the
+    /// document of `spate-planner diff-rules --json`.
+    #[wasm_bindgen(js_name = diffRules, unchecked_return_type = "RulesDiff")]
+    pub fn diff_rules(&self, scenario: &str) -> Result<JsValue, JsValue> {
+        let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
+        to_js(&diff_rules(&self.fleet, &sc).map_err(|e| scenario_error(&e))?)
     }
 
     /// Applies each plan as the new ownership and replans, round after round, until nothing

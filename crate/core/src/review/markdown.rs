@@ -99,8 +99,13 @@ fn header(md: &mut String, r: &ReviewInputs) {
     let _ = writeln!(md, "| planner | spate-planner {} |", r.version);
     let _ = writeln!(
         md,
-        "| default cap | {} |\n",
+        "| default cap | {} |",
         r.analysis.applied.default_cap.explain().replace('|', "\\|")
+    );
+    let _ = writeln!(
+        md,
+        "| rules | {} |\n",
+        r.analysis.applied.rules.explain().replace('|', "\\|")
     );
     let scenario = r.analysis.scenario.to_json().unwrap_or_default();
     let _ = writeln!(

@@ -8,7 +8,7 @@ mod findings;
 mod markdown;
 
 pub use document::{
-    claims_document, claims_view, find_splits, fleet_info, plan_document, plan_view, CLAIMS_FORMAT,
+    claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view, CLAIMS_FORMAT,
     PLAN_FORMAT,
 };
 pub use findings::{findings, Finding, Level};

@@ -9,6 +9,7 @@
 mod apply;
 
 use crate::codes::ErrorCode;
+use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -145,6 +146,10 @@ pub struct Scenario {
         deserialize_with = "wide::opt_u64"
     )]
     pub rebalance_delay_ms: Option<u64>,
+    /// The release whose rules decide: `"0.1"` (also `"0.2"`) or `"0.3"` (absent: the rules the
+    /// store names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
     #[serde(default)]
     pub changes: Vec<Change>,
 }
@@ -210,6 +215,7 @@ impl Default for Scenario {
             format: format_tag(),
             default_cap: None,
             rebalance_delay_ms: None,
+            rules: None,
             changes: Vec::new(),
         }
     }

@@ -11,7 +11,8 @@
 //! [`super::next_actions`] worker by worker.
 
 use super::{fenced, holds, NextActions, WorkerView};
-use crate::claims::{candidacy, ClaimAction, ClaimCandidate, ClaimKind};
+use crate::claims::{ClaimAction, ClaimCandidate, ClaimKind, Claimant};
+use crate::rules::Rules;
 use crate::records::SplitStatus;
 use crate::state::SplitState;
 use foldhash::{HashMap, HashMapExt};
@@ -29,11 +30,18 @@ struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    fn new(unleased: &[(&'a str, &'a SplitState)], max_attempts: u32) -> Shared<'a> {
+    fn new(unleased: &[(&'a str, &'a SplitState)], rules: Rules, max_attempts: u32) -> Shared<'a> {
         let mut quarantines = Vec::new();
         let mut claims = HashMap::with_capacity(unleased.len());
+        // with no lease, neither the instance nor its nonce plays a part
+        let anyone = Claimant {
+            rules,
+            instance: "",
+            run: None,
+            max_attempts,
+        };
         for &(id, s) in unleased {
-            match candidacy(s, "", max_attempts) {
+            match anyone.candidacy(s) {
                 Some((kind, ClaimAction::Quarantine)) => {
                     quarantines.push(candidate(id, kind, ClaimAction::Quarantine))
                 }
@@ -74,13 +82,13 @@ pub fn next_actions_of_all(splits: &BTreeMap<String, SplitState>, views: &[Worke
             None => {}
         }
     }
-    let mut shared: BTreeMap<u32, Shared> = BTreeMap::new();
+    let mut shared: BTreeMap<(Rules, u32), Shared> = BTreeMap::new();
     views
         .iter()
         .map(|w| {
             let sh = shared
-                .entry(w.max_attempts)
-                .or_insert_with(|| Shared::new(&unleased, w.max_attempts));
+                .entry((w.rules, w.max_attempts))
+                .or_insert_with(|| Shared::new(&unleased, w.rules, w.max_attempts));
             one(w, &own[w.instance], sh)
         })
         .collect()
@@ -98,6 +106,12 @@ fn one(w: &WorkerView, own: &[(&str, &SplitState)], shared: &Shared) -> NextActi
     let mut eligible: Vec<(ClaimKind, &str)> = Vec::new();
     let assigned = |id: &str| w.assignment.is_some_and(|a| a.contains(id));
     let mut candidates = shared.count;
+    let me = Claimant {
+        rules: w.rules,
+        instance: w.instance,
+        run: w.nonce,
+        max_attempts: w.max_attempts,
+    };
     for &(id, s) in own {
         if holds(s, w.instance, w.nonce) {
             out.held.push(id.to_string());
@@ -109,7 +123,7 @@ fn one(w: &WorkerView, own: &[(&str, &SplitState)], shared: &Shared) -> NextActi
         if s.progress.status != SplitStatus::Runnable {
             continue;
         }
-        match candidacy(s, w.instance, w.max_attempts) {
+        match me.candidacy(s) {
             Some((kind, ClaimAction::Quarantine)) => {
                 out.actions.push(candidate(id, kind, ClaimAction::Quarantine))
             }

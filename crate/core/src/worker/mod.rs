@@ -7,7 +7,8 @@
 //!   another nonce is a restarted predecessor's: a `reclaim` candidate, not held. A lease behind
 //!   its record was fenced: another claim moved the record past it, and Spate's worker drops the
 //!   split the moment it sees that record, so it is not held, not drained and takes no lane.
-//! - Its candidates are `claim_candidates` with that held set, in that order. Every quarantine is
+//! - Its candidates are `claim_candidates` with that held set, by the fleet's rules (0.1, or 0.3
+//!   with X's nonce as `run`), in that order. Every quarantine is
 //!   taken (not gated by assignment or lanes). A claim is taken only if the split is in X's
 //!   assignment and X holds fewer splits than its cap; each claim taken counts toward the cap.
 //! - With no assignment record X claims nothing and keeps what it holds; otherwise it drains the
@@ -21,6 +22,7 @@ mod fleet;
 pub use fleet::next_actions_of_all;
 
 use crate::claims::{claim_candidates, ClaimAction, ClaimCandidate};
+use crate::rules::Rules;
 use crate::state::SplitState;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,8 +30,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// What one worker is told and holds, as its next reconcile sees it.
 #[derive(Clone, Copy, Debug)]
 pub struct WorkerView<'a> {
+    /// The release whose claim rules it follows.
+    pub rules: Rules,
     pub instance: &'a str,
-    /// Its presence nonce; `None` when unknown (then any lease naming it counts as held).
+    /// Its presence nonce (0.3's `run`); `None` when unknown (then any lease naming it counts as
+    /// held).
     pub nonce: Option<&'a str>,
     /// Its lane budget: its advertised `max_in_flight`, else the leader's default cap.
     pub cap: u32,
@@ -81,7 +86,14 @@ pub fn next_actions(splits: &BTreeMap<String, SplitState>, w: &WorkerView) -> Ne
         .filter(|(_, s)| holds(s, w.instance, w.nonce))
         .map(|(id, _)| id.as_str())
         .collect();
-    let candidates = claim_candidates(splits, |id| held.contains(id), w.instance, w.max_attempts);
+    let candidates = claim_candidates(
+        w.rules,
+        splits,
+        |id| held.contains(id),
+        w.instance,
+        w.nonce,
+        w.max_attempts,
+    );
     let mut owned = held.len();
     let mut out = NextActions {
         actions: Vec::new(),
