@@ -90,7 +90,13 @@ pub fn run(args: &Args) -> ExitCode {
             };
             let mut plan_0_3 = None;
             let ms = median_ms(args.repeat, || plan_0_3 = Some(fleet_0_3.plan()));
-            print_fast("fast-0.3", shape, (n, m), ms, &plan_0_3.expect("ran at least once"));
+            print_fast(
+                "fast-0.3",
+                shape,
+                (n, m),
+                ms,
+                &plan_0_3.expect("ran at least once"),
+            );
             if n <= args.reference_up_to {
                 let ms = median_ms(1, || {
                     let LeaderInputs {

@@ -84,7 +84,12 @@ fn human(out: &mut impl Write, d: &RulesDiff, limit: usize) -> std::io::Result<(
         out,
         "moves: splits that change hands from their current owner; reassigned: planned elsewhere than the last publish named"
     )?;
-    list(out, "reassigned by 0.1, kept by 0.3 (stop moving on upgrading)", &d.kept_only_by_0_3, limit)?;
+    list(
+        out,
+        "reassigned by 0.1, kept by 0.3 (stop moving on upgrading)",
+        &d.kept_only_by_0_3,
+        limit,
+    )?;
     list(out, "reassigned by 0.3, kept by 0.1", &d.kept_only_by_0_1, limit)?;
     writeln!(out, "\nplaced apart ({}):", d.placed_apart.len())?;
     for p in d.placed_apart.iter().take(limit) {

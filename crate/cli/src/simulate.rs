@@ -66,7 +66,10 @@ fn start_of(args: &Args) -> Result<Start, String> {
     };
     let rules = args.rules.map_or_else(|| fleet.store_rules(), RulesChoice::user);
     if rules.rules != Rules::V0_1 {
-        return Err(format!("{}: {NOT_SIMULATED} [rules_not_simulated]", rules.explain()));
+        return Err(format!(
+            "{}: {NOT_SIMULATED} [rules_not_simulated]",
+            rules.explain()
+        ));
     }
     Ok(Start::from_fleet(&fleet))
 }

@@ -153,7 +153,14 @@ async fn export_load_and_plan_a_real_job() {
             .collect();
         let caps = BTreeMap::from([("w-a".to_string(), 4), ("w-b".to_string(), 2)]);
         let none = BTreeSet::new();
-        let want = desired_assignment(&AssignInputs::v0_1(&members, &job.splits, &none, &caps, default_cap, job.fp));
+        let want = desired_assignment(&AssignInputs::v0_1(
+            &members,
+            &job.splits,
+            &none,
+            &caps,
+            default_cap,
+            job.fp,
+        ));
         assert_eq!(
             doc["assignment"],
             serde_json::to_value(&want).unwrap(),
@@ -210,7 +217,14 @@ async fn export_load_and_plan_a_real_job() {
     ]);
     let reserved = BTreeSet::from(["s06".to_string()]);
     // No --default-cap: the leader w-a's own max_in_flight (4), from its presence.
-    let want = desired_assignment(&AssignInputs::v0_1(&members, &job.splits, &reserved, &caps, 4, job.fp));
+    let want = desired_assignment(&AssignInputs::v0_1(
+        &members,
+        &job.splits,
+        &reserved,
+        &caps,
+        4,
+        job.fp,
+    ));
     assert_eq!(doc["assignment"], serde_json::to_value(&want).unwrap());
     assert_eq!(doc["report"]["counts"]["reserved"], 1);
 }

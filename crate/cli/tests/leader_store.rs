@@ -242,7 +242,14 @@ async fn with_no_flags_the_plan_is_the_leaders_next_decision() {
     let members = BTreeSet::from(["w1".to_string(), "w2".to_string()]);
     let caps = BTreeMap::from([("w1".to_string(), 12), ("w2".to_string(), 4)]);
     let reserved = BTreeSet::from(["c".to_string(), "d".to_string()]);
-    let want = desired_assignment(&AssignInputs::v0_1(&members, &fleet.splits, &reserved, &caps, 12, fp()));
+    let want = desired_assignment(&AssignInputs::v0_1(
+        &members,
+        &fleet.splits,
+        &reserved,
+        &caps,
+        12,
+        fp(),
+    ));
     assert_eq!(plan["assignment"], serde_json::to_value(&want).unwrap());
     // Warnings, not refusals.
     let codes: Vec<(&str, &str)> = plan["warnings"]
@@ -380,8 +387,11 @@ async fn a_0_3_store_is_detected_and_planned_by_0_3s_rules() {
             "elector":{"owner":"w1","nonce":"n-w1"}}),
     )
     .await;
-    w.lease("leader", json!({"schema":3,"owner":"w1","nonce":"n-w1","generation":1}))
-        .await;
+    w.lease(
+        "leader",
+        json!({"schema":3,"owner":"w1","nonce":"n-w1","generation":1}),
+    )
+    .await;
     let nonce = "0123456789abcdef0123456789abcdef";
     w.state(&format!("_probe.w1.{nonce}"), "probe").await;
     w.lease(&format!("_probe.w1.{nonce}"), "probe").await;
@@ -400,9 +410,16 @@ async fn a_0_3_store_is_detected_and_planned_by_0_3s_rules() {
     w.assign("w1", &["y"]).await;
     w.assign("w2", &["x"]).await;
     let (file, plan, claims) = export_and_plan(&server, "v03");
-    assert_eq!((plan["rules"].as_str(), plan["rules_source"].as_str()), (Some("0.3"), Some("elector")));
+    assert_eq!(
+        (plan["rules"].as_str(), plan["rules_source"].as_str()),
+        (Some("0.3"), Some("elector"))
+    );
     assert_eq!(plan["assignment"], json!({"w1": ["y"], "w2": ["x"]}));
-    assert_eq!(plan["warnings"], json!([]), "probe keys ignored; elector and leader agree");
+    assert_eq!(
+        plan["warnings"],
+        json!([]),
+        "probe keys ignored; elector and leader agree"
+    );
     assert_eq!(claims["rules"], "0.3");
     let path = file.to_str().unwrap();
     let o = run(&["plan", path, "--json", "--rules", "0.1"]);

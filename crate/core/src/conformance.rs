@@ -252,11 +252,17 @@ pub fn compute(rules: Rules, op: &str, input: &Value) -> Result<Value, String> {
         }
         (_, "jitter") => {
             let i: Jitter = parse(op, input)?;
-            nanos(crate::timing::jitter(i.seed, i.round, Duration::from_millis(i.base_ms)), op)?
+            nanos(
+                crate::timing::jitter(i.seed, i.round, Duration::from_millis(i.base_ms)),
+                op,
+            )?
         }
         (Rules::V0_3, "spread") => {
             let i: Spread = parse(op, input)?;
-            nanos(crate::timing::spread(i.seed, Duration::from_millis(i.base_ms)), op)?
+            nanos(
+                crate::timing::spread(i.seed, Duration::from_millis(i.base_ms)),
+                op,
+            )?
         }
         (Rules::V0_1, "live_workers") => {
             let i: Live = parse(op, input)?;
@@ -268,7 +274,8 @@ pub fn compute(rules: Rules, op: &str, input: &Value) -> Result<Value, String> {
         }
         (Rules::V0_1, "assign") => {
             let i: Assign = parse(op, input)?;
-            let inputs = AssignInputs::v0_1(&i.members, &i.splits, &i.reserved, &i.caps, i.default_cap, i.seed);
+            let inputs =
+                AssignInputs::v0_1(&i.members, &i.splits, &i.reserved, &i.caps, i.default_cap, i.seed);
             json!({ "assignment": crate::assign::desired_assignment(&inputs) })
         }
         (Rules::V0_3, "assign") => {
@@ -288,14 +295,16 @@ pub fn compute(rules: Rules, op: &str, input: &Value) -> Result<Value, String> {
         (Rules::V0_1, "claims") => {
             let i: Claims = parse(op, input)?;
             let owned = |id: &str| i.owned.contains(id);
-            let c = crate::claims::claim_candidates(rules, &i.splits, owned, &i.instance, None, i.max_attempts);
+            let c =
+                crate::claims::claim_candidates(rules, &i.splits, owned, &i.instance, None, i.max_attempts);
             json!({ "candidates": c })
         }
         (Rules::V0_3, "claims") => {
             let i: Claims03 = parse(op, input)?;
             let owned = |id: &str| i.owned.contains(id);
             let run = Some(i.run.as_str());
-            let c = crate::claims::claim_candidates(rules, &i.splits, owned, &i.instance, run, i.max_attempts);
+            let c =
+                crate::claims::claim_candidates(rules, &i.splits, owned, &i.instance, run, i.max_attempts);
             json!({ "candidates": c })
         }
         (Rules::V0_3, "last_assignees") => {
@@ -304,7 +313,9 @@ pub fn compute(rules: Rules, op: &str, input: &Value) -> Result<Value, String> {
             json!({ "previous": crate::assign::last_assignees(&records, &i.members) })
         }
         (rules, "spread" | "last_assignees") => {
-            return Err(format!("op {op:?} is Spate 0.3's; this case needs {rules}'s rules"))
+            return Err(format!(
+                "op {op:?} is Spate 0.3's; this case needs {rules}'s rules"
+            ))
         }
         (_, other) => return Err(format!("unknown op {other:?}")),
     })
@@ -379,9 +390,12 @@ mod tests {
         // reclaim in 0.1): the file says 0.3, the second case says 0.1, the third a release
         // this core does not implement.
         let split = r#"{"progress":{"schema":3,"id":"s","fp":1,"epoch":0,"status":"runnable","owner":null,"attempts":0,"watermark":null,"state":null,"completed":false,"written_at_ms":0},"progress_rev":1,"spec":{"schema":3,"id":"s","fp":1,"generation":1,"weight":1,"descriptor":""},"lease":{"value":{"schema":3,"owner":"w","nonce":"n","epoch":1},"rev":2}}"#;
-        let input = format!(r#"{{"splits":{{"s":{split}}},"owned":[],"instance":"w","run":"n","max_attempts":4}}"#);
+        let input =
+            format!(r#"{{"splits":{{"s":{split}}},"owned":[],"instance":"w","run":"n","max_attempts":4}}"#);
         let case = |version: &str, kind: &str| {
-            format!(r#"{{"name":"c","op":"claims",{version}"input":{input},"expect":{{"candidates":[{{"id":"s","action":"claim","kind":"{kind}"}}]}}}}"#)
+            format!(
+                r#"{{"name":"c","op":"claims",{version}"input":{input},"expect":{{"candidates":[{{"id":"s","action":"claim","kind":"{kind}"}}]}}}}"#
+            )
         };
         let text = format!(
             r#"{{"format":"spate-conformance/1","spate_version":"0.3","cases":[{},{},{},{}]}}"#,

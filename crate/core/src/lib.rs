@@ -58,14 +58,14 @@ pub use assign::{
     Placement, Plan, MAX_IMPROVING_MOVES,
 };
 pub use claims::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind};
-pub use rules::{Rules, RulesChoice, RulesSource};
-pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide, RULES_DIFF_FORMAT};
 pub use hash::{stable_hash, stable_hash_str};
 pub use records::{
-    parse_keyed_record, parse_record, AssignmentVal, Elector, Finality, HasId, LeaderVal, LeaseVal, PlanRecord,
-    Record, RecordError, RecordErrorKind, SplitProgressRecord, SplitSpecRecord, SplitStatus, WorkerVal,
-    SCHEMA,
+    parse_keyed_record, parse_record, AssignmentVal, Elector, Finality, HasId, LeaderVal, LeaseVal,
+    PlanRecord, Record, RecordError, RecordErrorKind, SplitProgressRecord, SplitSpecRecord, SplitStatus,
+    WorkerVal, SCHEMA,
 };
+pub use rules::{Rules, RulesChoice, RulesSource};
+pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide, RULES_DIFF_FORMAT};
 pub use state::{LeaseEntry, SplitState};
 pub use timing::{jitter, live_workers, spread};
 
@@ -94,8 +94,8 @@ pub use report::{
     PublishedDistance, Reason, Report, Round,
 };
 pub use review::{
-    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_info, plan_document, plan_view, review,
-    Finding, Image, Level, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
+    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_info, plan_document,
+    plan_view, review, Finding, Image, Level, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,

@@ -89,7 +89,14 @@ fn reassigned<'a>(published: &'a BTreeMap<String, String>, plan: &BTreeMap<&str,
 
 fn side(a: &Analysis, moved: &[&str]) -> RulesSide {
     let r = &a.report;
-    let weight = |id: &&str| a.applied.inputs.splits.get(*id).and_then(|s| s.assign_weight()).unwrap_or(1);
+    let weight = |id: &&str| {
+        a.applied
+            .inputs
+            .splits
+            .get(*id)
+            .and_then(|s| s.assign_weight())
+            .unwrap_or(1)
+    };
     RulesSide {
         rules: a.applied.rules.rules,
         churn: r.churn.clone(),
@@ -100,7 +107,11 @@ fn side(a: &Analysis, moved: &[&str]) -> RulesSide {
         max_over_mean: format!("{:.4}", r.balance.max_over_mean),
         improving_moves: r.improving_moves,
         bound_hit: r.bound_hit,
-        loads: r.members.iter().map(|m| (m.name.clone(), m.load_planned)).collect(),
+        loads: r
+            .members
+            .iter()
+            .map(|m| (m.name.clone(), m.load_planned))
+            .collect(),
     }
 }
 
@@ -121,7 +132,10 @@ pub fn diff_rules(fleet: &Fleet, scenario: &Scenario) -> Result<RulesDiff, Scena
     let (m1, m3) = (reassigned(&published, &p1), reassigned(&published, &p3));
     let only = |a: &[&str], b: &[&str]| -> Vec<String> {
         let b: std::collections::BTreeSet<&str> = b.iter().copied().collect();
-        a.iter().filter(|id| !b.contains(*id)).map(|id| id.to_string()).collect()
+        a.iter()
+            .filter(|id| !b.contains(*id))
+            .map(|id| id.to_string())
+            .collect()
     };
     let ids: std::collections::BTreeSet<&str> = p1.keys().chain(p3.keys()).copied().collect();
     let placed_apart = ids

@@ -40,7 +40,8 @@ impl SplitState {
     /// without a lease.
     pub fn lease_is_current(&self) -> bool {
         self.lease.as_ref().is_some_and(|l| {
-            l.value.epoch > self.progress.epoch || self.progress.owner.as_deref() == Some(l.value.owner.as_str())
+            l.value.epoch > self.progress.epoch
+                || self.progress.owner.as_deref() == Some(l.value.owner.as_str())
         })
     }
 

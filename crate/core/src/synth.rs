@@ -7,8 +7,8 @@
 use crate::assign::Plan;
 use crate::hash::stable_hash_str;
 use crate::leader::LeaderInputs;
-use crate::rules::Rules;
 use crate::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus, SCHEMA};
+use crate::rules::Rules;
 use crate::state::{LeaseEntry, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -8,7 +8,9 @@ mod common;
 use common::cases::cases;
 use common::{arb_fleet, arb_fleet_0_3, arb_skewed_fleet, shaped_fleet, split, Fleet};
 use proptest::prelude::*;
-use spate_planner_core::{plan, plan_with_hash, reference, stable_hash_str, Assignment, Plan, Rules, SplitState};
+use spate_planner_core::{
+    plan, plan_with_hash, reference, stable_hash_str, Assignment, Plan, Rules, SplitState,
+};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 #[cfg(target_arch = "wasm32")]
@@ -50,7 +52,16 @@ fn fed_back(f: &Fleet, a: &Assignment, previous: BTreeMap<String, String>) -> Fl
     for (id, s) in Arc::make_mut(&mut g.splits).iter_mut() {
         let o = owner.get(id).map(String::as_str);
         let w = s.spec.as_ref().map(|sp| sp.weight);
-        *s = split(id, w, s.progress.status, s.progress.completed, o, o, 1, s.progress.attempts);
+        *s = split(
+            id,
+            w,
+            s.progress.status,
+            s.progress.completed,
+            o,
+            o,
+            1,
+            s.progress.attempts,
+        );
     }
     g.previous = Arc::new(previous);
     g
@@ -146,7 +157,16 @@ proptest! {
 fn with_lease(s: &SplitState, id: &str, owner: &str, epoch: u64) -> SplitState {
     let w = s.spec.as_ref().map(|sp| sp.weight);
     let p = &s.progress;
-    let mut out = split(id, w, p.status, p.completed, p.owner.as_deref(), Some(owner), epoch, p.attempts);
+    let mut out = split(
+        id,
+        w,
+        p.status,
+        p.completed,
+        p.owner.as_deref(),
+        Some(owner),
+        epoch,
+        p.attempts,
+    );
     out.progress.epoch = p.epoch;
     out
 }
@@ -162,7 +182,10 @@ fn agreeing(f: Fleet, shapes: &[u8], unbounded: bool) -> Fleet {
     for (i, (id, s)) in Arc::make_mut(&mut g.splits).iter_mut().enumerate() {
         let w = s.spec.as_ref().map(|sp| sp.weight);
         let p = s.progress.clone();
-        let owner = p.owner.clone().or(s.lease.as_ref().map(|l| l.value.owner.clone()));
+        let owner = p
+            .owner
+            .clone()
+            .or(s.lease.as_ref().map(|l| l.value.owner.clone()));
         let o = owner.as_deref();
         let e = p.epoch;
         *s = match shapes[i % shapes.len()] % if unbounded { 4 } else { 3 } {

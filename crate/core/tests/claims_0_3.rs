@@ -23,7 +23,9 @@ fn awaits_lease_expiry(s: &SplitState, instance: &str, max_attempts: u32) -> boo
     s.progress.status == SplitStatus::Runnable
         && s.progress.owner.is_some()
         && u64::from(s.progress.attempts) + 1 >= u64::from(max_attempts)
-        && s.lease.as_ref().is_some_and(|l| l.value.owner == instance && l.value.nonce != RUN)
+        && s.lease
+            .as_ref()
+            .is_some_and(|l| l.value.owner == instance && l.value.nonce != RUN)
 }
 
 /// The splits of `f` with each lease's nonce set to the worker's own `run` or another's.
@@ -31,7 +33,11 @@ fn with_nonces(splits: &BTreeMap<String, SplitState>, own_run: &[bool]) -> BTree
     let mut out = splits.clone();
     for (i, s) in out.values_mut().enumerate() {
         if let Some(l) = s.lease.as_mut() {
-            l.value.nonce = if own_run[i % own_run.len()] { RUN.into() } else { "other".into() };
+            l.value.nonce = if own_run[i % own_run.len()] {
+                RUN.into()
+            } else {
+                "other".into()
+            };
         }
     }
     out

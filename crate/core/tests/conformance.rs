@@ -28,7 +28,14 @@ fn all_pass(text: &str, min: usize, ops: &[&str]) {
 
 #[test]
 fn every_conformance_vector_passes() {
-    let ops = ["hash_u64", "hash_str", "jitter", "live_workers", "assign", "claims"];
+    let ops = [
+        "hash_u64",
+        "hash_str",
+        "jitter",
+        "live_workers",
+        "assign",
+        "claims",
+    ];
     all_pass(VECTORS, 1000, &ops);
 }
 

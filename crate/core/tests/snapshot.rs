@@ -9,8 +9,8 @@ use common::{arb_fleet, Fleet as Inputs};
 use proptest::prelude::*;
 use serde_json::json;
 use spate_planner_core::{
-    bucket_names, report, stable_hash_str, AssignInputs, Bucket, Entry, Fleet, LeaderInputs, Reason, Scenario, SeedSource,
-    Snapshot, Source,
+    bucket_names, report, stable_hash_str, AssignInputs, Bucket, Entry, Fleet, LeaderInputs, Reason,
+    Scenario, SeedSource, Snapshot, Source,
 };
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]

@@ -211,7 +211,15 @@ pub fn plan_with_hash(i: &AssignInputs, hash: impl Fn(u64, &str) -> u64) -> Plan
     let member_hash: Vec<u64> = names.iter().map(|n| hash(i.seed, n)).collect();
     let queue = passes::fill(&pool, &mut placed, &mut lanes, &member_hash);
     let improved = improve::improve(&pool, &mut placed, &mut lanes, &names, |id| hash(i.seed, id));
-    assemble(&names, i.splits.len(), &pool, &placed, improved, queue, lanes.load)
+    assemble(
+        &names,
+        i.splits.len(),
+        &pool,
+        &placed,
+        improved,
+        queue,
+        lanes.load,
+    )
 }
 
 /// Step 6: each member's list sorted by id, and the explanation.

@@ -17,7 +17,10 @@ pub fn last_assignees(
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for members_now in [false, true] {
-        for (x, a) in records.iter().filter(|(x, _)| members.contains(*x) == members_now) {
+        for (x, a) in records
+            .iter()
+            .filter(|(x, _)| members.contains(*x) == members_now)
+        {
             for id in &a.splits {
                 out.insert(id.clone(), x.clone());
             }

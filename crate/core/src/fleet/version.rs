@@ -41,10 +41,16 @@ pub(crate) fn check_elector(
     };
     let mut differs = Vec::new();
     if l.owner != e.owner {
-        differs.push(format!("leader.owner {:?} is not elector.owner {:?}", l.owner, e.owner));
+        differs.push(format!(
+            "leader.owner {:?} is not elector.owner {:?}",
+            l.owner, e.owner
+        ));
     }
     if l.nonce != e.nonce {
-        differs.push(format!("leader.nonce {:?} is not elector.nonce {:?}", l.nonce, e.nonce));
+        differs.push(format!(
+            "leader.nonce {:?} is not elector.nonce {:?}",
+            l.nonce, e.nonce
+        ));
     }
     if l.generation != p.generation {
         differs.push(format!(
@@ -74,7 +80,9 @@ pub(crate) fn is_0_3_probe(key: &str) -> bool {
         .is_some_and(|(instance, nonce)| {
             !instance.is_empty()
                 && nonce.len() == NONCE_LEN
-                && nonce.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                && nonce
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         })
 }
 

@@ -8,8 +8,8 @@ mod findings;
 mod markdown;
 
 pub use document::{
-    claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view, CLAIMS_FORMAT,
-    PLAN_FORMAT,
+    claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
+    CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use findings::{findings, Finding, Level};
 pub use markdown::{review, Image, Review, ReviewInputs};

@@ -12,8 +12,8 @@
 
 use super::{fenced, holds, NextActions, WorkerView};
 use crate::claims::{ClaimAction, ClaimCandidate, ClaimKind, Claimant};
-use crate::rules::Rules;
 use crate::records::SplitStatus;
+use crate::rules::Rules;
 use crate::state::SplitState;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::BTreeMap;

@@ -312,7 +312,10 @@ pub fn arb_fleet_0_3(max_members: usize, max_splits: usize) -> impl Strategy<Val
     (
         arb_fleet(max_members, max_splits),
         prop::collection::vec(0u8..4, max_splits + 1),
-        prop::collection::vec(prop::option::weighted(0.6, prop::sample::select(names)), max_splits + 1),
+        prop::collection::vec(
+            prop::option::weighted(0.6, prop::sample::select(names)),
+            max_splits + 1,
+        ),
     )
         .prop_map(move |(mut f, shifts, named)| {
             f.rules = spate_planner_core::Rules::V0_3;
