@@ -12,16 +12,21 @@ mod demo;
 mod diff_rules;
 mod export;
 mod headers;
+mod hosts;
 mod human;
 mod leader_flags;
+mod listen;
 mod live;
 mod nats;
+mod output;
 mod plan;
+mod report;
 mod review;
 mod serve;
 mod simulate;
 mod store;
 mod support;
+mod term;
 
 #[derive(Parser)]
 #[command(
@@ -55,7 +60,7 @@ enum Command {
     /// The store planned by Spate 0.1's rules and by 0.3's, side by side: what upgrading changes.
     DiffRules(diff_rules::Args),
     /// A Markdown review report (with SVG charts): the plan, and optionally a sweep and a comparison.
-    Report(review::ReportArgs),
+    Report(report::ReportArgs),
     /// Copy a job's two buckets from a live NATS server into a snapshot file (read-only).
     Snapshot(export::Args),
     /// Write a snapshot's entries into new buckets on a server (for tests and demos).
@@ -83,7 +88,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => review::run_sweep(&args),
         Command::Diff(args) => review::run_diff(&args),
         Command::DiffRules(args) => diff_rules::run(&args),
-        Command::Report(args) => review::run_report(&args),
+        Command::Report(args) => report::run_report(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
         Command::Watch(args) => live::watch::run(&args),
