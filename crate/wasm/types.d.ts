@@ -8,6 +8,10 @@ export interface Source { kind: string; server?: string; note?: string; }
 export type CapSource = "user" | "leader_presence" | "spate_default";
 export type CapUnknown = "no_leader_record" | "leader_not_present" | "presence_unreadable" | "no_cap";
 export interface DefaultCap { value: number; source: CapSource; leader: string | null; unknown: CapUnknown | null; }
+/** The release whose decision rules apply ("0.1" covers 0.2) and where that comes from. */
+export type Rules = "0.1" | "0.3";
+export type RulesSource = "user" | "elector" | "no_elector" | "store_names_no_version";
+export interface RulesChoice { rules: Rules; source: RulesSource; }
 export interface MemberLine { name: string; max_in_flight: number | null; readable: boolean; left_ms: I64; }
 
 /** What a snapshot holds, before any plan (`Planner.info()`). */
@@ -15,7 +19,8 @@ export interface FleetInfo {
   job: string; source: Source; taken_at_ms: I64; seed: U64;
   seed_source: "plan" | "split_records" | "none"; fingerprint: string | null;
   plan_generation: U64 | null; finality: "open" | "final" | null; leader: string | null;
-  lease_ttl_ms: U64; store_default_cap: DefaultCap; members: MemberLine[]; splits: number;
+  lease_ttl_ms: U64; store_default_cap: DefaultCap; store_rules: RulesChoice; probes_0_3: string[];
+  members: MemberLine[]; splits: number;
   departed_owners: string[]; recent_departures: string[]; published: number; foreign: string[];
   warnings: Warning[];
 }
@@ -35,7 +40,9 @@ export type Change =
   | UnknownChange;
 /** A change whose `op` this planner does not know, kept as written; it is refused (`unknown_op`). */
 export interface UnknownChange { op: string; [field: string]: unknown; }
-export interface Scenario { format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; changes: Change[]; }
+export interface Scenario {
+  format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; rules?: Rules | "0.2"; changes: Change[];
+}
 
 export interface Departed {
   instance: string; origin: "store" | "scenario";
@@ -46,7 +53,9 @@ export interface MemberReport {
   name: string; cap: number; default_cap: boolean; lanes: number; lanes_now: number;
   load_now: U64; load_planned: U64; gained: number; lost: number;
 }
-export type Reason = "unowned" | "owner_gone" | "over_cap" | "improve" | "queued";
+export type Reason =
+  | "unowned" | "owner_gone" | "over_cap" | "improve" | "queued"
+  | "lease_not_current" | "previous" | "record_owner";
 export interface MoveReport { split: string; weight: U64; from: string | null; to: string | null; reason: Reason; gain: U64 | null; }
 export interface Counts {
   splits: number; assigned: number; queued: number; reserved: number; completed: number;
@@ -86,6 +95,7 @@ export interface PlanView {
   format: string; job: string; taken_at_ms: I64; seed: U64;
   leader_publishes: boolean; no_publish_reason: "no_plan" | "no_members" | null;
   default_cap: number; default_cap_source: CapSource; default_cap_note: string;
+  rules: Rules; rules_source: RulesSource; rules_note: string;
   rebalance_delay_ms: U64; departed: Departed[]; reserved: string[]; findings: Finding[];
   scenario: Scenario; refused: Refused[]; assignment?: Record<string, string[]>; report: Report;
   summary: Summary; published: PublishedDistance | null; warnings: Warning[];
@@ -98,8 +108,9 @@ export interface WorkerLine { cap: number; held: number; has_assignment: boolean
 /** The workers' next actions (`spate-planner claims --json`). */
 export interface ClaimsDocument {
   format: string; job: string; taken_at_ms: I64; assignment_source: "published" | "plan";
-  max_attempts: number; claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
-  workers: Record<string, WorkerLine>;
+  max_attempts: number; rules: Rules; rules_source: RulesSource; rules_note: string;
+  claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
+  fenced: Record<string, string[]>; workers: Record<string, WorkerLine>;
 }
 
 export interface SplitLine {
@@ -131,7 +142,9 @@ export interface SimDefaults {
 }
 /** A sweep step's crash of its heaviest member, from the fleet settled on the step's plan. */
 export interface CrashFigures { member: string; recovery_ms: U64 | null; idle_split_ms: U64; idle_weighted: string; }
-export interface Identity { job: string; taken_at_ms: I64; plan_generation: U64 | null; members: number; splits: number; }
+export interface Identity {
+  job: string; taken_at_ms: I64; plan_generation: U64 | null; members: number; splits: number; rules: RulesChoice;
+}
 export interface MemberChange {
   name: string; load_before: U64 | null; load_after: U64 | null; cap_before: number | null; cap_after: number | null;
 }
@@ -145,6 +158,17 @@ export interface Diff {
   before: Identity; after: Identity; joined: string[]; left: string[]; members: MemberChange[];
   owner_changes: OwnerChange[]; figures_before: DiffFigures; figures_after: DiffFigures;
   decision: { published: boolean; matches: boolean; differences: Record<string, [string | null, string | null]> };
+}
+/** One rule set's plan in figures (`RulesDiff`). */
+export interface RulesSide {
+  rules: Rules; churn: Churn; reassigned: number; weight_reassigned: U64; queued: number; max_load: U64;
+  max_over_mean: string; improving_moves: number; bound_hit: boolean; loads: Record<string, U64>;
+}
+export interface PlacedApart { split: string; published: string | null; by_0_1: string | null; by_0_3: string | null; }
+/** `Planner.diffRules(scenario)`: the document of `spate-planner diff-rules --json`. */
+export interface RulesDiff {
+  format: string; job: string; taken_at_ms: I64; today: RulesChoice; v0_1: RulesSide; v0_3: RulesSide;
+  kept_only_by_0_3: string[]; kept_only_by_0_1: string[]; placed_apart: PlacedApart[];
 }
 /** Errors thrown by this module: an Error with a stable code and where it applies. */
 export interface PlannerError extends Error { code: string; bucket?: string; key?: string; path?: string; }

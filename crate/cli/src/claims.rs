@@ -1,7 +1,7 @@
 //! `spate-planner claims`: each worker's next full reconcile, as the workers' rules decide it.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::{claims_document, next_claims, AssignmentSource};
+use spate_planner_core::{claims_document, claims_rules_note, next_claims, AssignmentSource};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,6 +53,7 @@ fn claims(args: &ClaimsArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot write the claims as JSON: {e}"))?;
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;
     } else {
+        writeln!(out, "{}", claims_rules_note(a.applied.rules)).map_err(|e| e.to_string())?;
         crate::human::claims(&mut out, &next, |x| a.applied.inputs.cap_of(x)).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())

@@ -13,6 +13,9 @@ fn reason_text(r: Reason) -> &'static str {
         Reason::OverCap => "owner over cap",
         Reason::Improve => "improving move",
         Reason::Queued => "queued: no free lane",
+        Reason::LeaseNotCurrent => "lease behind its record: fill",
+        Reason::Previous => "kept by its previous assignee",
+        Reason::RecordOwner => "kept by its record's owner",
     }
 }
 
@@ -75,6 +78,7 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
         None => writeln!(out, "seed {} ({:?})", a.applied.inputs.seed, fleet.seed_source)?,
     }
     writeln!(out, "default cap {}", shown(&a.applied.default_cap.explain()))?;
+    writeln!(out, "rules {}", shown(&a.applied.rules.explain()))?;
     writeln!(out, "{} what-if change(s)", a.scenario.changes.len())?;
     for r in &a.refused {
         writeln!(
@@ -239,7 +243,7 @@ pub fn claims(
 ) -> Result<()> {
     for (x, n) in next {
         writeln!(out, "{}: holds {} of {} lane(s)", shown(x), n.held.len(), caps(x))?;
-        if n.actions.is_empty() && n.drains.is_empty() {
+        if n.actions.is_empty() && n.drains.is_empty() && n.fenced.is_empty() {
             writeln!(out, "  nothing to do")?;
         }
         for c in &n.actions {
@@ -253,6 +257,12 @@ pub fn claims(
         }
         for id in &n.drains {
             writeln!(out, "  drain      {}", shown(id))?;
+        }
+        for id in &n.fenced {
+            writeln!(
+                out,
+                "  fenced     {id} (its lease is behind the progress record: dropped, not held, no lane)"
+            )?;
         }
         if n.skipped > 0 {
             writeln!(

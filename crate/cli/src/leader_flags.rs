@@ -1,7 +1,7 @@
 //! The flags that set what the store does not show of the leader, shared by `plan`, `claims` and
 //! `report`. They become the scenario the core plans with, so the printed scenario shows them.
 
-use spate_planner_core::{analyse_partly, Analysis, Change, Fleet, Scenario};
+use spate_planner_core::{analyse_partly, Analysis, Change, Fleet, Rules, Scenario};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -26,6 +26,10 @@ pub struct LeaderFlags {
     /// the rest are planned.
     #[arg(long)]
     strict: bool,
+    /// Decide by this release's rules: 0.1 (also 0.2) or 0.3. Default: the release the store
+    /// names (a plan record with an elector: 0.3; else 0.1). Overrides the what-if file's rules.
+    #[arg(long, value_name = "VERSION")]
+    rules: Option<Rules>,
 }
 
 /// Milliseconds of a duration written as `N` (seconds), `Nms`, `Ns` or `Nm`.
@@ -49,6 +53,11 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
 }
 
 impl LeaderFlags {
+    /// The rules `--rules` sets, if it does.
+    pub fn rules(&self) -> Option<Rules> {
+        self.rules
+    }
+
     /// The what-if file (if any) with these flags applied on top.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let mut scenario = match &self.what_if {
@@ -57,6 +66,9 @@ impl LeaderFlags {
         };
         if let Some(cap) = self.default_cap {
             scenario.default_cap = Some(cap);
+        }
+        if let Some(rules) = self.rules {
+            scenario.rules = Some(rules);
         }
         if let Some(d) = &self.rebalance_delay {
             scenario.rebalance_delay_ms =

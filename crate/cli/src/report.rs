@@ -84,7 +84,10 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
         None => None,
     };
     let d = match &args.before {
-        Some(p) => Some(diff(&crate::support::load(p)?, &fleet).map_err(|e| format!("{e} [{}]", e.code))?),
+        Some(p) => Some(
+            diff(&crate::support::load(p)?, &fleet, args.leader.rules())
+                .map_err(|e| format!("{e} [{}]", e.code))?,
+        ),
         None => None,
     };
     let r = review(&ReviewInputs {

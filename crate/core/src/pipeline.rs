@@ -9,7 +9,7 @@ use crate::assign::{Explain, Plan};
 use crate::fleet::Fleet;
 use crate::report::{published_distance, report, PublishedDistance, Report};
 use crate::scenario::{Applied, Refused, Scenario, ScenarioError};
-use crate::worker::{next_actions, NextActions, WorkerView};
+use crate::worker::{next_actions_of_all, NextActions, WorkerView};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -155,23 +155,31 @@ pub fn next_claims(
             message: format!("{x:?} is not a live member"),
         })?],
     };
-    let mut out = BTreeMap::new();
-    for x in members {
-        let assignment: Option<BTreeSet<String>> = match source {
-            AssignmentSource::Published => fleet.published.get(x).map(|a| a.splits.iter().cloned().collect()),
+    let assignments: Vec<Option<BTreeSet<String>>> = members
+        .iter()
+        .map(|x| match source {
+            AssignmentSource::Published => fleet
+                .published
+                .get(*x)
+                .map(|a| a.splits.iter().cloned().collect()),
             AssignmentSource::Plan => analysis
                 .assignment
-                .get(x)
+                .get(*x)
                 .map(|ids| ids.iter().cloned().collect()),
-        };
-        let view = WorkerView {
+        })
+        .collect();
+    let views: Vec<WorkerView> = members
+        .iter()
+        .zip(&assignments)
+        .map(|(x, assignment)| WorkerView {
+            rules: inputs.rules,
             instance: x,
-            nonce: fleet.members.get(x).and_then(|m| m.nonce.as_deref()),
+            nonce: fleet.members.get(*x).and_then(|m| m.nonce.as_deref()),
             cap: inputs.cap_of(x),
             assignment: assignment.as_ref(),
             max_attempts,
-        };
-        out.insert(x.clone(), next_actions(&inputs.splits, &view));
-    }
-    Ok(out)
+        })
+        .collect();
+    let next = next_actions_of_all(&inputs.splits, &views);
+    Ok(members.into_iter().cloned().zip(next).collect())
 }

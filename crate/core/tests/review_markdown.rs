@@ -55,7 +55,7 @@ fn document_linked(link: &str) -> Review {
     let scenario = Scenario::default();
     let analysis = analyse(&fleet, &scenario).unwrap();
     let steps = sweep(&fleet, &scenario, Axis::AddMembers { cap: None }, 0..=1, None).unwrap();
-    let d = diff(&before, &fleet).unwrap();
+    let d = diff(&before, &fleet, None).unwrap();
     review(&ReviewInputs {
         fleet: &fleet,
         analysis: &analysis,

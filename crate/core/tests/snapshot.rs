@@ -9,8 +9,8 @@ use common::{arb_fleet, Fleet as Inputs};
 use proptest::prelude::*;
 use serde_json::json;
 use spate_planner_core::{
-    bucket_names, report, stable_hash_str, Bucket, Entry, Fleet, LeaderInputs, Reason, Scenario, SeedSource,
-    Snapshot, Source,
+    bucket_names, report, stable_hash_str, AssignInputs, Bucket, Entry, Fleet, LeaderInputs, Reason,
+    Scenario, SeedSource, Snapshot, Source,
 };
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]
@@ -116,8 +116,11 @@ proptest! {
             prop_assert_eq!(got.lease.as_ref().map(|l| &l.value.owner), s.lease.as_ref().map(|l| &l.value.owner));
             prop_assert_eq!(got.progress_rev, s.progress_rev);
         }
-        let want = spate_planner_core::desired_assignment(&f.members, &f.splits, &BTreeSet::new(), &f.caps.iter()
-            .filter(|(_, c)| **c > 0).map(|(m, c)| (m.clone(), *c)).collect(), default_cap, fp);
+        let want = {
+            let caps = f.caps.iter().filter(|(_, c)| **c > 0).map(|(m, c)| (m.clone(), *c)).collect();
+            let none = BTreeSet::new();
+            spate_planner_core::desired_assignment(&AssignInputs::v0_1(&f.members, &f.splits, &none, &caps, default_cap, fp))
+        };
         prop_assert_eq!(inputs.plan().assignment, want);
     }
 }

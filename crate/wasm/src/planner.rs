@@ -7,9 +7,9 @@
 
 use crate::{error, to_js};
 use spate_planner_core::{
-    analyse_partly, claims_view, converge, demo_snapshot, find_splits, fleet_info, next_claims,
-    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveJob, Scenario,
-    ScenarioError, Snapshot, SnapshotError,
+    analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, next_claims,
+    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, ErrorCode, Fleet, LiveJob, Rules,
+    Scenario, ScenarioError, Snapshot, SnapshotError, NOT_SIMULATED,
 };
 use spate_planner_sim::{simulate, Options, Script, SimError, Start};
 use std::cell::RefCell;
@@ -335,11 +335,26 @@ impl Planner {
     /// A timing simulation of this fleet (docs/simulator.md) under a script's text
     /// (docs/script-format.md): the JSON document `spate-planner simulate --json` prints (times
     /// in ms are numbers; weights are decimal strings).
+    /// A store that names Spate 0.3 is refused (`rules_not_simulated`): the simulator keeps 0.1's
+    /// timing and decisions.
     pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
+        let rules = self.fleet.store_rules();
+        if rules.rules != Rules::V0_1 {
+            let msg = format!("{}: {NOT_SIMULATED}", rules.explain());
+            return Err(error(ErrorCode::RulesNotSimulated.as_str(), &msg, Some("rules")));
+        }
         let script = Script::parse(script).map_err(|e| sim_error(&e))?;
         let start = Start::from_fleet(&self.fleet);
         let o = simulate(&start, &script, &Options::default()).map_err(|e| sim_error(&e))?;
         Ok(o.to_json().to_string())
+    }
+
+    /// The store under `scenario` planned by Spate 0.1's rules and by 0.3's, side by side: the
+    /// document of `spate-planner diff-rules --json`.
+    #[wasm_bindgen(js_name = diffRules, unchecked_return_type = "RulesDiff")]
+    pub fn diff_rules(&self, scenario: &str) -> Result<JsValue, JsValue> {
+        let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
+        to_js(&diff_rules(&self.fleet, &sc).map_err(|e| scenario_error(&e))?)
     }
 
     /// Applies each plan as the new ownership and replans, round after round, until nothing

@@ -62,7 +62,7 @@ impl Planner {
             }
         };
         let d = match before {
-            Some(b) => Some(diff(&b.fleet, &self.fleet).map_err(|e| scenario_error(&e))?),
+            Some(b) => Some(diff(&b.fleet, &self.fleet, None).map_err(|e| scenario_error(&e))?),
             None => None,
         };
         let r = review(&ReviewInputs {
@@ -133,7 +133,7 @@ impl Planner {
     /// This snapshot compared with an earlier one (`before`), both as their stores show them.
     #[wasm_bindgen(unchecked_return_type = "Diff")]
     pub fn compare(&self, before: &Planner) -> Result<JsValue, JsValue> {
-        let d = diff(&before.fleet, &self.fleet).map_err(|e| scenario_error(&e))?;
+        let d = diff(&before.fleet, &self.fleet, None).map_err(|e| scenario_error(&e))?;
         to_js(&d)
     }
 

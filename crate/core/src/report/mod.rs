@@ -14,6 +14,7 @@ use crate::assign::{Pass, Placement, Plan};
 use crate::exact::count;
 use crate::leader::LeaderInputs;
 use crate::records::SplitStatus;
+use crate::rules::Rules;
 use crate::state::SplitState;
 use foldhash::{HashMap, HashSet};
 use serde::Serialize;
@@ -56,6 +57,15 @@ pub enum Reason {
     Improve,
     /// Owned, but the fleet has no free lane for it: it waits in the queue.
     Queued,
+    /// 0.3: its lease is behind its progress record (the split was released or taken over and
+    /// the old lease is still in view), so the lease keeps no lane for its owner.
+    LeaseNotCurrent,
+    /// 0.3: kept by its `previous` assignee, the member the leader's last publish named (its
+    /// lease does not count, or there is none).
+    Previous,
+    /// 0.3: kept by the owner its progress record names (its lease does not count, or its lease
+    /// owner had no free lane, and no `previous` assignee with a free lane).
+    RecordOwner,
 }
 
 /// A split that changes hands.
@@ -132,6 +142,7 @@ pub struct Report {
 /// The report of `plan`, which must be the plan of `inputs`.
 pub fn report(inputs: &LeaderInputs, plan: &Plan) -> Report {
     let mut walk = Walk {
+        rules: inputs.rules,
         reserved: inputs.reserved.iter().map(String::as_str).collect(),
         members: member_lines(inputs, plan),
         counts: Counts {
@@ -191,6 +202,7 @@ fn member_lines(inputs: &LeaderInputs, plan: &Plan) -> Vec<MemberReport> {
 
 /// The report's running state over the splits, in id order.
 struct Walk<'a> {
+    rules: Rules,
     /// The reserved splits, as a lookup table.
     reserved: HashSet<&'a str>,
     members: Vec<MemberReport>,
@@ -236,9 +248,14 @@ impl Walk<'_> {
         if let Some(t) = to_idx {
             self.members[t].gained += 1;
         }
-        let reason = match placement {
+        let reason = match placement.map(|p| (p.first_pass, p.last_move.is_some())) {
             None => Reason::Queued,
-            Some(p) if p.first_pass == Pass::Sticky => Reason::Improve,
+            Some((Pass::Sticky, _) | (Pass::Previous | Pass::RecordOwner, true)) => Reason::Improve,
+            Some((Pass::Previous, false)) => Reason::Previous,
+            Some((Pass::RecordOwner, false)) => Reason::RecordOwner,
+            Some(_) if self.rules == Rules::V0_3 && s.lease.is_some() && !s.lease_is_current() => {
+                Reason::LeaseNotCurrent
+            }
             Some(_) if owner.is_none() => Reason::Unowned,
             Some(_) if owner_idx.is_none() => Reason::OwnerGone,
             Some(_) => Reason::OverCap,

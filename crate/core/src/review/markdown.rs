@@ -164,9 +164,10 @@ fn header(md: &mut String, r: &ReviewInputs) {
     let _ = writeln!(md, "| planner | spate-planner {} |", r.version);
     let _ = writeln!(
         md,
-        "| default cap | {} |\n",
+        "| default cap | {} |",
         text(&r.analysis.applied.default_cap.explain())
     );
+    let _ = writeln!(md, "| rules | {} |\n", text(&r.analysis.applied.rules.explain()));
     if let Some(link) = r.link {
         let _ = writeln!(md, "Link to this view: {}\n", view_link(link));
     }

@@ -104,6 +104,9 @@ fn reason_text(r: Reason) -> &'static str {
         Reason::OverCap => "owner over cap",
         Reason::Improve => "improving move",
         Reason::Queued => "queued: no free lane",
+        Reason::LeaseNotCurrent => "lease behind its record (0.3)",
+        Reason::Previous => "kept by the last publish's assignee (0.3)",
+        Reason::RecordOwner => "kept by its record's owner (0.3)",
     }
 }
 

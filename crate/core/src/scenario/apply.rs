@@ -9,6 +9,7 @@ use super::{Change, Departure, Refused, Scenario, ScenarioError, MAX_ADDED_SPLIT
 use crate::codes::ErrorCode;
 use crate::fleet::{DefaultCap, Fleet};
 use crate::leader::LeaderInputs;
+use crate::rules::{Rules, RulesChoice};
 use crate::state::SplitState;
 use crate::synth::runnable_split;
 use serde::Serialize;
@@ -55,6 +56,8 @@ pub struct Departed {
 pub struct Applied {
     pub inputs: LeaderInputs,
     pub default_cap: DefaultCap,
+    /// The rules `inputs` decide by (`inputs.rules`) and where they come from.
+    pub rules: RulesChoice,
     pub departed: Vec<Departed>,
     pub rebalance_delay_ms: u64,
 }
@@ -63,6 +66,7 @@ struct Draft<'f> {
     fleet: &'f Fleet,
     inputs: LeaderInputs,
     default_cap: DefaultCap,
+    rules: RulesChoice,
     departed: BTreeMap<String, (Origin, DepartedState)>,
     overrides: BTreeMap<String, bool>,
     delay_ms: u64,
@@ -118,6 +122,7 @@ impl<'f> Draft<'f> {
             Some(v) => DefaultCap::user(v, store_cap.leader.clone()),
             None => store_cap,
         };
+        let rules = sc.rules.map_or_else(|| fleet.store_rules(), RulesChoice::user);
         let delay_ms = sc.rebalance_delay_ms();
         let state = if delay_ms == 0 {
             DepartedState::NoDelay
@@ -130,9 +135,11 @@ impl<'f> Draft<'f> {
             .map(|x| (x, (Origin::Store, state)))
             .collect();
         let inputs = LeaderInputs {
+            rules: rules.rules,
             members: fleet.members.keys().cloned().collect(),
             splits: fleet.splits.clone(),
             reserved: BTreeSet::new(),
+            previous: Arc::default(),
             caps: fleet
                 .members
                 .iter()
@@ -145,6 +152,7 @@ impl<'f> Draft<'f> {
             fleet,
             inputs,
             default_cap,
+            rules,
             departed,
             overrides: BTreeMap::new(),
             delay_ms,
@@ -220,9 +228,14 @@ impl<'f> Draft<'f> {
                 withheld: counts.get(x.as_str()).copied().unwrap_or(0),
             })
             .collect();
+        if self.rules.rules == Rules::V0_3 {
+            // the leader's cache of assign.* records and the members as the scenario leaves them
+            self.inputs.previous = Arc::new(self.fleet.previous(&self.inputs.members));
+        }
         Applied {
             inputs: self.inputs,
             default_cap: self.default_cap,
+            rules: self.rules,
             departed,
             rebalance_delay_ms: self.delay_ms,
         }

@@ -11,6 +11,7 @@ mod apply;
 use crate::codes::ErrorCode;
 use crate::exact::wide;
 use crate::json;
+use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -186,6 +187,10 @@ pub struct Scenario {
         deserialize_with = "wide::opt_u64"
     )]
     pub rebalance_delay_ms: Option<u64>,
+    /// The release whose rules decide: `"0.1"` (also `"0.2"`) or `"0.3"` (absent: the rules the
+    /// store names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
     #[serde(default, with = "ops")]
     pub changes: Vec<Change>,
 }
@@ -367,6 +372,7 @@ impl Default for Scenario {
             format: format_tag(),
             default_cap: None,
             rebalance_delay_ms: None,
+            rules: None,
             changes: Vec::new(),
         }
     }
