@@ -54,37 +54,45 @@ pub fn claim_candidates(
     instance: &str,
     max_attempts: u32,
 ) -> Vec<ClaimCandidate> {
-    let mut out = Vec::new();
-    for (id, s) in splits {
-        if s.progress.status != SplitStatus::Runnable || owned(id) {
-            continue;
-        }
-        let kind = match (&s.lease, &s.progress.owner) {
-            (Some(l), _) if l.value.owner == instance => ClaimKind::Reclaim,
-            (Some(_), _) => continue,
-            (None, None) if s.progress.epoch == 0 => ClaimKind::Create,
-            (None, None) => ClaimKind::Released,
-            (None, Some(_)) => ClaimKind::Expired,
-        };
-        let attempts = if kind.consumes_attempt() {
-            s.progress.attempts as u64 + 1
-        } else {
-            s.progress.attempts as u64
-        };
-        let action = if kind.consumes_attempt() && attempts >= max_attempts as u64 {
-            ClaimAction::Quarantine
-        } else if s.spec.is_some() {
-            ClaimAction::Claim
-        } else {
-            continue;
-        };
-        out.push(ClaimCandidate {
-            id: id.clone(),
-            action,
-            kind,
-        });
-    }
+    let mut out: Vec<ClaimCandidate> = splits
+        .iter()
+        .filter(|(id, _)| !owned(id))
+        .filter_map(|(id, s)| candidate_of(id, s, instance, max_attempts))
+        .collect();
     // Stable: ids stay ascending within a kind.
     out.sort_by_key(|c| c.kind);
     out
+}
+
+/// What split `id` is to `instance` when it does not hold it: a candidate of some kind and
+/// action, or `None` (not runnable, under a foreign lease, or no spec to run). A split with no
+/// lease is the same candidate to every instance.
+pub(crate) fn candidate_of(id: &str, s: &SplitState, instance: &str, max_attempts: u32) -> Option<ClaimCandidate> {
+    if s.progress.status != SplitStatus::Runnable {
+        return None;
+    }
+    let kind = match (&s.lease, &s.progress.owner) {
+        (Some(l), _) if l.value.owner == instance => ClaimKind::Reclaim,
+        (Some(_), _) => return None,
+        (None, None) if s.progress.epoch == 0 => ClaimKind::Create,
+        (None, None) => ClaimKind::Released,
+        (None, Some(_)) => ClaimKind::Expired,
+    };
+    let attempts = if kind.consumes_attempt() {
+        s.progress.attempts as u64 + 1
+    } else {
+        s.progress.attempts as u64
+    };
+    let action = if kind.consumes_attempt() && attempts >= max_attempts as u64 {
+        ClaimAction::Quarantine
+    } else if s.spec.is_some() {
+        ClaimAction::Claim
+    } else {
+        return None;
+    };
+    Some(ClaimCandidate {
+        id: id.to_string(),
+        action,
+        kind,
+    })
 }

@@ -96,9 +96,10 @@ pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,
     CrashFigures, CrashModel, Step, SweepError, MAX_STEPS,
 };
-pub use worker::{holds, next_actions, NextActions, WorkerView};
+pub use worker::{holds, next_actions, NextActions, WorkerView, Workers};
 
-// Fleets for demos, benchmarks and tests, and exact JSON.
+// Fleets for demos, benchmarks and tests, exact JSON, and text for markup.
+pub use chart::escape;
 pub use demo::{demo_snapshot, DemoParams};
 pub use exact::{count, to_json, Exact};
 pub use synth::{bench_fleet, max_min_ratio, runnable_split, Shape, SplitMix64};

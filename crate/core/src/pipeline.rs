@@ -9,7 +9,7 @@ use crate::assign::{Explain, Plan};
 use crate::fleet::Fleet;
 use crate::report::{published_distance, report, PublishedDistance, Report};
 use crate::scenario::{Applied, Scenario, ScenarioError};
-use crate::worker::{next_actions, NextActions, WorkerView};
+use crate::worker::{NextActions, WorkerView, Workers};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -124,6 +124,7 @@ pub fn next_claims(
         })?],
     };
     let mut out = BTreeMap::new();
+    let workers = Workers::new(&inputs.splits, max_attempts);
     for x in members {
         let assignment: Option<BTreeSet<String>> = match source {
             AssignmentSource::Published => fleet.published.get(x).map(|a| a.splits.iter().cloned().collect()),
@@ -139,7 +140,7 @@ pub fn next_claims(
             assignment: assignment.as_ref(),
             max_attempts,
         };
-        out.insert(x.clone(), next_actions(&inputs.splits, &view));
+        out.insert(x.clone(), workers.next_actions(&view));
     }
     Ok(out)
 }

@@ -9,8 +9,12 @@
 //!   assignment and X holds fewer splits than its cap; each claim taken counts toward the cap.
 //! - With no assignment record X claims nothing and keeps what it holds; otherwise it drains the
 //!   held splits its assignment no longer names.
+//!
+//! [`Workers`] answers the same for every worker of a fleet at once: the candidates all workers
+//! share (the splits with no lease) are found once, so a worker's answer costs its own leases and
+//! its assignment, not the whole fleet.
 
-use crate::claims::{claim_candidates, ClaimAction, ClaimCandidate};
+use crate::claims::{candidate_of, claim_candidates, ClaimAction, ClaimCandidate, ClaimKind};
 use crate::state::SplitState;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -85,4 +89,114 @@ pub fn next_actions(splits: &BTreeMap<String, SplitState>, w: &WorkerView) -> Ne
             .collect();
     }
     out
+}
+
+/// A fleet's splits prepared for many workers' next reconciles: the candidates every worker
+/// shares (the splits with no lease: create, released and expired, in claim order) and, per
+/// instance, the splits whose lease names it. [`Workers::next_actions`] is exactly
+/// [`next_actions`] for each worker.
+pub struct Workers<'a> {
+    splits: &'a BTreeMap<String, SplitState>,
+    max_attempts: u32,
+    /// The candidates of the splits with no lease, in claim order.
+    shared: Vec<ClaimCandidate>,
+    /// Where the expired ones start in `shared` (a worker's reclaims come before them).
+    expired_from: usize,
+    /// The position in `shared` of each claim (not quarantine) candidate.
+    claim_at: BTreeMap<&'a str, usize>,
+    /// The positions of the quarantines in `shared` (every worker takes them).
+    quarantines: Vec<usize>,
+    /// Per lease owner, the splits its lease names, in id order.
+    leased: BTreeMap<&'a str, Vec<(&'a str, &'a SplitState)>>,
+}
+
+impl<'a> Workers<'a> {
+    /// Prepares `splits` for workers acting with `max_attempts`.
+    pub fn new(splits: &'a BTreeMap<String, SplitState>, max_attempts: u32) -> Workers<'a> {
+        let mut leased: BTreeMap<&str, Vec<(&str, &SplitState)>> = BTreeMap::new();
+        let mut shared = Vec::new();
+        for (id, s) in splits {
+            match &s.lease {
+                Some(l) => leased.entry(l.value.owner.as_str()).or_default().push((id, s)),
+                // with no lease, the instance does not matter
+                None => shared.extend(candidate_of(id, s, "", max_attempts)),
+            }
+        }
+        shared.sort_by_key(|c| c.kind);
+        let expired_from = shared.partition_point(|c| c.kind < ClaimKind::Expired);
+        let mut claim_at = BTreeMap::new();
+        let mut quarantines = Vec::new();
+        for (i, c) in shared.iter().enumerate() {
+            match c.action {
+                ClaimAction::Claim => {
+                    if let Some((id, _)) = splits.get_key_value(&c.id) {
+                        claim_at.insert(id.as_str(), i);
+                    }
+                }
+                ClaimAction::Quarantine => quarantines.push(i),
+            }
+        }
+        Workers {
+            splits,
+            max_attempts,
+            shared,
+            expired_from,
+            claim_at,
+            quarantines,
+            leased,
+        }
+    }
+
+    /// The worker's next reconcile: [`next_actions`] over the splits prepared.
+    pub fn next_actions(&self, w: &WorkerView) -> NextActions {
+        if w.max_attempts != self.max_attempts {
+            return next_actions(self.splits, w);
+        }
+        let mine = self.leased.get(w.instance).map_or(&[][..], Vec::as_slice);
+        let (held, others): (Vec<_>, Vec<_>) = mine.iter().partition(|(_, s)| holds(s, w.instance, w.nonce));
+        // its predecessors' leases (another nonce): reclaims, between the released and the expired
+        let reclaims: Vec<ClaimCandidate> = others
+            .iter()
+            .filter_map(|(id, s)| candidate_of(id, s, w.instance, self.max_attempts))
+            .collect();
+        // of the shared candidates only the quarantines and the claims it is assigned can be taken
+        let mut picks = self.quarantines.clone();
+        if let Some(a) = w.assignment {
+            picks.extend(a.iter().filter_map(|id| self.claim_at.get(id.as_str())));
+        }
+        picks.sort_unstable();
+        let split = picks.partition_point(|&i| i < self.expired_from);
+        let ordered = picks[..split]
+            .iter()
+            .map(|&i| &self.shared[i])
+            .chain(&reclaims)
+            .chain(picks[split..].iter().map(|&i| &self.shared[i]));
+        let mut out = NextActions {
+            actions: Vec::new(),
+            drains: Vec::new(),
+            held: held.iter().map(|(id, _)| id.to_string()).collect(),
+            skipped: 0,
+        };
+        let mut owned = held.len();
+        for c in ordered {
+            let take = match c.action {
+                ClaimAction::Quarantine => true,
+                ClaimAction::Claim => w.assignment.is_some_and(|a| a.contains(&c.id)) && owned < w.cap as usize,
+            };
+            if take {
+                owned += usize::from(c.action == ClaimAction::Claim);
+                out.actions.push(c.clone());
+            }
+        }
+        let candidates = self.shared.len() + reclaims.len();
+        out.skipped = u32::try_from(candidates - out.actions.len()).unwrap_or(u32::MAX);
+        if let Some(a) = w.assignment {
+            out.drains = held
+                .iter()
+                .filter(|(id, _)| !a.contains(*id))
+                .map(|(id, _)| id.to_string())
+                .collect();
+        }
+        out
+    }
 }

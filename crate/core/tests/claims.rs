@@ -9,7 +9,7 @@ use common::arb_fleet;
 use proptest::prelude::*;
 use spate_planner_core::{
     analyse, claim_candidates, next_actions, next_claims, AssignmentSource, ClaimAction, ClaimKind, Scenario,
-    SplitState, SplitStatus, WorkerView,
+    SplitState, SplitStatus, WorkerView, Workers,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
@@ -144,6 +144,28 @@ fn transcription(
     (taken, drains)
 }
 
+/// What a worker holds (leases naming it under its nonce) and how many candidates it passes
+/// over: every candidate of claim_candidates with that held set, less those it takes.
+fn held_and_skipped(
+    splits: &BTreeMap<String, SplitState>,
+    x: &str,
+    nonce: Option<&str>,
+    max_attempts: u32,
+    taken: usize,
+) -> (Vec<String>, u32) {
+    let held: Vec<String> = splits
+        .iter()
+        .filter(|(_, s)| {
+            s.lease
+                .as_ref()
+                .is_some_and(|l| l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n))
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
+    let candidates = claim_candidates(splits, |id| held.iter().any(|h| h == id), x, max_attempts);
+    (held, (candidates.len() - taken) as u32)
+}
+
 fn as_tuples(n: &spate_planner_core::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
     n.actions
         .iter()
@@ -184,6 +206,12 @@ proptest! {
         let (want, drains) = transcription(&splits, instance, nonce, cap, assignment.as_ref(), max_attempts);
         prop_assert_eq!(as_tuples(&got), want);
         prop_assert_eq!(&got.drains, &drains);
+        // the fleet prepared once for every worker gives the same answer, skipped and held too
+        let workers = Workers::new(&splits, max_attempts);
+        prop_assert_eq!(&workers.next_actions(&view), &got);
+        let (held, skipped) = held_and_skipped(&splits, instance, nonce, max_attempts, got.actions.len());
+        prop_assert_eq!(&got.held, &held);
+        prop_assert_eq!(got.skipped, skipped);
         // weights never matter
         let mut reweighed = splits.clone();
         for (s, w) in reweighed.values_mut().zip(&new_weights) {
@@ -194,6 +222,40 @@ proptest! {
         let again = next_actions(&reweighed, &view);
         prop_assert_eq!(as_tuples(&again), as_tuples(&got));
         prop_assert_eq!(again.drains, got.drains);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    /// One preparation serves every worker: each instance's answer from the same `Workers`
+    /// (leases of several owners, old and current nonces, its own cap and assignment) is its
+    /// own next_actions.
+    #[test]
+    fn one_preparation_answers_every_worker(
+        f in arb_fleet(6, 80),
+        old_nonce in prop::collection::vec(any::<bool>(), 80),
+        views in prop::collection::vec((0u32..6, any::<bool>(), prop::option::of(prop::collection::vec(any::<prop::sample::Index>(), 0..40))), 4),
+        max_attempts in 0u32..6,
+    ) {
+        let mut splits = (*f.splits).clone();
+        for (i, s) in splits.values_mut().enumerate() {
+            if let Some(l) = s.lease.as_mut() {
+                l.value.nonce = if old_nonce[i] { "old".into() } else { "cur".into() };
+            }
+        }
+        let ids: Vec<String> = splits.keys().cloned().collect();
+        let workers = Workers::new(&splits, max_attempts);
+        for (instance, (cap, know_nonce, picks)) in ["w0", "w1", "w2", "gone-0"].into_iter().zip(views) {
+            let assignment: Option<BTreeSet<String>> = picks.map(|p| {
+                if ids.is_empty() { BTreeSet::new() } else { p.iter().map(|i| ids[i.index(ids.len())].clone()).collect() }
+            });
+            let view = WorkerView { instance, nonce: know_nonce.then_some("cur"), cap, assignment: assignment.as_ref(), max_attempts };
+            prop_assert_eq!(workers.next_actions(&view), next_actions(&splits, &view), "{}", instance);
+            // a view with other max_attempts than prepared is answered too
+            let other = WorkerView { max_attempts: max_attempts + 1, ..view };
+            prop_assert_eq!(workers.next_actions(&other), next_actions(&splits, &other), "{}", instance);
+        }
     }
 }
 
