@@ -133,7 +133,13 @@ pub fn run(args: &Args) -> ExitCode {
                     fleet.warnings.len()
                 );
                 match std::fs::read(p) {
-                    Ok(b) => Some(b),
+                    Ok(bytes) => Some(Served {
+                        name: p.file_name().map_or_else(
+                            || "snapshot.json".to_string(),
+                            |n| n.to_string_lossy().into_owned(),
+                        ),
+                        bytes,
+                    }),
                     Err(e) => {
                         eprintln!("spate-planner serve: cannot read {}: {e}", p.display());
                         return ExitCode::FAILURE;
@@ -205,7 +211,13 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     Ok(Some(live))
 }
 
-fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) -> axum::Router {
+/// The snapshot `serve` opens with: its file name (the page's header shows it) and its bytes.
+struct Served {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+fn router(source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
     let mut app = axum::Router::new();
@@ -225,7 +237,7 @@ fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) ->
     crate::headers::secured(
         app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
             let shared = Arc::clone(&shared);
-            async move { respond(&method, &uri, &shared.0, shared.1.as_deref(), shared.2) }
+            async move { respond(&method, &uri, &shared.0, shared.1.as_ref(), shared.2) }
         }),
     )
 }
@@ -233,7 +245,7 @@ fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) ->
 async fn serve(
     args: &Args,
     source: Source,
-    snapshot: Option<Vec<u8>>,
+    snapshot: Option<Served>,
     target: Option<&Target>,
 ) -> Result<(), String> {
     let live = live_side(args, target).await?;
@@ -257,9 +269,11 @@ async fn serve(
         .map_err(|e| e.to_string())
 }
 
-/// The page with the served snapshot named on its element, so that `/` opens on it.
-fn name_snapshot(page: &[u8]) -> Vec<u8> {
-    name_attribute(page, "snapshot=\"snapshot.json\"")
+/// The page with the served snapshot named on its element, so that `/` opens on it, and its
+/// file's name for the header (`snapshot-name`, escaped: an attribute value, never markup).
+fn name_snapshot(page: &[u8], name: &str) -> Vec<u8> {
+    let name = spate_planner_core::escape(name);
+    name_attribute(page, &format!("snapshot=\"snapshot.json\" snapshot-name=\"{name}\""))
 }
 
 /// The page with an attribute added to its element.
@@ -275,11 +289,10 @@ fn name_attribute(page: &[u8], attribute: &str) -> Vec<u8> {
 
 /// The page as served: the snapshot and, in live mode, the event stream named on its element
 /// (`live="api/live"`: the page follows the job of its `?job=`, or lists the jobs).
-fn page_named(page: &[u8], snapshot: bool, live: bool) -> Vec<u8> {
-    let page = if snapshot {
-        name_snapshot(page)
-    } else {
-        page.to_vec()
+fn page_named(page: &[u8], snapshot: Option<&str>, live: bool) -> Vec<u8> {
+    let page = match snapshot {
+        Some(name) => name_snapshot(page, name),
+        None => page.to_vec(),
     };
     if live {
         name_attribute(&page, "live=\"api/live\"")
@@ -292,7 +305,7 @@ fn respond(
     method: &axum::http::Method,
     uri: &axum::http::Uri,
     source: &Source,
-    snapshot: Option<&[u8]>,
+    snapshot: Option<&Served>,
     live: bool,
 ) -> axum::response::Response {
     use axum::http::{header, Method, StatusCode};
@@ -300,12 +313,12 @@ fn respond(
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.map(|s| Cow::Owned(s.to_vec())).ok_or(Miss::NotFound)
+            snapshot.map(|s| Cow::Owned(s.bytes.clone())).ok_or(Miss::NotFound)
         }
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
             source
                 .get(r)
-                .map(|page| Cow::Owned(page_named(&page, snapshot.is_some(), live)))
+                .map(|page| Cow::Owned(page_named(&page, snapshot.map(|s| s.name.as_str()), live)))
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
@@ -347,9 +360,14 @@ mod tests {
     #[test]
     fn the_page_names_the_served_snapshot() {
         let page = b"<body><spate-planner id=\"planner\" permalink></spate-planner>";
-        let named = String::from_utf8(name_snapshot(page)).unwrap();
-        assert!(named.contains("<spate-planner id=\"planner\" snapshot=\"snapshot.json\" permalink>"));
-        let live = String::from_utf8(page_named(page, false, true)).unwrap();
+        let named = String::from_utf8(name_snapshot(page, "job.json")).unwrap();
+        assert!(named.contains(
+            "<spate-planner id=\"planner\" snapshot=\"snapshot.json\" snapshot-name=\"job.json\" permalink>"
+        ));
+        // a file name is an attribute value, never markup
+        let odd = String::from_utf8(name_snapshot(page, "a\"b<c>&d.json")).unwrap();
+        assert!(odd.contains("snapshot-name=\"a&quot;b&lt;c&gt;&amp;d.json\" permalink>"));
+        let live = String::from_utf8(page_named(page, None, true)).unwrap();
         assert!(live.contains("<spate-planner id=\"planner\" live=\"api/live\" permalink>"));
     }
 }
