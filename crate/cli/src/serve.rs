@@ -273,7 +273,10 @@ async fn serve(
 /// file's name for the header (`snapshot-name`, escaped: an attribute value, never markup).
 fn name_snapshot(page: &[u8], name: &str) -> Vec<u8> {
     let name = spate_planner_core::escape(name);
-    name_attribute(page, &format!("snapshot=\"snapshot.json\" snapshot-name=\"{name}\""))
+    name_attribute(
+        page,
+        &format!("snapshot=\"snapshot.json\" snapshot-name=\"{name}\""),
+    )
 }
 
 /// The page with an attribute added to its element.
@@ -312,9 +315,9 @@ fn respond(
     use axum::response::IntoResponse;
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
-        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.map(|s| Cow::Owned(s.bytes.clone())).ok_or(Miss::NotFound)
-        }
+        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => snapshot
+            .map(|s| Cow::Owned(s.bytes.clone()))
+            .ok_or(Miss::NotFound),
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
             source
                 .get(r)

@@ -67,7 +67,12 @@ pub fn claim_candidates(
 /// What split `id` is to `instance` when it does not hold it: a candidate of some kind and
 /// action, or `None` (not runnable, under a foreign lease, or no spec to run). A split with no
 /// lease is the same candidate to every instance.
-pub(crate) fn candidate_of(id: &str, s: &SplitState, instance: &str, max_attempts: u32) -> Option<ClaimCandidate> {
+pub(crate) fn candidate_of(
+    id: &str,
+    s: &SplitState,
+    instance: &str,
+    max_attempts: u32,
+) -> Option<ClaimCandidate> {
     if s.progress.status != SplitStatus::Runnable {
         return None;
     }

@@ -181,7 +181,9 @@ impl<'a> Workers<'a> {
         for c in ordered {
             let take = match c.action {
                 ClaimAction::Quarantine => true,
-                ClaimAction::Claim => w.assignment.is_some_and(|a| a.contains(&c.id)) && owned < w.cap as usize,
+                ClaimAction::Claim => {
+                    w.assignment.is_some_and(|a| a.contains(&c.id)) && owned < w.cap as usize
+                }
             };
             if take {
                 owned += usize::from(c.action == ClaimAction::Claim);

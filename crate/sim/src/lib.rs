@@ -39,11 +39,11 @@ pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DU
 pub use crash::CrashScript;
 pub use options::{Options, SimError};
 pub use outcome::{
-    ClaimRow, Figures, FinalState, Interval, MemberRow, Outcome, Phase, Record, ReleaseReason, SplitList,
-    TimelineEvent, What,
+    ClaimRow, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record, ReleaseReason,
+    SplitList, Stuck, TimelineEvent, What,
 };
 pub use run::simulate;
 pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_UNTIL_MS,
 };
-pub use start::{bench_scenario, Start};
+pub use start::{bench_scenario, Start, StartFrom};
