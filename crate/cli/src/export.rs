@@ -1,8 +1,9 @@
 //! `spate-planner snapshot`: a read-only copy of a job's two buckets from a live NATS server.
 //!
-//! It reads the buckets' configuration and every live entry (an ordered consumer that delivers
-//! the last value per key, as a KV watch does) and never puts, deletes or purges anything. The
-//! file is written atomically: on any failure no output file exists.
+//! It reads the buckets' configuration and copies each bucket as it was at one revision (a KV
+//! watch read until it can be cut there, see [`crate::cut`]; the revision is recorded in the
+//! file) and never puts, deletes or purges anything. The file is written atomically: on any
+//! failure no output file exists.
 
 use crate::nats::{self, AuthArgs, Target};
 use crate::store::{self, ReadError};
@@ -92,7 +93,7 @@ async fn export(args: &Args, target: &Target) -> Result<Snapshot, Failure> {
         };
         let opened = store::open(&js, name, &args.job).await?;
         let show = opened.messages >= 10_000;
-        let (bucket, _, _) = reader
+        let (bucket, _) = reader
             .read_all(&opened, |seen, expected| {
                 if show && seen % 20_000 == 0 {
                     eprintln!("{name}: {seen} of about {expected} entries");
@@ -100,7 +101,8 @@ async fn export(args: &Args, target: &Target) -> Result<Snapshot, Failure> {
             })
             .await?;
         if show {
-            eprintln!("{name}: {} entries", bucket.entries.len());
+            let at = bucket.revision.unwrap_or(0);
+            eprintln!("{name}: {} entries, as at revision {at}", bucket.entries.len());
         }
         buckets.push(bucket);
     }
@@ -124,6 +126,7 @@ fn empty(name: &str) -> Bucket {
         name: name.to_string(),
         history: 1,
         max_age_ms: 0,
+        revision: None,
         entries: Vec::new(),
     }
 }

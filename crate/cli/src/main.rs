@@ -7,6 +7,7 @@ mod bench;
 mod bench_live;
 mod claims;
 mod conformance;
+mod cut;
 mod demo;
 mod export;
 mod headers;

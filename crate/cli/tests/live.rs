@@ -8,29 +8,13 @@ mod live_client;
 mod nats_server;
 
 use async_nats::jetstream::{self, kv};
-use live_client::{export, get, without_header, Model, Serve, Sse, BIN};
+use live_client::{export, get, moved_to, until, without_header, Model, Serve, Sse, BIN};
 use nats_server::NatsServer;
 use serde_json::json;
 use spate_planner_core::Snapshot;
 use std::time::{Duration, Instant};
 
 const SECOND: Duration = Duration::from_secs(1);
-
-/// Reads events into the model until `done` says so; panics after `wait`.
-async fn until(sse: &mut Sse, model: &mut Model, wait: Duration, mut done: impl FnMut(&Model, &str) -> bool) {
-    let deadline = Instant::now() + wait;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let e = sse
-            .next(left)
-            .await
-            .unwrap_or_else(|| panic!("nothing in {wait:?} (model at {})", model.id));
-        let name = model.apply(&e);
-        if done(model, &name) {
-            return;
-        }
-    }
-}
 
 /// The model holds what the exporter exports now, and /api/snapshot equals the export.
 async fn agrees(model: &Model, url: &str, job: &str, port: u16, what: &str) {
@@ -55,13 +39,6 @@ async fn put(store: &kv::Store, key: &str, v: serde_json::Value) -> u64 {
 async fn last_sequence(js: &jetstream::Context, bucket: &str) -> u64 {
     let mut s = js.get_stream(format!("KV_{bucket}")).await.unwrap();
     s.info().await.unwrap().state.last_sequence
-}
-
-/// The revision a change event's id gives the bucket.
-fn moved_to(model: &Model, bucket: &str, rev: u64) -> bool {
-    let (s, l) = model.id.split_once('-').unwrap();
-    let at: u64 = if bucket == "state" { s } else { l }.parse().unwrap();
-    at >= rev
 }
 
 /// One page on a running server, following one job.

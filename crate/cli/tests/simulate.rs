@@ -71,12 +71,14 @@ fn fleet_file(name: &str) -> PathBuf {
             name: sn,
             history: 1,
             max_age_ms: 0,
+            revision: None,
             entries: entries(state),
         },
         lease: Bucket {
             name: ln,
             history: 1,
             max_age_ms: 30_000,
+            revision: None,
             entries: entries(lease),
         },
     };

@@ -65,6 +65,8 @@ codes! {
         InvalidField => "invalid_field",
         /// A key appears twice in one bucket.
         DuplicateKey => "duplicate_key",
+        /// An entry's revision is above its bucket's recorded revision (the cut).
+        AfterRevision => "after_revision",
         /// An entry's value encoding is wrong (bad base64, or not exactly one encoding).
         InvalidValue => "invalid_value",
         /// The job name is not `[A-Za-z0-9_-]{1,64}`.

@@ -225,12 +225,14 @@ fn finish(p: &DemoParams, members: usize, w: Writer) -> Snapshot {
             name: state_name,
             history: 1,
             max_age_ms: 0,
+            revision: None,
             entries: w.state,
         },
         lease: Bucket {
             name: lease_name,
             history: 1,
             max_age_ms: 30_000,
+            revision: None,
             entries: w.lease,
         },
     }

@@ -28,7 +28,8 @@ struct BucketState {
 
 impl BucketState {
     fn of(b: Bucket) -> BucketState {
-        let position = b.entries.iter().map(|e| e.revision).max().unwrap_or(0);
+        let top = b.entries.iter().map(|e| e.revision).max().unwrap_or(0);
+        let position = b.revision.unwrap_or(top);
         BucketState {
             name: b.name,
             history: b.history,
@@ -45,6 +46,7 @@ impl BucketState {
             name: self.name.clone(),
             history: self.history,
             max_age_ms: self.max_age_ms,
+            revision: Some(self.position),
             entries,
         }
     }

@@ -49,6 +49,9 @@ pub struct Bucket {
     pub history: u64,
     /// The bucket's `max_age` in ms (0: none). For the lease bucket this is the lease TTL.
     pub max_age_ms: u64,
+    /// The revision the entries are the bucket at (the cut: its stream's last sequence then);
+    /// no entry's revision is above it. `None` in files written before it was recorded.
+    pub revision: Option<u64>,
     pub entries: Vec<Entry>,
 }
 
@@ -118,9 +121,12 @@ pub fn entry_json(e: &Entry) -> String {
 }
 
 fn write_bucket(out: &mut String, label: &str, b: &Bucket) {
-    let head = serde_json::json!({ "name": b.name, "history": b.history, "max_age_ms": b.max_age_ms });
+    let mut head = serde_json::json!({ "name": b.name, "history": b.history, "max_age_ms": b.max_age_ms });
+    if let Some(r) = b.revision {
+        head["revision"] = r.into();
+    }
     let head = head.to_string();
-    // `{"history":..,"max_age_ms":..,"name":..` then the entries, one per line.
+    // `{"history":..,"max_age_ms":..,"name":..,"revision":..` then the entries, one per line.
     out.push_str(&format!(
         "  \"{label}\": {},\n    \"entries\": [",
         &head[..head.len() - 1]
@@ -235,6 +241,8 @@ struct BucketIn<'a> {
     name: String,
     history: u64,
     max_age_ms: u64,
+    #[serde(default)]
+    revision: Option<u64>,
     #[serde(borrow)]
     entries: Vec<EntryIn<'a>>,
 }
@@ -313,12 +321,25 @@ fn bucket_from(label: &str, b: BucketIn<'_>) -> Result<Bucket, SnapshotError> {
             .at_key(&b.name, &e.key)
             .at_path(path()));
         }
+        if let Some(cut) = b.revision.filter(|cut| e.revision > *cut) {
+            return Err(SnapshotError::new(
+                ErrorCode::AfterRevision,
+                format!(
+                    "revision {} is above the bucket's revision {cut} (at {}): the copy is the bucket at revision {cut}, so it holds nothing written later",
+                    e.revision,
+                    path()
+                ),
+            )
+            .at_key(&b.name, &e.key)
+            .at_path(format!("{}.revision", path())));
+        }
         entries.push(entry_from(&b.name, path, e)?);
     }
     Ok(Bucket {
         name: b.name,
         history: b.history,
         max_age_ms: b.max_age_ms,
+        revision: b.revision,
         entries,
     })
 }
@@ -444,6 +465,7 @@ mod tests {
                 name: s,
                 history: 1,
                 max_age_ms: 0,
+                revision: Some(u64::MAX),
                 entries: vec![
                     Entry {
                         key: "a".into(),
@@ -475,6 +497,7 @@ mod tests {
                 name: l,
                 history: 1,
                 max_age_ms: 30_000,
+                revision: None,
                 entries: vec![],
             },
         }

@@ -48,12 +48,14 @@ fn snapshot(state: &[(&str, &str)], lease: &[(&str, &str)]) -> String {
             name: s,
             history: 1,
             max_age_ms: 0,
+            revision: None,
             entries: entries(state),
         },
         lease: Bucket {
             name: l,
             history: 1,
             max_age_ms: 30_000,
+            revision: None,
             entries: entries(lease),
         },
     }

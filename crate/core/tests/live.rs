@@ -80,6 +80,23 @@ fn changes_apply_one_key_at_a_time() {
     assert_eq!(job.revisions(), (102, 103));
 }
 
+/// A first state that records where each bucket was cut starts there, not at its highest entry
+/// (a bucket whose last messages were deletes stands above every entry it holds).
+#[test]
+fn a_live_job_starts_at_the_revisions_its_first_state_records() {
+    let mut first = start();
+    let top = |b: &spate_planner_core::Bucket| b.entries.iter().map(|e| e.revision).max().unwrap();
+    let state_top = top(&first.state);
+    first.lease.revision = Some(top(&first.lease) + 40);
+    let job = LiveJob::from_snapshot(&first).unwrap();
+    assert_eq!(job.revisions(), (state_top, top(&first.lease) + 40));
+    let saved = job.snapshot(0);
+    assert_eq!(
+        (saved.state.revision, saved.lease.revision),
+        (Some(state_top), first.lease.revision)
+    );
+}
+
 #[test]
 fn a_refused_value_refuses_the_state_until_it_is_replaced() {
     let mut job = LiveJob::from_snapshot(&start()).unwrap();
@@ -155,12 +172,17 @@ proptest! {
         let mut job = LiveJob::from_snapshot(&first).unwrap();
         // The model: each bucket's entries by key, as plain maps.
         let mut model: BTreeMap<&str, BTreeMap<String, Entry>> = BTreeMap::new();
+        // Where each bucket stands: its highest entry (the first state records no revision),
+        // then the last change's revision.
+        let mut at: BTreeMap<&str, u64> = BTreeMap::new();
         for (name, b) in [("state", &first.state), ("lease", &first.lease)] {
             model.insert(name, b.entries.iter().map(|e| (e.key.clone(), e.clone())).collect());
+            at.insert(name, b.entries.iter().map(|e| e.revision).max().unwrap_or(0));
         }
         for (i, op) in ops.iter().enumerate() {
             let rev = 1000 + i as u64;
             let (bucket, key, value) = change_of(op);
+            at.insert(bucket, rev);
             match value {
                 Some(v) => {
                     job.apply(&put(bucket, &key, rev, &v)).unwrap();
@@ -176,8 +198,10 @@ proptest! {
             for (b, name) in [(&mut whole.state, "state"), (&mut whole.lease, "lease")] {
                 b.entries = model[name].values().cloned().collect();
                 b.entries.sort_by_key(|e| e.revision);
+                b.revision = Some(at[name]);
             }
             whole.taken_at_ms = 7;
+            prop_assert_eq!(job.revisions(), (at["state"], at["lease"]));
             let want = Fleet::from_snapshot(&whole).unwrap();
             let got = job.fleet(7).unwrap();
             prop_assert_eq!(&got.members, &want.members);

@@ -79,12 +79,14 @@ fn snapshot_of(f: &Inputs, fingerprint: &str) -> Snapshot {
             name: sn,
             history: 1,
             max_age_ms: 0,
+            revision: None,
             entries: state,
         },
         lease: Bucket {
             name: ln,
             history: 1,
             max_age_ms: 30_000,
+            revision: None,
             entries: lease,
         },
     }
@@ -146,6 +148,53 @@ fn with_state_value(key: &str, value: &str) -> String {
     s.state.entries.retain(|e| e.key != key);
     s.state.entries.push(entry(key, 99, value.as_bytes().to_vec()));
     s.to_json()
+}
+
+/// The revision each bucket was cut at is written, read back, and is the position the fleet
+/// shows; a file without it (written before it was recorded) is read as before; an entry above
+/// it is refused, naming the bucket and key.
+#[test]
+fn a_bucket_records_the_revision_it_was_cut_at() {
+    let mut s = snapshot_of(&base(), "fp");
+    let top = |b: &Bucket| b.entries.iter().map(|e| e.revision).max().unwrap();
+    let (state_top, lease_top) = (top(&s.state), top(&s.lease));
+    s.state.revision = Some(state_top + 5);
+    let text = s.to_json();
+    let head = format!("\"name\":\"{}\",\"revision\":{},", s.state.name, state_top + 5);
+    assert!(text.contains(&head), "{text}");
+    assert_eq!(Snapshot::parse(&text).unwrap(), s);
+    let fleet = Fleet::load_text(&text).unwrap();
+    assert_eq!(
+        fleet.state_revision,
+        state_top + 5,
+        "the cut, not the highest entry"
+    );
+    assert_eq!(
+        fleet.lease_revision, lease_top,
+        "no revision recorded: the highest entry"
+    );
+    assert_eq!(Snapshot::parse(&text).unwrap().lease.revision, None);
+
+    let cut = state_top - 1;
+    s.state.revision = Some(cut);
+    let late = s
+        .state
+        .entries
+        .iter()
+        .find(|e| e.revision > cut)
+        .unwrap()
+        .key
+        .clone();
+    let e = Snapshot::parse(&s.to_json()).unwrap_err();
+    assert_eq!(e.code, "after_revision");
+    assert_eq!(e.bucket.as_deref(), Some(s.state.name.as_str()));
+    assert_eq!(e.key.as_deref(), Some(late.as_str()));
+    assert!(
+        e.message.contains(&format!(
+            "revision {state_top} is above the bucket's revision {cut}"
+        )),
+        "{e}"
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@
 use super::hub::{Hub, BATCH};
 use super::state::{BucketState, Change, JobState, Op, Which};
 use super::wire::Status;
-use crate::store::{self, ReadError};
+use crate::store::{self, Fresh, ReadError};
 use async_nats::jetstream::kv::{self, Operation};
 use futures_util::{FutureExt, StreamExt};
 use spate_planner_core::bucket_names;
@@ -40,6 +40,8 @@ pub struct Watches {
     lease: kv::Watch,
     /// Connections lost before the watches were opened.
     disconnects: u64,
+    /// Each bucket's name and when its stream was created (ns since the Unix epoch).
+    created: [(String, i128); 2],
 }
 
 /// Reads both buckets afresh: the state and the watches that continue from it.
@@ -54,11 +56,18 @@ pub async fn load(conn: &Conn, job: &str) -> Result<(JobState, Watches), ReadErr
             state: state.1,
             lease: lease.1,
             disconnects,
+            created: [(state_name, state.2), (lease_name, lease.2)],
         },
     ))
 }
 
-async fn load_bucket(conn: &Conn, job: &str, name: &str) -> Result<(BucketState, kv::Watch), ReadError> {
+/// A bucket copied as it was at one revision (the cut), the watch that continues from there,
+/// and when its stream was created.
+async fn load_bucket(
+    conn: &Conn,
+    job: &str,
+    name: &str,
+) -> Result<(BucketState, kv::Watch, i128), ReadError> {
     let reader = store::Reader {
         js: &conn.js,
         client: &conn.client,
@@ -67,12 +76,9 @@ async fn load_bucket(conn: &Conn, job: &str, name: &str) -> Result<(BucketState,
         idle: conn.idle,
     };
     let opened = store::open(&conn.js, name, job).await?;
-    let (bucket, revision, watch) = reader.read_all(&opened, |_, _| {}).await?;
-    let watch = match watch {
-        Some(w) => w,
-        None => reader.watch(&opened).await?,
-    };
-    Ok((BucketState::new(bucket, revision), watch))
+    let (bucket, watch) = reader.read_all(&opened, |_, _| {}).await?;
+    let revision = bucket.revision.unwrap_or(0);
+    Ok((BucketState::new(bucket, revision), watch, opened.created_ns))
 }
 
 /// Why following stopped.
@@ -161,7 +167,10 @@ async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Ad
                 }
                 continue;
             }
-            Some(deleted) = advisories.deleted() => return Stop::Deleted(deleted),
+            Some(name) = advisories.deleted() => match confirm_deleted(conn, &name, w.created_ns(&name)).await {
+                Some(stop) => return stop,
+                None => continue,
+            },
         };
         if let Err(e) = first.and_then(|_| gather(w, &mut batch)) {
             return Stop::Rebuild(e);
@@ -175,7 +184,31 @@ async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Ad
     }
 }
 
-/// The server's advisories about the job's two streams (deleted, created).
+impl Watches {
+    /// When bucket `name`'s stream was created, if it is one of the two.
+    fn created_ns(&self, name: &str) -> Option<i128> {
+        self.created.iter().find(|(n, _)| n == name).map(|(_, c)| *c)
+    }
+}
+
+/// An advisory said bucket `name` (its stream created at `ours`) was deleted. An advisory is a
+/// plain message that any client of the account can publish, so the server is asked: `None`
+/// (nothing to do) unless the stream is gone, or is another stream of the same name (deleted and
+/// created again). When the server does not answer, nothing is done either: a lost connection
+/// shows in the connection's events, a failing watch in the watch.
+async fn confirm_deleted(conn: &Conn, name: &str, ours: Option<i128>) -> Option<Stop> {
+    let ours = ours?;
+    match tokio::time::timeout(conn.idle, store::fresh_info(&conn.js, name)).await {
+        Ok(Fresh::NotFound) => Some(Stop::Deleted(name.to_string())),
+        Ok(Fresh::Stream(now)) if now.created_ns != ours => Some(Stop::Rebuild(format!(
+            "bucket {name} was deleted and created again"
+        ))),
+        _ => None,
+    }
+}
+
+/// The server's advisories about the job's two streams (deleted, created). Claims only: see
+/// [`confirm_deleted`].
 pub struct Advisories {
     sub: futures_util::stream::SelectAll<async_nats::Subscriber>,
 }

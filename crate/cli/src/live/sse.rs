@@ -86,6 +86,7 @@ mod tests {
             name: name.into(),
             history: 1,
             max_age_ms: 0,
+            revision: None,
             entries: Vec::new(),
         };
         let state = BucketState::new(bucket("spate_coordination_j_state"), 0);

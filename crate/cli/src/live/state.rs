@@ -139,6 +139,7 @@ impl BucketState {
             name: self.name.clone(),
             history: self.history,
             max_age_ms: self.max_age_ms,
+            revision: Some(self.revision),
             entries: self.by_rev.values().cloned().collect(),
         }
     }
@@ -288,6 +289,7 @@ mod tests {
             name: name.into(),
             history: 1,
             max_age_ms,
+            revision: None,
             entries,
         }
     }

@@ -293,6 +293,34 @@ impl Model {
     }
 }
 
+/// Reads events into the model until `done` says so; panics after `wait`.
+pub async fn until(
+    sse: &mut Sse,
+    model: &mut Model,
+    wait: Duration,
+    mut done: impl FnMut(&Model, &str) -> bool,
+) {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let e = sse
+            .next(left)
+            .await
+            .unwrap_or_else(|| panic!("nothing in {wait:?} (model at {})", model.id));
+        let name = model.apply(&e);
+        if done(model, &name) {
+            return;
+        }
+    }
+}
+
+/// Whether the model's last event id has `bucket` (`state` or `lease`) at `rev` or later.
+pub fn moved_to(model: &Model, bucket: &str, rev: u64) -> bool {
+    let (s, l) = model.id.split_once('-').unwrap();
+    let at: u64 = if bucket == "state" { s } else { l }.parse().unwrap();
+    at >= rev
+}
+
 /// `spate-planner snapshot` now: the file's text.
 pub fn export(url: &str, job: &str) -> String {
     let o = Command::new(BIN)

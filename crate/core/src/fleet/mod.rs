@@ -109,7 +109,10 @@ pub struct Meta {
 impl Meta {
     /// The snapshot's identity and buckets.
     pub fn of(snap: &Snapshot) -> Meta {
-        let top = |b: &crate::snapshot::Bucket| b.entries.iter().map(|e| e.revision).max().unwrap_or(0);
+        let top = |b: &crate::snapshot::Bucket| {
+            b.revision
+                .unwrap_or_else(|| b.entries.iter().map(|e| e.revision).max().unwrap_or(0))
+        };
         Meta {
             job: snap.job.clone(),
             source: snap.source.clone(),
@@ -133,7 +136,8 @@ pub struct Fleet {
     pub lease_bucket: String,
     /// The lease TTL (the lease bucket's `max_age`).
     pub lease_ttl_ms: u64,
-    /// The highest entry revision of each bucket: the store's position the snapshot shows.
+    /// The store's position the snapshot shows, per bucket: its recorded revision (the cut), or
+    /// in files without one the highest entry revision.
     pub state_revision: u64,
     pub lease_revision: u64,
     pub plan: Option<PlanRecord>,

@@ -125,12 +125,14 @@ impl Store {
                 name: s,
                 history: 1,
                 max_age_ms: 0,
+                revision: None,
                 entries: state,
             },
             lease: Bucket {
                 name: l,
                 history: 1,
                 max_age_ms: 30_000,
+                revision: None,
                 entries: entries(&self.lease),
             },
         }
