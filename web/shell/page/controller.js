@@ -240,7 +240,12 @@ export class Controller extends EventTarget {
     return this.run(this.replan(next, `Removed: ${describe(gone)}.`), 'The plan could not be made');
   }
 
+  /** Removes the last change (nothing to undo: says so). */
   undo() {
+    if (!this.state.scenario.changes.length) {
+      this.say('Nothing to undo: the plan shown is the baseline.');
+      return Promise.resolve();
+    }
     return this.removeChange(this.state.scenario.changes.length - 1);
   }
 
