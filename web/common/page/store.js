@@ -50,7 +50,10 @@ export function initialState() {
     timeline: { script: { events: [] }, b: null },
     /** The Timeline's run of it (timeline/page/runner.js): status, models of A and B, error. */
     timelineRun: null,
-    /** A tab asked to be shown: { id } (a new object each time), or null. */
+    /**
+     * The tab shown when asked for or chosen: { id, focus (move the keyboard focus to it),
+     * reveal (bring its result into view once drawn) } (a new object each time), or null.
+     */
     tab: null,
   };
 }

@@ -310,11 +310,14 @@ export class Controller extends EventTarget {
     this.store.update(status ? { timeline, status } : { timeline });
   }
 
-  /** Adds scripted events (a crash from the fleet chart, say) and shows the Timeline. */
+  /**
+   * Adds scripted events (a crash from the fleet chart, say) and shows the Timeline, which
+   * brings its headline result into view once the run is drawn (`reveal`).
+   */
   addTimelineEvents(events, status) {
     const t = this.state.timeline;
     const script = { ...t.script, events: [...(Array.isArray(t.script.events) ? t.script.events : []), ...events] };
-    this.store.update({ timeline: { ...t, script }, tab: { id: 'timeline', focus: true }, status });
+    this.store.update({ timeline: { ...t, script }, tab: { id: 'timeline', focus: true, reveal: true }, status });
   }
 
   /** The Timeline's run, committed by timeline/page/runner.js. */
