@@ -40,10 +40,12 @@ export function initialState() {
     sweep: null,
     /** A sweep under way: { params, done, total } or null. */
     sweepRun: null,
-    /** The earlier snapshot compared with: { id, info, label, kept, generation } or null. */
+    /** The earlier snapshot compared with: { id, info, label, kept, generation, url (read from; null: a file) } or null. */
     before: null,
     /** An earlier snapshot being read: { label, text, fraction } or null. */
     beforeLoading: null,
+    /** A link's earlier snapshot not read again (a file was compared): { id, url } or null. */
+    linkBefore: null,
     /** The comparison of `before` with the snapshot shown: { before, generation, diff } or null. */
     comparison: null,
     /** The Timeline's script and configuration B's overrides (timeline/shared/script.js). */

@@ -52,9 +52,24 @@ export class Controller extends EventTarget {
 
   // ------------------------------------------------------------------ before the first load
 
-  /** A permalink's scenario, order and Timeline (its tab asked for), before the first load plans them. */
+  /**
+   * A permalink's scenario, order, Timeline, tab (the Timeline's when the link has a timeline and
+   * names no tab) and focused member, before the first load plans them. The link's sweep and
+   * earlier snapshot are the review's to restore once the plan is shown (`fromLinkReview`).
+   */
   fromLink(link) {
-    this.store.update({ scenario: link.scenario, order: link.order, ...(link.timeline ? { timeline: link.timeline, tab: { id: 'timeline' } } : {}) });
+    const tab = link.tab ?? (link.timeline ? 'timeline' : null);
+    this.store.update({
+      scenario: link.scenario, order: link.order, focus: link.member ?? null,
+      ...(link.timeline ? { timeline: link.timeline } : {}), ...(tab ? { tab: { id: tab } } : {}),
+    });
+  }
+
+  /** After the first load: the link's sweep planned again and its earlier snapshot read again (or asked for). */
+  fromLinkReview(link) {
+    if (link.sweepError) this.report(link.sweepError, "The link's sweep could not be read; no sweep is shown", 'warning');
+    if (link.sweep) this.run(this.review.sweep(link.sweep), "The link's sweep could not be planned");
+    if (link.before) this.review.fromLink(link.before);
   }
 
   /** The element's default cap (its `default-cap` attribute), unless the scenario names one already. */
@@ -116,15 +131,15 @@ export class Controller extends EventTarget {
     return this.load({ kind: 'demo', splits: d.splits, members: d.members, seed: d.seed }, 'the built-in demo fleet', link);
   }
 
-  /** A same-origin URL only: no request leaves the page's origin. */
-  loadUrl(url, link = null) {
+  /** A same-origin URL only: no request leaves the page's origin. `name`: what the header calls it (else the URL's last part). */
+  loadUrl(url, link = null, name = null) {
     const resolved = new URL(url, document.baseURI);
     if (resolved.origin !== location.origin) {
       const e = Object.assign(new Error(`snapshots are only loaded from this page's origin (${location.origin}), not ${resolved.origin}`), { code: 'cross_origin' });
       this.report(e, 'The snapshot could not be loaded');
       return Promise.resolve(false);
     }
-    return this.load({ kind: 'url', url: resolved.href }, resolved.pathname.split('/').pop() || resolved.pathname, link);
+    return this.load({ kind: 'url', url: resolved.href }, name || resolved.pathname.split('/').pop() || resolved.pathname, link);
   }
 
   loadFile(file) {
