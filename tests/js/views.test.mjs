@@ -163,7 +163,7 @@ test('recovery in words: what the events took, which never ran again and why (gr
   assert.equal(s.stuck, 'Not recovered: 4 of them never ran again — 2 still withheld by the rebalance delay (worker-03 departed); 1 quarantined: its attempts ran out; 1 no free lane: the leader\'s plan queues it.');
   assert.equal(s.others, '1 other split that ran before the first event does not run at the end (the leader moved it, and had no lane).');
   assert.match(s.before, /^Before the first event 460 splits were idle and 43 quarantined: the snapshot's own, not the events' doing \(start from the fleet settled/);
-  assert.match(recoverySentences(f, { planned: true }).before, /the plan's own queue/);
+  assert.match(recoverySentences(f, { planned: true }).before, /: the settled fleet's own \(what its plan queues, and its quarantined splits\)/);
   const ok = recoverySentences({ splits_taken: 10, not_recovered: [], others_not_running: 0, idle_before: 0, quarantined_before: 0 });
   assert.deepEqual(ok, { taken: 'The events took 10 splits (running on a member as it crashed or stopped, or failed); every one runs again.', stuck: null, others: null, before: null });
   assert.match(recoverySentences({ splits_taken: 0, not_recovered: [] }).taken, /took no split.*immediate/);

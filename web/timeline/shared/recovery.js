@@ -57,7 +57,7 @@ export function recoverySentences(f, { hasEvents = true, planned = false } = {})
   const others = f.others_not_running
     ? `${plural(f.others_not_running, 'other split')} that ran before the first event ${f.others_not_running === 1 ? 'does' : 'do'} not run at the end (the leader moved ${f.others_not_running === 1 ? 'it' : 'them'}, and had no lane).`
     : null;
-  const whose = planned ? "the plan's own queue, not the events' doing" : "the snapshot's own, not the events' doing (start from the fleet settled on its plan to leave its motion out)";
+  const whose = planned ? "the settled fleet's own (what its plan queues, and its quarantined splits), not the events' doing" : "the snapshot's own, not the events' doing (start from the fleet settled on its plan to leave its motion out)";
   const before = f.idle_before || f.quarantined_before
     ? `Before the first event ${plural(f.idle_before, 'split')} ${f.idle_before === 1 ? 'was' : 'were'} idle and ${thousands(f.quarantined_before)} quarantined: ${whose}.`
     : null;
