@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launch, watchedPage, ready, cli, applyForm, axeViolations } from './browser.mjs';
+import { launch, withServedPage, ready, cli, applyForm } from './browser.mjs';
 import { demo } from './review-fixtures.mjs';
 
 let chrome;
@@ -22,20 +22,7 @@ before(async () => {
 });
 after(async () => { await chrome?.close(); });
 
-async function withPage(serverArgs, fn, { url = '', width = 1400, height = 900 } = {}) {
-  const server = await startServer(serverArgs);
-  const { page, problems } = await watchedPage(chrome.browser, { width, height });
-  try {
-    await page.goto(server.url + url);
-    await ready(page, 0, 120000);
-    await fn(page, server);
-    assert.deepEqual(await axeViolations(page), []);
-    assert.deepEqual(problems, []);
-  } finally {
-    await page.close();
-    server.stop();
-  }
-}
+const withPage = (serverArgs, fn, options) => withServedPage(chrome.browser, serverArgs, fn, options);
 
 const shadow = (page, fn, arg) => page.locator('spate-planner').evaluate(fn, arg);
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launch, watchedPage, ready, cli, applyForm, axeViolations, outputDir } from './browser.mjs';
+import { launch, withServedPage, ready, applyForm, axeViolations, outputDir } from './browser.mjs';
 import { demo, laterSnapshot, planOf } from './review-fixtures.mjs';
 import { naturalCompare } from '../../web/common/shared/sort.js';
 
@@ -27,20 +27,7 @@ before(async () => {
 });
 after(async () => { await chrome?.close(); });
 
-async function withPage(serverArgs, options, fn, url = '') {
-  const server = await startServer(serverArgs);
-  const { page, problems } = await watchedPage(chrome.browser, options);
-  try {
-    await page.goto(server.url + url);
-    await ready(page, 0, 120000);
-    await fn(page, server);
-    assert.deepEqual(await axeViolations(page), []);
-    assert.deepEqual(problems, []);
-  } finally {
-    await page.close();
-    server.stop();
-  }
-}
+const withPage = (serverArgs, { width, height }, fn) => withServedPage(chrome.browser, serverArgs, fn, { width, height });
 
 /** Runs fn(root, arg) in the page with the element's shadow root (fn crosses as Playwright passes functions). */
 const inRoot = (page, fn, arg) => page.locator('spate-planner').evaluate(fn, arg);
