@@ -199,7 +199,7 @@ test('the scrubber: keys and clicks on the chart move it, and the fleet at that 
   assert.match(await span.locator('option:checked').textContent(), /^where things happen \(0:00–1:\d\d\)$/);
   await span.selectOption('all');
   // a click three quarters along the chart: about 7:30, after the takeover
-  const svg = page.locator('.tl-chart[data-config="A"] svg.tl-svg');
+  const svg = page.locator('.tl-chart[data-config="A"] svg');
   const box = await svg.boundingBox();
   await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2);
   await page.waitForFunction(() => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.tl-fleet').dataset.t) > 400000);

@@ -88,9 +88,7 @@ export function createTimelineCharts({ onScrub, onError }) {
       const chart = timelineSvg({ model: r.model, view: views[i], metric: m, width, height, endMs, range, max, idleMax: idleTop, unitOf, title: `${r.title}: ${m === 'load' ? 'load' : 'lanes'} of each member over time, and the idle work` });
       pointer(chart.svg, chart);
       const fig = attrs(el('figure', undefined, 'tl-chart'), { 'data-config': r.which });
-      const plot = el('div', undefined, 'tl-plot');
-      plot.append(chart.svg, chart.overlay);
-      fig.append(el('figcaption', r.title), plot, marksList(r.model));
+      fig.append(el('figcaption', r.title), chart.svg, marksList(r.model));
       return { fig, chart };
     });
     list.replaceChildren(...drawn.map((d) => d.fig));

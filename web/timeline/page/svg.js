@@ -118,7 +118,7 @@ function lineShapes(doc, view, bx, y, yIdle, part, palette) {
  * panel's, with lines), range ([from, to] ms of
  * the run shown; the whole run by default), title (the accessible
  * name), palette (explicit colours, for exports), unitOf(tick) (a value tick's label), doc (the
- * document to create nodes in) }. Returns { svg, overlay (the cursor's layer, for the page), x(t), t(px), cursor(t) }.
+ * document to create nodes in) }. Returns { svg, x(t), t(px), cursor(t) }.
  */
 export function timelineSvg({ model, view, metric = 'load', width, height, endMs = model.endMs, range = [0, endMs], max, idleMax = 0, title, palette = null, unitOf, doc = document }) {
   const { left, right, top, bottom } = MARGIN;
@@ -142,14 +142,10 @@ export function timelineSvg({ model, view, metric = 'load', width, height, endMs
   axes(doc, svg, svgEl(doc, 'g', { class: 'tl-axes', 'aria-hidden': 'true' }), { width, height, range, panels: lined ? [main, idle] : [main], unitOf, palette });
   svg.append(lined ? lineShapes(doc, view, bx, heightIn(main), heightIn(idle), part, palette) : stackShapes(doc, view, bx, heightIn(main), part, palette));
   svg.append(marksLayer(doc, model.marks, x, { top, height, palette, range }));
-  // the scrubber's cursor in a layer of its own over the chart: moving it repaints one line, not
-  // the chart's shapes (a step at 200 members painted both charts again)
-  const overlay = svgEl(doc, 'svg', { xmlns: NS, width, height, viewBox: `0 0 ${width} ${height}`, class: 'tl-cursor-layer', 'aria-hidden': 'true' });
   const cursor = svgEl(doc, 'line', { class: 'tl-cursor', y1: top - 2, y2: top + h, x1: left, x2: left, visibility: 'hidden' });
-  overlay.append(cursor);
+  svg.append(cursor);
   return {
     svg,
-    overlay,
     x,
     t: (px) => Math.max(from, Math.min(to, from + ((px - left) / w) * (to - from))),
     cursor(t) {
