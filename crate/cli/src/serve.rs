@@ -1,12 +1,13 @@
 //! `spate-planner serve`: the dashboard, embedded in this binary, on 127.0.0.1.
 
-use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::hosts::Hosts;
 use crate::live::http::Live;
 use crate::nats::{AuthArgs, Target};
+use axum::body::Bytes;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -18,6 +19,12 @@ pub struct Args {
     /// Port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// Also answer requests for this host name (repeatable). Against DNS rebinding, every
+    /// request whose Host is not 127.0.0.1:PORT or localhost:PORT, or whose Origin is not one of
+    /// those, is refused (403); behind a reverse proxy that passes its own Host on, name it here.
+    /// NAME is a host name or address, with :PORT to allow that port only.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     /// Serve the dashboard from this directory instead of the copy built into the binary.
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -83,15 +90,16 @@ enum Miss {
 }
 
 impl Source {
-    fn get(&self, rel: &str) -> Result<Cow<'static, [u8]>, Miss> {
+    /// The asset's bytes: the embedded ones themselves (no copy), or the file as read.
+    fn get(&self, rel: &str) -> Result<Bytes, Miss> {
         match self {
             Source::Embedded => ASSETS
                 .iter()
                 .find(|(p, _)| *p == rel)
-                .map(|(_, b)| Cow::Borrowed(*b))
+                .map(|(_, b)| Bytes::from_static(b))
                 .ok_or(Miss::NotFound),
             Source::Dir(d) => match std::fs::read(d.join(rel)) {
-                Ok(b) => Ok(Cow::Owned(b)),
+                Ok(b) => Ok(Bytes::from(b)),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Miss::NotFound),
                 Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Miss::NotFound),
                 Err(e) => Err(Miss::Io(e)),
@@ -101,6 +109,13 @@ impl Source {
 }
 
 pub fn run(args: &Args) -> ExitCode {
+    let hosts = match Hosts::new(args.port, &args.allow_host) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("spate-planner serve: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let source = match &args.dir {
         Some(d) => Source::Dir(d.clone()),
         None => Source::Embedded,
@@ -120,37 +135,12 @@ pub fn run(args: &Args) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let snapshot = match &args.snapshot {
-        None => None,
-        Some(p) => match crate::support::load(p) {
-            Ok(fleet) => {
-                eprintln!(
-                    "snapshot {}: job {}, {} members, {} splits, {} warnings",
-                    p.display(),
-                    fleet.job,
-                    fleet.members.len(),
-                    fleet.splits.len(),
-                    fleet.warnings.len()
-                );
-                match std::fs::read(p) {
-                    Ok(bytes) => Some(Served {
-                        name: p.file_name().map_or_else(
-                            || "snapshot.json".to_string(),
-                            |n| n.to_string_lossy().into_owned(),
-                        ),
-                        bytes,
-                    }),
-                    Err(e) => {
-                        eprintln!("spate-planner serve: cannot read {}: {e}", p.display());
-                        return ExitCode::FAILURE;
-                    }
-                }
-            }
-            Err(e) => {
-                eprintln!("spate-planner serve: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("spate-planner serve: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -175,7 +165,7 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = rt.block_on(serve(args, source, snapshot, target.as_ref()));
+    let result = rt.block_on(serve(args, hosts, source, snapshot, target.as_ref()));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -184,6 +174,34 @@ pub fn run(args: &Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The snapshot `serve` opens with: its file's name (the page's header shows it) and its bytes.
+struct Served {
+    name: String,
+    bytes: Bytes,
+}
+
+/// The snapshot to serve, checked (its summary printed) and read once: every request for
+/// `/snapshot.json` is sent these bytes, shared.
+fn read_snapshot(p: &Path) -> Result<Served, String> {
+    let fleet = crate::support::load(p)?;
+    eprintln!(
+        "snapshot {}: job {}, {} members, {} splits, {} warnings",
+        p.display(),
+        fleet.job,
+        fleet.members.len(),
+        fleet.splits.len(),
+        fleet.warnings.len()
+    );
+    let bytes = std::fs::read(p)
+        .map(Bytes::from)
+        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    let name = p.file_name().map_or_else(
+        || "snapshot.json".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok(Served { name, bytes })
 }
 
 /// Connects to NATS and starts the fixed job, if asked to.
@@ -211,13 +229,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     Ok(Some(live))
 }
 
-/// The snapshot `serve` opens with: its file name (the page's header shows it) and its bytes.
-struct Served {
-    name: String,
-    bytes: Vec<u8>,
-}
-
-fn router(source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> axum::Router {
+fn router(hosts: Hosts, source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
     let mut app = axum::Router::new();
@@ -239,11 +251,13 @@ fn router(source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> 
             let shared = Arc::clone(&shared);
             async move { respond(&method, &uri, &shared.0, shared.1.as_ref(), shared.2) }
         }),
+        hosts,
     )
 }
 
 async fn serve(
     args: &Args,
+    hosts: Hosts,
     source: Source,
     snapshot: Option<Served>,
     target: Option<&Target>,
@@ -257,16 +271,17 @@ async fn serve(
                 args.port
             )
         })?;
-    let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    let bound = listener.local_addr().map_err(|e| format!("cannot listen: {e}"))?;
+    let addr = bound.to_string();
     // A served snapshot opens at `/` (the page names it on its element).
     let query = match (&snapshot, &args.job) {
         (None, Some(job)) => format!("?job={job}"),
         _ => String::new(),
     };
     println!("spate-planner dashboard: http://{addr}/{query}");
-    axum::serve(listener, router(source, snapshot, live))
-        .await
-        .map_err(|e| e.to_string())
+    let app = router(hosts.on_port(bound.port()), source, snapshot, live);
+    crate::listen::serve(listener, app).await;
+    Ok(())
 }
 
 /// The page with the served snapshot named on its element, so that `/` opens on it, and its
@@ -315,13 +330,14 @@ fn respond(
     use axum::response::IntoResponse;
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
-        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => snapshot
-            .map(|s| Cow::Owned(s.bytes.clone()))
-            .ok_or(Miss::NotFound),
+        // The file as read at start, shared by every request (no copy).
+        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
+            snapshot.map(|s| s.bytes.clone()).ok_or(Miss::NotFound)
+        }
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
             source
                 .get(r)
-                .map(|page| Cow::Owned(page_named(&page, snapshot.map(|s| s.name.as_str()), live)))
+                .map(|page| Bytes::from(page_named(&page, snapshot.map(|s| s.name.as_str()), live)))
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
@@ -329,7 +345,7 @@ fn respond(
     match body {
         Ok(bytes) => (
             [(header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or("")))],
-            bytes.into_owned(),
+            bytes,
         )
             .into_response(),
         Err(Miss::NotFound) => (StatusCode::NOT_FOUND, "not found").into_response(),

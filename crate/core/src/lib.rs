@@ -34,6 +34,7 @@ mod diff;
 mod exact;
 mod fleet;
 mod hash;
+mod json;
 mod leader;
 mod live;
 mod pipeline;
@@ -74,11 +75,12 @@ pub use leader::LeaderInputs;
 pub use live::LiveJob;
 pub use scenario::{
     Applied, Change, Departed, DepartedState, Departure, Origin, Scenario, ScenarioError,
-    FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
+    FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, MAX_CHANGES, MAX_NAME_BYTES, MAX_PREFIX_BYTES,
+    MAX_SCENARIO_BYTES, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
 };
 pub use snapshot::{
     bucket_names, entry_json, parse_entry_json, valid_job_name, Bucket, Entry, Snapshot, SnapshotError,
-    Source, FORMAT as SNAPSHOT_FORMAT,
+    Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
 };
 
 // A plan's figures, many plans, two snapshots, and the documents a person reads.
@@ -100,6 +102,7 @@ pub use worker::{holds, next_actions, NextActions, WorkerView, Workers};
 
 // Fleets for demos, benchmarks and tests, exact JSON, and text for markup.
 pub use chart::escape;
-pub use demo::{demo_snapshot, DemoParams};
+pub use demo::{demo_snapshot, DemoParams, MAX_DEMO_MEMBERS, MAX_DEMO_SPLITS};
 pub use exact::{count, to_json, Exact};
+pub use json::{message as json_message, not_a_u64, strict_value, without_bom, U64_MAX_TEXT};
 pub use synth::{bench_fleet, max_min_ratio, runnable_split, Shape, SplitMix64};

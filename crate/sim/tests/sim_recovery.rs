@@ -201,7 +201,8 @@ fn a_fleet_settled_on_its_plan_starts_with_nothing_in_motion() {
         splits: 300,
         members: 6,
         ..DemoParams::default()
-    });
+    })
+    .unwrap();
     let fleet = Fleet::from_snapshot(&snap).unwrap();
     let a = analyse(&fleet, &Scenario::default()).unwrap();
     let start = Start::of(&fleet, StartFrom::Planned).unwrap();

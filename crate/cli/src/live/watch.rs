@@ -11,7 +11,12 @@ use tokio::sync::broadcast::error::RecvError;
 #[derive(clap::Args)]
 pub struct Args {
     /// The NATS server(s), as for `snapshot` (credentials in it are never printed).
-    #[arg(long, default_value = "nats://127.0.0.1:4222")]
+    #[arg(
+        long,
+        env = "NATS_URL",
+        hide_env_values = true,
+        default_value = "nats://127.0.0.1:4222"
+    )]
     server: String,
     /// The Spate job to watch.
     #[arg(long)]
@@ -118,7 +123,8 @@ fn line(hub: &Hub, what: &str) -> String {
     let head = format!("{} revisions {pair} {what}:", clock());
     match figures(&snap) {
         Ok(f) => format!("{head} {}", describe(&f)),
-        Err(e) => format!("{head} cannot plan: {e}"),
+        // The error quotes store names: shown escaped, as every store string on a terminal.
+        Err(e) => format!("{head} cannot plan: {}", crate::term::shown(&e.to_string())),
     }
 }
 
