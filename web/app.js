@@ -1,10 +1,11 @@
 // The dashboard's shell: lays out the registered views (shell/page/views.js) in a root (an element
 // or a shadow root), feeds them every store change, and hosts the tabs of the detail area.
 // It decides nothing and renders no data itself.
-import { el, attrs } from './common/page/dom.js';
+import { el } from './common/page/dom.js';
 import { Controller } from './shell/page/controller.js';
-import { changed } from './common/page/store.js';
 import { viewsAt } from './shell/page/registry.js';
+import { mountTabs } from './shell/page/tabs.js';
+import { mountKeyboard } from './shell/page/keyboard.js';
 import './shell/page/views.js';
 
 function mount(place, ctx, into) {
@@ -16,82 +17,20 @@ function mount(place, ctx, into) {
 }
 
 /**
- * The tab list and panels of the detail area; a tab's view is told when it is shown. A view with
- * visible(state) has its tab only while that is true (Live, while a job is followed); it is
- * selected when it appears unless the person chose a tab already.
+ * Keeps the sticky strip's height (and, when the What-if panel is a drawer at the bottom, the
+ * drawer's) in custom properties, so that whatever gets the focus is scrolled clear of both
+ * (style.css: scroll-margin; WCAG 2.4.11). Returns the observer.
  */
-/** Scrolls the tab list sideways (never the page) so that `tab` is in view: a narrow list scrolls. */
-function keepInList(tab) {
-  const list = tab.parentElement;
-  const t = tab.getBoundingClientRect();
-  const l = list.getBoundingClientRect();
-  if (t.left < l.left) list.scrollLeft -= l.left - t.left + 24;
-  else if (t.right > l.right) list.scrollLeft += t.right - l.right + 24;
-}
-
-function mountTabs(ctx, into) {
-  const section = attrs(el('section', undefined, 'tabs'), { 'aria-labelledby': 'tabs-title' });
-  const title = attrs(el('h2', 'Details', 'visually-hidden'), { id: 'tabs-title' });
-  const list = attrs(el('div', undefined, 'tablist'), { role: 'tablist', 'aria-labelledby': 'tabs-title' });
-  section.append(title, list);
-  const tabs = viewsAt('tab').map((v) => {
-    const view = v.create(ctx);
-    const tab = attrs(el('button', v.title, 'tab'), { type: 'button', role: 'tab', id: `tab-${v.id}`, 'aria-controls': `panel-${v.id}`, 'data-tab': v.id });
-    const panel = attrs(el('div', undefined, 'tabpanel'), { role: 'tabpanel', id: `panel-${v.id}`, 'aria-labelledby': `tab-${v.id}`, tabindex: '0' });
-    // a tab marked `print` is printed whatever tab is shown, under its title (style.css)
-    if (v.print) panel.append(el('h2', v.title, 'print-title'));
-    if (v.print) panel.dataset.print = 'true';
-    panel.append(view.node);
-    list.append(tab);
-    section.append(panel);
-    return { v, view, tab, panel, shown: !view.visible };
-  });
-  let current = -1;
-  let chosen = false;
-  const select = (i, focus = false) => {
-    current = i;
-    tabs.forEach((t, j) => {
-      const on = i === j;
-      t.tab.setAttribute('aria-selected', String(on));
-      t.tab.tabIndex = on ? 0 : -1;
-      t.panel.hidden = !on;
-      if (on) { t.view.show?.(); keepInList(t.tab); if (focus) t.tab.focus(); } else t.view.hide?.();
-    });
+function trackCovers(app, top, side) {
+  const measure = () => {
+    app.style.setProperty('--strip-h', `${Math.ceil(top.getBoundingClientRect().height)}px`);
+    const drawer = getComputedStyle(side).position === 'sticky' && getComputedStyle(side).bottom === '0px';
+    app.style.setProperty('--drawer-h', `${drawer ? Math.ceil(side.getBoundingClientRect().height) : 0}px`);
   };
-  const visible = () => tabs.map((t, i) => i).filter((i) => !tabs[i].tab.hidden);
-  tabs.forEach((t, i) => {
-    t.tab.addEventListener('click', () => { chosen = true; select(i); });
-    t.tab.addEventListener('keydown', (e) => {
-      const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
-      if (!step) return;
-      e.preventDefault();
-      const vis = visible();
-      chosen = true;
-      select(vis[(vis.indexOf(i) + step + vis.length) % vis.length], true);
-    });
-  });
-  /** Shows and hides the tabs whose views say so. */
-  const sync = (state) => {
-    tabs.forEach((t, i) => {
-      if (!t.view.visible) return;
-      const on = t.view.visible(state);
-      t.tab.hidden = !on;
-      if (on && !t.shown && !chosen) select(i);
-      t.shown = on;
-    });
-    if (current < 0 || tabs[current].tab.hidden) select(visible()[0] ?? 0);
-  };
-  into.append(section);
-  // a tab asked for by an action (the fleet chart's "crash in the Timeline")
-  const asked = {
-    update(state, prev) {
-      const i = state.tab && changed(prev, state, 'tab') ? tabs.findIndex((t) => t.v.id === state.tab.id) : -1;
-      if (i < 0 || tabs[i].tab.hidden) return;
-      chosen = true;
-      select(i, Boolean(state.tab.focus));
-    },
-  };
-  return { views: [...tabs.map((t) => t.view), asked], sync };
+  const observer = new ResizeObserver(measure);
+  observer.observe(top);
+  observer.observe(side);
+  return observer;
 }
 
 function dropTarget(node, controller) {
@@ -111,7 +50,7 @@ export class PlannerApp {
     this.controller = new Controller();
     this.store = this.controller.store;
     this.review = this.controller.review;
-    const ctx = { controller: this.controller, review: this.review, options, root, host };
+    const ctx = { controller: this.controller, review: this.review, options, root, host, help: { open: () => this.keyboard?.open() } };
     const app = el('div', undefined, 'planner');
     const layout = el('div', undefined, 'layout');
     const top = el('div', undefined, 'top');
@@ -127,6 +66,8 @@ export class PlannerApp {
     layout.append(top, main, side);
     app.append(layout);
     dropTarget(app, this.controller);
+    this.keyboard = mountKeyboard(ctx, app);
+    this.covers = trackCovers(app, top, side);
     root.append(app);
     this.app = app;
     this.store.addEventListener('change', (e) => this.render(e.detail.state, e.detail.prev));
@@ -142,6 +83,8 @@ export class PlannerApp {
 
   destroy() {
     for (const v of this.views) v.destroy?.();
+    this.keyboard.destroy();
+    this.covers.disconnect();
     this.controller.close();
   }
 }

@@ -1,7 +1,8 @@
 // <spate-planner>: the dashboard as a custom element, for embedding in other consoles.
 //   import 'spate-planner-dashboard/element';   (or <script type="module" src=".../element.js">)
 //   <spate-planner snapshot="snapshots/job.json"></spate-planner>
-// Attributes: snapshot (same-origin URL; absent: the built-in demo fleet), default-cap (the
+// Attributes: snapshot (same-origin URL; absent: the built-in demo fleet), snapshot-name (the name
+// the header shows for it; absent: the URL's last part; `serve job.json` sets it), default-cap (the
 // scenario's default_cap), theme (light | dark; absent: the system's), permalink (keep the
 // scenario in the page's URL fragment), demo-splits, demo-members, live (the event stream of
 // `spate-planner serve --server`, e.g. /api/live: follow a running job) and job (the job to
@@ -44,6 +45,8 @@ export class SpatePlannerElement extends HTMLElement {
       this.controller.fromLink(link);
       bindPermalink(window, this.controller.store, (next) => {
         this.controller.setOrder(next.order);
+        if (next.tab) this.controller.showTab(next.tab);
+        if (next.member !== this.controller.state.focus) this.controller.focus(next.member);
         this.controller.setTimeline(next.timeline ?? emptyTimeline(), 'Timeline read from the address.');
         this.controller.setScenario(next.error ? emptyScenario() : next.scenario, 'Scenario read from the address.', 'of the link');
       });
@@ -57,9 +60,10 @@ export class SpatePlannerElement extends HTMLElement {
     }
     // a snapshot that cannot be loaded is the message, and nothing is shown: never the demo
     // fleet in its place
-    if (url) await this.controller.loadUrl(url, link);
+    if (url) await this.controller.loadUrl(url, link, this.getAttribute('snapshot-name'));
     else await this.controller.loadDemo(demo, link);
     if (link?.timelineError) this.controller.report(link.timelineError, "The link's timeline could not be read; the Timeline starts empty", 'warning');
+    if (link && this.controller.state.info) this.controller.fromLinkReview(link);
   }
 
   /** The job named by the `job` attribute or the `live` URL's ?job=, or null. */

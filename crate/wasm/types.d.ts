@@ -176,8 +176,12 @@ export interface PlannerError extends Error { code: string; bucket?: string; key
 /** How a split was claimed (docs/script-format.md). */
 export type ClaimKind = "create" | "released" | "reclaim" | "expired";
 /** The simulation's headline figures (docs/simulator.md, "Figures"); times in ms. */
+/** Why a split the events took does not run at the end (docs/simulator.md). */
+export type Stuck = "quarantined" | "leased_by_gone" | "no_leader" | "withheld" | "no_spec" | "no_free_lane" | "member_full" | "pending";
+export interface NotRecovered { split: string; reason: Stuck; member?: string; }
 export interface SimFigures {
-  recovery_ms: number | null; idle_split_ms: number; idle_weighted: U64; attempts_burned: number;
+  recovery_ms: number | null; splits_taken: number; not_recovered: NotRecovered[]; others_not_running: number;
+  idle_before: number; quarantined_before: number; idle_split_ms: number; idle_weighted: U64; attempts_burned: number;
   splits_quarantined: number; moves: number; forced_drains: number; replayed_ms: number;
   leadership_gap_ms: number; longest_leadership_gap_ms: number; elections: number; publishes: number;
   claims: number; end_ms: number;

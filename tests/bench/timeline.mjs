@@ -6,7 +6,8 @@
 // fleet (byte weights). Per run: the worker's busy time (the wasm simulation, the reduction to
 // series, the round trip with the copy to the page), the main thread's time to draw the result
 // and to the next painted frame, the longest main-thread task while it ran, and a scrubber step.
-//   node tests/bench/timeline.mjs [REPEATS]
+// Then the issue's fleet, the demo's 20,000 splits on 200 members, for the scrubber at that size.
+//   node tests/bench/timeline.mjs [REPEATS] [steady|demo|big]   (a name: only that fleet)
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { startServer, launch, cli, ready } from '../e2e/browser.mjs';
 import { steadySnapshot } from '../e2e/steady-fleet.mjs';
 
 const repeats = Number(process.argv[2] || 3);
+const only = process.argv[3] || null;
 const dir = await mkdtemp(join(tmpdir(), 'spate-bench-timeline-'));
 const chrome = await launch();
 
@@ -36,9 +38,11 @@ async function once(url) {
   await page.evaluate(() => {
     const c = document.querySelector('spate-planner').controller;
     const caps = new Map(c.state.info.members.map((m) => [m.name, m.max_in_flight]));
-    const events = [{ at_ms: 60000, op: 'crash', member: 'worker-05' }];
+    // the members in name order (worker-05 and worker-20… on 100 members)
+    const names = c.state.info.members.map((m) => m.name).sort();
+    const events = [{ at_ms: 60000, op: 'crash', member: names[5] }];
     for (let i = 0; i < 10; i++) {
-      const member = `worker-${20 + i}`;
+      const member = names[20 + i];
       events.push({ at_ms: 90000 + i * 30000, op: 'stop', member }, { at_ms: 100000 + i * 30000, op: 'start', member, ...(caps.get(member) ? { cap: caps.get(member) } : {}) });
     }
     window.__longest = 0;
@@ -82,9 +86,14 @@ async function fleet(name, file) {
 }
 
 console.log(`median of ${repeats} runs each`);
-await fleet('steady 10,000 x 100 (equal weights)', (await steadySnapshot(join(dir, 'steady.json'), { job: 'bench', members: 100, per: 100, cap: 128 })).file);
-const demo = join(dir, 'demo.json');
-const r = await cli(['demo', '--splits', '10000', '--members', '100', '--job', 'bench', '-o', demo]);
-if (r.status !== 0) throw new Error(r.stderr);
-await fleet('demo 10,000 x 100 (byte weights)', demo);
+const wanted = (name) => !only || only === name;
+async function demoFile(splits, members) {
+  const file = join(dir, `demo-${members}.json`);
+  const r = await cli(['demo', '--splits', String(splits), '--members', String(members), '--job', 'bench', '-o', file]);
+  if (r.status !== 0) throw new Error(r.stderr);
+  return file;
+}
+if (wanted('steady')) await fleet('steady 10,000 x 100 (equal weights)', (await steadySnapshot(join(dir, 'steady.json'), { job: 'bench', members: 100, per: 100, cap: 128 })).file);
+if (wanted('demo')) await fleet('demo 10,000 x 100 (byte weights)', await demoFile(10000, 100));
+if (wanted('big')) await fleet('demo 20,000 x 200 (byte weights)', await demoFile(20000, 200));
 await chrome.close();

@@ -1,4 +1,5 @@
 // Shared set-up of the browser tests: the real server binary and Debian's headless Chromium.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -143,5 +144,26 @@ export async function axeViolations(page) {
   } finally {
     await page.waitForTimeout(100); // let its console messages arrive while they are still muted
     page.axeRunning = false;
+  }
+}
+
+/**
+ * Serves `serverArgs` (a snapshot file, say), opens `url` (relative to the server's root, e.g.
+ * a `#…` link) in a watched page of `size` ({ width, height }) and waits for the first plan;
+ * runs fn(page, server), then requires axe-core at 0 violations and no console error or CSP
+ * violation. The page and the server end either way.
+ */
+export async function withServedPage(browser, serverArgs, fn, { url = '', width = 1400, height = 900 } = {}) {
+  const server = await startServer(serverArgs);
+  const { page, problems } = await watchedPage(browser, { width, height });
+  try {
+    await page.goto(server.url + url);
+    await ready(page, 0, 120000);
+    await fn(page, server);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+    server.stop();
   }
 }

@@ -69,7 +69,8 @@ test('serve job.json opens that snapshot at /, and the link names the snapshot i
     const { page, problems } = await watchedPage(chrome.browser);
     await page.goto(server.url);
     let n = await ready(page);
-    assert.match(await page.locator('.source').textContent(), /job opened \(snapshot\.json\)/);
+    // the header names the file served (serve passes its name), not the URL it is served at
+    assert.match(await page.locator('.source').textContent(), /job opened \(opened\.json\)/);
     assert.equal(await page.locator('.chart button[data-member]').count(), 6);
     await applyForm(page, 'add', { 'new member name': 'w-extra' });
     n = await ready(page, n);
@@ -230,7 +231,8 @@ test('the chart: tooltips, click to filter moves, splits and claims; natural ord
     await page.waitForSelector('.claims [data-ready]');
     assert.deepEqual(await page.locator('.claims .worker').evaluateAll((ws) => ws.map((w) => w.dataset.worker)), ['worker-04']);
     await page.locator('select[aria-label="Order the members by"]').selectOption('change');
-    await page.waitForFunction(() => location.hash === '#order=change');
+    // the link holds the order (and the tab and member shown)
+    await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('order') === 'change');
     const byChange = await page.locator('.chart button[data-member]').evaluateAll((bs) => bs.map((b) => b.dataset.member));
     assert.notDeepEqual(byChange, names);
     assert.deepEqual(await axeViolations(page), []);
@@ -282,7 +284,9 @@ test('split search by id and by owner, claims of every live member, convergence'
     await page.waitForFunction(() => [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.splits tbody tr')].some((r) => r.cells[2].textContent === 'worker-gone-7f3a'));
     await page.locator('.tab[data-tab="claims"]').click();
     await page.waitForSelector('.claims [data-ready]');
-    assert.equal(await page.locator('.claims .worker').count(), 24);
+    // every live member: a card each for those that act, a row of the folded line for the others
+    assert.equal(await page.locator('.claims [data-worker]').count(), 24);
+    assert.equal(await page.locator('.claims .worker').count() + Number(await page.locator('.idle-workers').getAttribute('data-count')), 24);
     assert.match(await page.locator('.claims-summary').textContent(), /24 live members, \d+ actions \(acting on the published records; max_attempts 4\)/);
     await page.locator('select[aria-label="assignment the workers act on"]').selectOption('plan');
     await page.waitForFunction(() => /acting on the plan/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.claims-summary').textContent));

@@ -248,7 +248,7 @@ test('compare: the snapshot shown kept as "before", a later one opened; then ano
     await page.locator('.tab[data-tab="compare"]').click();
     assert.match(await page.locator('.before-line').textContent(), /^No earlier snapshot yet\.$/);
     await page.locator('button', { hasText: 'Keep this snapshot as "before"' }).click();
-    await page.waitForFunction(() => /^Kept as "before": snapshot\.json: job review/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.before-line').textContent));
+    await page.waitForFunction(() => /^Kept as "before": fleet\.json: job review/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.before-line').textContent));
     await page.locator('input[aria-label="snapshot file"]').setInputFiles(later);
     await page.waitForSelector('.compare[data-has-result="true"]', { timeout: 30000 });
     let d = await cliJson(['diff', fleet, later, '--json']);

@@ -130,7 +130,7 @@ test('a member crashed from its row in the fleet chart: its splits go idle, then
   // the chart: a band per member (six fit), worker-03's among them, the crash and the recovery marked
   assert.equal(await page.locator('.tl-chart[data-config="A"] svg .tl-mark-crash').count(), 1);
   assert.equal(await page.locator('.tl-chart[data-config="A"] svg .tl-mark-recovered').count(), 1);
-  assert.match(await page.locator('.tl-chart[data-config="A"] .tl-mark-list').textContent(), /0:00 crashed: worker-03.*recovered: every split that ran runs again/);
+  assert.match(await page.locator('.tl-chart[data-config="A"] .tl-mark-list').textContent(), /0:00 crashed: worker-03.*recovered: every split the events took runs again/);
   assert.equal(await page.locator('.tl-chart[data-config="A"] [data-layer="worker-03"]').count(), 1);
   assert.deepEqual(await axeViolations(page), []);
   await page.locator('.tabs').screenshot({ path: join(outputDir, 'timeline-crash.png') });

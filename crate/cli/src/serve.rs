@@ -176,9 +176,15 @@ pub fn run(args: &Args) -> ExitCode {
     }
 }
 
+/// The snapshot `serve` opens with: its file's name (the page's header shows it) and its bytes.
+struct Served {
+    name: String,
+    bytes: Bytes,
+}
+
 /// The snapshot to serve, checked (its summary printed) and read once: every request for
 /// `/snapshot.json` is sent these bytes, shared.
-fn read_snapshot(p: &Path) -> Result<Bytes, String> {
+fn read_snapshot(p: &Path) -> Result<Served, String> {
     let fleet = crate::support::load(p)?;
     eprintln!(
         "snapshot {}: job {}, {} members, {} splits, {} warnings",
@@ -188,9 +194,14 @@ fn read_snapshot(p: &Path) -> Result<Bytes, String> {
         fleet.splits.len(),
         fleet.warnings.len()
     );
-    std::fs::read(p)
+    let bytes = std::fs::read(p)
         .map(Bytes::from)
-        .map_err(|e| format!("cannot read {}: {e}", p.display()))
+        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    let name = p.file_name().map_or_else(
+        || "snapshot.json".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok(Served { name, bytes })
 }
 
 /// Connects to NATS and starts the fixed job, if asked to.
@@ -218,7 +229,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     Ok(Some(live))
 }
 
-fn router(hosts: Hosts, source: Source, snapshot: Option<Bytes>, live: Option<Arc<Live>>) -> axum::Router {
+fn router(hosts: Hosts, source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
     let mut app = axum::Router::new();
@@ -248,7 +259,7 @@ async fn serve(
     args: &Args,
     hosts: Hosts,
     source: Source,
-    snapshot: Option<Bytes>,
+    snapshot: Option<Served>,
     target: Option<&Target>,
 ) -> Result<(), String> {
     let live = live_side(args, target).await?;
@@ -273,9 +284,14 @@ async fn serve(
     Ok(())
 }
 
-/// The page with the served snapshot named on its element, so that `/` opens on it.
-fn name_snapshot(page: &[u8]) -> Vec<u8> {
-    name_attribute(page, "snapshot=\"snapshot.json\"")
+/// The page with the served snapshot named on its element, so that `/` opens on it, and its
+/// file's name for the header (`snapshot-name`, escaped: an attribute value, never markup).
+fn name_snapshot(page: &[u8], name: &str) -> Vec<u8> {
+    let name = spate_planner_core::escape(name);
+    name_attribute(
+        page,
+        &format!("snapshot=\"snapshot.json\" snapshot-name=\"{name}\""),
+    )
 }
 
 /// The page with an attribute added to its element.
@@ -291,11 +307,10 @@ fn name_attribute(page: &[u8], attribute: &str) -> Vec<u8> {
 
 /// The page as served: the snapshot and, in live mode, the event stream named on its element
 /// (`live="api/live"`: the page follows the job of its `?job=`, or lists the jobs).
-fn page_named(page: &[u8], snapshot: bool, live: bool) -> Vec<u8> {
-    let page = if snapshot {
-        name_snapshot(page)
-    } else {
-        page.to_vec()
+fn page_named(page: &[u8], snapshot: Option<&str>, live: bool) -> Vec<u8> {
+    let page = match snapshot {
+        Some(name) => name_snapshot(page, name),
+        None => page.to_vec(),
     };
     if live {
         name_attribute(&page, "live=\"api/live\"")
@@ -308,7 +323,7 @@ fn respond(
     method: &axum::http::Method,
     uri: &axum::http::Uri,
     source: &Source,
-    snapshot: Option<&Bytes>,
+    snapshot: Option<&Served>,
     live: bool,
 ) -> axum::response::Response {
     use axum::http::{header, Method, StatusCode};
@@ -317,12 +332,12 @@ fn respond(
     let body = match (&rel, method) {
         // The file as read at start, shared by every request (no copy).
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.cloned().ok_or(Miss::NotFound)
+            snapshot.map(|s| s.bytes.clone()).ok_or(Miss::NotFound)
         }
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
             source
                 .get(r)
-                .map(|page| Bytes::from(page_named(&page, snapshot.is_some(), live)))
+                .map(|page| Bytes::from(page_named(&page, snapshot.map(|s| s.name.as_str()), live)))
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
@@ -364,9 +379,14 @@ mod tests {
     #[test]
     fn the_page_names_the_served_snapshot() {
         let page = b"<body><spate-planner id=\"planner\" permalink></spate-planner>";
-        let named = String::from_utf8(name_snapshot(page)).unwrap();
-        assert!(named.contains("<spate-planner id=\"planner\" snapshot=\"snapshot.json\" permalink>"));
-        let live = String::from_utf8(page_named(page, false, true)).unwrap();
+        let named = String::from_utf8(name_snapshot(page, "job.json")).unwrap();
+        assert!(named.contains(
+            "<spate-planner id=\"planner\" snapshot=\"snapshot.json\" snapshot-name=\"job.json\" permalink>"
+        ));
+        // a file name is an attribute value, never markup
+        let odd = String::from_utf8(name_snapshot(page, "a\"b<c>&d.json")).unwrap();
+        assert!(odd.contains("snapshot-name=\"a&quot;b&lt;c&gt;&amp;d.json\" permalink>"));
+        let live = String::from_utf8(page_named(page, None, true)).unwrap();
         assert!(live.contains("<spate-planner id=\"planner\" live=\"api/live\" permalink>"));
     }
 }

@@ -4,8 +4,8 @@
 use crate::support::load;
 use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules, RulesChoice, NOT_SIMULATED};
 use spate_planner_sim::{
-    apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What,
-    MAX_SCRIPT_BYTES,
+    apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, StartFrom, Stuck,
+    What, MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,7 +47,8 @@ fn parse_size(s: &str) -> Option<(usize, usize)> {
     Some((a.parse().ok()?, b.parse().ok()?))
 }
 
-fn start_of(args: &Args) -> Result<Start, String> {
+/// The fleet to simulate: the snapshot (or demo) as it is, or settled on its plan (`start`).
+fn start_of(args: &Args, from: StartFrom) -> Result<Start, String> {
     let fleet = match (&args.snapshot, &args.demo) {
         (Some(p), _) => load(p)?,
         (None, Some(size)) => {
@@ -73,7 +74,7 @@ fn start_of(args: &Args) -> Result<Start, String> {
             rules.explain()
         ));
     }
-    Ok(Start::from_fleet(&fleet))
+    Start::of(&fleet, from).map_err(|e| format!("{e} [{}]", e.code))
 }
 
 fn script_of(args: &Args) -> Result<Script, String> {
@@ -100,8 +101,8 @@ fn script_of(args: &Args) -> Result<Script, String> {
 
 pub fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
-        let start = start_of(args)?;
         let script = script_of(args)?;
+        let start = start_of(args, script.start)?;
         let opts = Options {
             naive: args.naive,
             trace_renewals: args.verbose,
@@ -253,6 +254,13 @@ fn figures(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
         .map_or("never (not before the end)".to_string(), |r| format!("{r} ms"));
     let rows = [
         ("time to full recovery", rec),
+        ("splits the events took", f.splits_taken.to_string()),
+        ("of them not running at the end", stuck_text(f)),
+        (
+            "before the first event",
+            format!("{} idle, {} quarantined", f.idle_before, f.quarantined_before),
+        ),
+        ("others not running at the end", f.others_not_running.to_string()),
         (
             "idle split-seconds",
             format!("{:.1}", f.idle_split_ms as f64 / 1e3),
@@ -283,6 +291,30 @@ fn figures(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
         writeln!(out, "  {k:<32} {v}")?;
     }
     Ok(())
+}
+
+/// The taken splits that do not run at the end, counted by reason: `3 (2 no_free_lane, 1 quarantined)`.
+fn stuck_text(f: &Figures) -> String {
+    let mut by: std::collections::BTreeMap<Stuck, usize> = std::collections::BTreeMap::new();
+    for n in &f.not_recovered {
+        *by.entry(n.reason).or_default() += 1;
+    }
+    let parts: Vec<String> = by
+        .iter()
+        .map(|(r, n)| {
+            format!(
+                "{n} {}",
+                serde_json::to_value(r)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    match parts.len() {
+        0 => "0".to_string(),
+        _ => format!("{} ({})", f.not_recovered.len(), parts.join(", ")),
+    }
 }
 
 /// `spate-planner bench --sim`: the time to simulate 10 minutes of each size's benchmark

@@ -107,7 +107,8 @@ pub use sweep::{
 };
 pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, WorkerView};
 
-// Fleets for demos, benchmarks and tests, and exact JSON.
+// Fleets for demos, benchmarks and tests, exact JSON, and text for markup.
+pub use chart::escape;
 pub use demo::{demo_snapshot, DemoParams, MAX_DEMO_MEMBERS, MAX_DEMO_SPLITS};
 pub use exact::{count, to_json, Exact};
 pub use json::{message as json_message, not_a_u64, strict_value, without_bom, U64_MAX_TEXT};

@@ -4,11 +4,14 @@
 
 use super::config::Dist;
 use super::script::Script;
+use super::start::StartFrom;
 use serde::Serialize;
 
 /// The value of each setting the dashboard offers, when a script does not set it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Defaults {
+    /// Where the fleet starts (`"snapshot"` or `"planned"`).
+    pub start: StartFrom,
     pub rebalance_delay_ms: u64,
     /// `config.lease_duration_ms`: the snapshot's lease TTL, else Spate's 30 s.
     pub lease_duration_ms: u64,
@@ -27,6 +30,7 @@ pub fn defaults(lease_ttl_ms: u64) -> Defaults {
     let s = Script::default();
     let c = &s.config;
     Defaults {
+        start: s.start,
         rebalance_delay_ms: c.rebalance_delay_ms,
         lease_duration_ms: c.lease_ms(lease_ttl_ms),
         reconcile_interval_ms: c.reconcile_interval_ms,

@@ -41,12 +41,12 @@ pub use crash::CrashScript;
 pub use defaults::{defaults, Defaults};
 pub use options::{Options, SimError, MAX_WORK};
 pub use outcome::{
-    ClaimRow, Figures, FinalState, Interval, MemberRow, Outcome, Phase, Record, ReleaseReason, SplitList,
-    TimelineEvent, What,
+    ClaimRow, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record, ReleaseReason,
+    SplitList, Stuck, TimelineEvent, What,
 };
 pub use run::simulate;
 pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,
     MAX_SCRIPT_BYTES, MAX_SCRIPT_EVENTS, MAX_UNTIL_MS,
 };
-pub use start::{bench_scenario, Start};
+pub use start::{bench_scenario, Start, StartFrom};

@@ -21,8 +21,14 @@ impl Sim<'_> {
             reason: reason.to_string(),
         };
         match &e.op {
-            Op::Crash { member } if self.workers.contains_key(member) => self.crash(member),
-            Op::Stop { member } if self.workers.contains_key(member) => self.stop(member),
+            Op::Crash { member } if self.workers.contains_key(member) => {
+                self.rec.take_member(member);
+                self.crash(member)
+            }
+            Op::Stop { member } if self.workers.contains_key(member) => {
+                self.rec.take_member(member);
+                self.stop(member)
+            }
             Op::SetCap { member, cap } if self.workers.contains_key(member) => self.set_cap(member, *cap),
             Op::Crash { .. } | Op::Stop { .. } | Op::SetCap { .. } => {
                 self.rec.log(self.now, ignored("the member is not running"))
@@ -31,6 +37,7 @@ impl Sim<'_> {
             Op::CrashLeader => match self.workers.values().find(|w| w.leading) {
                 Some(w) => {
                     let name = w.name.clone();
+                    self.rec.take_member(&name);
                     self.crash(&name)
                 }
                 None => self.rec.log(self.now, ignored("no process leads")),
@@ -41,7 +48,10 @@ impl Sim<'_> {
                 prefix,
             } => self.add_splits(*count, *weight, prefix),
             Op::Fail { split } => match self.holder.get(split).cloned() {
-                Some(w) => self.fail(&w, split),
+                Some(w) => {
+                    self.rec.take_split(split);
+                    self.fail(&w, split)
+                }
                 None => self.rec.log(self.now, ignored("no live process holds the split")),
             },
         }

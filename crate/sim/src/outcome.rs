@@ -229,12 +229,61 @@ pub struct Interval {
     pub member: Option<String>,
 }
 
+/// Why a split does not run at the end of a simulation (`docs/simulator.md`, "Recovery"), read
+/// from the final state in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stuck {
+    /// Quarantined: its attempts ran out.
+    Quarantined,
+    /// Its lease still names a process that is gone: it expires `L` after that process's last
+    /// write (the run ended first).
+    LeasedByGone,
+    /// No process leads, so nobody assigns it.
+    NoLeader,
+    /// The leader withholds it: its owner departed within the rebalance delay.
+    Withheld,
+    /// It has no spec: no worker may claim it.
+    NoSpec,
+    /// The leader's assignment gives it to no member: no member has a free lane (queued).
+    NoFreeLane,
+    /// The leader gives it to a member whose process holds all its lanes (`K`): the leader
+    /// counts that member's cap as more than its process runs.
+    MemberFull,
+    /// The leader's assignment gives it to a member that has not claimed it yet.
+    Pending,
+}
+
+/// A split the events took that does not run at the end, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NotRecovered {
+    pub split: String,
+    pub reason: Stuck,
+    /// The process its lease names (leased by one gone), its departed owner (withheld), or the
+    /// member it is assigned to (pending).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
+}
+
 /// The headline figures (`docs/simulator.md`, "Figures").
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Figures {
-    /// From the first scripted event until every split that ran just before it runs (or has
-    /// completed) and keeps running to the end; `None` if not at the end, or no events.
+    /// From the first scripted event until every split the events took runs again (or has
+    /// completed) and keeps running to the end; `None` if one does not (`not_recovered` says
+    /// which and why), or no events. `Some(0)` when the events took no split.
     pub recovery_ms: Option<u64>,
+    /// The splits the events took: running or draining on a member when it crashed or stopped
+    /// (the leader for `crash_leader`), and a split failed by its holder.
+    pub splits_taken: u64,
+    /// The taken splits that do not run at the end, each with why, in id order.
+    pub not_recovered: Vec<NotRecovered>,
+    /// Splits that ran just before the first event, were not taken, and do not run at the end
+    /// (the leader moved them and has no lane for them, say).
+    pub others_not_running: u64,
+    /// Splits idle just before the first event, and quarantined then: the starting fleet's, not
+    /// the events' doing.
+    pub idle_before: u64,
+    pub quarantined_before: u64,
     /// Sum over runnable splits of the time nobody read them.
     pub idle_split_ms: u64,
     /// The same, each split weighted by `max(1, weight)`.

@@ -3,9 +3,11 @@
 
 use super::engine::Sim;
 use super::options::{Options, SimError, ORIGIN};
-use super::outcome::{FinalState, Outcome};
+use super::outcome::{Figures, FinalState, Outcome, Stuck};
 use super::script::Script;
 use super::start::Start;
+use spate_planner_core::{SplitState, SplitStatus};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Simulates `script` from `start` (see the module documentation).
 pub fn simulate(start: &Start, script: &Script, opts: &Options) -> Result<Outcome, SimError> {
@@ -47,12 +49,90 @@ impl Sim<'_> {
                 .map(|(m, r)| (m.clone(), (r.generation, r.splits.to_vec())))
                 .collect(),
         };
-        let (timeline, splits, figures) = self.rec.finish(self.now);
+        let (timeline, splits, mut figures) = std::mem::take(&mut self.rec).finish(self.now);
+        self.why_not_recovered(&mut figures, &end);
         Outcome {
             timeline,
             splits,
             figures,
             end,
         }
+    }
+
+    /// Reads why each taken split that does not run at the end does not (see [`Stuck`]).
+    fn why_not_recovered(&mut self, f: &mut Figures, end: &FinalState) {
+        if f.not_recovered.is_empty() {
+            return;
+        }
+        let stuck: BTreeSet<&str> = f.not_recovered.iter().map(|n| n.split.as_str()).collect();
+        let mut at = End {
+            end,
+            assigned: BTreeMap::new(),
+            held: BTreeMap::new(),
+        };
+        if end.leader.is_some() {
+            let desired = self.desired(end.reserved.clone(), end.default_cap.unwrap_or(0));
+            for (m, ids) in desired.iter() {
+                for id in ids.iter().filter(|id| stuck.contains(id.as_str())) {
+                    at.assigned.insert(id.clone(), m.clone());
+                }
+            }
+        }
+        for h in end.holders.values() {
+            *at.held.entry(h.clone()).or_default() += 1;
+        }
+        for n in &mut f.not_recovered {
+            if let Some(s) = end.splits.get(&n.split) {
+                (n.reason, n.member) = at.reason(&n.split, s);
+            }
+        }
+    }
+}
+
+/// The end of a run as the reasons read it: the final state, the member the leader's current
+/// assignment gives each stuck split, and how many splits each live process holds.
+struct End<'a> {
+    end: &'a FinalState,
+    assigned: BTreeMap<String, String>,
+    held: BTreeMap<String, u64>,
+}
+
+impl End<'_> {
+    /// Why split `id` does not run, in [`Stuck`]'s order: its record, its lease, the leader,
+    /// the reserved set, its spec, the assignment.
+    fn reason(&self, id: &str, s: &SplitState) -> (Stuck, Option<String>) {
+        if s.progress.status == SplitStatus::Quarantined {
+            return (Stuck::Quarantined, None);
+        }
+        if let Some(l) = &s.lease {
+            let owner = &l.value.owner;
+            return match self.end.lanes.contains_key(owner) {
+                true => self.to(owner),
+                false => (Stuck::LeasedByGone, Some(owner.clone())),
+            };
+        }
+        if self.end.leader.is_none() {
+            return (Stuck::NoLeader, None);
+        }
+        if self.end.reserved.contains(id) {
+            return (Stuck::Withheld, s.progress.owner.clone());
+        }
+        if s.spec.is_none() {
+            return (Stuck::NoSpec, None);
+        }
+        match self.assigned.get(id) {
+            Some(m) => self.to(m),
+            None => (Stuck::NoFreeLane, None),
+        }
+    }
+
+    /// A live member is to take it: pending, unless its process holds all its lanes.
+    fn to(&self, m: &str) -> (Stuck, Option<String>) {
+        let held = self.held.get(m).copied().unwrap_or(0);
+        let full = self.end.lanes.get(m).is_some_and(|&k| held >= u64::from(k));
+        (
+            if full { Stuck::MemberFull } else { Stuck::Pending },
+            Some(m.to_string()),
+        )
     }
 }

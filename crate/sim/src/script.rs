@@ -7,7 +7,7 @@
 use super::config::{Config, DataPlane, Dist, MemberConfig, MAX_DURATION_MS};
 use super::options::SimError;
 use super::parse::{as_u64, invalid, Obj};
-use super::start::Start;
+use super::start::{Start, StartFrom};
 use serde::Serialize;
 use serde_json::Value;
 use spate_planner_core::{json_message, strict_value, ErrorCode};
@@ -67,6 +67,8 @@ pub struct ScriptEvent {
 pub struct Script {
     pub seed: u64,
     pub until_ms: u64,
+    /// Where the fleet starts: the snapshot as it is, or settled on its plan.
+    pub start: StartFrom,
     pub config: Config,
     pub data_plane: DataPlane,
     pub events: Vec<ScriptEvent>,
@@ -77,6 +79,7 @@ impl Default for Script {
         Script {
             seed: 0,
             until_ms: DEFAULT_UNTIL_MS,
+            start: StartFrom::Snapshot,
             config: Config::default(),
             data_plane: DataPlane::default(),
             events: Vec::new(),
@@ -103,7 +106,15 @@ impl Script {
     /// Reads a parsed JSON document (after [`apply_override`]s, say).
     pub fn from_value(v: Value) -> Result<Script, SimError> {
         let mut o = Obj::new(v, "")?;
-        o.only(&["format", "seed", "until_ms", "config", "data_plane", "events"])?;
+        o.only(&[
+            "format",
+            "seed",
+            "until_ms",
+            "start",
+            "config",
+            "data_plane",
+            "events",
+        ])?;
         let format = o.string("format")?.unwrap_or_else(|| FORMAT.to_string());
         if format != FORMAT {
             return Err(SimError::new(
@@ -112,9 +123,20 @@ impl Script {
                 format!("format {format:?} is not {FORMAT:?}"),
             ));
         }
+        let start = match o.string("start")?.as_deref() {
+            None | Some("snapshot") => StartFrom::Snapshot,
+            Some("planned") => StartFrom::Planned,
+            Some(other) => {
+                return Err(invalid(
+                    "start",
+                    format!("start is \"snapshot\" or \"planned\", not {other:?}"),
+                ))
+            }
+        };
         let mut s = Script {
             seed: o.u64("seed")?.unwrap_or(0),
             until_ms: o.u64("until_ms")?.unwrap_or(DEFAULT_UNTIL_MS),
+            start,
             ..Script::default()
         };
         if s.until_ms > MAX_UNTIL_MS {
@@ -438,13 +460,13 @@ fn read_event(v: Value, path: &str) -> Result<ScriptEvent, SimError> {
     Ok(ScriptEvent { at_ms, op })
 }
 
-/// Sets one field of a script document from `key=value` text (the CLI's `--config`): `seed` and
-/// `until_ms` at the top, `data_plane.FIELD`, `members.NAME.FIELD` (per-member configuration),
+/// Sets one field of a script document from `key=value` text (the CLI's `--config`): `seed`,
+/// `until_ms` and `start` at the top, `data_plane.FIELD`, `members.NAME.FIELD` (per-member configuration),
 /// anything else in `config`. The value is read as JSON when it parses, else as a string.
 pub fn apply_override(doc: &mut Value, key: &str, value: &str) -> Result<(), SimError> {
     let parsed: Value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
     let path: Vec<&str> = match key.split('.').collect::<Vec<_>>().as_slice() {
-        ["seed"] | ["until_ms"] => vec![key],
+        ["seed"] | ["until_ms"] | ["start"] => vec![key],
         ["data_plane", f] => vec!["data_plane", f],
         ["members", name, f] => vec!["config", "members", name, f],
         ["config", rest @ ..] if !rest.is_empty() => {

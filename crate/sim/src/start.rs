@@ -4,12 +4,25 @@
 //! and replan phases, their nonces): the simulator draws those from the script's seed
 //! (`docs/simulator.md`, "The starting instant").
 
+use super::options::SimError;
 use serde::Serialize;
 use spate_planner_core::{
-    desired_assignment, runnable_split, stable_hash_str, AssignInputs, Assignment, Finality, Fleet,
-    LeaderInputs, LeaseEntry, LeaseVal, SplitMix64, SplitState, SCHEMA,
+    analyse, desired_assignment, runnable_split, stable_hash_str, AssignInputs, Assignment, Finality, Fleet,
+    LeaderInputs, LeaseEntry, LeaseVal, Rules, Scenario, SplitMix64, SplitState, SCHEMA,
 };
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The fleet a script starts from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartFrom {
+    /// The snapshot as it is: its queued, withheld and quarantined splits, its leases.
+    #[default]
+    Snapshot,
+    /// The snapshot's fleet settled on its plan ([`Start::planned`]): every member running, each
+    /// split of the plan held by its member and published, the rest unowned.
+    Planned,
+}
 
 /// The state of a job at the simulation's t = 0.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -59,6 +72,25 @@ impl Start {
                 .iter()
                 .map(|(m, a)| (m.clone(), (a.generation, a.splits.clone())))
                 .collect(),
+        }
+    }
+
+    /// The starting state a script asks for of a loaded snapshot: the snapshot as it is, or its
+    /// fleet settled on the plan of the snapshot (no what-if). A snapshot the core cannot plan
+    /// is refused with the core's code.
+    pub fn of(f: &Fleet, from: StartFrom) -> Result<Start, SimError> {
+        match from {
+            StartFrom::Snapshot => Ok(Start::from_fleet(f)),
+            StartFrom::Planned => {
+                // settled by the rules the simulator follows (0.1's), whatever the store names
+                let scenario = Scenario {
+                    rules: Some(Rules::V0_1),
+                    ..Scenario::default()
+                };
+                let a = analyse(f, &scenario)
+                    .map_err(|e| SimError::new(e.code, "start", e.message))?;
+                Ok(Start::planned(f, &a.applied.inputs, &a.assignment))
+            }
         }
     }
 

@@ -134,7 +134,7 @@ impl Sim<'_> {
 
     /// `desired_assignment` of the current store. The fast engine reuses the last result when
     /// nothing it reads has changed (the store's input version, the reserved set, the cap).
-    fn desired(&mut self, reserved: BTreeSet<String>, default_cap: u32) -> Rc<Desired> {
+    pub(crate) fn desired(&mut self, reserved: BTreeSet<String>, default_cap: u32) -> Rc<Desired> {
         let compute = |s: &Self, reserved: &BTreeSet<String>| {
             let a = desired_assignment(&AssignInputs::v0_1(
                 &s.store.members,

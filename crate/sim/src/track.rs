@@ -2,7 +2,7 @@
 //! computed from them at the end.
 
 use super::options::ORIGIN;
-use super::outcome::{Figures, Interval, Phase, TimelineEvent, What};
+use super::outcome::{Figures, Interval, NotRecovered, Phase, Stuck, TimelineEvent, What};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A split's phase now and its closed intervals (times relative to t = 0).
@@ -24,6 +24,8 @@ pub(crate) struct Recorder {
     pub figures: Figures,
     /// The first scripted event's time and the splits running just before it.
     first_event: Option<(u64, BTreeSet<String>)>,
+    /// The splits the events took (running on a member as it crashed or stopped, or failed).
+    taken: BTreeSet<String>,
     gap_since: Option<u64>,
     pub job_finished: bool,
 }
@@ -84,7 +86,8 @@ impl Recorder {
         }
     }
 
-    /// Called before the first scripted event is handled.
+    /// Called before each scripted event is handled; the first one notes what runs, what is
+    /// idle and what is quarantined just before it.
     pub fn first_event(&mut self, t: u64) {
         if self.first_event.is_none() {
             let running = self
@@ -93,8 +96,28 @@ impl Recorder {
                 .filter(|(_, tr)| tr.phase.runs())
                 .map(|(id, _)| id.clone())
                 .collect();
+            let count = |p: Phase| self.tracks.values().filter(|tr| tr.phase == p).count() as u64;
+            self.figures.idle_before = count(Phase::Idle);
+            self.figures.quarantined_before = count(Phase::Quarantined);
             self.first_event = Some((rel(t), running));
         }
+    }
+
+    /// The event about to be handled takes the splits running (or draining) on `member`.
+    pub fn take_member(&mut self, member: &str) {
+        let on = |tr: &Track| tr.phase.runs() && tr.member.as_deref() == Some(member);
+        let ids: Vec<String> = self
+            .tracks
+            .iter()
+            .filter(|(_, tr)| on(tr))
+            .map(|(id, _)| id.clone())
+            .collect();
+        self.taken.extend(ids);
+    }
+
+    /// The event about to be handled takes split `id` (a failure).
+    pub fn take_split(&mut self, id: &str) {
+        self.taken.insert(id.to_string());
     }
 
     /// Whether someone leads changed.
@@ -112,7 +135,9 @@ impl Recorder {
         }
     }
 
-    /// Closes everything at `end` and computes the figures.
+    /// Closes everything at `end` and computes the figures. `not_recovered` lists the taken
+    /// splits that do not run at the end with a placeholder reason (the caller reads the real
+    /// one from the final state).
     pub fn finish(mut self, end: u64) -> (Vec<TimelineEvent>, BTreeMap<String, Vec<Interval>>, Figures) {
         let end = rel(end);
         self.leadership(end + ORIGIN, true);
@@ -135,32 +160,53 @@ impl Recorder {
             }
             out.insert(id, tr.intervals);
         }
-        f.recovery_ms = self.recovery(&out, end);
+        self.recovery(&mut f, &out, end);
         (self.timeline, out, f)
     }
 
-    /// `recovery_ms`: when every split running before the first event last started running (or
-    /// completed) for good, counted from that event.
-    fn recovery(&self, splits: &BTreeMap<String, Vec<Interval>>, end: u64) -> Option<u64> {
-        let (t0, running) = self.first_event.as_ref()?;
+    /// `recovery_ms`: when every split the events took last started running (or completed) for
+    /// good, counted from the first event; the taken splits that never did, and the others
+    /// that ran before the first event and do not run at the end.
+    fn recovery(&self, f: &mut Figures, splits: &BTreeMap<String, Vec<Interval>>, end: u64) {
+        let Some((t0, running)) = self.first_event.as_ref() else {
+            return;
+        };
         let mut latest = *t0;
-        for id in running {
-            let iv = splits.get(id)?;
-            let good = |i: &Interval| i.phase.runs() || i.phase == Phase::Completed;
-            let last = iv.last()?;
-            if !good(last) || last.to_ms < end {
-                return None;
+        for id in &self.taken {
+            match splits.get(id).and_then(|iv| running_since(iv, end)) {
+                Some(from) => latest = latest.max(from),
+                None => f.not_recovered.push(NotRecovered {
+                    split: id.clone(),
+                    reason: Stuck::Pending,
+                    member: None,
+                }),
             }
-            let mut from = last.from_ms;
-            for i in iv.iter().rev().skip(1) {
-                if good(i) && i.to_ms == from {
-                    from = i.from_ms;
-                } else {
-                    break;
-                }
-            }
-            latest = latest.max(from);
         }
-        Some(latest - t0)
+        f.splits_taken = self.taken.len() as u64;
+        f.others_not_running = running
+            .iter()
+            .filter(|id| !self.taken.contains(*id))
+            .filter(|id| splits.get(*id).and_then(|iv| running_since(iv, end)).is_none())
+            .count() as u64;
+        f.recovery_ms = f.not_recovered.is_empty().then(|| latest - t0);
     }
+}
+
+/// When a split's last stretch of running (or draining, or completed) began, if that stretch
+/// lasts to `end`.
+fn running_since(iv: &[Interval], end: u64) -> Option<u64> {
+    let good = |i: &Interval| i.phase.runs() || i.phase == Phase::Completed;
+    let last = iv.last()?;
+    if !good(last) || last.to_ms < end {
+        return None;
+    }
+    let mut from = last.from_ms;
+    for i in iv.iter().rev().skip(1) {
+        if good(i) && i.to_ms == from {
+            from = i.from_ms;
+        } else {
+            break;
+        }
+    }
+    Some(from)
 }

@@ -5,7 +5,7 @@ mod sim_support;
 
 use sim_support::*;
 use spate_planner_sim::{
-    apply_override, simulate, Config, DataPlane, Dist, Op, Options, Script, Start, FORMAT,
+    apply_override, simulate, Config, DataPlane, Dist, Op, Options, Script, Start, StartFrom, FORMAT,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -278,6 +278,23 @@ fn extremes_end_in_an_error_or_a_result_never_a_panic() {
     );
     let o = simulate(&start, &s, &Options::default()).expect("runs");
     assert_eq!(o.figures.end_ms, 100_000);
+}
+
+/// `start`: the snapshot as it is (the default) or settled on its plan; anything else is refused
+/// at its path; `--config start=planned` sets it.
+#[test]
+fn start_reads_snapshot_or_planned() {
+    assert_eq!(script("{}").start, StartFrom::Snapshot);
+    assert_eq!(script(r#"{"start": "snapshot"}"#).start, StartFrom::Snapshot);
+    assert_eq!(script(r#"{"start": "planned"}"#).start, StartFrom::Planned);
+    assert_eq!(
+        err(r#"{"start": "settled"}"#),
+        ("invalid_script".into(), "start".into())
+    );
+    assert_eq!(err(r#"{"start": 1}"#), ("invalid_script".into(), "start".into()));
+    let mut doc = serde_json::json!({});
+    apply_override(&mut doc, "start", "planned").unwrap();
+    assert_eq!(Script::from_value(doc).unwrap().start, StartFrom::Planned);
 }
 
 /// `count` `start` events of new members, all at t = 0.

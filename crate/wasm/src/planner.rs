@@ -344,7 +344,7 @@ impl Planner {
             return Err(error(ErrorCode::RulesNotSimulated.as_str(), &msg, Some("rules")));
         }
         let script = Script::parse(script).map_err(|e| sim_error(&e))?;
-        let start = Start::from_fleet(&self.fleet);
+        let start = Start::of(&self.fleet, script.start).map_err(|e| sim_error(&e))?;
         let o = simulate(&start, &script, &Options::default()).map_err(|e| sim_error(&e))?;
         Ok(o.to_json().to_string())
     }

@@ -86,7 +86,8 @@ export function table(headers, rows, cls = 'data', caption = null) {
   return t;
 }
 
-function row(cells) {
+/** A table row of cell texts or nodes (a cut text shows its full value on hover). */
+export function row(cells) {
   const tr = el('tr');
   for (const c of cells) {
     const td = el('td');

@@ -45,17 +45,22 @@ export function initialState() {
     sweep: null,
     /** A sweep under way: { params, done, total } or null. */
     sweepRun: null,
-    /** The earlier snapshot compared with: { id, info, label, kept, generation } or null. */
+    /** The earlier snapshot compared with: { id, info, label, kept, generation, url (read from; null: a file) } or null. */
     before: null,
     /** An earlier snapshot being read: { label, text, fraction } or null. */
     beforeLoading: null,
+    /** A link's earlier snapshot not read again (a file was compared): { id, url } or null. */
+    linkBefore: null,
     /** The comparison of `before` with the snapshot shown: { before, generation, diff } or null. */
     comparison: null,
     /** The Timeline's script and configuration B's overrides (timeline/shared/script.js). */
     timeline: { script: { events: [] }, b: null },
     /** The Timeline's run of it (timeline/page/runner.js): status, models of A and B, error. */
     timelineRun: null,
-    /** A tab asked to be shown: { id } (a new object each time), or null. */
+    /**
+     * The tab shown when asked for or chosen: { id, focus (move the keyboard focus to it),
+     * reveal (bring its result into view once drawn) } (a new object each time), or null.
+     */
     tab: null,
   };
 }

@@ -1,28 +1,41 @@
 // Claims: each live member's next reconcile, from the core's claims(): its claims and
 // quarantines in the order it takes them (with their kind), and what it drains. Acting on the
-// published records or on the plan's assignment.
+// published records or on the plan's assignment. Members with nothing to do are folded into one
+// line (opening to a table of them); "skipped" is said in words.
 import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { naturalCompare } from '../../common/shared/sort.js';
+import { thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
+import { acts, workerFacts, claimsSummary } from '../shared/claims-text.js';
 
 const SHOW = 200;
+const MEMBERS_SHOWN = 100;
 
 function workerBlock(name, actions, drains, w) {
   const d = attrs(el('div', undefined, 'worker'), { 'data-worker': name });
-  const heading = el('h3', name);
-  const facts = `holds ${w.held} of ${w.cap} lanes; ${w.has_assignment ? 'has an assignment' : 'no assignment record'}${w.skipped ? `; ${w.skipped} skipped` : ''}`;
-  d.append(heading, el('p', facts, 'hint'));
+  d.append(el('h3', name), el('p', workerFacts(w, actions), 'hint'));
   if (actions.length) {
     const rows = actions.slice(0, SHOW).map((a, i) => [i + 1, a.split, a.kind, a.action]);
     const t = table(['#', 'split', 'kind', 'action'], rows, 'data claims-table', `${name}'s next actions`);
     [...t.tBodies[0].rows].forEach((tr, i) => { if (actions[i].action === 'quarantine') tr.className = 'quarantine'; });
     d.append(t);
-    if (actions.length > SHOW) d.append(el('p', `… and ${actions.length - SHOW} more`, 'hint'));
+    if (actions.length > SHOW) d.append(el('p', `… and ${thousands(actions.length - SHOW)} more`, 'hint'));
   } else {
     d.append(el('p', 'nothing to claim', 'hint'));
   }
   if (drains.length) d.append(el('p', `drains: ${drains.join(', ')}`, 'drains'));
+  return d;
+}
+
+/** The members with nothing to do: one line with their count, opening to a row each. */
+function idleFold(names, doc) {
+  const d = attrs(el('details', undefined, 'idle-workers'), { 'data-count': names.length });
+  d.append(el('summary', `${thousands(names.length)} member${names.length === 1 ? '' : 's'} with nothing to claim, quarantine or drain`));
+  const rows = names.map((x) => [x, workerFacts(doc.workers[x], [])]);
+  const t = table(['member', 'lanes, assignment, skipped'], rows, 'data idle-table', 'members with nothing to do');
+  [...t.tBodies[0].rows].forEach((tr, i) => { tr.dataset.worker = names[i]; });
+  d.append(t);
   return d;
 }
 
@@ -36,24 +49,35 @@ export function createClaims(ctx) {
   const chip = focusChip(controller);
   const host = scrollArea('claims per member');
   const summary = el('p', '', 'hint claims-summary');
+  const words = el('p', 'Skipped: the candidates a worker passes over — claims of splits its assignment does not name, or claims beyond its cap (its lanes are full). Quarantines are never skipped.', 'hint');
   const report = errorReporter(controller, 'The claims could not be listed');
-  node.append(form, chip.node, summary, host);
+  node.append(form, chip.node, summary, words, host);
   let seq = 0;
+
+  function show(doc, focus) {
+    const names = Object.keys(doc.workers).sort(naturalCompare);
+    // a focused member is shown whatever it does; the others with nothing to do are folded
+    const busy = focus ? names : names.filter((x) => acts(doc, x));
+    const idle = focus ? [] : names.filter((x) => !acts(doc, x));
+    summary.textContent = claimsSummary(doc, names, idle.length);
+    const blocks = busy.slice(0, MEMBERS_SHOWN).map((x) => workerBlock(x, doc.claims[x] || [], doc.drains[x] || [], doc.workers[x]));
+    host.replaceChildren(...blocks);
+    if (busy.length > MEMBERS_SHOWN) host.append(el('p', `… ${thousands(busy.length - MEMBERS_SHOWN)} more members act: click one in the chart to see it`, 'hint'));
+    if (idle.length) host.append(idleFold(idle, doc));
+  }
 
   async function render(state) {
     if (!state.result) return;
     const mine = ++seq;
+    const t0 = performance.now();
     try {
       const doc = await controller.ask('claims', {
         instance: state.focus, afterPlan: source.value === 'plan', maxAttempts: Math.max(0, Math.floor(Number(max.value || 4))),
       });
       if (mine !== seq) return;
-      const names = Object.keys(doc.workers).sort(naturalCompare);
-      const total = names.reduce((n, x) => n + (doc.claims[x]?.length || 0), 0);
-      summary.textContent = `${names.length} live member${names.length === 1 ? '' : 's'}, ${total} action${total === 1 ? '' : 's'} (acting on ${doc.assignment_source === 'plan' ? 'the plan' : 'the published records'}; max_attempts ${doc.max_attempts}).`;
-      host.replaceChildren(...names.slice(0, 100).map((x) => workerBlock(x, doc.claims[x] || [], doc.drains[x] || [], doc.workers[x])));
-      if (names.length > 100) host.append(el('p', `… ${names.length - 100} more members: click one in the chart to see it`, 'hint'));
+      show(doc, state.focus);
       host.dataset.ready = 'true';
+      host.dataset.ms = (performance.now() - t0).toFixed(1);
     } catch (e) {
       if (mine === seq) report(e);
     }

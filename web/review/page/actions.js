@@ -16,6 +16,11 @@ export function comparisonIsCurrent(state) {
   return Boolean(state.comparison && state.before && state.comparison.before === state.before.id && state.comparison.generation === state.generation);
 }
 
+/** The URL a snapshot was read from (for the link), or null for a file, text or the demo. */
+function urlOf(source) {
+  return source?.kind === 'url' ? source.url : null;
+}
+
 export class ReviewActions {
   /** controller: the page's (shell/page/controller.js); commit(patch): its update of the store. */
   constructor(controller, commit) {
@@ -94,7 +99,7 @@ export class ReviewActions {
       if (id !== this.beforeSeq) return;
       this.client.lastBefore = { source, before: id };
       this.commit({
-        before: { id, info, label, kept: false, generation: null }, beforeLoading: null, comparison: null,
+        before: { id, info, label, kept: false, generation: null, url: urlOf(source) }, beforeLoading: null, comparison: null, linkBefore: null,
         status: `Earlier snapshot: ${label}, job ${info.job}, ${plural(info.members.length, 'member')}, ${plural(info.splits, 'split')}.`,
       });
       return true;
@@ -119,15 +124,31 @@ export class ReviewActions {
     if (id !== this.beforeSeq) return;
     this.client.lastBefore = { source: this.client.lastLoad.source, before: id };
     this.commit({
-      before: { id, info, label: s.source.label, kept: true, generation: s.generation }, comparison: null,
+      before: { id, info, label: s.source.label, kept: true, generation: s.generation, url: urlOf(this.client.lastLoad.source) }, comparison: null, linkBefore: null,
       status: `Kept ${s.source.label} as the earlier snapshot: open the later one to compare.`,
     });
+  }
+
+  /**
+   * A link's earlier snapshot ({ id, url }): read again from its URL (this origin only) and
+   * compared; without a URL (a file was opened) the Compare tab asks for it (`linkBefore`).
+   */
+  async fromLink(before) {
+    const url = before.url ? new URL(before.url, document.baseURI) : null;
+    if (!url || url.origin !== location.origin) {
+      this.commit({ linkBefore: { id: before.id, url: url && url.href } });
+      return;
+    }
+    const label = url.pathname.split('/').pop() || url.pathname;
+    const loaded = await this.run(this.loadBefore({ kind: 'url', url: url.href }, label), "The link's earlier snapshot could not be read; nothing is compared");
+    if (!loaded) { this.commit({ linkBefore: { id: before.id, url: null } }); return; }
+    await this.run(this.compare(), 'The snapshots could not be compared');
   }
 
   async forgetBefore() {
     ++this.beforeSeq;
     this.client.lastBefore = null;
-    this.commit({ before: null, comparison: null, beforeLoading: null, status: 'No earlier snapshot: nothing is compared.' });
+    this.commit({ before: null, comparison: null, beforeLoading: null, linkBefore: null, status: 'No earlier snapshot: nothing is compared.' });
     await this.client.call('forgetBefore', {});
   }
 

@@ -3,8 +3,9 @@
 // joined and left, caps that changed, each member's load before and after (bars and figures),
 // the splits that changed owner and where the published assignment differs from the plan.
 import { el, attrs, table, scrollArea } from '../../common/page/dom.js';
+import { sortableTable } from '../../common/page/sortable.js';
 import { humanBytes, exactBytes, thousands } from '../../common/shared/format.js';
-import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../shared/compare-model.js';
+import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names, MEMBER_COLUMNS, orderWarning } from '../shared/compare-model.js';
 
 /** Rows shown of the long lists (the review document and `spate-planner diff` have them all). */
 const SHOW = 200;
@@ -41,16 +42,16 @@ function loadBars(r, max) {
 function membersTable(d) {
   const rows = memberLoads(d);
   const max = maxLoad(rows);
-  const cells = rows.map((r) => [r.name, r.before === null ? '—' : humanBytes(r.before), r.after === null ? '—' : humanBytes(r.after),
-    signedBytes(r.change), capText(r), loadBars(r, max)]);
-  const t = table(['member', 'before', 'after', 'change', 'cap', 'load'], cells, 'data compare-members', 'each member’s load before and after');
-  [...t.tBodies[0].rows].forEach((tr, i) => {
-    const r = rows[i];
+  const columns = [...MEMBER_COLUMNS.map(([label, cmp, desc]) => ({ label, cmp, desc })), { label: 'load' }];
+  const cells = (r) => [r.name, r.before === null ? '—' : humanBytes(r.before), r.after === null ? '—' : humanBytes(r.after),
+    signedBytes(r.change), capText(r), loadBars(r, max)];
+  const decorate = (tr, r) => {
     tr.dataset.member = r.name;
     if (r.before !== null) tr.cells[1].title = exactBytes(r.before);
     if (r.after !== null) tr.cells[2].title = exactBytes(r.after);
     if (r.capBefore !== r.capAfter) tr.cells[4].classList.add('changed');
-  });
+  };
+  const t = sortableTable({ columns, rows, cells, decorate, cls: 'data compare-members sortable', caption: 'each member’s load before and after (sortable by each column)' });
   const area = scrollArea('members before and after');
   area.append(t);
   return area;
@@ -73,7 +74,10 @@ export function comparisonNode(d, labels) {
   const node = el('div', undefined, 'comparison');
   const v = decisionVerdict(d);
   const verdict = attrs(el('p', v.text, `verdict compare-verdict ${v.level}`), { 'data-level': v.level });
-  node.append(el('h3', `${labels.before} (before) and ${labels.after} (after)`), sideTable(d), el('h3', "The leader's decision"), verdict);
+  node.append(el('h3', `${labels.before} (before) and ${labels.after} (after)`));
+  const backwards = orderWarning(d);
+  if (backwards) node.append(attrs(el('p', backwards, 'message warning compare-order'), { role: 'note' }));
+  node.append(sideTable(d), el('h3', "The leader's decision"), verdict);
   if (d.before.job !== d.after.job) node.append(el('p', `These are two different jobs (${d.before.job} and ${d.after.job}).`, 'hint warn-text'));
   const caps = capChanges(d);
   const facts = el('ul', undefined, 'compare-facts');

@@ -9,6 +9,8 @@ import { comparisonNode } from './compare-result.js';
 
 function beforeText(state) {
   const b = state.before;
+  const asked = state.linkBefore;
+  if (!b && asked) return `The link compared this snapshot with an earlier one (${asked.id || asked.url}) that this page cannot read again by itself: open that snapshot (Open earlier snapshot… or drop it here) to see the comparison.`;
   if (!b) return 'No earlier snapshot yet.';
   const what = `${b.label}: job ${b.info.job}, taken ${utc(b.info.taken_at_ms)}; ${thousands(b.info.members.length)} members, ${thousands(b.info.splits)} splits`;
   if (b.kept && b.generation === state.generation) return `Kept as "before": ${what}. Now open the later snapshot (Open snapshot… at the top, or drop it on the page): it is compared with this one.`;
@@ -80,7 +82,7 @@ export function createCompare(ctx) {
     node,
     update(state, prev) {
       if (changed(prev, state, 'beforeLoading')) loading(state);
-      if (changed(prev, state, 'before', 'comparison', 'generation', 'info')) render(state);
+      if (changed(prev, state, 'before', 'comparison', 'generation', 'info', 'linkBefore')) render(state);
     },
   };
 }

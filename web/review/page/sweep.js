@@ -4,7 +4,7 @@
 // step at a time (progress shown, a newer sweep wins); planned again when the plan changes.
 import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { AXES, checkSweep, checkTargets, currentValue, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
+import { AXES, defaultRange, checkSweep, checkTargets, currentValue, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
 import { isSuperseded } from '../../common/shared/messages.js';
 import { sweepIsCurrent } from './actions.js';
 import { thousands } from '../../common/shared/format.js';
@@ -21,7 +21,8 @@ function legend() {
   return l;
 }
 
-function form(onRun, onFail) {
+/** onFail(err): a failure that is not the form's; view(): the plan view shown (today's value of each axis), or null. */
+function form(onRun, onFail, view) {
   const f = attrs(el('form', undefined, 'sweep-form'), { 'aria-label': 'sweep' });
   const axis = select(Object.entries(AXES).map(([k, a]) => [k, a.option]), 'what the sweep varies');
   const from = input('number', { min: '0', step: '1', value: String(AXES.add_members.from), 'aria-label': 'sweep from' });
@@ -43,8 +44,9 @@ function form(onRun, onFail) {
   targets.append(field('Target: max/mean at most', ratio), field('Target: queued splits at most', queued));
   f.append(what, targets, crashField, crashHint, error);
   axis.addEventListener('change', () => {
-    from.value = String(AXES[axis.value].from);
-    to.value = String(AXES[axis.value].to);
+    const range = defaultRange(axis.value, view());
+    from.value = String(range.from);
+    to.value = String(range.to);
     capField.hidden = axis.value !== 'add_members';
   });
   f.addEventListener('submit', (e) => {
@@ -70,7 +72,16 @@ function form(onRun, onFail) {
       return null;
     }
   };
-  return { node: f, ratio, queued, readTargets };
+  /** The form showing the sweep shown (a link's, say): its axis and range. */
+  const show = (p) => {
+    axis.value = p.axis;
+    from.value = String(p.from);
+    to.value = String(p.to);
+    cap.value = p.cap ? String(p.cap) : '';
+    crash.checked = Boolean(p.crash);
+    capField.hidden = p.axis !== 'add_members';
+  };
+  return { node: f, ratio, queued, readTargets, show };
 }
 
 function stepsTable(steps, axisLabel, verdict, current, chosen) {
@@ -102,7 +113,7 @@ function nowText(steps, cur) {
 export function createSweep(ctx) {
   const { controller, review } = ctx;
   const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false' });
-  const f = form((params) => review.sweep(params), (err) => controller.report(err, 'The sweep could not be run'));
+  const f = form((params) => review.sweep(params), (err) => controller.report(err, 'The sweep could not be run'), () => controller.state.result?.view ?? null);
   const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'planning the sweep', 'aria-valuemin': 0, 'aria-valuemax': 100 });
   const fill = el('div', undefined, 'progress-bar');
   const progressText = el('span');
@@ -180,6 +191,7 @@ export function createSweep(ctx) {
     update(state, prev) {
       if (changed(prev, state, 'sweepRun')) busy(state);
       if (changed(prev, state, 'sweep', 'result')) draw(state);
+      if (state.sweep && changed(prev, state, 'sweep')) f.show(state.sweep.params);
     },
     /** The first time the tab is shown, a sweep of the default range runs. */
     show() {

@@ -1,8 +1,10 @@
 // What the Compare view shows of a comparison (`Planner.compare`, the document of
 // `spate-planner diff --json`), computed without the DOM: the two snapshots side by side, the
 // leader's decision checked, the caps that changed, each member's load before and after.
-// Members and splits stay in the core's order (JavaScript orders strings differently).
+// Splits stay in the core's order; members are shown in natural order (worker-2 before
+// worker-10), and sorted by any column for display only.
 import { humanBytes, exactBytes, thousands, utc, big } from '../../common/shared/format.js';
+import { naturalCompare } from '../../common/shared/sort.js';
 
 /** [label, before, after, exact before, exact after] of the two snapshots and their figures. */
 export function sideBySide(d) {
@@ -73,4 +75,33 @@ export function capText(r) {
 /** A list of names for a sentence, or "none". */
 export function names(list) {
   return list.length ? list.join(', ') : 'none';
+}
+
+/** BigInt (or number) order with null (not a member on that side) after every value. */
+function nullsLast(x, y) {
+  if (x === null || y === null) return (x === null) - (y === null);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The members table's columns: [label, comparator of memberLoads rows (ties by name), first press descending]. */
+export const MEMBER_COLUMNS = [
+  ['member', (a, b) => naturalCompare(a.name, b.name), false],
+  ['before', (a, b) => nullsLast(a.before, b.before) || naturalCompare(a.name, b.name), true],
+  ['after', (a, b) => nullsLast(a.after, b.after) || naturalCompare(a.name, b.name), true],
+  ['change', (a, b) => nullsLast(a.change, b.change) || naturalCompare(a.name, b.name), true],
+  ['cap', (a, b) => nullsLast(a.capAfter, b.capAfter) || nullsLast(a.capBefore, b.capBefore) || naturalCompare(a.name, b.name), true],
+];
+
+/**
+ * Whether "before" is earlier than "after": null when it is, else a warning sentence (taken at
+ * the same instant, or later: the comparison runs backwards).
+ */
+export function orderWarning(d) {
+  const b = big(d.before.taken_at_ms);
+  const a = big(d.after.taken_at_ms);
+  if (b < a) return null;
+  const when = `"before" was taken ${utc(d.before.taken_at_ms)}, the snapshot shown ${utc(d.after.taken_at_ms)}`;
+  return b === a
+    ? `"Before" is not earlier than the snapshot shown: both were taken at the same instant (${utc(d.after.taken_at_ms)}), so nothing happened between them.`
+    : `"Before" is not earlier than the snapshot shown: ${when}. The comparison runs backwards: joined and left, and every change, read the wrong way round; open the earlier snapshot as "before".`;
 }

@@ -52,6 +52,21 @@ export function currentValue(axis, view) {
   return { value: null, note: `the members' caps differ now (${sorted[0]}–${sorted[sorted.length - 1]}): no step is today's fleet` };
 }
 
+/** Steps a default range spans around today's value when the axis's own range leaves it out. */
+const AROUND = 32;
+
+/**
+ * The range a sweep of `axis` starts with: the axis's own (2..32 for caps), widened to take in
+ * today's value (a cap of 96: 64..128), so that today's fleet is always one of the steps.
+ */
+export function defaultRange(axis, view) {
+  const a = AXES[axis];
+  const now = view ? currentValue(axis, view).value : null;
+  if (now === null || (now >= a.from && now <= a.to)) return { from: a.from, to: a.to };
+  if (now < a.from) return { from: now, to: a.to };
+  return { from: Math.max(a.from, now - AROUND), to: now + AROUND };
+}
+
 /** Round steps 1, 2, 2.5, 5 × 10^k at or above `raw`. */
 function niceStep(raw) {
   const p = 10 ** Math.floor(Math.log10(raw));

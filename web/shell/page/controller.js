@@ -55,9 +55,24 @@ export class Controller extends EventTarget {
 
   // ------------------------------------------------------------------ before the first load
 
-  /** A permalink's scenario, order and Timeline (its tab asked for), before the first load plans them. */
+  /**
+   * A permalink's scenario, order, Timeline, tab (the Timeline's when the link has a timeline and
+   * names no tab) and focused member, before the first load plans them. The link's sweep and
+   * earlier snapshot are the review's to restore once the plan is shown (`fromLinkReview`).
+   */
   fromLink(link) {
-    this.store.update({ scenario: link.scenario, order: link.order, ...(link.timeline ? { timeline: link.timeline, tab: { id: 'timeline' } } : {}) });
+    const tab = link.tab ?? (link.timeline ? 'timeline' : null);
+    this.store.update({
+      scenario: link.scenario, order: link.order, focus: link.member ?? null,
+      ...(link.timeline ? { timeline: link.timeline } : {}), ...(tab ? { tab: { id: tab } } : {}),
+    });
+  }
+
+  /** After the first load: the link's sweep planned again and its earlier snapshot read again (or asked for). */
+  fromLinkReview(link) {
+    if (link.sweepError) this.report(link.sweepError, "The link's sweep could not be read; no sweep is shown", 'warning');
+    if (link.sweep) this.run(this.review.sweep(link.sweep), "The link's sweep could not be planned");
+    if (link.before) this.review.fromLink(link.before);
   }
 
   /** The element's default cap (its `default-cap` attribute), unless the scenario names one already. */
@@ -140,8 +155,11 @@ export class Controller extends EventTarget {
     return this.load({ kind: 'demo', splits: d.splits, members: d.members, seed: d.seed }, 'the built-in demo fleet', link);
   }
 
-  /** A same-origin URL only: no request leaves the page's origin. Named as given (`url`). */
-  loadUrl(url, link = null) {
+  /**
+   * A same-origin URL only: no request leaves the page's origin. Named as given (`url`), or
+   * `name` when the server names the file it serves.
+   */
+  loadUrl(url, link = null, name = null) {
     let resolved;
     try {
       resolved = new URL(url, document.baseURI);
@@ -156,7 +174,7 @@ export class Controller extends EventTarget {
       this.report(e, `The snapshot ${url} could not be loaded; ${this.state.info ? 'the fleet shown is unchanged' : 'nothing is shown'}`);
       return Promise.resolve(false);
     }
-    return this.load({ kind: 'url', url: resolved.href }, String(url), link);
+    return this.load({ kind: 'url', url: resolved.href }, name || String(url), link);
   }
 
   loadFile(file) {
@@ -317,7 +335,12 @@ export class Controller extends EventTarget {
     return this.run(this.edit(remove, `Removed: ${describe(change)}.`, 'of the scenario'), 'The plan could not be made');
   }
 
+  /** Removes the last change (nothing to undo: says so). */
   undo() {
+    if (!this.state.scenario.changes.length) {
+      this.say('Nothing to undo: the plan shown is the baseline.');
+      return Promise.resolve();
+    }
     let gone = null;
     const next = (s) => {
       gone = s.changes[s.changes.length - 1] ?? null;
@@ -393,11 +416,14 @@ export class Controller extends EventTarget {
     this.store.update(status ? { timeline, status } : { timeline });
   }
 
-  /** Adds scripted events (a crash from the fleet chart, say) and shows the Timeline. */
+  /**
+   * Adds scripted events (a crash from the fleet chart, say) and shows the Timeline, which
+   * brings its headline result into view once the run is drawn (`reveal`).
+   */
   addTimelineEvents(events, status) {
     const t = this.state.timeline;
     const script = { ...t.script, events: [...(Array.isArray(t.script.events) ? t.script.events : []), ...events] };
-    this.store.update({ timeline: { ...t, script }, tab: { id: 'timeline', focus: true }, status });
+    this.store.update({ timeline: { ...t, script }, tab: { id: 'timeline', focus: true, reveal: true }, status });
   }
 
   /** The Timeline's run, committed by timeline/page/runner.js. */

@@ -57,6 +57,7 @@ export function createHeader(ctx) {
     file,
     button('Paste…', () => { paste.hidden = !paste.hidden; }),
     button('Demo fleet', () => controller.loadDemo(ctx.options.demo)),
+    button('?', () => ctx.help?.open(), 'icon', 'Keyboard shortcuts (?)'),
   );
   const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'loading the snapshot', 'aria-valuemin': 0, 'aria-valuemax': 100 });
   progress.hidden = true;

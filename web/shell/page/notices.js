@@ -1,11 +1,14 @@
 // What a person must read before the figures: the plan's findings (fatal ones as the headline)
-// and the snapshot's warnings. The page's message is in the sticky strip (message.js).
+// and the snapshot's warnings grouped by code (one line per code with its count, opening to the
+// keys). The page's message is in the sticky strip (message.js).
 import { el, attrs } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
+import { thousands, plural } from '../../common/shared/format.js';
+import { groupWarnings, findingsInOrder } from '../../common/shared/warnings.js';
 
 function findingsList(findings) {
   const list = el('ul', undefined, 'findings');
-  for (const f of findings) {
+  for (const f of findingsInOrder(findings)) {
     const li = attrs(el('li', undefined, `finding ${f.level}`), { 'data-code': f.code });
     li.append(el('strong', f.level === 'fatal' ? 'Fatal: ' : f.level === 'warning' ? 'Warning: ' : 'Notice: '), el('span', f.message));
     list.append(li);
@@ -13,17 +16,28 @@ function findingsList(findings) {
   return list;
 }
 
+/** Keys listed per code (the CLI's `snapshot --json` has them all). */
+const KEYS_SHOWN = 500;
+
+/** One code's warnings: a line with the code and its count, expanding to the keys. */
+function warningGroup(g) {
+  const d = attrs(el('details', undefined, 'warning-group'), { 'data-code': g.code, 'data-count': g.count });
+  const head = el('summary');
+  head.append(el('code', g.code), el('span', ` × ${thousands(g.count)}`, 'count'), el('span', ` — ${g.items[0].message}${g.count > 1 ? ' (first of them)' : ''}`, 'first'));
+  const list = attrs(el('ul'), { 'aria-label': `${g.code} warnings` });
+  for (const w of g.items.slice(0, KEYS_SHOWN)) list.append(el('li', `bucket ${w.bucket}, key ${w.key}: ${w.message}`));
+  if (g.count > KEYS_SHOWN) list.append(el('li', `… and ${thousands(g.count - KEYS_SHOWN)} more`));
+  d.append(head, list);
+  return d;
+}
+
 function warningsBox(warnings) {
   const d = el('details', undefined, 'warnings');
-  d.append(el('summary', `${warnings.length} warning${warnings.length === 1 ? '' : 's'} in the snapshot (the leader survives these)`));
-  const list = attrs(el('ul'), { tabindex: 0, 'aria-label': 'snapshot warnings' });
-  for (const w of warnings.slice(0, 500)) {
-    const li = el('li');
-    li.append(el('code', w.code), el('span', ` bucket ${w.bucket}, key ${w.key}: ${w.message}`));
-    list.append(li);
-  }
-  if (warnings.length > 500) list.append(el('li', `… and ${warnings.length - 500} more`));
-  d.append(list);
+  const groups = groupWarnings(warnings);
+  d.append(el('summary', `${plural(warnings.length, 'warning')} in the snapshot, of ${plural(groups.length, 'kind')} (the leader survives these)`));
+  const body = attrs(el('div', undefined, 'warning-groups'), { tabindex: 0, role: 'region', 'aria-label': 'snapshot warnings by code' });
+  body.append(...groups.map(warningGroup));
+  d.append(body);
   return d;
 }
 

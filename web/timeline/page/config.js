@@ -1,10 +1,10 @@
 // The Timeline's configuration: each knob for configuration A (Spate's defaults prefilled; the
 // lease duration is the snapshot's lease TTL) and, when comparing, B (a knob left as A follows
 // A; one changed is marked). A value the core refuses marks its input with the reason.
-import { el, attrs, button, input, field } from '../../common/page/dom.js';
+import { el, attrs, button, input, select } from '../../common/page/dom.js';
 import { FIELDS, FIELD, fieldIn, effective, setField, setOverride, readInput, inputText, emptyTimeline } from '../shared/script.js';
 
-const UNIT = { ms: ' (s)', count: '' };
+const UNIT = { ms: ' (s)', count: '', choice: '' };
 
 /** The field a script error names (`config.rebalance_delay_ms`, `until_ms`), or null. */
 export function fieldOfPath(path) {
@@ -14,6 +14,7 @@ export function fieldOfPath(path) {
 
 function configInput(key, which) {
   const f = FIELD[key];
+  if (f.unit === 'choice') return attrs(select(f.choices, `${which}: ${f.label}`), { 'data-field': key, 'data-config': which });
   const type = key === 'seed' ? 'text' : 'number';
   return input(type, {
     step: f.unit === 'ms' ? 'any' : '1', inputmode: key === 'seed' ? 'numeric' : null,
@@ -47,7 +48,10 @@ function configTable(controller, report) {
     }));
     b.addEventListener('change', () => report(() => {
       const tl = controller.state.timeline;
-      controller.setTimeline({ ...tl, b: setOverride(tl.b, f.key, readInput(f.key, b.value)) }, `Timeline: B's ${f.label} set.`);
+      // a choice B makes as A's is no override (B follows A)
+      const choice = f.unit === 'choice';
+      const value = choice ? (b.value === String(effective(tl.script, f.key, controller.state.simDefaults)) ? null : b.value) : readInput(f.key, b.value);
+      controller.setTimeline({ ...tl, b: setOverride(tl.b, f.key, value) }, `Timeline: B's ${f.label} set.`);
     }));
   }
   t.append(thead, body);

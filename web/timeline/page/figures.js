@@ -2,6 +2,12 @@
 // B − A (changed values marked). Each cell keeps the document's exact value in data-value.
 import { el, attrs } from '../../common/page/dom.js';
 import { figureRows } from '../shared/figures.js';
+import { recoverySentences, stuckText } from '../shared/recovery.js';
+import { effective, withOverrides } from '../shared/script.js';
+import { thousands } from '../../common/shared/format.js';
+
+/** Not-recovered splits listed per configuration (the simulation document has them all). */
+const LISTED = 100;
 
 function cell(text, raw, cls) {
   const td = attrs(el('td', text, cls), { 'data-value': raw === null || raw === undefined ? 'null' : String(raw) });
@@ -31,4 +37,33 @@ export function figuresTable(run, hasEvents) {
   }
   t.append(thead, body);
   return t;
+}
+
+/** The splits one configuration's events took and never ran again, each with why. */
+function stuckList(which, list) {
+  const d = attrs(el('details', undefined, 'tl-stuck'), { 'data-config': which });
+  d.append(el('summary', `${which}: the ${thousands(list.length)} split${list.length === 1 ? '' : 's'} not recovered`));
+  const ul = el('ul');
+  for (const n of list.slice(0, LISTED)) ul.append(attrs(el('li', `${n.split}: ${stuckText(n.reason, n.member)}`), { 'data-reason': n.reason }));
+  if (list.length > LISTED) ul.append(el('li', `… and ${thousands(list.length - LISTED)} more`));
+  d.append(ul);
+  return d;
+}
+
+/**
+ * What the recovery rests on, per configuration: the splits the events took, which never ran
+ * again and why, what else stopped, and what was idle before the first event.
+ */
+export function recoveryNotes(run, hasEvents) {
+  const node = el('div', undefined, 'tl-recovery');
+  const runs = [['A', run.a, run.timeline.script], ...(run.b ? [['B', run.b, withOverrides(run.timeline.script, run.timeline.b)]] : [])];
+  for (const [which, model, script] of runs) {
+    const s = recoverySentences(model.figures, { hasEvents, planned: effective(script, 'start') === 'planned' });
+    const lines = [s.taken, s.stuck, s.others, s.before].filter(Boolean);
+    if (!lines.length) continue;
+    const p = attrs(el('p', `${run.b ? `${which}: ` : ''}${lines.join(' ')}`, 'tl-recovery-text'), { 'data-config': which });
+    node.append(p);
+    if (model.figures.not_recovered?.length) node.append(stuckList(which, model.figures.not_recovered));
+  }
+  return node;
 }

@@ -12,7 +12,7 @@ import { thousands } from '../../common/shared/format.js';
 import { createTimelineEvents } from './events.js';
 import { createTimelineConfig } from './config.js';
 import { createScriptBox } from './json.js';
-import { figuresTable } from './figures.js';
+import { figuresTable, recoveryNotes } from './figures.js';
 import { createTimelineCharts } from './chart.js';
 import { createTimelineFleet } from './fleet.js';
 import { mostIdleMs } from '../shared/at.js';
@@ -70,6 +70,7 @@ export function createTimeline(ctx) {
   results.hidden = true;
   node.append(intro, setup, status, problem, results);
   let shown = false;
+  let reveal = false;
   let drawnRun = null;
   let ticker = 0;
 
@@ -95,13 +96,19 @@ export function createTimeline(ctx) {
     const names = configNames(run.timeline);
     const runs = [{ which: 'A', title: names.A, model: run.a }, ...(run.b ? [{ which: 'B', title: names.B, model: run.b }] : [])];
     const hasEvents = Array.isArray(run.timeline.script.events) && run.timeline.script.events.length > 0;
-    figures.replaceChildren(figuresTable(run, hasEvents));
+    figures.replaceChildren(figuresTable(run, hasEvents), recoveryNotes(run, hasEvents));
     charts.show(runs);
     fleet.show(runs);
     const end = Math.max(...runs.map((r) => r.model.endMs));
     if (!moved || t > end) t = mostIdleMs(run.a);
     apply();
     results.hidden = false;
+    if (reveal) {
+      // asked for by the fleet chart's "crash at t = 0": the headline result, not the settings
+      reveal = false;
+      figures.scrollIntoView({ block: 'start' });
+      figures.focus({ preventScroll: true });
+    }
     const drawMs = performance.now() - t0;
     // after the next frame is painted: the time from the run's arrival to pixels
     requestAnimationFrame(() => setTimeout(() => {
@@ -137,6 +144,7 @@ export function createTimeline(ctx) {
     show() { shown = true; controller.timeline.request(); },
     hide() { shown = false; },
     update(state, prev) {
+      if (state.tab?.reveal && state.tab.id === 'timeline' && changed(prev, state, 'tab')) reveal = true;
       if (changed(prev, state, 'timeline', 'timelineRun', 'info')) {
         const run = state.timelineRun;
         const err = run?.status === 'error' && run.key === runKey(state) ? run.error : null;

@@ -6,7 +6,7 @@ import { duration } from './script.js';
 
 /** key, label, kind (ms | count | byte_ms), and the words for the table's hover. */
 export const FIGURES = [
-  ['recovery_ms', 'recovery', 'ms', 'From the first event until every split that ran just before it runs again (or has completed) and keeps running to the end.'],
+  ['recovery_ms', 'recovery', 'ms', 'From the first event until every split the events took (running on a member as it crashed or stopped, or failed) runs again (or has completed) and keeps running to the end.'],
   ['idle_split_ms', 'idle split-seconds', 'split_ms', 'Sum over splits of the time they were runnable and read by nobody (unheld, queued, withheld, or held by a dead process).'],
   ['idle_weighted', 'idle work (weighted)', 'byte_ms', 'The same, each split weighted by its size (at least 1 byte): bytes × seconds of work nobody read.'],
   ['attempts_burned', 'attempts burned', 'count', 'Attempts consumed: reclaims, expired takeovers, quarantines and failures.'],

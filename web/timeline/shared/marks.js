@@ -7,7 +7,7 @@ export const MARK_GLYPH = {
 };
 export const MARK_WORDS = {
   crash: 'crashed', stop: 'stopped gracefully', start: 'started', cap: 'lane cap changed', election: 'leader elected',
-  splits: 'splits added', fail: 'split failed', ignored: 'event ignored (nothing to act on)', recovered: 'recovered: every split that ran runs again',
+  splits: 'splits added', fail: 'split failed', ignored: 'event ignored (nothing to act on)', recovered: 'recovered: every split the events took runs again',
 };
 
 /** One sentence per mark, for titles and lists: `0:45 crashed: worker-03`. */

@@ -8,10 +8,15 @@ const U64_KEYS = ['seed', 'weight'];
 
 /**
  * The configuration fields the page offers and where each lives in the script. `unit`: ms
- * (shown in seconds) or count. Their defaults are the simulator's, for the snapshot shown
- * (Planner.simDefaults, the store's `simDefaults`): the page keeps no copy of them.
+ * (shown in seconds), count, or choice (one of `choices`: [value, words]). Their defaults are
+ * the simulator's, for the snapshot shown (Planner.simDefaults, the store's `simDefaults`): the
+ * page keeps no copy of them.
  */
 export const FIELDS = [
+  {
+    key: 'start', label: 'starting fleet', where: 'top', unit: 'choice',
+    choices: [['snapshot', 'the snapshot as it is'], ['planned', 'the fleet settled on its plan']],
+  },
   { key: 'rebalance_delay_ms', label: 'rebalance delay', where: 'config', unit: 'ms' },
   { key: 'lease_duration_ms', label: 'lease duration', where: 'config', unit: 'ms' },
   { key: 'reconcile_interval_ms', label: 'reconcile interval', where: 'config', unit: 'ms' },
@@ -119,7 +124,7 @@ export function effective(script, key, defaults) {
   if (v !== undefined && v !== null) return v;
   const d = defaults?.[key];
   if (d === undefined || d === null) return undefined;
-  return key === 'seed' ? String(d) : Number(d);
+  return key === 'seed' || FIELD[key].unit === 'choice' ? String(d) : Number(d);
 }
 
 /** A script with one field set (`null`: back to the default). */
@@ -149,6 +154,10 @@ export function setOverride(b, key, value) {
 export function readInput(key, text) {
   const t = String(text).trim();
   if (t === '') return null;
+  if (FIELD[key].unit === 'choice') {
+    if (!FIELD[key].choices.some(([v]) => v === t)) throw Object.assign(new Error(`${FIELD[key].label}: ${JSON.stringify(t)} is not one of ${FIELD[key].choices.map(([v]) => v).join(', ')}`), { code: 'invalid_script', path: key });
+    return t;
+  }
   if (key === 'seed' && /^\d+$/.test(t)) return t.replace(/^0+(?=\d)/, '');
   const n = Number(t);
   if (!Number.isFinite(n)) throw Object.assign(new Error(`${FIELD[key].label}: ${JSON.stringify(t)} is not a number`), { code: 'invalid_script', path: key });
@@ -159,6 +168,7 @@ export function readInput(key, text) {
 export function inputText(key, value) {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return '';
+  if (FIELD[key].unit === 'choice') return String(value);
   return FIELD[key].unit === 'ms' ? String(Number(value) / 1000) : String(value);
 }
 
@@ -238,10 +248,18 @@ export function orderedEvents(script) {
     .sort((x, y) => (Number(x.e?.at_ms) || 0) - (Number(y.e?.at_ms) || 0) || x.index - y.index);
 }
 
+/** One setting's value for people: `0 s`, `3`, `the fleet settled on its plan`. */
+function settingText(f, v) {
+  if (typeof v === 'object') return JSON.stringify(v);
+  if (f.unit === 'ms') return duration(v);
+  if (f.unit === 'choice') return f.choices.find(([c]) => c === v)?.[1] ?? String(v);
+  return String(v);
+}
+
 /** The settings a script or B's overrides set, for people: `rebalance delay 0 s, seed 3`. */
 export function settingsText(settings) {
   const parts = FIELDS.filter((f) => settings[f.key] !== undefined && settings[f.key] !== null)
-    .map((f) => `${f.label} ${typeof settings[f.key] === 'object' ? JSON.stringify(settings[f.key]) : f.unit === 'ms' ? duration(settings[f.key]) : settings[f.key]}`);
+    .map((f) => `${f.label} ${settingText(f, settings[f.key])}`);
   return parts.join(', ');
 }
 

@@ -18,11 +18,15 @@ function count(value, what) {
   return v;
 }
 
-/** One form: title, fields, Apply; its own error and result lines. */
-function changeForm(ctx, key, title, fields, make) {
+/**
+ * One form: title, fields, Apply; its own error and result lines. `lines` collects every form's
+ * result line (only the newest change's is shown: the panel clears them when the scenario moves).
+ */
+function changeForm(ctx, lines, key, title, fields, make) {
   const f = attrs(el('form', undefined, 'change'), { 'data-form': key, 'aria-label': title });
   const error = attrs(el('p', '', 'form-error'), { role: 'alert' });
   const done = attrs(el('p', '', 'form-done'), { role: 'status' });
+  lines.push(done);
   const apply = el('button', 'Apply');
   apply.type = 'submit';
   f.append(el('h3', title), ...fields.map(([label, control]) => field(label, control)), apply, error, done);
@@ -84,28 +88,29 @@ export function createForms(ctx) {
   const removeSelect = select([], 'member to remove');
   const capSelect = select([], 'member whose cap to change');
   const forms = el('div', undefined, 'forms');
+  const lines = [];
 
   const addName = text('worker-new', 'new member name');
   const addCap = num('default', 'new member cap');
-  forms.append(changeForm(ctx, 'add', 'Add a member', [['name', addName], ['cap', addCap]], () => {
+  forms.append(changeForm(ctx, lines, 'add', 'Add a member', [['name', addName], ['cap', addCap]], () => {
     const c = { op: 'add_member', member: need(addName.value, 'the member') };
     if (addCap.value.trim()) c.cap = Number(count(addCap.value, 'the cap'));
     return c;
   }));
 
   const departure = select(DEPARTURES, 'how the member leaves');
-  forms.append(changeForm(ctx, 'remove', 'Remove a member', [['member', removeSelect], ['how it leaves', departure]], () => ({
+  forms.append(changeForm(ctx, lines, 'remove', 'Remove a member', [['member', removeSelect], ['how it leaves', departure]], () => ({
     op: 'remove_member', member: need(removeSelect.value, 'the member'), departure: departure.value,
   })));
 
   const capVal = num('0 = default', 'new cap');
-  forms.append(changeForm(ctx, 'cap', 'Change a cap', [['member', capSelect], ['cap', capVal]], () => ({
+  forms.append(changeForm(ctx, lines, 'cap', 'Change a cap', [['member', capSelect], ['cap', capVal]], () => ({
     op: 'set_cap', member: need(capSelect.value, 'the member'), cap: Number(count(capVal.value || '0', 'the cap')),
   })));
 
   const [resIds, resList] = splitInput(ctx, 'reserve-splits', 'splits to reserve or release', 'split ids, comma separated');
   const resMode = select([['reserve', 'reserve (withhold)'], ['release', 'release']], 'reserve or release');
-  forms.append(changeForm(ctx, 'reserve', 'Reserve or release splits', [['splits', resIds], ['', resMode]], () => {
+  forms.append(changeForm(ctx, lines, 'reserve', 'Reserve or release splits', [['splits', resIds], ['', resMode]], () => {
     const splits = resIds.value.split(',').map((s) => s.trim()).filter(Boolean);
     if (!splits.length) throw Object.assign(new Error('name at least one split'), { code: 'missing' });
     return { op: resMode.value, splits };
@@ -113,30 +118,43 @@ export function createForms(ctx) {
 
   const [wId, wList] = splitInput(ctx, 'weight-split', 'split whose weight to change', 'split id');
   const wVal = text('e.g. 6GiB or 123456', 'new weight');
-  forms.append(changeForm(ctx, 'weight', 'Change a weight', [['split', wId], ['weight', wVal]], () => ({
+  forms.append(changeForm(ctx, lines, 'weight', 'Change a weight', [['split', wId], ['weight', wVal]], () => ({
     op: 'set_weight', split: need(wId.value, 'the split'), weight: parseBytes(wVal.value),
   })), wList);
 
   const nCount = num('100', 'how many splits to add');
   const nWeight = text('64MiB', 'weight of each added split');
   const nPrefix = text('synthetic-', 'id prefix of added splits');
-  forms.append(changeForm(ctx, 'splits', 'Add synthetic splits', [['count', nCount], ['weight each', nWeight], ['id prefix', nPrefix]], () => {
+  forms.append(changeForm(ctx, lines, 'splits', 'Add synthetic splits', [['count', nCount], ['weight each', nWeight], ['id prefix', nPrefix]], () => {
     const c = { op: 'add_splits', count: count(nCount.value || '0', 'the count'), weight: parseBytes(nWeight.value || '64MiB') };
     if (nPrefix.value.trim()) c.prefix = nPrefix.value.trim();
     return c;
   }));
 
   let offered = null;
+  let caps = new Map();
   return {
     node: forms,
-    /** Offers the members of the scenario planned now. */
-    setMembers(names) {
-      const key = names.join('\n');
+    /** Offers the members of the scenario planned now ([{ name, cap }]). */
+    setMembers(members) {
+      caps = new Map(members.map((m) => [m.name, m.cap]));
+      const key = members.map((m) => m.name).join('\n');
       if (key === offered) return;
       offered = key;
-      const sorted = names.slice().sort(naturalCompare).map((n) => [n, n]);
+      const sorted = members.map((m) => m.name).sort(naturalCompare).map((n) => [n, n]);
       setOptions(removeSelect, sorted);
       setOptions(capSelect, sorted);
+    },
+    /** The focused member (a chart click) picked in the Remove and Cap forms, its cap now shown. */
+    prefill(member) {
+      if (!caps.has(member)) return;
+      removeSelect.value = member;
+      capSelect.value = member;
+      capVal.placeholder = `now ${caps.get(member)}; 0 = default`;
+    },
+    /** Clears every form's result line (the scenario moved on). */
+    clearDone() {
+      for (const l of lines) l.textContent = '';
     },
   };
 }

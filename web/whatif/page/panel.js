@@ -106,13 +106,17 @@ export function createWhatIf(ctx) {
     node,
     update(state, prev) {
       if (changed(prev, state, 'scenario', 'result')) renderChanges(state);
+      // only the newest change's "Applied" line: the form that made it writes it after this
+      if (prev && changed(prev, state, 'scenario')) forms.clearDone();
       if (changed(prev, state, 'result') && state.result) {
         const v = state.result.view;
-        forms.setMembers(v.report.members.map((m) => m.name));
+        forms.setMembers(v.report.members);
         settings.cap.placeholder = String(v.default_cap);
         departed.replaceChildren(...departedList(state, controller));
       }
       if (changed(prev, state, 'scenario')) settings.cap.value = state.scenario.defaultCap ?? '';
+      // the focused member (a chart click, a link's) picked in the forms; a later plan keeps what the person picked
+      if (state.focus && (changed(prev, state, 'focus') || (state.result && !prev?.result))) forms.prefill(state.focus);
     },
   };
 }

@@ -1,0 +1,174 @@
+// Unit tests of the pure parts of issue 20's keyboard and secondary views: the tab keys, the
+// shortcuts' typing rule, warnings by code, the link's whole state, the sweep's default
+// ranges, the Compare table's orders and its warning, the Claims view's words, the recovery's
+// words. No browser, no wasm.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tabKeyTarget } from '../../web/shell/page/tabs.js';
+import { isTyping, shortcutOf } from '../../web/shell/page/keyboard.js';
+import { groupWarnings, findingsInOrder } from '../../web/common/shared/warnings.js';
+import { toFragment, fromFragment, linkExtras } from '../../web/shell/shared/permalink.js';
+import { emptyScenario } from '../../web/common/shared/scenario.js';
+import { defaultRange, AXES } from '../../web/review/shared/sweep-model.js';
+import { MEMBER_COLUMNS, orderWarning, memberLoads } from '../../web/review/shared/compare-model.js';
+import { acts, skippedText, workerFacts, claimsSummary } from '../../web/plan/shared/claims-text.js';
+import { recoverySentences, stuckGroups, stuckText } from '../../web/timeline/shared/recovery.js';
+
+test('tab keys (ARIA tab pattern): arrows wrap around, Home is the first tab, End the last; other keys are not theirs', () => {
+  assert.equal(tabKeyTarget('ArrowRight', 2, 5), 3);
+  assert.equal(tabKeyTarget('ArrowRight', 4, 5), 0);
+  assert.equal(tabKeyTarget('ArrowLeft', 0, 5), 4);
+  assert.equal(tabKeyTarget('Home', 3, 5), 0);
+  assert.equal(tabKeyTarget('End', 1, 5), 4);
+  assert.equal(tabKeyTarget('ArrowDown', 1, 5), null);
+  assert.equal(tabKeyTarget('Enter', 1, 5), null);
+});
+
+const key = (k, target, mods = {}) => ({ key: k, target, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+
+test('shortcuts act only when nobody types: u undoes, ? opens the help; never in a text field, a select or with Ctrl, Alt, Meta', () => {
+  const body = { tagName: 'BODY' };
+  const button = { tagName: 'BUTTON' };
+  assert.equal(shortcutOf(key('u', body)), 'undo');
+  assert.equal(shortcutOf(key('u', button)), 'undo');
+  assert.equal(shortcutOf(key('?', button, { shiftKey: true })), 'help');
+  assert.equal(shortcutOf(key('u', { tagName: 'INPUT', type: 'checkbox' })), 'undo');
+  for (const t of [{ tagName: 'INPUT', type: 'text' }, { tagName: 'INPUT', type: 'number' }, { tagName: 'INPUT', type: 'search' }, { tagName: 'TEXTAREA' }, { tagName: 'SELECT' }, { tagName: 'DIV', isContentEditable: true }]) {
+    assert.equal(isTyping(key('u', t)), true, JSON.stringify(t));
+    assert.equal(shortcutOf(key('u', t)), null, JSON.stringify(t));
+    assert.equal(shortcutOf(key('?', t)), null, JSON.stringify(t));
+  }
+  for (const mod of ['ctrlKey', 'metaKey', 'altKey']) assert.equal(shortcutOf(key('u', body, { [mod]: true })), null, mod);
+  assert.equal(shortcutOf(key('x', body)), null);
+  assert.equal(shortcutOf(key('U', body, { shiftKey: true })), null);
+});
+
+test('warnings group by code, the largest group first, each with every one of its keys in order', () => {
+  const w = [
+    { code: 'unreadable_presence', bucket: 'lease', key: 'worker.a', message: 'bad' },
+    ...Array.from({ length: 200 }, (_, i) => ({ code: 'no_spec', bucket: 'state', key: `split.p-${i}`, message: `split p-${i} has no spec` })),
+  ];
+  const g = groupWarnings(w);
+  assert.deepEqual(g.map((x) => [x.code, x.count]), [['no_spec', 200], ['unreadable_presence', 1]]);
+  assert.equal(g[0].items.length, 200);
+  assert.equal(g[0].items[0].key, 'split.p-0');
+  assert.equal(g[0].items[199].key, 'split.p-199');
+  assert.deepEqual(groupWarnings([]), []);
+});
+
+test('findings: fatal first, then warnings, then notices, each kept in the core order', () => {
+  const f = [{ level: 'notice', code: 'a' }, { level: 'warning', code: 'b' }, { level: 'fatal', code: 'c' }, { level: 'notice', code: 'd' }, { level: 'fatal', code: 'e' }];
+  assert.deepEqual(findingsInOrder(f).map((x) => x.code), ['c', 'e', 'b', 'a', 'd']);
+});
+
+test('permalink: the tab, the focused member, the sweep and the earlier snapshot round-trip; the snapshot is named for what depends on it', () => {
+  const sweep = { axis: 'default_cap', from: 64, to: 128, cap: 0, crash: true };
+  const frag = toFragment(emptyScenario(), { snapshot: 'job@5', tab: 'sweep', member: 'worker-10', sweep, before: { id: 'job@1', url: 'http://127.0.0.1:8080/before.json' } });
+  const back = fromFragment(frag);
+  assert.equal(back.tab, 'sweep');
+  assert.equal(back.member, 'worker-10');
+  assert.deepEqual(back.sweep, sweep);
+  assert.equal(back.sweepError, null);
+  assert.deepEqual(back.before, { id: 'job@1', url: 'http://127.0.0.1:8080/before.json' });
+  assert.equal(back.snapshot, 'job@5');
+  // a tab alone applies to any snapshot
+  assert.equal(toFragment(emptyScenario(), { snapshot: 'job@5', tab: 'claims' }), '#tab=claims');
+  // a sweep the link cannot hold is an error, not a sweep
+  const bad = fromFragment('#sweep=%7B%22axis%22%3A%22nope%22%2C%22from%22%3A1%2C%22to%22%3A2%7D');
+  assert.equal(bad.sweep, null);
+  assert.equal(bad.sweepError.code, 'invalid_sweep');
+  assert.equal(fromFragment('#sweep=%7Bnot').sweepError.code, 'invalid_sweep');
+  assert.equal(fromFragment('#order=planned').before, null);
+});
+
+test("permalink: the store's state gives every part of the link (the sweep under way, else the one shown)", () => {
+  const state = {
+    order: 'planned', snapshotId: 'job@5', timeline: { script: { events: [] }, b: null }, tab: { id: 'compare', focus: false }, focus: 'worker-3',
+    sweep: { params: { axis: 'add_members', from: 0, to: 8, cap: 0 } }, sweepRun: null,
+    before: { info: { job: 'job', taken_at_ms: '1' }, url: null },
+  };
+  assert.deepEqual(linkExtras(state), {
+    order: 'planned', snapshot: 'job@5', timeline: state.timeline, tab: 'compare', member: 'worker-3',
+    sweep: { axis: 'add_members', from: 0, to: 8, cap: 0 }, before: { id: 'job@1', url: null },
+  });
+  const running = { ...state, sweepRun: { params: { axis: 'default_cap', from: 2, to: 4, cap: 0 } }, tab: null, focus: null, before: null };
+  const x = linkExtras(running);
+  assert.deepEqual(x.sweep, { axis: 'default_cap', from: 2, to: 4, cap: 0 });
+  assert.equal(x.tab, null);
+  assert.equal(x.before, null);
+});
+
+const view = (defaultCap, caps) => ({ default_cap: defaultCap, report: { members: caps.map((cap, i) => ({ name: `w${i}`, cap })) } });
+
+test("the sweep's default ranges take in today's value: a default cap of 96 is swept over 64..128, one inside 2..32 keeps it", () => {
+  assert.deepEqual(defaultRange('default_cap', view(96, [96, 96])), { from: 64, to: 128 });
+  assert.deepEqual(defaultRange('default_cap', view(8, [8])), { from: AXES.default_cap.from, to: AXES.default_cap.to });
+  assert.deepEqual(defaultRange('default_cap', view(1, [1])), { from: 1, to: 32 });
+  assert.deepEqual(defaultRange('member_cap', view(8, [40, 40])), { from: 8, to: 72 });
+  // caps that differ have no today's value: the axis's range
+  assert.deepEqual(defaultRange('member_cap', view(8, [40, 50])), { from: 2, to: 32 });
+  assert.deepEqual(defaultRange('add_members', view(96, [96])), { from: 0, to: 8 });
+  assert.deepEqual(defaultRange('default_cap', null), { from: 2, to: 32 });
+});
+
+const diff = (members, before = '1000', after = '2000') => ({
+  before: { taken_at_ms: before }, after: { taken_at_ms: after },
+  members: members.map(([name, lb, la, cb, ca]) => ({ name, load_before: lb, load_after: la, cap_before: cb, cap_after: ca })),
+});
+
+test('Compare: members in natural order first, sortable by each column (absent sides last, ties by name)', () => {
+  const rows = memberLoads(diff([['worker-10', '5', '1', 4, 4], ['worker-100', null, '9', null, 8], ['worker-2', '7', null, 4, null], ['worker-1', '5', '5', 4, 2]]));
+  const order = (i, desc = false) => rows.slice().sort((a, b) => (desc ? -1 : 1) * MEMBER_COLUMNS[i][1](a, b)).map((r) => r.name);
+  assert.deepEqual(MEMBER_COLUMNS.map((c) => c[0]), ['member', 'before', 'after', 'change', 'cap']);
+  assert.deepEqual(order(0), ['worker-1', 'worker-2', 'worker-10', 'worker-100']);
+  assert.deepEqual(order(1), ['worker-1', 'worker-10', 'worker-2', 'worker-100']);
+  assert.deepEqual(order(2), ['worker-10', 'worker-1', 'worker-100', 'worker-2']);
+  assert.deepEqual(order(3), ['worker-2', 'worker-10', 'worker-1', 'worker-100']);
+  assert.deepEqual(order(4), ['worker-1', 'worker-10', 'worker-100', 'worker-2']);
+});
+
+test('Compare: a warning when "before" is not earlier than the snapshot shown (later, or the same instant), none when it is', () => {
+  assert.equal(orderWarning(diff([], '1000', '2000')), null);
+  assert.match(orderWarning(diff([], '3000', '2000')), /not earlier than the snapshot shown.*runs backwards/);
+  assert.match(orderWarning(diff([], '2000', '2000')), /same instant/);
+  // exact beyond 2^53
+  assert.match(orderWarning(diff([], '9007199254740993', '9007199254740992')), /runs backwards/);
+});
+
+test('Claims: "skipped" in words — no assignment record, not in its assignment, or beyond its cap once its lanes fill; idle members folded', () => {
+  assert.equal(skippedText({ skipped: 0, held: 1, cap: 4, has_assignment: true }, []), '');
+  assert.equal(skippedText({ skipped: 3, held: 0, cap: 4, has_assignment: false }, []), '3 candidates skipped: it has no assignment record, so it claims nothing');
+  // lanes left after its claims: only the assignment can have skipped them
+  assert.equal(skippedText({ skipped: 1, held: 1, cap: 4, has_assignment: true }, [{ action: 'claim' }]), '1 candidate skipped: not in its assignment');
+  // held 2 + 2 claims = cap 4: the cap may have skipped the rest too
+  assert.equal(skippedText({ skipped: 3414, held: 2, cap: 4, has_assignment: true }, [{ action: 'claim' }, { action: 'claim' }, { action: 'quarantine' }]),
+    '3,414 candidates skipped: not in its assignment, or beyond its cap of 4 lanes');
+  assert.equal(workerFacts({ skipped: 0, held: 1200, cap: 2048, has_assignment: true }, []), 'holds 1,200 of 2,048 lanes; has an assignment');
+  const doc = { claims: { a: [{ action: 'claim' }], b: [], c: [] }, drains: { c: ['s1'] }, assignment_source: 'plan', max_attempts: 4 };
+  assert.deepEqual(['a', 'b', 'c'].map((x) => acts(doc, x)), [true, false, true]);
+  assert.equal(claimsSummary(doc, ['a', 'b', 'c'], 1), '3 live members, 1 action (acting on the plan; max_attempts 4). 1 of them has nothing to claim, quarantine or drain.');
+  assert.equal(claimsSummary({ ...doc, assignment_source: 'published' }, ['a'], 0), '1 live member, 1 action (acting on the published records; max_attempts 4).');
+});
+
+test('recovery in words: what the events took, which never ran again and why (grouped, largest first), what else stopped, what was idle before', () => {
+  const f = {
+    splits_taken: 12, others_not_running: 1, idle_before: 460, quarantined_before: 43,
+    not_recovered: [
+      { split: 'p-1', reason: 'withheld', member: 'worker-03' }, { split: 'p-2', reason: 'quarantined' },
+      { split: 'p-3', reason: 'withheld', member: 'worker-03' }, { split: 'p-4', reason: 'no_free_lane' },
+    ],
+  };
+  const s = recoverySentences(f, { hasEvents: true });
+  assert.equal(s.taken, 'The events took 12 splits (running on a member as it crashed or stopped, or failed).');
+  assert.equal(s.stuck, 'Not recovered: 4 of them never ran again — 2 still withheld by the rebalance delay (worker-03 departed); 1 quarantined: its attempts ran out; 1 no free lane: the leader\'s plan queues it.');
+  assert.equal(s.others, '1 other split that ran before the first event does not run at the end (the leader moved it, and had no lane).');
+  assert.match(s.before, /^Before the first event 460 splits were idle and 43 quarantined: the snapshot's own, not the events' doing \(start from the fleet settled/);
+  assert.match(recoverySentences(f, { planned: true }).before, /: the settled fleet's own \(what its plan queues, and its quarantined splits\)/);
+  const ok = recoverySentences({ splits_taken: 10, not_recovered: [], others_not_running: 0, idle_before: 0, quarantined_before: 0 });
+  assert.deepEqual(ok, { taken: 'The events took 10 splits (running on a member as it crashed or stopped, or failed); every one runs again.', stuck: null, others: null, before: null });
+  assert.match(recoverySentences({ splits_taken: 0, not_recovered: [] }).taken, /took no split.*immediate/);
+  assert.deepEqual(recoverySentences(f, { hasEvents: false }), { taken: null, stuck: null, others: null, before: null });
+  assert.deepEqual(stuckGroups(f.not_recovered).map((g) => [g.reason, g.count, g.members]), [['withheld', 2, ['worker-03']], ['quarantined', 1, []], ['no_free_lane', 1, []]]);
+  // every reason the simulator gives has words (docs/simulator.md)
+  for (const r of ['quarantined', 'leased_by_gone', 'no_leader', 'withheld', 'no_spec', 'no_free_lane', 'member_full', 'pending']) assert.notEqual(stuckText(r, 'w'), r);
+});

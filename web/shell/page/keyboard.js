@@ -1,0 +1,115 @@
+// The keyboard's way around the page: skip links (to the What-if panel, to the details) first in
+// the tab order, a few shortcuts, and the help panel that lists them (a modal dialog: Escape
+// closes it and the focus goes back where it was). Shortcuts act when the focus is in the
+// dashboard or nowhere (the page's body), never while a person types in a field, and never with
+// Ctrl, Alt or Meta held.
+import { el, attrs, button } from '../../common/page/dom.js';
+
+/** The shortcuts, as the help panel lists them: [keys, what they do]. */
+export const SHORTCUTS = [
+  ['u', 'Undo the last what-if change'],
+  ['?', 'Show this list'],
+  ['Esc', 'Close this list'],
+];
+
+/** Keys that work where the focus is, listed under the shortcuts. */
+export const FOCUS_KEYS = [
+  ['← →', 'On the detail tabs: the previous or next tab'],
+  ['Home End', 'On the detail tabs: the first or last tab'],
+  ['Tab, Shift+Tab', 'The next or previous control; the skip links come first'],
+];
+
+/** True when a key event is someone typing (a text field, a select, an editable element) or a chord. */
+export function isTyping(e, target = e.composedPath?.()[0] ?? e.target) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return true;
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag !== 'INPUT') return false;
+  return !['button', 'checkbox', 'radio', 'range', 'reset', 'submit', 'file', 'color'].includes(target.type);
+}
+
+/** The shortcut a key event asks for ('undo', 'help'), or null. */
+export function shortcutOf(e) {
+  if (isTyping(e)) return null;
+  if (e.key === 'u') return 'undo';
+  if (e.key === '?') return 'help';
+  return null;
+}
+
+function keyList(rows, label) {
+  const list = attrs(el('dl', undefined, 'keys'), { 'aria-label': label });
+  for (const [keys, what] of rows) {
+    const dt = el('dt');
+    keys.split(/, | /).forEach((k, i) => { if (i) dt.append(' '); dt.append(el('kbd', k)); });
+    list.append(dt, el('dd', what));
+  }
+  return list;
+}
+
+/** The help panel: a modal dialog; open() remembers the focus and close gives it back. */
+function helpDialog(root) {
+  const dialog = attrs(el('dialog', undefined, 'help'), { 'aria-labelledby': 'help-title' });
+  const close = button('Close', () => dialog.close());
+  dialog.append(attrs(el('h2', 'Keyboard shortcuts'), { id: 'help-title' }), keyList(SHORTCUTS, 'shortcuts'),
+    el('p', 'Shortcuts work when the focus is in the dashboard (or nowhere), not while you type in a field.', 'hint'),
+    el('h3', 'Moving around'), keyList(FOCUS_KEYS, 'keys where the focus is'), close);
+  let back = null;
+  dialog.addEventListener('close', () => {
+    const to = back;
+    back = null;
+    if (to?.isConnected) to.focus();
+  });
+  return {
+    node: dialog,
+    open() {
+      if (dialog.open) return;
+      back = root.activeElement ?? document.activeElement;
+      dialog.showModal();
+      close.focus();
+    },
+  };
+}
+
+/** Skip links: each moves the focus to its part of the page. */
+function skipLinks(root, help) {
+  const bar = attrs(el('nav', undefined, 'skip-links'), { 'aria-label': 'skip links' });
+  const toWhatIf = () => {
+    const toggle = root.querySelector('.drawer-toggle');
+    // a narrow element keeps the What-if panel in a drawer: open it first
+    if (toggle && toggle.offsetParent !== null && toggle.getAttribute('aria-expanded') === 'false') toggle.click();
+    root.getElementById('whatif-body')?.focus();
+  };
+  const toDetails = () => root.querySelector('.tab[aria-selected="true"]')?.focus();
+  bar.append(button('Skip to the What-if panel', toWhatIf, 'skip'), button('Skip to the details', toDetails, 'skip'),
+    button('Keyboard shortcuts (?)', () => help.open(), 'skip'));
+  return bar;
+}
+
+/**
+ * The skip links (first in `app`), the help panel and the shortcuts of the app in `root`.
+ * Returns { open() (the help panel), destroy() }.
+ */
+export function mountKeyboard(ctx, app) {
+  const { controller, root } = ctx;
+  const help = helpDialog(root);
+  app.prepend(skipLinks(root, help));
+  app.append(help.node);
+  const act = (e) => {
+    const what = shortcutOf(e);
+    if (!what || help.node.open) return;
+    e.preventDefault();
+    if (what === 'help') help.open();
+    else controller.undo();
+  };
+  // a key pressed with the focus nowhere reaches the document, not the element (a key pressed
+  // inside reaches the document too, its target then the element itself)
+  const nowhere = (e) => { if (e.target === document.body || e.target === document.documentElement) act(e); };
+  app.addEventListener('keydown', act);
+  document.addEventListener('keydown', nowhere);
+  return {
+    open: () => help.open(),
+    destroy: () => document.removeEventListener('keydown', nowhere),
+  };
+}
