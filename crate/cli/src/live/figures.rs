@@ -1,6 +1,6 @@
 //! The plan's figures for a state, from the decision core's one pipeline.
 
-use spate_planner_core::{analyse, Fleet, Scenario, Snapshot};
+use spate_planner_core::{analyse, Fleet, Scenario};
 
 /// What `watch` prints.
 pub struct Figures {
@@ -16,10 +16,9 @@ pub struct Figures {
     pub warnings: usize,
 }
 
-/// Plans `snap` as the leader would: no what-if, the leader's own inputs from the store.
-pub fn figures(snap: &Snapshot) -> Result<Figures, String> {
-    let fleet = Fleet::from_snapshot(snap).map_err(|e| format!("{e} [{}]", e.code))?;
-    let a = analyse(&fleet, &Scenario::default()).map_err(|e| format!("{e} [{}]", e.code))?;
+/// Plans `fleet` as the leader would: no what-if, the leader's own inputs from the store.
+pub fn figures(fleet: &Fleet) -> Result<Figures, String> {
+    let a = analyse(fleet, &Scenario::default()).map_err(|e| format!("{e} [{}]", e.code))?;
     let rep = &a.report;
     Ok(Figures {
         members: rep.members.len(),

@@ -6,9 +6,9 @@
 //! full resync instead. The ring keeps at most [`RING_EVENTS`] events and [`RING_BYTES`] bytes.
 
 use super::ring::Ring;
-use super::state::{Change, JobState, Pair, Regression, Which};
 use super::wire::{self, Status};
 use axum::body::Bytes;
+use spate_planner_core::{JobState, LiveChange, Regression, Revisions, Side};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
@@ -22,8 +22,12 @@ pub const RING_BYTES: usize = 16 << 20;
 
 /// What listeners receive.
 pub enum Batch {
-    /// Framed change events; `seq` orders batches and full states.
-    Events { seq: u64, text: Bytes, changes: usize },
+    /// Framed change events, and the changes they carry; `seq` orders batches and full states.
+    Events {
+        seq: u64,
+        text: Bytes,
+        changes: Vec<LiveChange>,
+    },
     /// The state was replaced (rebuilt after a reconnect or a gap): send the full state.
     Resync { seq: u64 },
     /// A framed status event.
@@ -53,7 +57,7 @@ fn frame_status(s: &Status) -> Bytes {
 
 impl Hub {
     pub fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
-        let ring = Ring::new(state.pair(), RING_EVENTS, RING_BYTES);
+        let ring = Ring::new(state.revisions(), RING_EVENTS, RING_BYTES);
         let (tx, _) = broadcast::channel(QUEUE);
         Arc::new(Hub {
             job: job.to_string(),
@@ -83,26 +87,31 @@ impl Hub {
 
     /// Applies changes in order and sends them, coalesced: a key changed several times in one
     /// batch is sent once, with its last change.
-    pub fn publish(&self, changes: &[Change]) -> Result<(), Regression> {
+    pub fn publish(&self, changes: Vec<LiveChange>) -> Result<(), Regression> {
         if changes.is_empty() {
             return Ok(());
         }
         let mut sh = self.lock();
-        let mut last: HashMap<(Which, &str), usize> = HashMap::new();
+        let mut last: HashMap<(Side, &str), usize> = HashMap::new();
         let mut pairs = Vec::with_capacity(changes.len());
         for (i, c) in changes.iter().enumerate() {
             sh.state.apply(c)?;
-            pairs.push(sh.state.pair());
-            last.insert((c.which, c.key()), i);
+            pairs.push(sh.state.revisions());
+            last.insert((c.side, c.key()), i);
         }
+        let keep: Vec<bool> = changes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| last.get(&(c.side, c.key())) == Some(&i))
+            .collect();
         let mut text = String::new();
-        let mut sent = 0;
-        for (i, c) in changes.iter().enumerate() {
-            if last.get(&(c.which, c.key())) == Some(&i) {
-                let event = wire::frame("change", Some(pairs[i]), &wire::change_json(c));
-                sh.ring.push(pairs[i], event.as_str().into());
+        let mut sent = Vec::new();
+        for ((c, pair), keep) in changes.into_iter().zip(pairs).zip(keep) {
+            if keep {
+                let event = wire::frame("change", Some(pair), &c.to_json());
+                sh.ring.push(pair, event.as_str().into());
                 text.push_str(&event);
-                sent += 1;
+                sent.push(c);
             }
         }
         sh.seq += 1;
@@ -119,7 +128,7 @@ impl Hub {
     pub fn expire(&self, now_ms: i64) {
         let due = self.lock().state.take_due(now_ms);
         // Expiries never regress: they do not move a revision.
-        let _ = self.publish(&due);
+        let _ = self.publish(due);
     }
 
     pub fn next_deadline(&self) -> Option<i64> {
@@ -130,7 +139,7 @@ impl Hub {
     /// the full state.
     pub fn replace(&self, state: JobState) {
         let mut sh = self.lock();
-        let pair = state.pair();
+        let pair = state.revisions();
         sh.state = state;
         sh.ring.reset(pair);
         sh.seq += 1;
@@ -157,7 +166,7 @@ impl Hub {
 
     /// What a page connecting now is sent first: the changes since `since` when the ring still
     /// holds them, else the full state; then the status. With the sequence it stands at.
-    pub fn initial(&self, since: Option<Pair>) -> (u64, Vec<Bytes>) {
+    pub fn initial(&self, since: Option<Revisions>) -> (u64, Vec<Bytes>) {
         let mut sh = self.lock();
         let mut out: Vec<Bytes> = Vec::new();
         match since.and_then(|p| sh.ring.since(p)) {
@@ -170,18 +179,17 @@ impl Hub {
 
     /// The state as a snapshot file's text (`GET /api/snapshot`), and the revisions it stands
     /// at (read together: a page resumes the stream from them).
-    pub fn snapshot_file(&self) -> (Pair, String) {
+    pub fn snapshot_file(&self) -> (Revisions, String) {
         let sh = self.lock();
         let text = wire::snapshot_file(&sh.state, &self.server, crate::support::now_ms());
-        (sh.state.pair(), text)
+        (sh.state.revisions(), text)
     }
 
-    /// The state as a snapshot, for figures.
-    pub fn snapshot(&self) -> (Pair, spate_planner_core::Snapshot) {
+    /// The state as a snapshot, and the batch sequence it stands at (`watch`'s first state).
+    pub fn snapshot(&self) -> (u64, spate_planner_core::Snapshot) {
         let sh = self.lock();
-        let pair = sh.state.pair();
-        let source = wire::live_source(&self.server, pair);
-        (pair, sh.state.snapshot(crate::support::now_ms(), source))
+        let source = wire::live_source(&self.server, sh.state.revisions());
+        (sh.seq, sh.state.snapshot(crate::support::now_ms(), source))
     }
 }
 

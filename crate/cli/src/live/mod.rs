@@ -9,7 +9,6 @@ pub mod hub;
 pub mod jobs;
 pub mod ring;
 pub mod sse;
-pub mod state;
 pub mod watch;
 pub mod wire;
 

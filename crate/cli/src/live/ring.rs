@@ -1,21 +1,21 @@
 //! The recent changes a reconnecting page may resume from: a bounded ring of framed events, each
 //! with the pair of revisions after it.
 
-use super::state::Pair;
+use spate_planner_core::Revisions;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 pub struct Ring {
     /// The pair before the first event kept.
-    base: Pair,
-    events: VecDeque<(Pair, Arc<str>)>,
+    base: Revisions,
+    events: VecDeque<(Revisions, Arc<str>)>,
     bytes: usize,
     max_events: usize,
     max_bytes: usize,
 }
 
 impl Ring {
-    pub fn new(base: Pair, max_events: usize, max_bytes: usize) -> Ring {
+    pub fn new(base: Revisions, max_events: usize, max_bytes: usize) -> Ring {
         Ring {
             base,
             events: VecDeque::new(),
@@ -26,14 +26,14 @@ impl Ring {
     }
 
     /// Forgets everything: the state was replaced, at `base`.
-    pub fn reset(&mut self, base: Pair) {
+    pub fn reset(&mut self, base: Revisions) {
         self.base = base;
         self.events.clear();
         self.bytes = 0;
     }
 
     /// Keeps `event` (after which the revisions are `pair`), dropping the oldest beyond the bounds.
-    pub fn push(&mut self, pair: Pair, event: Arc<str>) {
+    pub fn push(&mut self, pair: Revisions, event: Arc<str>) {
         self.bytes += event.len();
         self.events.push_back((pair, event));
         while self.events.len() > self.max_events || self.bytes > self.max_bytes {
@@ -48,7 +48,7 @@ impl Ring {
     /// The events a copy standing at `pair` lacks, or `None` when the ring no longer reaches
     /// back to it. Events that leave the pair unchanged (expiries) are idempotent, so resuming
     /// after the first event that reached `pair` is safe.
-    pub fn since(&self, pair: Pair) -> Option<Vec<Arc<str>>> {
+    pub fn since(&self, pair: Revisions) -> Option<Vec<Arc<str>>> {
         let start = if pair == self.base {
             0
         } else {
@@ -62,8 +62,8 @@ impl Ring {
 mod tests {
     use super::*;
 
-    fn p(s: u64, l: u64) -> Pair {
-        Pair { state: s, lease: l }
+    fn p(s: u64, l: u64) -> Revisions {
+        Revisions { state: s, lease: l }
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! state), then every batch as it comes; a full resync when it falls behind.
 
 use super::hub::{Batch, Hub};
-use super::state::Pair;
 use axum::body::{Body, Bytes};
+use spate_planner_core::Revisions;
 use std::sync::Arc;
 use tokio::sync::{broadcast::error::RecvError, mpsc};
 
@@ -12,7 +12,7 @@ use tokio::sync::{broadcast::error::RecvError, mpsc};
 const PENDING: usize = 4;
 
 /// The response body of `GET /api/live`.
-pub fn body(hub: Arc<Hub>, since: Option<Pair>) -> Body {
+pub fn body(hub: Arc<Hub>, since: Option<Revisions>) -> Body {
     let rx = hub.subscribe();
     let (seq, first) = hub.initial(since);
     let (tx, out) = mpsc::channel::<Bytes>(PENDING);
@@ -78,8 +78,7 @@ async fn pump(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::state::{BucketState, Change, JobState, Op, Which};
-    use spate_planner_core::{Bucket, Entry};
+    use spate_planner_core::{Bucket, Entry, JobState, LiveChange, LiveOp, Side};
 
     fn hub() -> Arc<Hub> {
         let bucket = |name: &str| Bucket {
@@ -89,15 +88,15 @@ mod tests {
             revision: None,
             entries: Vec::new(),
         };
-        let state = BucketState::new(bucket("spate_coordination_j_state"), 0);
-        let lease = BucketState::new(bucket("spate_coordination_j_lease"), 0);
-        Hub::new("j", "nats://h:1", JobState::new("j", state, lease))
+        let state = bucket("spate_coordination_j_state");
+        let lease = bucket("spate_coordination_j_lease");
+        Hub::new("j", "nats://h:1", JobState::new("j", state, lease).unwrap())
     }
 
-    fn put(rev: u64) -> Change {
-        Change {
-            which: Which::State,
-            op: Op::Put(Entry {
+    fn put(rev: u64) -> LiveChange {
+        LiveChange {
+            side: Side::State,
+            op: LiveOp::Put(Entry {
                 key: "plan".into(),
                 revision: rev,
                 created_ms: 0,
@@ -115,7 +114,7 @@ mod tests {
         let hub = hub();
         let mut rx = hub.subscribe();
         let (mut seq, _) = hub.initial(None);
-        hub.publish(&[put(1)]).unwrap();
+        hub.publish(vec![put(1)]).unwrap();
         let batch = rx.try_recv().map_err(|_| RecvError::Closed);
         let first = text(chunk(&hub, batch.clone(), &mut seq));
         assert!(first.starts_with("event: change\nid: 1-0\n"), "{first}");
