@@ -144,8 +144,7 @@ const ops = {
     newest = Math.max(newest, generation);
     loaded = generation;
     const result = ops.analyse({ scenario });
-    // while the page renders: the live planner (after the first frame), and the splits as they
-    // are now (for the next frame's timeline)
+    // while the page renders: the live planner (after the first frame)
     setTimeout(prepareLive, 0);
     return { info: frame.info, result, live: frame.describe(result) };
   },
@@ -165,14 +164,13 @@ const ops = {
 };
 
 /**
- * Builds the live planner and reads the job's splits for the timeline when nothing else waits
- * (a failure is the next frame's to report; a trap poisons the worker).
+ * Builds the live planner when nothing else waits (a failure is the next frame's to report; a
+ * trap poisons the worker).
  */
 function prepareLive() {
   try {
     if (!live || !planner || poisoned) return;
     live.prepare();
-    guard(() => live.frames.seed(planner));
   } catch {
     // the next request reports it
   }
