@@ -4,6 +4,7 @@
 mod common;
 
 use common::cases::cases;
+use common::changes::{gone, put};
 
 use common::store::{fp, Store, FINGERPRINT};
 use proptest::prelude::*;
@@ -12,20 +13,6 @@ use spate_planner_core::{entry_json, Entry, ErrorCode, Fleet, LiveJob, Revisions
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-
-fn put(bucket: &str, key: &str, rev: u64, value: &str) -> String {
-    let e = Entry {
-        key: key.into(),
-        revision: rev,
-        created_ms: 5,
-        value: value.as_bytes().to_vec(),
-    };
-    format!(r#"{{"bucket":"{bucket}","op":"put","entry":{}}}"#, entry_json(&e))
-}
-
-fn gone(bucket: &str, op: &str, key: &str, rev: u64) -> String {
-    format!(r#"{{"bucket":"{bucket}","op":"{op}","key":"{key}","revision":{rev},"created_ms":5}}"#)
-}
 
 fn progress(id: &str, owner: Option<&str>) -> String {
     json!({"schema":3,"id":id,"fp":fp(),"epoch":1,"status":"runnable","owner":owner,"attempts":0,"watermark":null,"state":null,"completed":false,"written_at_ms":0}).to_string()
