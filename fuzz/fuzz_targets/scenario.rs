@@ -31,7 +31,8 @@ static FLEET: LazyLock<Fleet> = LazyLock::new(|| {
         splits: 40,
         members: 4,
         ..Default::default()
-    });
+    })
+    .expect("the demo's parameters are in bounds");
     Fleet::from_snapshot(&snap).expect("the demo snapshot loads")
 });
 

@@ -6,7 +6,8 @@ import { humanBytes, thousands, parseBytes, exactBytes, ratio, gainRelief, utc, 
 import { naturalCompare, sortRows } from '../../web/common/shared/sort.js';
 import { scenarioText, parseScenario, baselineText, describe, changeIndexOf, emptyScenario } from '../../web/common/shared/scenario.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
-import { code, cell, markdownReport } from '../../web/plan/shared/report.js';
+import { code, cell, text, markdownReport } from '../../web/plan/shared/report.js';
+import MarkdownIt from 'markdown-it';
 import { chartModel, TOP_N } from '../../web/plan/shared/chart-model.js';
 import { ticks } from '../../web/common/shared/ticks.js';
 import { analyseScenario } from '../../web/whatif/worker/analyse.js';
@@ -213,3 +214,29 @@ function planView(members) {
     },
   };
 }
+
+test('Markdown report: hostile names rendered by markdown-it give no tag, link or image, and stay whole', () => {
+  const hostile = ['<script>alert(1)</script>', '<img src=x onerror=alert(2)>', 'x](javascript:alert(3))', 'tick`` ```', 'pi|pe', 'two\nlines <b>'];
+  const view = planView(hostile.map((n) => member(n, '10', '20')));
+  view.default_cap_note = `the leader ${JSON.stringify(hostile[1])}'s own max_in_flight [x](javascript:alert(4))`;
+  view.findings = hostile.map((n) => ({ level: 'notice', code: 'departed_withheld', message: `${JSON.stringify(n)} departed <img src=y onerror=alert(5)>` }));
+  const md = markdownReport({
+    info: { job: hostile[0], taken_at_ms: '0', seed: '1' }, source: { label: hostile[2] },
+    result: { view, baseline: null, failures: [] },
+    scenario: { defaultCap: null, rebalanceDelayMs: null, changes: [] },
+    moves: { total: 1, rows: [{ split: hostile[1], weight: '5', from: hostile[4], to: hostile[3], reason: 'improve', gain: null }] }, link: null,
+  });
+  const mdit = new MarkdownIt({ html: true, linkify: true });
+  const walk = (tokens, out = []) => { for (const t of tokens) { out.push(t); if (t.children) walk(t.children, out); } return out; };
+  const tokens = walk(mdit.parse(md, {}));
+  for (const t of tokens) {
+    assert.ok(!['html_block', 'html_inline', 'link_open', 'image'].includes(t.type), `${t.type} from the data: ${t.content}`);
+  }
+  const html = mdit.render(md);
+  for (const tag of ['<script', '<img', '<b>', '<a ']) assert.ok(!html.includes(tag), `${tag} in:\n${html}`);
+  // the names are shown whole: one code span each in the members table
+  const spans = tokens.filter((t) => t.type === 'code_inline').map((t) => t.content);
+  for (const n of hostile) assert.ok(spans.includes(n.replace('\n', ' ')), `${JSON.stringify(n)} among ${JSON.stringify(spans)}`);
+  assert.ok(html.includes('&lt;img src=y onerror=alert(5)&gt;'), 'the finding is shown as text');
+  assert.equal(text('a<b>[c](d)&e'), 'a\\<b\\>\\[c\\]\\(d\\)\\&e');
+});

@@ -16,7 +16,7 @@ async fn open(port: u16, job: &str) -> Lines {
     let mut s = TcpStream::connect(("127.0.0.1", port))
         .await
         .expect("connect to serve");
-    let req = format!("GET /api/live?job={job} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    let req = format!("GET /api/live?job={job} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
     s.write_all(req.as_bytes()).await.expect("request");
     BufReader::new(s).lines()
 }

@@ -52,8 +52,13 @@ pub fn run(args: &Args) -> ExitCode {
             eprintln!("bad size {size:?}: expected SPLITSxMEMBERS, e.g. 10000x100");
             return ExitCode::FAILURE;
         };
-        crate::bench_live::run(n, m, args.repeat.max(5));
-        return ExitCode::SUCCESS;
+        return match crate::bench_live::run(n, m, args.repeat.max(5)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("spate-planner bench: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let sizes: Vec<String> = if args.sizes.is_empty() {
         vec!["2000x40".into(), "10000x100".into(), "100000x1000".into()]

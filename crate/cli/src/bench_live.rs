@@ -32,12 +32,13 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Prints the figures of `rounds` frames on a `splits` × `members` demo job.
-pub fn run(splits: usize, members: usize, rounds: usize) {
+pub fn run(splits: usize, members: usize, rounds: usize) -> Result<(), String> {
     let snap = demo_snapshot(&DemoParams {
         splits,
         members,
         ..DemoParams::default()
-    });
+    })
+    .map_err(|e| format!("demo: {e} [{}]", e.code))?;
     let now = snap.taken_at_ms;
     let mut job = None;
     let load = ms(|| job = Some(LiveJob::from_snapshot(&snap).unwrap()));
@@ -94,4 +95,5 @@ pub fn run(splits: usize, members: usize, rounds: usize) {
     for (name, col) in names.iter().zip(cols) {
         println!("  {name}: median {:.2} ms", median(col));
     }
+    Ok(())
 }

@@ -7,34 +7,37 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct DemoArgs {
+    /// Splits (at most 1000000).
     #[arg(long, default_value_t = 2000)]
     splits: usize,
+    /// Members (1 to 100000).
     #[arg(long, default_value_t = 24)]
     members: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[arg(long, default_value = "demo")]
     job: String,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). Written atomically: complete or not at all.
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 pub fn run(args: &DemoArgs) -> ExitCode {
-    if !spate_planner_core::valid_job_name(&args.job) {
-        eprintln!(
-            "spate-planner demo: job name {:?} is not [A-Za-z0-9_-]{{1,64}}",
-            args.job
-        );
-        return ExitCode::FAILURE;
-    }
-    let snap = demo_snapshot(&DemoParams {
+    let params = DemoParams {
         job: args.job.clone(),
         splits: args.splits,
         members: args.members,
         seed: args.seed,
         ..DemoParams::default()
-    });
+    };
+    let snap = match demo_snapshot(&params) {
+        Ok(s) => s,
+        Err(e) => {
+            let option = e.path.as_deref().unwrap_or("parameters");
+            eprintln!("spate-planner demo: --{option}: {} [{}]", e.message, e.code);
+            return ExitCode::FAILURE;
+        }
+    };
     let text = snap.to_json();
     let written = match &args.output {
         Some(p) => crate::support::write_atomically(p, text.as_bytes()),

@@ -15,8 +15,14 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct Args {
     /// The NATS server(s): a comma-separated list, e.g. nats://127.0.0.1:4222; credentials may
-    /// be given as user:password@ or token@ (never printed or saved; see docs/snapshot-format.md).
-    #[arg(long, default_value = "nats://127.0.0.1:4222")]
+    /// be given as user:password@ or token@ (never printed or saved; see docs/snapshot-format.md),
+    /// or through the environment (see --creds, --user, --token).
+    #[arg(
+        long,
+        env = "NATS_URL",
+        hide_env_values = true,
+        default_value = "nats://127.0.0.1:4222"
+    )]
     server: String,
     /// The Spate job whose buckets to copy ([A-Za-z0-9_-]{1,64}).
     #[arg(long)]
@@ -169,8 +175,8 @@ pub fn restore(args: &RestoreArgs) -> ExitCode {
 
 async fn restore_async(args: &RestoreArgs) -> Result<usize, Failure> {
     use async_nats::jetstream::kv;
-    let text = std::fs::read_to_string(&args.snapshot)
-        .map_err(|e| Failure(format!("cannot read {}: {e}", args.snapshot.display())))?;
+    let text = crate::support::read_text(&args.snapshot, "snapshot", spate_planner_core::MAX_SNAPSHOT_BYTES)
+        .map_err(Failure)?;
     let snap = Snapshot::parse(&text).map_err(|e| Failure(format!("{}: {e}", args.snapshot.display())))?;
     let target = Target::new(&args.server, &args.auth).map_err(Failure)?;
     let client = target

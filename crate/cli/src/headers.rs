@@ -1,8 +1,11 @@
 //! The headers every response of `serve` carries, the page's and the API's alike: one policy,
 //! applied as a layer over the whole router so that no route (an error included) goes without it.
+//! Beside it, inside it, the one check of who is answered at all (`crate::hosts`).
 
+use crate::hosts::Hosts;
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
+use std::sync::Arc;
 
 /// The policy the page runs under: no inline script, no eval, wasm compilation allowed, and no
 /// request leaving the origin.
@@ -10,9 +13,10 @@ pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
 style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
 form-action 'none'; frame-ancestors 'self'";
 
-/// `router` with the security headers added to every response it gives.
-pub fn secured(router: axum::Router) -> axum::Router {
-    router.layer(axum::middleware::map_response(secure))
+/// `router` answering only the names `hosts` accepts, with the security headers added to every
+/// response it gives (a refusal included).
+pub fn secured(router: axum::Router, hosts: Hosts) -> axum::Router {
+    crate::hosts::guarded(router, Arc::new(hosts)).layer(axum::middleware::map_response(secure))
 }
 
 async fn secure(mut r: Response) -> Response {

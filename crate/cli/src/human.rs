@@ -1,5 +1,7 @@
 //! The human reports of `plan` and `claims`: the answer first (findings), then the figures.
+//! Every string from the store goes through [`shown`] (control characters escaped).
 
+use crate::term::{shown, shown_or};
 use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActions, Reason, Report};
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
@@ -51,7 +53,9 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
     writeln!(
         out,
         "job {} ({}), snapshot taken at {} ms",
-        fleet.job, fleet.source.kind, fleet.taken_at_ms
+        shown(&fleet.job),
+        shown(&fleet.source.kind),
+        fleet.taken_at_ms
     )?;
     for f in findings(fleet, a) {
         let tag = match f.level {
@@ -59,17 +63,18 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
             Level::Warning => "warning",
             Level::Notice => "note",
         };
-        writeln!(out, "{tag}: {}", f.message)?;
+        writeln!(out, "{tag}: {}", shown(&f.message))?;
     }
     match &fleet.plan {
         Some(p) => writeln!(
             out,
             "seed {} from the plan's fingerprint {:?}",
-            a.applied.inputs.seed, p.fingerprint
+            a.applied.inputs.seed,
+            shown(&p.fingerprint)
         )?,
         None => writeln!(out, "seed {} ({:?})", a.applied.inputs.seed, fleet.seed_source)?,
     }
-    writeln!(out, "default cap {}", a.applied.default_cap.explain())?;
+    writeln!(out, "default cap {}", shown(&a.applied.default_cap.explain()))?;
     writeln!(out, "{} what-if change(s)", a.scenario.changes.len())
 }
 
@@ -82,7 +87,10 @@ fn warnings(out: &mut impl Write, fleet: &Fleet, limit: usize) -> Result<()> {
         writeln!(
             out,
             "  [{}] bucket {}, key {:?}: {}",
-            w.code, w.bucket, w.key, w.message
+            w.code,
+            shown(&w.bucket),
+            shown(&w.key),
+            shown(&w.message)
         )?;
     }
     if fleet.warnings.len() > limit {
@@ -100,7 +108,7 @@ fn members(out: &mut impl Write, r: &Report) -> Result<()> {
     let width = r
         .members
         .iter()
-        .map(|m| m.name.chars().count())
+        .map(|m| shown(&m.name).chars().count())
         .max()
         .unwrap_or(6)
         .max(6);
@@ -114,7 +122,7 @@ fn members(out: &mut impl Write, r: &Report) -> Result<()> {
         writeln!(
             out,
             "  {:<width$}  {:>10} -> {:>10}  {:>11}  {:>6}  {:>6}",
-            m.name,
+            shown(&m.name),
             human_bytes(m.load_now),
             human_bytes(m.load_planned),
             lanes,
@@ -139,10 +147,10 @@ fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
         writeln!(
             out,
             "  {}  {}  {} -> {}  {}{}",
-            mv.split,
+            shown(&mv.split),
             human_bytes(mv.weight),
-            mv.from.as_deref().unwrap_or("(none)"),
-            mv.to.as_deref().unwrap_or("(queue)"),
+            shown_or(mv.from.as_deref(), "(none)"),
+            shown_or(mv.to.as_deref(), "(queue)"),
             reason_text(mv.reason),
             gain
         )?;
@@ -152,7 +160,7 @@ fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
     }
     writeln!(out, "\nqueue ({}):", r.queue.len())?;
     for id in r.queue.iter().take(limit) {
-        writeln!(out, "  {id}")?;
+        writeln!(out, "  {}", shown(id))?;
     }
     if r.queue.len() > limit {
         writeln!(out, "  ... and {} more", r.queue.len() - limit)?;
@@ -194,7 +202,7 @@ pub fn claims(
     caps: impl Fn(&str) -> u32,
 ) -> Result<()> {
     for (x, n) in next {
-        writeln!(out, "{x}: holds {} of {} lane(s)", n.held.len(), caps(x))?;
+        writeln!(out, "{}: holds {} of {} lane(s)", shown(x), n.held.len(), caps(x))?;
         if n.actions.is_empty() && n.drains.is_empty() {
             writeln!(out, "  nothing to do")?;
         }
@@ -204,11 +212,11 @@ pub fn claims(
                 "  {:<10} {:<8} {}",
                 format!("{:?}", c.action).to_lowercase(),
                 format!("{:?}", c.kind).to_lowercase(),
-                c.id
+                shown(&c.id)
             )?;
         }
         for id in &n.drains {
-            writeln!(out, "  drain      {id}")?;
+            writeln!(out, "  drain      {}", shown(id))?;
         }
         if n.skipped > 0 {
             writeln!(
@@ -227,12 +235,18 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
     writeln!(
         out,
         "before: job {} at {} ms, {} members, {} splits",
-        b.job, b.taken_at_ms, b.members, b.splits
+        shown(&b.job),
+        b.taken_at_ms,
+        b.members,
+        b.splits
     )?;
     writeln!(
         out,
         "after:  job {} at {} ms, {} members, {} splits",
-        a.job, a.taken_at_ms, a.members, a.splits
+        shown(&a.job),
+        a.taken_at_ms,
+        a.members,
+        a.splits
     )?;
     let dc = &d.decision;
     match (dc.published, dc.matches) {
@@ -244,7 +258,7 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
             dc.differences.len()
         )?,
     }
-    writeln!(out, "joined: {:?}\nleft:   {:?}", d.joined, d.left)?;
+    writeln!(out, "joined: {}\nleft:   {}", names(&d.joined), names(&d.left))?;
     writeln!(out, "\nmembers:")?;
     let opt = |v: Option<u64>| v.map(human_bytes).unwrap_or_else(|| "-".into());
     let cap = |v: Option<u32>| v.map(|c| c.to_string()).unwrap_or_else(|| "-".into());
@@ -252,7 +266,7 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
         writeln!(
             out,
             "  {:<24} {:>10} -> {:>10}   cap {:>4} -> {:>4}",
-            m.name,
+            shown(&m.name),
             opt(m.load_before),
             opt(m.load_after),
             cap(m.cap_before),
@@ -261,8 +275,8 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
     }
     writeln!(out, "\nsplits that changed owner ({}):", d.owner_changes.len())?;
     for c in d.owner_changes.iter().take(limit) {
-        let o = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-        writeln!(out, "  {}  {} -> {}", c.split, o(&c.before), o(&c.after))?;
+        let o = |v: &Option<String>| shown_or(v.as_deref(), "(none)").into_owned();
+        writeln!(out, "  {}  {} -> {}", shown(&c.split), o(&c.before), o(&c.after))?;
     }
     let (fb, fa) = (&d.figures_before, &d.figures_after);
     writeln!(out, "\n{:<22} {:>12} {:>12}", "figure", "before", "after")?;
@@ -294,4 +308,10 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
         writeln!(out, "{name:<22} {x:>12} {y:>12}")?;
     }
     Ok(())
+}
+
+/// Names as a list, each quoted and [`shown`]: `["a", "b"]`.
+fn names(v: &[String]) -> String {
+    let quoted: Vec<String> = v.iter().map(|s| format!("\"{}\"", shown(s))).collect();
+    format!("[{}]", quoted.join(", "))
 }

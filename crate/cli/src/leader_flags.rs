@@ -48,11 +48,7 @@ impl LeaderFlags {
     pub fn scenario(&self) -> Result<Scenario, String> {
         let mut scenario = match &self.what_if {
             None => Scenario::default(),
-            Some(p) => {
-                let text =
-                    std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-                Scenario::parse(&text).map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))?
-            }
+            Some(p) => crate::support::scenario(p)?,
         };
         if let Some(cap) = self.default_cap {
             scenario.default_cap = Some(cap);

@@ -11,16 +11,21 @@ mod cut;
 mod demo;
 mod export;
 mod headers;
+mod hosts;
 mod human;
 mod leader_flags;
+mod listen;
 mod live;
 mod nats;
+mod output;
 mod plan;
+mod report;
 mod review;
 mod serve;
 mod simulate;
 mod store;
 mod support;
+mod term;
 
 #[derive(Parser)]
 #[command(
@@ -52,7 +57,7 @@ enum Command {
     /// Compare two snapshots of a job: members, caps, owners, figures, and the leader's decision.
     Diff(review::DiffArgs),
     /// A Markdown review report (with SVG charts): the plan, and optionally a sweep and a comparison.
-    Report(review::ReportArgs),
+    Report(report::ReportArgs),
     /// Copy a job's two buckets from a live NATS server into a snapshot file (read-only).
     Snapshot(export::Args),
     /// Write a snapshot's entries into new buckets on a server (for tests and demos).
@@ -79,7 +84,7 @@ fn main() -> ExitCode {
         Command::Claims(args) => claims::run(&args),
         Command::Sweep(args) => review::run_sweep(&args),
         Command::Diff(args) => review::run_diff(&args),
-        Command::Report(args) => review::run_report(&args),
+        Command::Report(args) => report::run_report(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
         Command::Watch(args) => live::watch::run(&args),

@@ -8,33 +8,84 @@
 //! client as authentication; the addresses alone are what is ever printed or written.
 //!
 //! Precedence, highest first: `--creds FILE`, `--token T`, `--user U --password P`, then
-//! credentials in `--server` (`--password P` alone pairs with a user name given there).
-//! Credentials in `--server` that an option overrides are ignored, with a note on standard
-//! error. Different credentials in two addresses are an error.
+//! credentials in `--server` (`--password P` alone pairs with a user name given there), then the
+//! environment as the NATS tools read it (`NATS_CREDS`, `NATS_TOKEN`, `NATS_USER` with
+//! `NATS_PASSWORD`; `--server` itself defaults to `NATS_URL`), which keeps secrets off the
+//! command line that `ps` shows. Credentials in `--server` that an option overrides are
+//! ignored, with a note on standard error. Different credentials in two addresses are an error.
 
 use async_nats::{ConnectError, ConnectErrorKind, ConnectOptions, ServerAddr};
 use percent_encoding::percent_decode_str;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The authentication options every connecting command takes.
+/// The authentication options every connecting command takes. Any other process can read a
+/// command line (`ps`): give secrets through the environment (NATS_PASSWORD, NATS_TOKEN) or a
+/// credentials file (--creds, NATS_CREDS) rather than as options.
 #[derive(clap::Args, Clone, Default)]
 pub struct AuthArgs {
-    /// A NATS credentials file (.creds).
+    /// A NATS credentials file (.creds). Without any credential option or credentials in
+    /// --server: the file NATS_CREDS names.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["user", "token"])]
     pub creds: Option<PathBuf>,
-    /// User name (with --password).
+    /// User name (with --password). Without any credential option or credentials in --server:
+    /// NATS_USER with NATS_PASSWORD.
     #[arg(long, requires = "password", conflicts_with = "token")]
     pub user: Option<String>,
-    /// Password (with --user, or with a user name in --server).
+    /// Password (with --user, or with a user name in --server; or NATS_PASSWORD, which `ps`
+    /// does not show).
     #[arg(long)]
     pub password: Option<String>,
-    /// Authentication token.
+    /// Authentication token (or NATS_TOKEN, which `ps` does not show).
     #[arg(long)]
     pub token: Option<String>,
     /// A CA certificate (PEM) to verify the server's TLS certificate; implies TLS.
     #[arg(long, value_name = "FILE")]
     pub tls_ca: Option<PathBuf>,
+}
+
+/// The environment variables read, as the NATS tools name them.
+pub const ENV_CREDS: &str = "NATS_CREDS";
+pub const ENV_TOKEN: &str = "NATS_TOKEN";
+pub const ENV_USER: &str = "NATS_USER";
+pub const ENV_PASSWORD: &str = "NATS_PASSWORD";
+
+impl AuthArgs {
+    fn gives_credentials(&self) -> bool {
+        self.creds.is_some() || self.token.is_some() || self.user.is_some() || self.password.is_some()
+    }
+
+    /// These options, or when they give no credentials (and `--server` has none), the
+    /// credentials of the environment `env` reads: `NATS_CREDS`, else `NATS_TOKEN`, else
+    /// `NATS_USER` with `NATS_PASSWORD`. Empty variables count as unset.
+    pub fn or_environment(
+        &self,
+        url_has_credentials: bool,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> AuthArgs {
+        if self.gives_credentials() || url_has_credentials {
+            return self.clone();
+        }
+        let var = |name: &str| env(name).filter(|v| !v.is_empty());
+        let mut out = AuthArgs {
+            tls_ca: self.tls_ca.clone(),
+            ..AuthArgs::default()
+        };
+        if let Some(c) = var(ENV_CREDS) {
+            out.creds = Some(PathBuf::from(c));
+        } else if let Some(t) = var(ENV_TOKEN) {
+            out.token = Some(t);
+        } else if let Some(u) = var(ENV_USER) {
+            out.user = Some(u);
+            out.password = Some(var(ENV_PASSWORD).unwrap_or_default());
+        }
+        out
+    }
+}
+
+/// The process's environment, for [`AuthArgs::or_environment`].
+pub fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
 }
 
 /// Credentials found in one address: a user part and, after a colon, a password.
@@ -300,7 +351,17 @@ fn choose_auth(url: Option<&UrlCredentials>, auth: &AuthArgs) -> Result<Auth, St
 impl Target {
     /// Parses `--server` and combines its credentials with the options.
     pub fn new(server: &str, auth: &AuthArgs) -> Result<Target, String> {
+        Target::with_env(server, auth, process_env)
+    }
+
+    /// [`Target::new`] with the environment read through `env`.
+    pub fn with_env(
+        server: &str,
+        auth: &AuthArgs,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Target, String> {
         let servers = parse_servers(server)?;
+        let auth = &auth.or_environment(servers.credentials.is_some(), env);
         let chosen = choose_auth(servers.credentials.as_ref(), auth)?;
         let mut secrets: Vec<String> = [&auth.password, &auth.token]
             .into_iter()
@@ -553,6 +614,48 @@ mod tests {
         );
         assert!(chosen("h", &auth(None, Some("pw"), None)).is_err());
         assert!(chosen("u:p@h", &auth(None, Some("pw"), None)).is_err());
+    }
+
+    #[test]
+    fn the_environment_gives_credentials_when_nothing_else_does() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        };
+        let with = |server: &str, a: &AuthArgs, vars: &'static [(&'static str, &'static str)]| {
+            let t = Target::with_env(server, a, env(vars)).unwrap();
+            let secret_redacted = t.redact("pw-env tok-env");
+            let kind = match t.auth {
+                Auth::None => "none".to_string(),
+                Auth::UserPassword(u, p) => format!("user {u} {p}"),
+                Auth::Token(t) => format!("token {t}"),
+                Auth::CredsFile(p) => format!("creds {}", p.display()),
+            };
+            (kind, secret_redacted)
+        };
+        let none = AuthArgs::default();
+        let all: &[(&str, &str)] = &[
+            ("NATS_CREDS", "/x.creds"),
+            ("NATS_TOKEN", "tok-env"),
+            ("NATS_USER", "u-env"),
+            ("NATS_PASSWORD", "pw-env"),
+        ];
+        assert_eq!(with("h", &none, all).0, "creds /x.creds");
+        assert_eq!(with("h", &none, &all[1..]).0, "token tok-env");
+        let (kind, redacted) = with("h", &none, &all[2..]);
+        assert_eq!(kind, "user u-env pw-env");
+        assert_eq!(
+            redacted, "*** tok-env",
+            "the password from the environment is a secret too"
+        );
+        assert_eq!(
+            with("h", &none, &[("NATS_TOKEN", "")]).0,
+            "none",
+            "empty is unset"
+        );
+        // An option or credentials in --server win over the whole environment.
+        assert_eq!(with("h", &auth(None, None, Some("opt")), all).0, "token opt");
+        assert_eq!(with("u:p@h", &none, all).0, "user u p");
+        assert_eq!(with("h", &none, &[]).0, "none");
     }
 
     #[test]

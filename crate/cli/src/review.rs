@@ -3,7 +3,7 @@
 use spate_planner_core::{
     diff, human_bytes, smallest_meeting, sweep, to_json, Axis, CrashModel, Scenario, Step,
 };
-use spate_planner_sim::{CrashScript, Script};
+use spate_planner_sim::{CrashScript, Script, MAX_SCRIPT_BYTES};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,28 +47,14 @@ pub struct SweepArgs {
     json: bool,
 }
 
-/// `FROM..TO` (inclusive) or `N`.
-pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
-    let num = |s: &str| {
-        s.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("{text:?} is not a range FROM..TO of whole numbers"))
-    };
-    let (a, b) = match text.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
-        None => (num(text)?, num(text)?),
-    };
-    if a > b {
-        return Err(format!("{text:?}: the range is empty ({a} > {b})"));
-    }
-    Ok(a..=b)
-}
-
 fn axis(args: &SweepArgs) -> Result<(Axis, std::ops::RangeInclusive<u32>), String> {
     match (&args.add_members, &args.default_cap, &args.member_cap) {
-        (Some(r), _, _) => Ok((Axis::AddMembers { cap: args.cap }, parse_range(r)?)),
-        (_, Some(r), _) => Ok((Axis::DefaultCap, parse_range(r)?)),
-        (_, _, Some(r)) => Ok((Axis::MemberCap, parse_range(r)?)),
+        (Some(r), _, _) => Ok((
+            Axis::AddMembers { cap: args.cap },
+            crate::support::parse_range(r)?,
+        )),
+        (_, Some(r), _) => Ok((Axis::DefaultCap, crate::support::parse_range(r)?)),
+        (_, _, Some(r)) => Ok((Axis::MemberCap, crate::support::parse_range(r)?)),
         _ => Err("give one of --add-members, --default-cap or --member-cap".into()),
     }
 }
@@ -102,7 +88,7 @@ fn crash_script(args: &SweepArgs) -> Result<Option<Script>, String> {
     match &args.script {
         None => Ok(Some(Script::default())),
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let text = crate::support::read_text(p, "script", MAX_SCRIPT_BYTES)?;
             Script::parse(&text)
                 .map(Some)
                 .map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))
@@ -115,10 +101,7 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
     let base = match &args.what_if {
         None => Scenario::default(),
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            Scenario::parse(&text).map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))?
-        }
+        Some(p) => crate::support::scenario(p)?,
     };
     let script = crash_script(args)?;
     let model = script.as_ref().map(CrashScript);
@@ -195,7 +178,7 @@ fn crash_cells(s: &Step) -> String {
         None => String::new(),
         Some(c) => format!(
             "  {:<12} {:>9} {:>12}",
-            c.member,
+            crate::term::shown(&c.member),
             c.recovery_ms.map_or_else(
                 || "never".to_string(),
                 |ms| format!("{:.1} s", ms as f64 / 1000.0)
@@ -259,123 +242,4 @@ fn diff_command(args: &DiffArgs) -> Result<(), String> {
         crate::human::diff(&mut out, &d, args.limit).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges_read_inclusively() {
-        assert_eq!(parse_range("0..24"), Ok(0..=24));
-        assert_eq!(parse_range("2..=32"), Ok(2..=32));
-        assert_eq!(parse_range("5"), Ok(5..=5));
-        assert!(parse_range("9..3").is_err());
-        assert!(parse_range("a..b").is_err());
-    }
-}
-
-#[derive(clap::Args)]
-pub struct ReportArgs {
-    /// A snapshot file (docs/snapshot-format.md).
-    snapshot: PathBuf,
-    #[command(flatten)]
-    leader: crate::leader_flags::LeaderFlags,
-    /// Include a sweep adding 0, 1, … members (a range FROM..TO).
-    #[arg(long, value_name = "RANGE", group = "sweep_axis")]
-    sweep_add_members: Option<String>,
-    /// The cap of the sweep's added members.
-    #[arg(long, requires = "sweep_add_members")]
-    cap: Option<u32>,
-    /// Include a sweep of the leader's default cap (a range FROM..TO).
-    #[arg(long, value_name = "RANGE", group = "sweep_axis")]
-    sweep_default_cap: Option<String>,
-    /// Include a sweep of every member's cap (a range FROM..TO).
-    #[arg(long, value_name = "RANGE", group = "sweep_axis")]
-    sweep_member_cap: Option<String>,
-    /// Include a comparison with this earlier snapshot.
-    #[arg(long, value_name = "SNAPSHOT")]
-    before: Option<PathBuf>,
-    /// Write the report here (its SVG images beside it, unless --inline); default: standard
-    /// output, images inlined.
-    #[arg(short, long, value_name = "FILE.md")]
-    output: Option<PathBuf>,
-    /// Inline the images as data: URIs (one self-contained file).
-    #[arg(long)]
-    inline: bool,
-}
-
-fn report_sweep(args: &ReportArgs) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
-    Ok(
-        match (
-            &args.sweep_add_members,
-            &args.sweep_default_cap,
-            &args.sweep_member_cap,
-        ) {
-            (Some(r), _, _) => Some((Axis::AddMembers { cap: args.cap }, parse_range(r)?)),
-            (_, Some(r), _) => Some((Axis::DefaultCap, parse_range(r)?)),
-            (_, _, Some(r)) => Some((Axis::MemberCap, parse_range(r)?)),
-            _ => None,
-        },
-    )
-}
-
-pub fn run_report(args: &ReportArgs) -> ExitCode {
-    match report_command(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("spate-planner report: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn report_command(args: &ReportArgs) -> Result<(), String> {
-    use spate_planner_core::{review, ReviewInputs};
-    let fleet = crate::support::load(&args.snapshot)?;
-    let scenario = args.leader.scenario()?;
-    let analysis = spate_planner_core::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
-    let steps = match report_sweep(args)? {
-        Some((axis, range)) => Some((
-            axis,
-            sweep(&fleet, &scenario, axis, range, None).map_err(|e| format!("{e} [{}]", e.code()))?,
-        )),
-        None => None,
-    };
-    let d = match &args.before {
-        Some(p) => Some(diff(&crate::support::load(p)?, &fleet).map_err(|e| format!("{e} [{}]", e.code))?),
-        None => None,
-    };
-    let r = review(&ReviewInputs {
-        fleet: &fleet,
-        analysis: &analysis,
-        sweep: steps.as_ref().map(|(a, s)| (*a, s.as_slice())),
-        diff: d.as_ref(),
-        version: env!("CARGO_PKG_VERSION"),
-    });
-    let Some(out) = &args.output else {
-        return std::io::stdout()
-            .lock()
-            .write_all(r.inlined().as_bytes())
-            .map_err(|e| e.to_string());
-    };
-    let text = if args.inline {
-        r.inlined()
-    } else {
-        r.markdown.clone()
-    };
-    crate::support::write_atomically(out, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    if !args.inline {
-        let dir = out
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(std::path::Path::new("."));
-        for img in &r.images {
-            let p = dir.join(&img.name);
-            crate::support::write_atomically(&p, img.svg.as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        }
-    }
-    Ok(())
 }

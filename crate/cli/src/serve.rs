@@ -1,12 +1,13 @@
 //! `spate-planner serve`: the dashboard, embedded in this binary, on 127.0.0.1.
 
-use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::hosts::Hosts;
 use crate::live::http::Live;
 use crate::nats::{AuthArgs, Target};
+use axum::body::Bytes;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -18,6 +19,12 @@ pub struct Args {
     /// Port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// Also answer requests for this host name (repeatable). Against DNS rebinding, every
+    /// request whose Host is not 127.0.0.1:PORT or localhost:PORT, or whose Origin is not one of
+    /// those, is refused (403); behind a reverse proxy that passes its own Host on, name it here.
+    /// NAME is a host name or address, with :PORT to allow that port only.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     /// Serve the dashboard from this directory instead of the copy built into the binary.
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -83,15 +90,16 @@ enum Miss {
 }
 
 impl Source {
-    fn get(&self, rel: &str) -> Result<Cow<'static, [u8]>, Miss> {
+    /// The asset's bytes: the embedded ones themselves (no copy), or the file as read.
+    fn get(&self, rel: &str) -> Result<Bytes, Miss> {
         match self {
             Source::Embedded => ASSETS
                 .iter()
                 .find(|(p, _)| *p == rel)
-                .map(|(_, b)| Cow::Borrowed(*b))
+                .map(|(_, b)| Bytes::from_static(b))
                 .ok_or(Miss::NotFound),
             Source::Dir(d) => match std::fs::read(d.join(rel)) {
-                Ok(b) => Ok(Cow::Owned(b)),
+                Ok(b) => Ok(Bytes::from(b)),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Miss::NotFound),
                 Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Miss::NotFound),
                 Err(e) => Err(Miss::Io(e)),
@@ -101,6 +109,13 @@ impl Source {
 }
 
 pub fn run(args: &Args) -> ExitCode {
+    let hosts = match Hosts::new(args.port, &args.allow_host) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("spate-planner serve: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let source = match &args.dir {
         Some(d) => Source::Dir(d.clone()),
         None => Source::Embedded,
@@ -120,31 +135,12 @@ pub fn run(args: &Args) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let snapshot = match &args.snapshot {
-        None => None,
-        Some(p) => match crate::support::load(p) {
-            Ok(fleet) => {
-                eprintln!(
-                    "snapshot {}: job {}, {} members, {} splits, {} warnings",
-                    p.display(),
-                    fleet.job,
-                    fleet.members.len(),
-                    fleet.splits.len(),
-                    fleet.warnings.len()
-                );
-                match std::fs::read(p) {
-                    Ok(b) => Some(b),
-                    Err(e) => {
-                        eprintln!("spate-planner serve: cannot read {}: {e}", p.display());
-                        return ExitCode::FAILURE;
-                    }
-                }
-            }
-            Err(e) => {
-                eprintln!("spate-planner serve: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("spate-planner serve: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -169,7 +165,7 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = rt.block_on(serve(args, source, snapshot, target.as_ref()));
+    let result = rt.block_on(serve(args, hosts, source, snapshot, target.as_ref()));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -178,6 +174,23 @@ pub fn run(args: &Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The snapshot to serve, checked (its summary printed) and read once: every request for
+/// `/snapshot.json` is sent these bytes, shared.
+fn read_snapshot(p: &Path) -> Result<Bytes, String> {
+    let fleet = crate::support::load(p)?;
+    eprintln!(
+        "snapshot {}: job {}, {} members, {} splits, {} warnings",
+        p.display(),
+        fleet.job,
+        fleet.members.len(),
+        fleet.splits.len(),
+        fleet.warnings.len()
+    );
+    std::fs::read(p)
+        .map(Bytes::from)
+        .map_err(|e| format!("cannot read {}: {e}", p.display()))
 }
 
 /// Connects to NATS and starts the fixed job, if asked to.
@@ -205,7 +218,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     Ok(Some(live))
 }
 
-fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) -> axum::Router {
+fn router(hosts: Hosts, source: Source, snapshot: Option<Bytes>, live: Option<Arc<Live>>) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
     let mut app = axum::Router::new();
@@ -225,15 +238,17 @@ fn router(source: Source, snapshot: Option<Vec<u8>>, live: Option<Arc<Live>>) ->
     crate::headers::secured(
         app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
             let shared = Arc::clone(&shared);
-            async move { respond(&method, &uri, &shared.0, shared.1.as_deref(), shared.2) }
+            async move { respond(&method, &uri, &shared.0, shared.1.as_ref(), shared.2) }
         }),
+        hosts,
     )
 }
 
 async fn serve(
     args: &Args,
+    hosts: Hosts,
     source: Source,
-    snapshot: Option<Vec<u8>>,
+    snapshot: Option<Bytes>,
     target: Option<&Target>,
 ) -> Result<(), String> {
     let live = live_side(args, target).await?;
@@ -245,16 +260,17 @@ async fn serve(
                 args.port
             )
         })?;
-    let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    let bound = listener.local_addr().map_err(|e| format!("cannot listen: {e}"))?;
+    let addr = bound.to_string();
     // A served snapshot opens at `/` (the page names it on its element).
     let query = match (&snapshot, &args.job) {
         (None, Some(job)) => format!("?job={job}"),
         _ => String::new(),
     };
     println!("spate-planner dashboard: http://{addr}/{query}");
-    axum::serve(listener, router(source, snapshot, live))
-        .await
-        .map_err(|e| e.to_string())
+    let app = router(hosts.on_port(bound.port()), source, snapshot, live);
+    crate::listen::serve(listener, app).await;
+    Ok(())
 }
 
 /// The page with the served snapshot named on its element, so that `/` opens on it.
@@ -292,20 +308,21 @@ fn respond(
     method: &axum::http::Method,
     uri: &axum::http::Uri,
     source: &Source,
-    snapshot: Option<&[u8]>,
+    snapshot: Option<&Bytes>,
     live: bool,
 ) -> axum::response::Response {
     use axum::http::{header, Method, StatusCode};
     use axum::response::IntoResponse;
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
+        // The file as read at start, shared by every request (no copy).
         (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.map(|s| Cow::Owned(s.to_vec())).ok_or(Miss::NotFound)
+            snapshot.cloned().ok_or(Miss::NotFound)
         }
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
             source
                 .get(r)
-                .map(|page| Cow::Owned(page_named(&page, snapshot.is_some(), live)))
+                .map(|page| Bytes::from(page_named(&page, snapshot.is_some(), live)))
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
@@ -313,7 +330,7 @@ fn respond(
     match body {
         Ok(bytes) => (
             [(header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or("")))],
-            bytes.into_owned(),
+            bytes,
         )
             .into_response(),
         Err(Miss::NotFound) => (StatusCode::NOT_FOUND, "not found").into_response(),

@@ -2,9 +2,10 @@
 //! and the simulator's benchmark (`spate-planner bench --sim`).
 
 use crate::support::load;
-use spate_planner_core::{demo_snapshot, DemoParams, Fleet};
+use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet};
 use spate_planner_sim::{
     apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What,
+    MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,7 +56,8 @@ fn start_of(args: &Args) -> Result<Start, String> {
                 splits,
                 members,
                 ..DemoParams::default()
-            });
+            })
+            .map_err(|e| format!("--demo: {e} [{}]", e.code))?;
             Fleet::from_snapshot(&snap).map_err(|e| format!("demo: {e}"))?
         }
         (None, None) => return Err("give a snapshot file or --demo SPLITSxMEMBERS".into()),
@@ -66,9 +68,9 @@ fn start_of(args: &Args) -> Result<Start, String> {
 fn script_of(args: &Args) -> Result<Script, String> {
     let mut doc: serde_json::Value = match &args.script {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            serde_json::from_str(&text)
-                .map_err(|e| format!("{}: not JSON: {e} [invalid_script]", p.display()))?
+            let text = crate::support::read_text(p, "script", MAX_SCRIPT_BYTES)?;
+            spate_planner_core::strict_value(&text)
+                .map_err(|e| format!("{}: not JSON: {} [invalid_script]", p.display(), json_message(&e)))?
         }
         None => serde_json::json!({}),
     };
@@ -224,8 +226,10 @@ fn split_line(what: &What) -> String {
 fn human(out: &mut impl Write, o: &Outcome, verbose: bool) -> std::io::Result<()> {
     writeln!(out, "timeline (ms):")?;
     for e in &o.timeline {
+        // A line is this module's words and names from the store or the script: escaping the
+        // whole line escapes the names (the words have no control character or backslash).
         if let Some(l) = line(&e.what, verbose) {
-            writeln!(out, "{:>10}  {l}", e.t_ms)?;
+            writeln!(out, "{:>10}  {}", e.t_ms, crate::term::shown(&l))?;
         }
     }
     figures(out, &o.figures)

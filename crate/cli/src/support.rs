@@ -1,45 +1,90 @@
-//! What several commands share: reading a snapshot file into the leader's view, writing an output
-//! file atomically, and the wall clock. Command modules use these; none imports another command.
+//! What several commands share: reading an input file (never more than its format's limit),
+//! reading a snapshot into the leader's view or a scenario, writing an output file atomically
+//! (`output.rs`), and the wall clock. Command modules use these; none imports another command.
 
-use spate_planner_core::Fleet;
-use std::io::Write;
+use spate_planner_core::{human_bytes, Fleet, Scenario, MAX_SCENARIO_BYTES, MAX_SNAPSHOT_BYTES, MAX_STEPS};
+use std::io::Read;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Reads and loads a snapshot file, with the error a person needs.
-pub fn load(path: &Path) -> Result<Fleet, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        format!(
-            "{}: not a snapshot: invalid UTF-8 at byte {}",
-            path.display(),
-            e.valid_up_to()
-        )
-    })?;
-    Fleet::load_text(text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
+pub use crate::output::write_atomically;
+
+/// The refusal of an input past its limit (docs/bad-inputs.md, "Bounds").
+fn too_large(path: &Path, what: &str, size: &str, max: usize) -> String {
+    format!(
+        "{}: {size}; spate-planner reads a {what} of at most {} ({max} bytes) [too_large]",
+        path.display(),
+        human_bytes(max as u64)
+    )
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "snapshot".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// The bytes of `path`, at most `max` of them: a regular file larger than that is refused before
+/// anything is read, and any other file (a pipe, a device such as /dev/zero) is read only up to
+/// one byte past the limit. `what` names the kind of input in the error.
+pub fn read_bounded(path: &Path, what: &str, max: usize) -> Result<Vec<u8>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(format!("cannot read {}: it is a directory", path.display()));
     }
-    result
+    if meta.is_file() && meta.len() > max as u64 {
+        return Err(too_large(path, what, &format!("{} bytes", meta.len()), max));
+    }
+    let mut bytes = Vec::with_capacity(if meta.is_file() { meta.len() as usize } else { 0 });
+    file.take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() > max {
+        return Err(too_large(path, what, "more than that was read", max));
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] as UTF-8 text.
+pub fn read_text(path: &Path, what: &str, max: usize) -> Result<String, String> {
+    String::from_utf8(read_bounded(path, what, max)?).map_err(|e| {
+        format!(
+            "{}: not a {what}: invalid UTF-8 at byte {} [not_json]",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Reads and loads a snapshot file, with the error a person needs.
+pub fn load(path: &Path) -> Result<Fleet, String> {
+    let text = read_text(path, "snapshot", MAX_SNAPSHOT_BYTES)?;
+    Fleet::load_text(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
+}
+
+/// Reads a scenario file (docs/scenario-format.md): an empty file is refused.
+pub fn scenario(path: &Path) -> Result<Scenario, String> {
+    let text = read_text(path, "scenario", MAX_SCENARIO_BYTES)?;
+    Scenario::parse_file(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
+}
+
+/// `FROM..TO` (inclusive) or `N`.
+pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let num = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{text:?} is not a range FROM..TO of whole numbers"))
+    };
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
+        None => (num(text)?, num(text)?),
+    };
+    if a > b {
+        return Err(format!("{text:?}: the range is empty ({a} > {b})"));
+    }
+    let steps = u64::from(b - a) + 1;
+    if steps > u64::from(MAX_STEPS) {
+        return Err(format!(
+            "{text:?}: {steps} steps; a sweep takes at most {MAX_STEPS} (narrow the range) [too_large]"
+        ));
+    }
+    Ok(a..=b)
 }
 
 /// Now, in ms since the Unix epoch (0 if the clock is before it).
@@ -48,4 +93,27 @@ pub fn now_ms() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_read_inclusively() {
+        assert_eq!(parse_range("0..24"), Ok(0..=24));
+        assert_eq!(parse_range("2..=32"), Ok(2..=32));
+        assert_eq!(parse_range("5"), Ok(5..=5));
+        assert!(parse_range("9..3").is_err());
+        assert!(parse_range("a..b").is_err());
+        assert_eq!(parse_range("1..1024"), Ok(1..=1024));
+        let e = parse_range("0..1024").unwrap_err();
+        assert!(
+            e.contains("\"0..1024\": 1025 steps; a sweep takes at most 1024") && e.contains("[too_large]"),
+            "{e}"
+        );
+        assert!(parse_range("0..4294967295")
+            .unwrap_err()
+            .contains("4294967296 steps"));
+    }
 }

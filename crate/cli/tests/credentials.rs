@@ -285,3 +285,96 @@ async fn tokens_in_every_form() {
     );
     assert!(!out.exists());
 }
+
+/// `snapshot` with `args` and the environment `envs` (nothing else of the caller's NATS_*).
+fn export_env(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(BIN);
+    c.arg("snapshot").args(args).args(["--timeout", "3"]);
+    for v in [
+        "NATS_URL",
+        "NATS_USER",
+        "NATS_PASSWORD",
+        "NATS_TOKEN",
+        "NATS_CREDS",
+    ] {
+        c.env_remove(v);
+    }
+    c.envs(envs.iter().copied()).output().unwrap()
+}
+
+/// Credentials kept off the command line (`ps` shows it): NATS_URL, NATS_USER/NATS_PASSWORD and
+/// NATS_TOKEN, as the NATS tools read them; never printed; an option still wins; `--help` says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_from_the_environment() {
+    let server = NatsServer::start_with(true, &["--user", "planner", "--pass", "s3cret"]);
+    let opts = async_nats::ConnectOptions::with_user_and_password("planner".into(), "s3cret".into());
+    let job = fixture::write_job(
+        &jetstream::new(opts.connect(server.url()).await.unwrap()),
+        "envjob",
+    )
+    .await;
+    let tokens = NatsServer::start_with(true, &["--auth", "t0kenSecret"]);
+    let client = async_nats::ConnectOptions::with_token("t0kenSecret".into())
+        .connect(tokens.url())
+        .await
+        .unwrap();
+    fixture::write_job(&jetstream::new(client), "envjob").await;
+    let dir = Dir::new("env");
+    let secrets = ["s3cret", "t0kenSecret", "wr0ngpass"];
+    let url = format!("nats://127.0.0.1:{}", server.port);
+    let out = dir.0.join("env.json");
+    let o_s = out.to_str().unwrap();
+    let user = [
+        ("NATS_URL", url.as_str()),
+        ("NATS_USER", "planner"),
+        ("NATS_PASSWORD", "s3cret"),
+    ];
+    let o = export_env(&["--job", "envjob", "-o", o_s], &user);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_clean("user from the environment", &o, &dir.0, &secrets);
+    assert_eq!(saved_server(&out, &job), url);
+    let wrong = [
+        ("NATS_URL", url.as_str()),
+        ("NATS_USER", "planner"),
+        ("NATS_PASSWORD", "wr0ngpass"),
+    ];
+    let o = export_env(
+        &[
+            "--job",
+            "envjob",
+            "-o",
+            dir.0.join("never.json").to_str().unwrap(),
+        ],
+        &wrong,
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("refused the credentials"));
+    assert_clean("wrong password from the environment", &o, &dir.0, &secrets);
+    // An option wins over the environment: the right password given, the wrong one in NATS_PASSWORD.
+    let o = export_env(
+        &["--job", "envjob", "--user", "planner", "--password", "s3cret"],
+        &wrong,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let turl = format!("nats://127.0.0.1:{}", tokens.port);
+    let token = [("NATS_URL", turl.as_str()), ("NATS_TOKEN", "t0kenSecret")];
+    let o = export_env(
+        &["--job", "envjob", "-o", dir.0.join("tok.json").to_str().unwrap()],
+        &token,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_clean("token from the environment", &o, &dir.0, &secrets);
+    let help = Command::new(BIN).args(["snapshot", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for name in [
+        "NATS_URL",
+        "NATS_CREDS",
+        "NATS_USER",
+        "NATS_PASSWORD",
+        "NATS_TOKEN",
+        "ps",
+    ] {
+        assert!(help.contains(name), "--help names {name}: {help}");
+    }
+    assert!(!dir.0.join("never.json").exists());
+}

@@ -7,14 +7,22 @@
 //! member whose presence value is unreadable, one older presence value
 //! without `max_in_flight`, published assignments, a leader, and a start-up probe key.
 
+use crate::codes::ErrorCode;
 use crate::hash::stable_hash_str;
 use crate::records::{Finality, SCHEMA};
-use crate::snapshot::{bucket_names, Bucket, Entry, Snapshot, Source};
+use crate::snapshot::{bucket_names, valid_job_name, Bucket, Entry, Snapshot, SnapshotError, Source};
 use crate::synth::SplitMix64;
 use serde_json::json;
 use std::collections::BTreeMap;
 
 const MIB: u64 = 1 << 20;
+
+/// The most splits a demo has (its file is about 570 bytes a split: 1,000,000 make ~550 MiB,
+/// about what the dashboard reads).
+pub const MAX_DEMO_SPLITS: usize = 1_000_000;
+
+/// The most members a demo has.
+pub const MAX_DEMO_MEMBERS: usize = 100_000;
 
 /// Parameters of the demo.
 #[derive(Clone, Debug)]
@@ -36,6 +44,43 @@ impl Default for DemoParams {
             seed: 1,
             taken_at_ms: 1_767_225_600_000,
         }
+    }
+}
+
+impl DemoParams {
+    /// Checks the parameters: a valid job name, 1 to [`MAX_DEMO_MEMBERS`] members, at most
+    /// [`MAX_DEMO_SPLITS`] splits. The error names the parameter.
+    pub fn check(&self) -> Result<(), SnapshotError> {
+        let bad = |code, path: &str, message: String| Err(SnapshotError::new(code, message).at_path(path));
+        if !valid_job_name(&self.job) {
+            return bad(
+                ErrorCode::InvalidJob,
+                "job",
+                format!("job name {:?} is not [A-Za-z0-9_-]{{1,64}}", self.job),
+            );
+        }
+        if self.members == 0 {
+            return bad(
+                ErrorCode::InvalidField,
+                "members",
+                "a demo fleet has at least 1 member".into(),
+            );
+        }
+        if self.members > MAX_DEMO_MEMBERS {
+            let m = format!(
+                "{} members; a demo fleet has at most {MAX_DEMO_MEMBERS}",
+                self.members
+            );
+            return bad(ErrorCode::TooLarge, "members", m);
+        }
+        if self.splits > MAX_DEMO_SPLITS {
+            let m = format!(
+                "{} splits; a demo fleet has at most {MAX_DEMO_SPLITS}",
+                self.splits
+            );
+            return bad(ErrorCode::TooLarge, "splits", m);
+        }
+        Ok(())
     }
 }
 
@@ -167,13 +212,13 @@ fn write_members(w: &mut Writer, names: &[String], held: &mut BTreeMap<String, V
     }
 }
 
-/// The demo snapshot for `p`. Deterministic in `p`.
-pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
+/// The demo snapshot for `p`, or why `p` is out of bounds ([`DemoParams::check`]).
+/// Deterministic in `p`.
+pub fn demo_snapshot(p: &DemoParams) -> Result<Snapshot, SnapshotError> {
+    p.check()?;
     let mut rng = SplitMix64::new(p.seed ^ 0x5eed);
     let fingerprint = format!("s3://example-bucket/{}/ingest@v3", p.job);
-    let names: Vec<String> = (0..p.members.max(1))
-        .map(|i| format!("worker-{:02}", i))
-        .collect();
+    let names: Vec<String> = (0..p.members).map(|i| format!("worker-{:02}", i)).collect();
     let gone = "worker-gone-7f3a";
     let mut w = Writer {
         now: p.taken_at_ms,
@@ -205,7 +250,7 @@ pub fn demo_snapshot(p: &DemoParams) -> Snapshot {
     let leader = json!({"schema": SCHEMA, "owner": names[0], "nonce": "n-lead", "generation": 3});
     w.lease("leader".into(), 2_000, leader.to_string().into_bytes());
     w.lease(format!("_probe.{}", names[0]), 1_000, b"probe".to_vec());
-    finish(p, names.len(), w)
+    Ok(finish(p, names.len(), w))
 }
 
 fn finish(p: &DemoParams, members: usize, w: Writer) -> Snapshot {
@@ -252,7 +297,8 @@ mod tests {
             splits: 500,
             members: 8,
             ..DemoParams::default()
-        });
+        })
+        .unwrap();
         let text = snap.to_json();
         let fleet = Fleet::load_text(&text).unwrap();
         assert_eq!(fleet.members.len(), 8);
@@ -276,5 +322,52 @@ mod tests {
         assert_eq!(applied.departed[0].state, DepartedState::Withheld);
         assert!(applied.departed[0].withheld > 0);
         assert!(applied.inputs.plan().assignment.values().any(|v| !v.is_empty()));
+    }
+
+    #[test]
+    fn parameters_out_of_bounds_are_refused_by_name() {
+        let refused = |p: DemoParams| {
+            let e = demo_snapshot(&p).unwrap_err();
+            (e.code.as_str(), e.path.unwrap_or_default())
+        };
+        let d = DemoParams::default;
+        assert_eq!(
+            refused(DemoParams { members: 0, ..d() }),
+            ("invalid_field", "members".into())
+        );
+        let members = MAX_DEMO_MEMBERS + 1;
+        assert_eq!(
+            refused(DemoParams { members, ..d() }),
+            ("too_large", "members".into())
+        );
+        assert_eq!(
+            refused(DemoParams {
+                members: usize::MAX,
+                ..d()
+            }),
+            ("too_large", "members".into())
+        );
+        let splits = MAX_DEMO_SPLITS + 1;
+        assert_eq!(
+            refused(DemoParams { splits, ..d() }),
+            ("too_large", "splits".into())
+        );
+        assert_eq!(
+            refused(DemoParams {
+                job: "no job".into(),
+                ..d()
+            }),
+            ("invalid_job", "job".into())
+        );
+        let edge = DemoParams {
+            splits: 0,
+            members: 1,
+            ..d()
+        };
+        assert_eq!(
+            demo_snapshot(&edge).unwrap().state.entries.len(),
+            3,
+            "plan, assign.worker-00, assign.worker-gone"
+        );
     }
 }

@@ -35,6 +35,7 @@ mod diff;
 mod exact;
 mod fleet;
 mod hash;
+mod json;
 mod leader;
 mod live;
 mod pipeline;
@@ -78,11 +79,12 @@ pub use live::{
 };
 pub use scenario::{
     Applied, Change, Departed, DepartedState, Departure, Origin, Scenario, ScenarioError,
-    FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
+    FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, MAX_CHANGES, MAX_NAME_BYTES, MAX_PREFIX_BYTES,
+    MAX_SCENARIO_BYTES, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
 };
 pub use snapshot::{
     bucket_names, entry_json, parse_entry_json, stream_entry_json, valid_job_name, Bucket, Entry, Snapshot,
-    SnapshotError, Source, FORMAT as SNAPSHOT_FORMAT,
+    SnapshotError, Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
 };
 
 // A plan's figures, many plans, two snapshots, and the documents a person reads.
@@ -103,6 +105,7 @@ pub use sweep::{
 pub use worker::{holds, next_actions, NextActions, WorkerView};
 
 // Fleets for demos, benchmarks and tests, and exact JSON.
-pub use demo::{demo_snapshot, DemoParams};
+pub use demo::{demo_snapshot, DemoParams, MAX_DEMO_MEMBERS, MAX_DEMO_SPLITS};
 pub use exact::{count, to_json, Exact};
+pub use json::{message as json_message, not_a_u64, strict_value, without_bom, U64_MAX_TEXT};
 pub use synth::{bench_fleet, max_min_ratio, runnable_split, Shape, SplitMix64};

@@ -228,7 +228,7 @@ pub fn parse_record<T: Record>(bucket: &str, key: &str, bytes: &[u8]) -> Result<
             })),
             _ => Err(err(RecordErrorKind::Invalid {
                 record: T::NAME,
-                detail: e.to_string(),
+                detail: crate::json::message(&e),
             })),
         },
     }

@@ -16,6 +16,10 @@ use std::fmt;
 /// The format tag of this version of the file.
 pub const FORMAT: &str = "spate-planner-snapshot/1";
 
+/// The largest snapshot file read, in bytes, by the dashboard and the command line alike
+/// (parsing needs about 3 to 4 times this in memory).
+pub const MAX_SNAPSHOT_BYTES: usize = 512 << 20;
+
 /// Where a snapshot came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -228,7 +232,8 @@ impl std::error::Error for SnapshotError {}
 
 impl From<crate::records::RecordError> for SnapshotError {
     fn from(e: crate::records::RecordError) -> Self {
-        SnapshotError::new(e.code(), e.to_string()).at_key(&e.bucket, &e.key)
+        // The message without the bucket and key: Display puts them in front once.
+        SnapshotError::new(e.code(), e.kind_text()).at_key(&e.bucket, &e.key)
     }
 }
 
@@ -310,7 +315,10 @@ fn json_error(text: &str, e: serde_json::Error) -> SnapshotError {
                     ErrorCode::NotASnapshot,
                     format!("not a spate-planner snapshot: no \"format\" field ({FORMAT:?} expected)"),
                 ),
-                _ => SnapshotError::new(ErrorCode::InvalidField, format!("invalid snapshot: {e}")),
+                _ => SnapshotError::new(
+                    ErrorCode::InvalidField,
+                    format!("invalid snapshot: {}", crate::json::message(&e)),
+                ),
             }
         }
     }
@@ -396,7 +404,7 @@ impl Snapshot {
     /// Reads a snapshot file's text. Errors name the field, bucket or key at fault.
     pub fn parse(text: &str) -> Result<Snapshot, SnapshotError> {
         // A byte-order mark (as some editors save UTF-8) is not part of the document.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let text = crate::json::without_bom(text);
         if text.trim().is_empty() {
             return Err(SnapshotError::new(
                 ErrorCode::Empty,

@@ -88,7 +88,12 @@ pub struct CrashError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SweepError {
     Scenario(ScenarioError),
-    Simulation { value: u32, error: CrashError },
+    Simulation {
+        value: u32,
+        error: CrashError,
+    },
+    /// The range has more than [`MAX_STEPS`] values.
+    TooManySteps,
 }
 
 impl SweepError {
@@ -97,6 +102,7 @@ impl SweepError {
         match self {
             SweepError::Scenario(e) => e.code,
             SweepError::Simulation { error, .. } => error.code,
+            SweepError::TooManySteps => ErrorCode::TooLarge,
         }
     }
 }
@@ -106,6 +112,10 @@ impl std::fmt::Display for SweepError {
         match self {
             SweepError::Scenario(e) => e.fmt(f),
             SweepError::Simulation { value, error } => write!(f, "step {value}: {}", error.message),
+            SweepError::TooManySteps => write!(
+                f,
+                "the range has more than {MAX_STEPS} values; a sweep takes at most {MAX_STEPS} steps"
+            ),
         }
     }
 }
@@ -209,7 +219,8 @@ pub fn sweep_step(
     Ok(step)
 }
 
-/// The figures at each value of `values` (at most [`MAX_STEPS`] of them).
+/// The figures at each value of `values`: at most [`MAX_STEPS`] of them, more are refused
+/// (never cut silently) before any step is planned.
 pub fn sweep(
     fleet: &Fleet,
     base: &Scenario,
@@ -217,9 +228,12 @@ pub fn sweep(
     values: impl IntoIterator<Item = u32>,
     crash: Option<&dyn CrashModel>,
 ) -> Result<Vec<Step>, SweepError> {
+    let values: Vec<u32> = values.into_iter().take(MAX_STEPS as usize + 1).collect();
+    if values.len() > MAX_STEPS as usize {
+        return Err(SweepError::TooManySteps);
+    }
     values
         .into_iter()
-        .take(MAX_STEPS as usize)
         .map(|value| sweep_step(fleet, base, axis, value, crash))
         .collect()
 }

@@ -19,6 +19,7 @@ fn demo_text() -> String {
         members: 3,
         ..DemoParams::default()
     })
+    .unwrap()
     .to_json()
 }
 

@@ -129,7 +129,8 @@ impl<'a> Sim<'a> {
         self.tokens
     }
 
-    /// Counts one unit of work against the budget.
+    /// Counts one unit of work against the budget, and checks the budget: handled items and
+    /// deliveries count here, worker steps and each plan's members and splits where they run.
     fn spend(&mut self) -> Result<(), SimError> {
         self.events += 1;
         if self.events > self.max_events {
@@ -137,7 +138,7 @@ impl<'a> Sim<'a> {
                 ErrorCode::TooManyEvents,
                 "until_ms",
                 format!(
-                    "the simulation handled more than {} events before {} ms: shorten until_ms or raise the budget",
+                    "the simulation did more than {} units of work (events, worker steps, planned members and splits) before {} ms: shorten until_ms, use fewer events or a smaller fleet",
                     self.max_events,
                     self.now - ORIGIN
                 ),

@@ -37,13 +37,14 @@ mod writes;
 
 pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
-pub use options::{Options, SimError};
+pub use options::{Options, SimError, MAX_WORK};
 pub use outcome::{
     ClaimRow, Figures, FinalState, Interval, MemberRow, Outcome, Phase, Record, ReleaseReason, SplitList,
     TimelineEvent, What,
 };
 pub use run::simulate;
 pub use script::{
-    apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_UNTIL_MS,
+    apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,
+    MAX_SCRIPT_BYTES, MAX_SCRIPT_EVENTS, MAX_UNTIL_MS,
 };
 pub use start::{bench_scenario, Start};

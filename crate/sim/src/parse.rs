@@ -110,11 +110,12 @@ impl Obj {
 }
 
 pub(crate) fn as_u64(v: &Value, path: &str) -> Result<u64, SimError> {
-    v.as_u64().ok_or_else(|| {
-        invalid(
+    v.as_u64().ok_or_else(|| match v.as_f64() {
+        Some(f) if f >= 0.0 && !v.is_i64() => invalid(path, spate_planner_core::not_a_u64(f)),
+        _ => invalid(
             path,
             format!("expected an integer from 0 to 18446744073709551615, found {v}"),
-        )
+        ),
     })
 }
 

@@ -10,7 +10,7 @@ use super::parse::{as_u64, invalid, Obj};
 use super::start::Start;
 use serde::Serialize;
 use serde_json::Value;
-use spate_planner_core::ErrorCode;
+use spate_planner_core::{json_message, strict_value, ErrorCode};
 use std::collections::BTreeSet;
 
 /// The format tag of this version of the script file.
@@ -24,6 +24,15 @@ pub const MAX_UNTIL_MS: u64 = 1 << 32;
 
 /// Most splits the `add_splits` events of one script may add in all.
 pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
+
+/// The longest script text read, in bytes.
+pub const MAX_SCRIPT_BYTES: usize = 4 << 20;
+
+/// The longest `add_splits` prefix, in bytes (as in a what-if scenario).
+pub const MAX_PREFIX_BYTES: usize = spate_planner_core::MAX_PREFIX_BYTES;
+
+/// The most events one script may hold.
+pub const MAX_SCRIPT_EVENTS: usize = 10_000;
 
 /// One scripted change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -77,8 +86,17 @@ impl Default for Script {
 
 impl Script {
     /// Parses a script file's text strictly.
+    /// Parses a script's text strictly: at most [`MAX_SCRIPT_BYTES`], a byte-order mark
+    /// skipped, a key twice in one object refused (as snapshots and scenarios are read).
     pub fn parse(text: &str) -> Result<Script, SimError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| invalid("$", format!("not JSON: {e}")))?;
+        if text.len() > MAX_SCRIPT_BYTES {
+            let msg = format!(
+                "the script is {} bytes; a script is at most {MAX_SCRIPT_BYTES}",
+                text.len()
+            );
+            return Err(SimError::new(ErrorCode::TooLarge, "$", msg));
+        }
+        let v = strict_value(text).map_err(|e| invalid("$", format!("not JSON: {}", json_message(&e))))?;
         Script::from_value(v)
     }
 
@@ -329,6 +347,13 @@ fn read_events(v: Value) -> Result<Vec<ScriptEvent>, SimError> {
     let Value::Array(items) = v else {
         return Err(invalid("events", "expected an array of events"));
     };
+    if items.len() > MAX_SCRIPT_EVENTS {
+        let msg = format!(
+            "{} events; a script holds at most {MAX_SCRIPT_EVENTS}",
+            items.len()
+        );
+        return Err(SimError::new(ErrorCode::TooLarge, "events", msg));
+    }
     items
         .into_iter()
         .enumerate()
@@ -385,10 +410,15 @@ fn read_event(v: Value, path: &str) -> Result<ScriptEvent, SimError> {
         "crash_leader" => Op::CrashLeader,
         "add_splits" => {
             let (count, weight) = (o.u64("count")?, o.u64("weight")?);
+            let prefix = o.string("prefix")?.unwrap_or_else(|| "synthetic-".to_string());
+            if prefix.len() > MAX_PREFIX_BYTES {
+                let msg = format!("the prefix is {} bytes; at most {MAX_PREFIX_BYTES}", prefix.len());
+                return Err(SimError::new(ErrorCode::TooLarge, &o.path("prefix"), msg));
+            }
             Op::AddSplits {
                 count: o.require("count", count)?,
                 weight: o.require("weight", weight)?,
-                prefix: o.string("prefix")?.unwrap_or_else(|| "synthetic-".to_string()),
+                prefix,
             }
         }
         "fail" => {

@@ -11,6 +11,8 @@ impl Sim<'_> {
     /// One `step` of worker `w` (§2.5): prune departed, stop if finished or parting, elect,
     /// publish, claims and revocations, forced drains, terminal check.
     pub fn step(&mut self, w: &str) {
+        // Each step is work the budget counts (checked after the delivery that caused it).
+        self.events += 1;
         self.prune(w);
         let Some(wk) = self.workers.get(w) else {
             return;
@@ -149,6 +151,7 @@ impl Sim<'_> {
             )
         };
         if self.naive {
+            self.events += (self.store.members.len() + self.store.splits.len()) as u64;
             return compute(self, &reserved);
         }
         let key = MemoKey {
@@ -161,6 +164,8 @@ impl Sim<'_> {
                 return a.clone();
             }
         }
+        // A plan costs the budget one unit per member and per split it places.
+        self.events += (self.store.members.len() + self.store.splits.len()) as u64;
         let a = compute(self, &key.reserved);
         self.memo = Some((key, a.clone()));
         a

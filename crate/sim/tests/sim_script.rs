@@ -279,3 +279,57 @@ fn extremes_end_in_an_error_or_a_result_never_a_panic() {
     let o = simulate(&start, &s, &Options::default()).expect("runs");
     assert_eq!(o.figures.end_ms, 100_000);
 }
+
+/// `count` `start` events of new members, all at t = 0.
+fn starts(count: usize) -> String {
+    let events: Vec<String> = (0..count)
+        .map(|i| format!(r#"{{"at_ms": 0, "op": "start", "member": "new-{i:05}"}}"#))
+        .collect();
+    format!(r#"{{"until_ms": 60000, "events": [{}]}}"#, events.join(","))
+}
+
+/// A script's text, its event count and an `add_splits` prefix are bounded, each a `too_large`
+/// naming the field; a key twice in one object is refused as in a snapshot.
+#[test]
+fn a_script_past_its_size_events_or_prefix_is_refused() {
+    let big = format!(r#"{{"seed": 1, "events": [], "x": "{}"}}"#, "a".repeat(4 << 20));
+    assert_eq!(err(&big), ("too_large".into(), "$".into()));
+    let many = starts(10_001);
+    assert_eq!(err(&many), ("too_large".into(), "events".into()));
+    assert!(Script::parse(&starts(10_000)).is_ok());
+    let prefix = |n: usize| {
+        format!(
+            r#"{{"events": [{{"at_ms": 0, "op": "add_splits", "count": 1, "weight": 1, "prefix": "{}"}}]}}"#,
+            "p".repeat(n)
+        )
+    };
+    assert_eq!(err(&prefix(65)), ("too_large".into(), "events[0].prefix".into()));
+    assert!(Script::parse(&prefix(64)).is_ok());
+    assert_eq!(
+        err(r#"{"seed": 1, "seed": 2}"#),
+        ("invalid_script".into(), "$".into())
+    );
+    assert_eq!(Script::parse("\u{feff}{\"seed\": 3}").unwrap().seed, 3);
+}
+
+/// Starting many members costs a plan of the whole fleet per start, which the work budget
+/// counts (it used to count only handled events and deliveries, about 110,000 for 500 starts
+/// on a 2,000-split fleet, so 3,000 starts ran for minutes): a budget of 500,000 units stops
+/// 500 starts, while 100 starts run to the end under the default budget.
+#[test]
+fn many_starts_are_stopped_by_the_work_budget() {
+    let fleet = Start::steady(2000, 10, 8, 1);
+    let small = Options {
+        max_events: 500_000,
+        ..Options::default()
+    };
+    let Err(e) = simulate(&fleet, &script(&starts(500)), &small) else {
+        panic!("500 starts ran within a budget of 500,000 units");
+    };
+    assert_eq!(
+        (e.code.to_string(), e.path.as_str()),
+        ("too_many_events".into(), "until_ms")
+    );
+    let o = simulate(&fleet, &script(&starts(100)), &Options::default()).expect("runs");
+    assert_eq!(o.figures.end_ms, 60_000);
+}

@@ -17,7 +17,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The largest snapshot accepted, in bytes (parsing needs several times this in memory).
-pub const MAX_SNAPSHOT_BYTES: usize = 512 << 20;
+pub use spate_planner_core::MAX_SNAPSHOT_BYTES;
 
 fn snapshot_error(e: &SnapshotError) -> JsValue {
     let err = error(e.code.as_str(), &e.to_string(), e.path.as_deref());
@@ -41,6 +41,7 @@ fn sweep_error(e: &SweepError) -> JsValue {
     match e {
         SweepError::Scenario(e) => scenario_error(e),
         SweepError::Simulation { error: s, .. } => error(s.code.as_str(), &e.to_string(), Some(&s.path)),
+        SweepError::TooManySteps => error(e.code().as_str(), &e.to_string(), None),
     }
 }
 
@@ -201,7 +202,8 @@ impl Planner {
             members: members.clamp(1, 100_000) as usize,
             seed: seed as u64,
             ..DemoParams::default()
-        });
+        })
+        .map_err(|e| snapshot_error(&e))?;
         Fleet::from_snapshot(&snap)
             .map(Planner::new)
             .map_err(|e| snapshot_error(&e))

@@ -1,7 +1,9 @@
 // The Markdown report for a design review: title, job, snapshot, scenario (changes that no
 // longer apply marked), the summary, the figures (baseline and what-if), every member, the
 // heaviest moves. Snapshot text goes into code spans with backticks neutralised and `|`
-// escaped, so a name stays text inside a table wherever the Markdown is rendered. No DOM.
+// escaped, so a name stays text inside a table wherever the Markdown is rendered; prose that
+// carries snapshot text (findings, the default cap's note) has every punctuation character
+// escaped, so no tag, link or emphasis can come from the data. No DOM.
 import { humanBytes, ratio, reasonText, utc, thousands, gainRelief } from '../../common/shared/format.js';
 import { describe } from '../../common/shared/scenario.js';
 import { figureRows } from './figures.js';
@@ -13,6 +15,12 @@ export function code(s) {
   const ticks = (t.match(/`+/g) || []).reduce((m, x) => Math.max(m, x.length), 0);
   const fence = '`'.repeat(ticks + 1);
   return `${fence} ${t} ${fence}`;
+}
+
+/** Prose that Markdown shows as it is: every ASCII punctuation character backslash-escaped
+ * (so no `<tag>`, `[link](…)`, `&entity;`, emphasis or `|` comes from it), lines joined. */
+export function text(s) {
+  return String(s ?? '').replace(/[\r\n]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }
 
 /** Text as a code span inside a table cell: `|` escaped, so it cannot end the cell. */
@@ -66,9 +74,9 @@ export function markdownReport({ info, source, result, scenario, moves, link, ti
   const { view, baseline, failures } = result;
   const s = summarize(view);
   const lines = [`# Plan for job ${code(info.job)}${scenario.changes.length ? ' (what-if)' : ''}`, ''];
-  lines.push(`Snapshot ${code(source?.label ?? '')}, taken ${utc(info.taken_at_ms)}; seed ${info.seed}. Default cap ${view.default_cap}: ${view.default_cap_note}.`);
+  lines.push(`Snapshot ${code(source?.label ?? '')}, taken ${utc(info.taken_at_ms)}; seed ${info.seed}. Default cap ${view.default_cap}: ${text(view.default_cap_note)}.`);
   if (link) lines.push('', `Link to this view: <${link.replace(/>/g, '%3E')}>`);
-  if (view.findings.length) lines.push('', '## Findings', '', ...view.findings.map((f) => `- **${f.level}** ${code(f.code)}: ${f.message.replace(/[\r\n]+/g, ' ')}`));
+  if (view.findings.length) lines.push('', '## Findings', '', ...view.findings.map((f) => `- **${f.level}** ${code(f.code)}: ${text(f.message)}`));
   lines.push('', '## Scenario', '', ...scenarioLines(scenario, failures));
   lines.push('', '## Summary', '');
   if (s.worst) lines.push(`- heaviest member now: ${code(s.worst.name)}, ${humanBytes(s.worst.now)} → ${humanBytes(s.worst.planned)}`);

@@ -53,14 +53,14 @@ export function timelineSection({ timeline, run, info, images = [] }) {
   }
   if (run.status === 'error') {
     const e = run.error;
-    lines.push('', `**Configuration ${e.which} could not be simulated:** ${pipeSafe(e.message)} (code \`${e.code}\`${e.path ? `, at \`${e.path}\`` : ''}).`, '');
+    lines.push('', `**Configuration ${e.which} could not be simulated:** ${plain(e.message)} (code \`${e.code}\`${e.path ? `, at \`${e.path}\`` : ''}).`, '');
     return lines.join('\n');
   }
   const hasEvents = Array.isArray(timeline.script.events) && timeline.script.events.length > 0;
   lines.push('', '### Figures', '', ...figuresLines(run, names, hasEvents));
   for (const img of images) {
     const span = img.range ? `, ${clock(img.range[0])} to ${clock(img.range[1])}` : '';
-    lines.push('', `![${pipeSafe(names[img.which])}: each member's load over time and the idle work${span}](data:image/svg+xml;base64,${base64(img.svg)})`);
+    lines.push('', `![${plain(names[img.which])}: each member's load over time and the idle work${span}](data:image/svg+xml;base64,${base64(img.svg)})`);
   }
   const marks = run.a.marks.slice(0, 40).map((m) => `- ${plain(markText(m))}`);
   if (marks.length) lines.push('', `Events of A${run.a.marks.length > 40 ? ' (the first 40)' : ''}:`, '', ...marks);

@@ -4,7 +4,9 @@
 
 use super::follow::{self, Advisories, Conn};
 use super::hub::Hub;
+use super::limits::{self, Busy, Limits};
 use crate::store::ReadError;
+use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use spate_planner_core::valid_job_name;
@@ -22,6 +24,8 @@ pub struct Live {
     pub fixed: Option<String>,
     /// Each followed job's hub, and the task that feeds it (aborted when the job is dropped).
     hubs: tokio::sync::Mutex<HashMap<String, (Arc<Hub>, tokio::task::AbortHandle)>>,
+    /// What the clients may take at once.
+    limits: Arc<Limits>,
 }
 
 /// An HTTP error with a message for the page.
@@ -33,10 +37,21 @@ impl Refusal {
     }
 }
 
+impl From<Busy> for Refusal {
+    fn from(b: Busy) -> Refusal {
+        Refusal(StatusCode::SERVICE_UNAVAILABLE, b.0)
+    }
+}
+
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.1 }).to_string();
-        (self.0, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+        let mut r = (self.0, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+        if self.0 == StatusCode::SERVICE_UNAVAILABLE {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(limits::RETRY_AFTER_S));
+        }
+        r
     }
 }
 
@@ -58,6 +73,7 @@ impl Live {
             conn,
             fixed,
             hubs: tokio::sync::Mutex::new(HashMap::new()),
+            limits: Arc::new(Limits::default()),
         }
     }
 
@@ -148,27 +164,42 @@ pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
                 .map(str::to_string)
         })
         .and_then(|s| s.parse::<Revisions>().ok());
-    (headers("text/event-stream"), super::sse::body(hub, since)).into_response()
+    match super::sse::body(hub, since, live.limits.clone()) {
+        Ok(body) => (headers("text/event-stream"), body).into_response(),
+        Err(busy) => Refusal::from(busy).into_response(),
+    }
 }
 
-/// `GET /api/snapshot`: the state held now, as a snapshot file.
+/// `GET /api/snapshot`: the state held now, as a snapshot file: the job's shared text, sent
+/// under a permit of [`Limits`], with this request's time as `taken_at_ms`.
 pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
-    let job = match live.job_of(&uri) {
-        Ok(j) => j,
+    let answer = async {
+        let job = live.job_of(&uri)?;
+        let permit = live.limits.heavy()?;
+        let hub = live.hub(&job).await?;
+        let (pair, file) = hub.snapshot_file();
+        let parts: Vec<Bytes> = file
+            .at(crate::support::now_ms())
+            .into_iter()
+            .map(|b| limits::held(b, &permit))
+            .collect();
+        Ok::<_, Refusal>((pair, parts))
+    };
+    let (pair, parts) = match answer.await {
+        Ok(a) => a,
         Err(r) => return r.into_response(),
     };
-    match live.hub(&job).await {
-        Ok(hub) => {
-            let (pair, text) = hub.snapshot_file();
-            let revisions = pair.to_string();
-            let mut r = (headers("application/json"), text).into_response();
-            if let Ok(v) = HeaderValue::from_str(&revisions) {
-                r.headers_mut().insert("x-spate-revisions", v);
-            }
-            r
-        }
-        Err(r) => r.into_response(),
+    let length = parts.iter().map(Bytes::len).sum::<usize>();
+    let body = Body::from_stream(futures_util::stream::iter(
+        parts.into_iter().map(Ok::<_, std::convert::Infallible>),
+    ));
+    let mut r = (headers("application/json"), body).into_response();
+    r.headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    if let Ok(v) = HeaderValue::from_str(&pair.to_string()) {
+        r.headers_mut().insert("x-spate-revisions", v);
     }
+    r
 }
 
 /// `GET /api/jobs`: the server's Spate jobs, with their buckets' entry counts and bytes.

@@ -3,15 +3,19 @@
 //!
 //! Memory is bounded: the broadcast keeps at most [`QUEUE`] batches of at most [`BATCH`] changes
 //! for all listeners together; a listener that falls further behind is told it lagged and gets a
-//! full resync instead. The ring keeps at most [`RING_EVENTS`] events and [`RING_BYTES`] bytes.
+//! full resync instead. The ring keeps at most [`RING_EVENTS`] events and [`RING_BYTES`] bytes,
+//! as pieces of the batches' own bytes. The state's texts (the snapshot file of
+//! `GET /api/snapshot` and the stream's `snapshot` event) are built once per batch sequence,
+//! shared by every client sent them, and dropped as soon as the state moves.
 
+use super::limits::{self, Busy, Heavy};
 use super::ring::Ring;
-use super::wire::{self, Status};
+use super::wire::{self, FileText, Status};
 use axum::body::Bytes;
 use spate_planner_core::{JobState, LiveChange, Regression, Revisions, Side};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, Semaphore};
 
 /// At most this many changes per batch (the follower gathers what is ready, up to this).
 pub const BATCH: usize = 1024;
@@ -39,8 +43,20 @@ struct Shared {
     ring: Ring,
     seq: u64,
     status: Status,
+    /// The snapshot file at `seq`, built once for every client that asks for it.
+    file: Option<FileText>,
     /// The framed full state at `seq`, built once for every page that needs it.
-    full: Option<(u64, Bytes)>,
+    full: Option<Bytes>,
+}
+
+impl Shared {
+    /// The state moved: a new batch sequence, and the texts of the old one dropped.
+    fn moved(&mut self) -> u64 {
+        self.seq += 1;
+        self.file = None;
+        self.full = None;
+        self.seq
+    }
 }
 
 pub struct Hub {
@@ -49,6 +65,8 @@ pub struct Hub {
     pub server: String,
     shared: Mutex<Shared>,
     tx: broadcast::Sender<Arc<Batch>>,
+    /// The job's event streams open (at most [`limits::STREAMS_PER_JOB`]).
+    pub streams: Arc<Semaphore>,
 }
 
 fn frame_status(s: &Status) -> Bytes {
@@ -67,9 +85,11 @@ impl Hub {
                 ring,
                 seq: 0,
                 status: Status::Live,
+                file: None,
                 full: None,
             }),
             tx,
+            streams: Arc::new(Semaphore::new(limits::STREAMS_PER_JOB)),
         })
     }
 
@@ -105,19 +125,23 @@ impl Hub {
             .map(|(i, c)| last.get(&(c.side, c.key())) == Some(&i))
             .collect();
         let mut text = String::new();
+        let mut events = Vec::new();
         let mut sent = Vec::new();
         for ((c, pair), keep) in changes.into_iter().zip(pairs).zip(keep) {
             if keep {
-                let event = wire::frame("change", Some(pair), &c.to_json());
-                sh.ring.push(pair, event.as_str().into());
-                text.push_str(&event);
+                let start = text.len();
+                text.push_str(&wire::frame("change", Some(pair), &c.to_json()));
+                events.push((pair, start..text.len()));
                 sent.push(c);
             }
         }
-        sh.seq += 1;
+        let text = Bytes::from(text);
+        for (pair, range) in events {
+            sh.ring.push(pair, text.slice(range));
+        }
         let batch = Batch::Events {
-            seq: sh.seq,
-            text: Bytes::from(text),
+            seq: sh.moved(),
+            text,
             changes: sent,
         };
         let _ = self.tx.send(Arc::new(batch));
@@ -142,9 +166,8 @@ impl Hub {
         let pair = state.revisions();
         sh.state = state;
         sh.ring.reset(pair);
-        sh.seq += 1;
-        sh.full = None;
-        let _ = self.tx.send(Arc::new(Batch::Resync { seq: sh.seq }));
+        let seq = sh.moved();
+        let _ = self.tx.send(Arc::new(Batch::Resync { seq }));
     }
 
     /// Sets the status, telling listeners when it changed.
@@ -161,28 +184,34 @@ impl Hub {
     /// The full state as a framed `snapshot` event, and the batch sequence it stands at.
     pub fn full(&self) -> (u64, Bytes) {
         let mut sh = self.lock();
-        full_locked(&mut sh, &self.server)
+        (sh.seq, full_locked(&mut sh, &self.server))
     }
 
     /// What a page connecting now is sent first: the changes since `since` when the ring still
-    /// holds them, else the full state; then the status. With the sequence it stands at.
-    pub fn initial(&self, since: Option<Revisions>) -> (u64, Vec<Bytes>) {
+    /// holds them, else the full state (held by a permit from `heavy`, or refused); then the
+    /// status. With the sequence it stands at.
+    pub fn initial(
+        &self,
+        since: Option<Revisions>,
+        heavy: impl FnOnce() -> Result<Heavy, Busy>,
+    ) -> Result<(u64, Vec<Bytes>), Busy> {
         let mut sh = self.lock();
-        let mut out: Vec<Bytes> = Vec::new();
-        match since.and_then(|p| sh.ring.since(p)) {
-            Some(events) => out.extend(events.iter().map(|e| Bytes::from(e.to_string()))),
-            None => out.push(full_locked(&mut sh, &self.server).1),
-        }
+        let mut out = match since.and_then(|p| sh.ring.since(p)) {
+            Some(events) => events,
+            None => {
+                let permit = heavy()?;
+                vec![limits::held(full_locked(&mut sh, &self.server), &permit)]
+            }
+        };
         out.push(frame_status(&sh.status));
-        (sh.seq, out)
+        Ok((sh.seq, out))
     }
 
     /// The state as a snapshot file's text (`GET /api/snapshot`), and the revisions it stands
     /// at (read together: a page resumes the stream from them).
-    pub fn snapshot_file(&self) -> (Revisions, String) {
-        let sh = self.lock();
-        let text = wire::snapshot_file(&sh.state, &self.server, crate::support::now_ms());
-        (sh.state.revisions(), text)
+    pub fn snapshot_file(&self) -> (Revisions, FileText) {
+        let mut sh = self.lock();
+        (sh.state.revisions(), file_locked(&mut sh, &self.server))
     }
 
     /// The state as a snapshot, and the batch sequence it stands at (`watch`'s first state).
@@ -193,13 +222,21 @@ impl Hub {
     }
 }
 
-fn full_locked(sh: &mut Shared, server: &str) -> (u64, Bytes) {
-    if let Some((seq, text)) = &sh.full {
-        if *seq == sh.seq {
-            return (*seq, text.clone());
-        }
+fn file_locked(sh: &mut Shared, server: &str) -> FileText {
+    if let Some(file) = &sh.file {
+        return file.clone();
     }
-    let text = Bytes::from(wire::snapshot_event(&sh.state, server, crate::support::now_ms()));
-    sh.full = Some((sh.seq, text.clone()));
-    (sh.seq, text)
+    let file = wire::file_text(&sh.state, server, crate::support::now_ms());
+    sh.file = Some(file.clone());
+    file
+}
+
+fn full_locked(sh: &mut Shared, server: &str) -> Bytes {
+    if let Some(text) = &sh.full {
+        return text.clone();
+    }
+    let file = file_locked(sh, server);
+    let text = Bytes::from(wire::snapshot_event(&sh.state, &file.text()));
+    sh.full = Some(text.clone());
+    text
 }

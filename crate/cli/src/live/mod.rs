@@ -7,6 +7,7 @@ pub mod follow;
 pub mod http;
 pub mod hub;
 pub mod jobs;
+pub mod limits;
 pub mod ring;
 pub mod sse;
 pub mod watch;

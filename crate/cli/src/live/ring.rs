@@ -1,14 +1,15 @@
 //! The recent changes a reconnecting page may resume from: a bounded ring of framed events, each
-//! with the pair of revisions after it.
+//! with the pair of revisions after it. Events are shared bytes (pieces of the batch that sent
+//! them), so resuming a page copies none of them.
 
+use axum::body::Bytes;
 use spate_planner_core::Revisions;
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 pub struct Ring {
     /// The pair before the first event kept.
     base: Revisions,
-    events: VecDeque<(Revisions, Arc<str>)>,
+    events: VecDeque<(Revisions, Bytes)>,
     bytes: usize,
     max_events: usize,
     max_bytes: usize,
@@ -33,7 +34,7 @@ impl Ring {
     }
 
     /// Keeps `event` (after which the revisions are `pair`), dropping the oldest beyond the bounds.
-    pub fn push(&mut self, pair: Revisions, event: Arc<str>) {
+    pub fn push(&mut self, pair: Revisions, event: Bytes) {
         self.bytes += event.len();
         self.events.push_back((pair, event));
         while self.events.len() > self.max_events || self.bytes > self.max_bytes {
@@ -48,7 +49,7 @@ impl Ring {
     /// The events a copy standing at `pair` lacks, or `None` when the ring no longer reaches
     /// back to it. Events that leave the pair unchanged (expiries) are idempotent, so resuming
     /// after the first event that reached `pair` is safe.
-    pub fn since(&self, pair: Revisions) -> Option<Vec<Arc<str>>> {
+    pub fn since(&self, pair: Revisions) -> Option<Vec<Bytes>> {
         let start = if pair == self.base {
             0
         } else {
@@ -73,7 +74,7 @@ mod tests {
         r.push(p(2, 2), "b".into());
         r.push(p(2, 2), "x".into()); // an expiry: same pair
         assert_eq!(r.since(p(1, 1)).unwrap().len(), 3);
-        let after_b: Vec<String> = r.since(p(2, 2)).unwrap().iter().map(|e| e.to_string()).collect();
+        let after_b: Vec<Bytes> = r.since(p(2, 2)).unwrap();
         assert_eq!(after_b, ["x"]);
         assert!(r.since(p(9, 9)).is_none());
         r.push(p(3, 2), "c".into());

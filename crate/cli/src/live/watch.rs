@@ -13,7 +13,12 @@ use tokio::sync::broadcast::error::RecvError;
 #[derive(clap::Args)]
 pub struct Args {
     /// The NATS server(s), as for `snapshot` (credentials in it are never printed).
-    #[arg(long, default_value = "nats://127.0.0.1:4222")]
+    #[arg(
+        long,
+        env = "NATS_URL",
+        hide_env_values = true,
+        default_value = "nats://127.0.0.1:4222"
+    )]
     server: String,
     /// The Spate job to watch.
     #[arg(long)]

@@ -2,7 +2,10 @@
 //! event is a snapshot file's text, `change` events one change each (its JSON is the core's,
 //! `LiveChange::to_json`), and `status` events.
 
+use axum::body::Bytes;
 use spate_planner_core::{entry_json, stream_entry_json, JobState, Revisions, Source};
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// An event in SSE framing: `event:`, `id:` when given, and the data one `data:` line per line.
 pub fn frame(event: &str, id: Option<Revisions>, data: &str) -> String {
@@ -66,16 +69,65 @@ pub fn snapshot_file(state: &JobState, server: &str, now_ms: i64) -> String {
         .to_json()
 }
 
-/// The state as a `snapshot` event: the snapshot file's text, with the pair as the event id.
-/// Entries whose value holds a CR are written as `text` (the stream cannot carry a CR).
-pub fn snapshot_event(state: &JobState, server: &str, now_ms: i64) -> String {
-    let mut text = snapshot_file(state, server, now_ms);
-    if text.contains('\r') {
+/// A snapshot file's text, shared by every client sent it, and where its `taken_at_ms` value
+/// is: each client gets the same bytes with the time it asked put in their place.
+#[derive(Clone)]
+pub struct FileText {
+    bytes: Bytes,
+    time: Option<Range<usize>>,
+}
+
+/// The start of the line of `taken_at_ms` in a snapshot file (`spate_planner_core::snapshot`).
+const TIME_LINE: &str = "\n  \"taken_at_ms\": ";
+
+impl FileText {
+    pub fn new(text: String) -> FileText {
+        let time = text.find(TIME_LINE).and_then(|at| {
+            let start = at + TIME_LINE.len();
+            let len = text[start..].find(|c: char| !c.is_ascii_digit() && c != '-')?;
+            Some(start..start + len)
+        });
+        FileText {
+            bytes: Bytes::from(text),
+            time,
+        }
+    }
+
+    /// The text (valid UTF-8: it was a `String`).
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+
+    /// The text taken at `now_ms`, as pieces of the shared bytes and the time between them.
+    pub fn at(&self, now_ms: i64) -> Vec<Bytes> {
+        match &self.time {
+            Some(t) => vec![
+                self.bytes.slice(..t.start),
+                Bytes::from(now_ms.to_string()),
+                self.bytes.slice(t.end..),
+            ],
+            None => vec![self.bytes.clone()],
+        }
+    }
+}
+
+/// [`snapshot_file`] as a [`FileText`].
+pub fn file_text(state: &JobState, server: &str, now_ms: i64) -> FileText {
+    FileText::new(snapshot_file(state, server, now_ms))
+}
+
+/// The state as a `snapshot` event: its snapshot file's text `file`, with the pair as the event
+/// id. Entries whose value holds a CR are written as `text` (the stream cannot carry a CR).
+pub fn snapshot_event(state: &JobState, file: &str) -> String {
+    let mut text = Cow::Borrowed(file);
+    if file.contains('\r') {
+        let mut owned = file.to_string();
         for b in [&state.state, &state.lease] {
             for e in b.entries().filter(|e| e.value.contains(&b'\r')) {
-                text = text.replacen(&entry_json(e), &stream_entry_json(e), 1);
+                owned = owned.replacen(&entry_json(e), &stream_entry_json(e), 1);
             }
         }
+        text = Cow::Owned(owned);
     }
     frame("snapshot", Some(state.revisions()), text.trim_end_matches('\n'))
 }
@@ -94,5 +146,23 @@ mod tests {
             status_json(&Status::Error("bucket \"b\"".into())),
             r#"{"status":"error","message":"bucket \"b\""}"#
         );
+    }
+
+    #[test]
+    fn a_file_text_takes_the_time_it_is_sent_at() {
+        let text = "{\n  \"format\": \"f\",\n  \"taken_at_ms\": 1767000000000,\n  \"state\": 1\n}\n";
+        let file = FileText::new(text.to_string());
+        let parts = file.at(1767000000042);
+        assert_eq!(
+            parts.concat(),
+            text.replace("1767000000000", "1767000000042").as_bytes()
+        );
+        assert_eq!(
+            parts[0].as_ptr(),
+            file.bytes.as_ptr(),
+            "the text is shared, not copied"
+        );
+        let plain = FileText::new("{}".into());
+        assert_eq!(plain.at(5).concat(), b"{}");
     }
 }

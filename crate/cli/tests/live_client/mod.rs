@@ -59,10 +59,26 @@ impl Serve {
 
     /// Resident memory of the server process, in KiB.
     pub fn rss_kib(&self) -> u64 {
+        self.status_kib("VmRSS:")
+    }
+
+    /// The server process's peak resident memory so far, in KiB.
+    pub fn peak_kib(&self) -> u64 {
+        self.status_kib("VmHWM:")
+    }
+
+    /// The open file descriptors of the server process (its connections among them).
+    pub fn open_fds(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    }
+
+    fn status_kib(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
         status
             .lines()
-            .find(|l| l.starts_with("VmRSS:"))
+            .find(|l| l.starts_with(field))
             .and_then(|l| l.split_whitespace().nth(1))
             .and_then(|n| n.parse().ok())
             .unwrap_or(0)
@@ -87,12 +103,20 @@ impl Drop for Serve {
     }
 }
 
-/// A GET: (status, headers, body).
+/// A GET with the server's own `Host`: (status, headers, body).
 pub async fn get(port: u16, path: &str) -> (u16, String, String) {
+    request(
+        port,
+        &format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+    )
+    .await
+}
+
+/// A request as written (HTTP/1.0, or with `Connection: close`, so that the answer ends with
+/// the connection): (status, headers, body).
+pub async fn request(port: u16, raw: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    s.write_all(format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
-        .await
-        .unwrap();
+    s.write_all(raw.as_bytes()).await.unwrap();
     let mut all = Vec::new();
     tokio::time::timeout(Duration::from_secs(30), s.read_to_end(&mut all))
         .await
@@ -126,8 +150,9 @@ impl Sse {
         let extra = last_event_id
             .map(|id| format!("Last-Event-ID: {id}\r\n"))
             .unwrap_or_default();
-        let req =
-            format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{extra}\r\n");
+        let req = format!(
+            "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{extra}\r\n"
+        );
         s.write_all(req.as_bytes()).await.unwrap();
         let mut reader = tokio::io::BufReader::new(s);
         let mut head = String::new();

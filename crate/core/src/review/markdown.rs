@@ -2,6 +2,11 @@
 //! screenshots — the snapshot's identity, the planner's version, the scenario, the findings, the
 //! figures, the member loads, and (when given) a sweep's curves and a comparison — with its charts
 //! as SVG images, beside it or inlined.
+//!
+//! Every string from the store (job, member, split and instance names, the source, findings'
+//! messages, which quote names) reaches the Markdown as a code span ([`code_span`],
+//! [`code_cell`]) or with every punctuation character escaped ([`text`]): no tag, link, image or
+//! emphasis can come from the data wherever the document is rendered.
 
 use super::findings::findings;
 use crate::chart::{line_chart, paired_bars, Scale, Series};
@@ -37,31 +42,72 @@ pub struct Review {
 }
 
 impl Review {
-    /// The Markdown with every image inlined as a `data:` URI (one self-contained file).
+    /// The Markdown with every image inlined as a `data:` URI (one self-contained file). Only
+    /// the report's own image lines are rewritten (each image is a line of its own).
     pub fn inlined(&self) -> String {
-        let mut md = self.markdown.clone();
-        for img in &self.images {
-            let b64 = base64::engine::general_purpose::STANDARD.encode(img.svg.as_bytes());
-            md = md.replace(
-                &format!("]({})", img.name),
-                &format!("](data:image/svg+xml;base64,{b64})"),
-            );
+        let mut md = String::with_capacity(self.markdown.len());
+        for line in self.markdown.split_inclusive('\n') {
+            let body = line.trim_end_matches('\n');
+            let img = self
+                .images
+                .iter()
+                .find(|i| body.starts_with("![") && body.ends_with(&format!("]({})", i.name)));
+            match img {
+                Some(i) => {
+                    let b64 = base64::engine::general_purpose::STANDARD.encode(i.svg.as_bytes());
+                    let alt = &body[..body.len() - i.name.len() - 1];
+                    md.push_str(&format!("{alt}data:image/svg+xml;base64,{b64})"));
+                    md.push_str(&line[body.len()..]);
+                }
+                None => md.push_str(line),
+            }
         }
         md
     }
 }
 
-/// Text for a Markdown table cell, as code: no `|`, no newline, no backtick run breaks it out.
-pub fn code_cell(s: &str) -> String {
-    let flat = s.replace(['\n', '\r'], " ").replace('|', "\\|");
+/// A code span: no newline, no backtick run breaks it out (its fence is longer than any run).
+pub fn code_span(s: &str) -> String {
+    let flat = s.replace(['\n', '\r'], " ");
     let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
-    let pad = if flat.starts_with('`') || flat.ends_with('`') {
+    // A space each side keeps a backtick at either end, or an all-space text, inside the span
+    // (CommonMark strips one space each side).
+    let pad = if flat.starts_with('`') || flat.ends_with('`') || flat.trim().is_empty() {
         " "
     } else {
         ""
     };
     format!("{fence}{pad}{flat}{pad}{fence}")
+}
+
+/// Text for a Markdown table cell, as code: no `|`, no newline, no backtick run breaks it out.
+pub fn code_cell(s: &str) -> String {
+    code_span(&s.replace('|', "\\|"))
+}
+
+/// Prose that Markdown shows as it is: every ASCII punctuation character backslash-escaped (so
+/// no `<tag>`, `[link](…)`, `&entity;`, emphasis or `|` comes from it), lines joined.
+pub fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            c if c.is_ascii_punctuation() => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A fenced code block that no backtick run inside `body` can close.
+fn fenced(body: &str, lang: &str) -> String {
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}{lang}\n{body}\n{fence}")
 }
 
 /// The whole report.
@@ -82,7 +128,7 @@ pub fn review(r: &ReviewInputs) -> Review {
 
 fn header(md: &mut String, r: &ReviewInputs) {
     let f = r.fleet;
-    let _ = writeln!(md, "# Plan review: job {}\n", code_cell(&f.job));
+    let _ = writeln!(md, "# Plan review: job {}\n", code_span(&f.job));
     let _ = writeln!(md, "| | |\n| --- | --- |");
     let _ = writeln!(md, "| job | {} |", code_cell(&f.job));
     let _ = writeln!(
@@ -100,24 +146,19 @@ fn header(md: &mut String, r: &ReviewInputs) {
     let _ = writeln!(
         md,
         "| default cap | {} |\n",
-        r.analysis.applied.default_cap.explain().replace('|', "\\|")
+        text(&r.analysis.applied.default_cap.explain())
     );
     let scenario = r.analysis.scenario.to_json().unwrap_or_default();
     let _ = writeln!(
         md,
-        "Scenario (`spate-planner-scenario/1`):\n\n```json\n{scenario}\n```\n"
+        "Scenario (`spate-planner-scenario/1`):\n\n{}\n",
+        fenced(&scenario, "json")
     );
     let list = findings(f, r.analysis);
     if !list.is_empty() {
         let _ = writeln!(md, "## Findings\n");
         for x in list {
-            let _ = writeln!(
-                md,
-                "- **{:?}** ({}): {}",
-                x.level,
-                x.code,
-                x.message.replace('\n', " ")
-            );
+            let _ = writeln!(md, "- **{:?}** ({}): {}", x.level, x.code, text(&x.message));
         }
         md.push('\n');
     }
@@ -240,7 +281,7 @@ fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
     let _ = writeln!(
         md,
         "Earlier snapshot: job {}, taken at {} ms, {} members, {} splits.\n",
-        code_cell(&d.before.job),
+        code_span(&d.before.job),
         d.before.taken_at_ms,
         d.before.members,
         d.before.splits
@@ -254,7 +295,7 @@ fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
         if v.is_empty() {
             "none".to_string()
         } else {
-            v.iter().map(|s| code_cell(s)).collect::<Vec<_>>().join(", ")
+            v.iter().map(|s| code_span(s)).collect::<Vec<_>>().join(", ")
         }
     };
     let _ = writeln!(
@@ -315,5 +356,22 @@ mod tests {
         assert_eq!(code_cell("x`y"), "``x`y``");
         assert_eq!(code_cell("`edge"), "`` `edge ``");
         assert_eq!(code_cell("two\nlines"), "`two lines`");
+        assert_eq!(code_span("a|b"), "`a|b`");
+        assert_eq!(code_span(" "), "`   `");
+    }
+
+    #[test]
+    fn prose_escapes_every_punctuation_character() {
+        assert_eq!(
+            text("<img src=x onerror=alert(1)>"),
+            "\\<img src\\=x onerror\\=alert\\(1\\)\\>"
+        );
+        assert_eq!(
+            text("[a](javascript:x)\nnext"),
+            "\\[a\\]\\(javascript\\:x\\) next"
+        );
+        assert_eq!(text("worker 07 ünï"), "worker 07 ünï");
+        assert_eq!(fenced("a ```` b", "json"), "`````json\na ```` b\n`````");
+        assert_eq!(fenced("{}", ""), "```\n{}\n```");
     }
 }

@@ -12,7 +12,7 @@ use crate::leader::LeaderInputs;
 use crate::state::SplitState;
 use crate::synth::runnable_split;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// Where a departure comes from.
@@ -67,6 +67,11 @@ struct Draft<'f> {
     overrides: BTreeMap<String, bool>,
     delay_ms: u64,
     added_splits: u64,
+    /// The fleet's departed owners, found once (a scenario may name many).
+    owners: Option<BTreeSet<String>>,
+    /// Split ids by lease owner, made at the first graceful removal, so that each removal
+    /// visits only the splits leased to its member.
+    leased: Option<HashMap<String, Vec<String>>>,
 }
 
 type Step = Result<(), ScenarioError>;
@@ -129,7 +134,31 @@ impl<'f> Draft<'f> {
             overrides: BTreeMap::new(),
             delay_ms,
             added_splits: 0,
+            owners: None,
+            leased: None,
         }
+    }
+
+    fn is_departed_owner(&mut self, who: &str) -> bool {
+        let fleet = self.fleet;
+        self.owners
+            .get_or_insert_with(|| fleet.departed_owners())
+            .contains(who)
+    }
+
+    /// The ids of the splits leased to `member` (and perhaps some no longer leased to it).
+    fn leased_to(&mut self, member: &str) -> Vec<String> {
+        let splits = &self.inputs.splits;
+        let index = self.leased.get_or_insert_with(|| {
+            let mut by: HashMap<String, Vec<String>> = HashMap::new();
+            for (id, s) in splits.iter() {
+                if let Some(l) = &s.lease {
+                    by.entry(l.value.owner.clone()).or_default().push(id.clone());
+                }
+            }
+            by
+        });
+        index.get(member).cloned().unwrap_or_default()
     }
 
     fn set_departed(&mut self, who: &str, origin: Origin) {
@@ -273,7 +302,7 @@ fn add_member(d: &mut Draft, at: usize, member: &str, cap: u32) -> Step {
 
 fn remove_member(d: &mut Draft, at: usize, member: &str, how: Departure) -> Step {
     let was_member = d.inputs.members.remove(member);
-    if !was_member && !d.departed.contains_key(member) && !d.fleet.departed_owners().contains(member) {
+    if !was_member && !d.departed.contains_key(member) && !d.is_departed_owner(member) {
         return Err(err(
             at,
             ErrorCode::UnknownMember,
@@ -291,8 +320,12 @@ fn remove_member(d: &mut Draft, at: usize, member: &str, how: Departure) -> Step
         }
         Departure::Graceful => {
             let nonce = d.fleet.members.get(member).and_then(|m| m.nonce.clone());
-            for s in Arc::make_mut(&mut d.inputs.splits).values_mut() {
-                release_if_held(s, member, nonce.as_deref());
+            let ids = d.leased_to(member);
+            let splits = Arc::make_mut(&mut d.inputs.splits);
+            for id in &ids {
+                if let Some(s) = splits.get_mut(id) {
+                    release_if_held(s, member, nonce.as_deref());
+                }
             }
             d.set_departed(member, Origin::Scenario);
         }
@@ -385,6 +418,9 @@ fn add_splits(d: &mut Draft, at: usize, count: u64, weight: u64, prefix: &str, o
             ));
         }
         let split = runnable_split(&id, d.inputs.seed, weight, owner);
+        if let (Some(index), Some(o)) = (d.leased.as_mut(), owner) {
+            index.entry(o.to_string()).or_default().push(id.clone());
+        }
         Arc::make_mut(&mut d.inputs.splits).insert(id, split);
     }
     Ok(())

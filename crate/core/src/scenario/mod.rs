@@ -9,6 +9,7 @@
 mod apply;
 
 use crate::codes::ErrorCode;
+use crate::json;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -19,6 +20,21 @@ pub const FORMAT: &str = "spate-planner-scenario/1";
 
 /// Most synthetic splits one scenario may add, over all its changes (a memory bound).
 pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
+
+/// The longest scenario text read, in bytes (a memory bound: what a person or a page writes is
+/// far shorter; a `reserve` of 100,000 splits is about 2 MiB).
+pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
+
+/// Most changes one scenario may hold.
+pub const MAX_CHANGES: usize = 10_000;
+
+/// The longest name a scenario may introduce (`add_member`'s member, `add_splits`' owner), in
+/// bytes: an instance id, as the simulator's scripts bound it.
+pub const MAX_NAME_BYTES: usize = 128;
+
+/// The longest `add_splits` prefix, in bytes: every added split's id repeats it, so it
+/// multiplies by the count.
+pub const MAX_PREFIX_BYTES: usize = 64;
 
 /// Spate's default rebalance delay, in ms.
 pub const SPATE_REBALANCE_DELAY_MS: u64 = 20_000;
@@ -105,12 +121,23 @@ mod wide {
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
             Ok(v)
         }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
+            Err(E::custom(crate::json::not_a_u64(v)))
+        }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
             if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(E::invalid_value(de::Unexpected::Str(v), &self));
             }
-            v.parse()
-                .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+            // Only digits, so it fails only by being too large.
+            v.parse().map_err(|_| {
+                E::custom(format_args!(
+                    "{v:?} is larger than the largest u64 ({})",
+                    crate::json::U64_MAX_TEXT
+                ))
+            })
         }
     }
 
@@ -169,28 +196,104 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+impl ScenarioError {
+    fn at(code: ErrorCode, path: &str, message: String) -> ScenarioError {
+        ScenarioError {
+            code,
+            path: path.into(),
+            message,
+        }
+    }
+}
+
 impl Scenario {
-    /// Parses a scenario file's text strictly. Empty text is the empty scenario.
+    /// Parses a scenario's text strictly, as snapshots are read: a byte-order mark is skipped,
+    /// a key twice in one object is refused, and so is text past [`MAX_SCENARIO_BYTES`] or with
+    /// more than [`MAX_CHANGES`] changes. Empty text is the empty scenario (the API's "no
+    /// changes"); a file is read with [`Scenario::parse_file`].
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        if text.trim().is_empty() {
+        if text.len() > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::at(
+                ErrorCode::TooLarge,
+                "$",
+                format!(
+                    "the scenario is {} bytes; a scenario is at most {MAX_SCENARIO_BYTES} bytes ({} MiB)",
+                    text.len(),
+                    MAX_SCENARIO_BYTES >> 20
+                ),
+            ));
+        }
+        if json::without_bom(text).trim().is_empty() {
             return Ok(Scenario::default());
         }
-        let invalid = |e: serde_json::Error| ScenarioError {
-            code: ErrorCode::InvalidScenario,
-            path: "$".into(),
-            message: format!("not a valid scenario: {e}"),
+        let invalid = |m: String| {
+            ScenarioError::at(
+                ErrorCode::InvalidScenario,
+                "$",
+                format!("not a valid scenario: {m}"),
+            )
         };
+        let value = json::strict_value(text).map_err(|e| invalid(json::message(&e)))?;
         // An object, not a JSON array that serde would also accept for a struct.
-        let obj: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).map_err(invalid)?;
-        let s = Scenario::deserialize(serde_json::Value::Object(obj)).map_err(invalid)?;
-        if s.format != FORMAT {
-            return Err(ScenarioError {
-                code: ErrorCode::UnsupportedFormat,
-                path: "format".into(),
-                message: format!("format {:?} is not {FORMAT:?}", s.format),
-            });
+        if !value.is_object() {
+            return Err(invalid("expected a JSON object".into()));
         }
+        let s = Scenario::deserialize(value).map_err(|e| invalid(json::message(&e)))?;
+        if s.format != FORMAT {
+            return Err(ScenarioError::at(
+                ErrorCode::UnsupportedFormat,
+                "format",
+                format!("format {:?} is not {FORMAT:?}", s.format),
+            ));
+        }
+        s.check_bounds()?;
         Ok(s)
+    }
+
+    /// The bounds on what a scenario may hold: [`MAX_CHANGES`] changes, new names of at most
+    /// [`MAX_NAME_BYTES`], prefixes of at most [`MAX_PREFIX_BYTES`].
+    fn check_bounds(&self) -> Result<(), ScenarioError> {
+        if self.changes.len() > MAX_CHANGES {
+            return Err(ScenarioError::at(
+                ErrorCode::TooLarge,
+                "changes",
+                format!(
+                    "{} changes; a scenario holds at most {MAX_CHANGES}",
+                    self.changes.len()
+                ),
+            ));
+        }
+        for (i, c) in self.changes.iter().enumerate() {
+            let (field, value, max) = match c {
+                Change::AddMember { member, .. } => ("member", member.as_str(), MAX_NAME_BYTES),
+                Change::AddSplits { prefix, owner, .. } => match owner {
+                    Some(o) if o.len() > MAX_NAME_BYTES => ("owner", o.as_str(), MAX_NAME_BYTES),
+                    _ => ("prefix", prefix.as_str(), MAX_PREFIX_BYTES),
+                },
+                _ => continue,
+            };
+            if value.len() > max {
+                return Err(ScenarioError::at(
+                    ErrorCode::TooLarge,
+                    &format!("changes[{i}].{field}"),
+                    format!("the {field} is {} bytes; at most {max}", value.len()),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses a scenario file: as [`Scenario::parse`], but an empty file (or one of only white
+    /// space) is refused, since it is not a scenario (a file meaning "no changes" says `{}`).
+    pub fn parse_file(text: &str) -> Result<Scenario, ScenarioError> {
+        if json::without_bom(text).trim().is_empty() {
+            return Err(ScenarioError::at(
+                ErrorCode::Empty,
+                "$",
+                "the file is empty: not a scenario (write {} for no changes)".into(),
+            ));
+        }
+        Scenario::parse(text)
     }
 
     /// The scenario as compact JSON (what the dashboard keeps in its URL).

@@ -1,0 +1,36 @@
+//! `serve`'s connections: HTTP/1.1 with two timeouts, so that no client holds a connection, or
+//! the memory behind it, for ever (docs/live-protocol.md, "Limits").
+//!
+//! - **Headers:** a request's headers must arrive whole within [`HEADER_READ`] of the
+//!   connection's opening or of the end of the previous response on it. That one timer closes
+//!   slowloris connections (headers never finished) and idle keep-alive connections alike.
+//! - **Writes:** a write that stays blocked (the client's socket buffer full, the client not
+//!   reading) for [`WRITE_STALL`] closes the connection. This is the policy for slow readers: a
+//!   page that falls behind the live stream is resynced (`live/sse.rs`), one that stops reading
+//!   is dropped, and what it held (its share of a snapshot's text) is freed.
+
+use axum::serve::Listener;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::time::Duration;
+use tokio_io_timeout::TimeoutStream;
+
+pub const HEADER_READ: Duration = Duration::from_secs(10);
+pub const WRITE_STALL: Duration = Duration::from_secs(30);
+
+/// Serves `app` on every connection `listener` accepts, until the process ends.
+pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router) {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ);
+    loop {
+        // Accept errors (too many open files, ...) are waited out by axum's listener.
+        let (tcp, _) = Listener::accept(&mut listener).await;
+        let mut io = TimeoutStream::new(tcp);
+        io.set_write_timeout(Some(WRITE_STALL));
+        let conn = http.serve_connection(TokioIo::new(Box::pin(io)), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            // A connection's end (closed, timed out, broken) concerns only that client.
+            let _ = conn.await;
+        });
+    }
+}

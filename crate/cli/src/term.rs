@@ -1,0 +1,61 @@
+//! Store-derived text on a terminal: names, ids, keys and messages come from whoever wrote the
+//! store, and a control character in one (ESC starting a terminal sequence, CR overwriting the
+//! line, a bidirectional override reordering it) would let the store rewrite what a person
+//! reads. [`shown`] is the one function every human report passes such a string through.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Whether `c` must not reach a terminal as itself: the C0 controls (newline and tab among
+/// them: a name is one line), DEL, the C1 controls, and the Unicode bidirectional formatting
+/// characters (marks, embeddings, overrides, isolates).
+fn hostile(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{61c}' | '\u{200e}' | '\u{200f}'
+        | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` as it may be printed: each hostile character written as `\u{XX}` (and each backslash as
+/// `\\`, so that the escape cannot be forged); `s` itself when it has none.
+pub fn shown(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| hostile(c) || c == '\\') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            c if hostile(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`shown`] of an optional string, with `none` for `None`.
+pub fn shown_or<'a>(s: Option<&'a str>, none: &'a str) -> Cow<'a, str> {
+    s.map_or(Cow::Borrowed(none), shown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_and_overrides_are_escaped_and_the_rest_kept() {
+        assert_eq!(shown("worker-01"), "worker-01");
+        assert!(matches!(shown("ünïcødé ✓"), Cow::Borrowed(_)));
+        assert_eq!(shown("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(shown("x\rFAKE\nline\t"), "x\\u{d}FAKE\\u{a}line\\u{9}");
+        assert_eq!(shown("\u{9b}31m\u{7f}"), "\\u{9b}31m\\u{7f}");
+        assert_eq!(
+            shown("abc\u{202e}fed\u{2066}\u{200f}"),
+            "abc\\u{202e}fed\\u{2066}\\u{200f}"
+        );
+        assert_eq!(shown("back\\u{1b}slash"), "back\\\\u{1b}slash");
+        assert_eq!(shown_or(None, "(none)"), "(none)");
+    }
+}

@@ -1,0 +1,301 @@
+//! Bounded memory and time per client (issue 18), against a real `serve`: slow clients share one
+//! text of the state instead of a copy each, at most a few full states are sent at once (503 with
+//! `Retry-After` past that), a client that stops reading is dropped, event streams are capped per
+//! job, and slowloris and idle keep-alive connections are closed after the documented 10 s.
+//!
+//! The figures (peak memory before and after the slow clients) are printed with `--nocapture`.
+
+mod fixture;
+mod live_client;
+mod nats_server;
+
+use async_nats::jetstream;
+use live_client::{get, request, Serve, BIN};
+use nats_server::NatsServer;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// `listen.rs`: headers must arrive within this, and a blocked write is given this long.
+const HEADER_READ: Duration = Duration::from_secs(10);
+const WRITE_STALL: Duration = Duration::from_secs(30);
+/// `live/limits.rs`.
+const HEAVY: usize = 4;
+const STREAMS_PER_JOB: usize = 32;
+const SLOW_CLIENTS: usize = 20;
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+/// A demo job of a realistic size, its lease TTL raised to an hour so that nothing expires (and
+/// moves the state) during the test.
+fn demo(dir: &Path, splits: &str, members: &str) -> PathBuf {
+    let file = dir.join(format!("demo-{splits}.json"));
+    let o = std::process::Command::new(BIN)
+        .args([
+            "demo",
+            "--splits",
+            splits,
+            "--members",
+            members,
+            "--job",
+            "big",
+            "-o",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("\"max_age_ms\":30000", "\"max_age_ms\":3600000"),
+    )
+    .unwrap();
+    file
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spate-limits-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A client that sends its request, then reads one byte every 100 ms: its status line, and the
+/// task that goes on reading so (aborted by the test).
+async fn slow_client(port: u16, path: String) -> (String, tokio::task::JoinHandle<()>) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while !line.ends_with(b"\n") && s.read(&mut byte).await.unwrap_or(0) == 1 {
+        line.push(byte[0]);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let reader = tokio::spawn(async move {
+        while s.read(&mut byte).await.unwrap_or(0) == 1 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    (String::from_utf8_lossy(&line).trim_end().to_string(), reader)
+}
+
+/// Reads a whole answer fast (the warm-up: the shared text built, the allocator grown once).
+async fn fetch_all(port: u16, path: &str) -> (String, String) {
+    let (status, head, body) = get(port, path).await;
+    assert_eq!(status, 200, "{head}\n{body}");
+    (head, body)
+}
+
+/// 20 slow clients at once on `path`: the server's peak memory before and while they read, in
+/// KiB, their status lines, and the tasks that go on reading.
+async fn twenty_slow(serve: &Serve, path: &str) -> (u64, u64, Vec<String>, Vec<tokio::task::JoinHandle<()>>) {
+    let before = serve.peak_kib();
+    let clients: Vec<_> = (0..SLOW_CLIENTS)
+        .map(|_| tokio::spawn(slow_client(serve.port, path.to_string())))
+        .collect();
+    let (mut lines, mut readers) = (Vec::new(), Vec::new());
+    for c in clients {
+        let (line, reader) = c.await.unwrap();
+        lines.push(line);
+        readers.push(reader);
+    }
+    // Every client has its answer started (or refused) and reads slowly.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    (before, serve.peak_kib(), lines, readers)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_of_api_snapshot_share_one_text_and_are_dropped() {
+    let nats = NatsServer::start(true);
+    let dir = scratch("api");
+    let file = demo(&dir, "20000", "200");
+    let o = std::process::Command::new(BIN)
+        .args(["restore", file.to_str().unwrap(), "--server", &nats.url()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let serve = Serve::start(&["--server", &nats.url(), "--job", "big"]);
+    let path = "/api/snapshot?job=big";
+    let (head, body) = fetch_all(serve.port, path).await;
+    let length = format!("content-length: {}", body.len());
+    assert!(head.contains(&length), "{length}: {head}");
+    let size_kib = body.len() as u64 / 1024;
+    let started = Instant::now();
+    let (before, after, lines, readers) = twenty_slow(&serve, path).await;
+    eprintln!(
+        "/api/snapshot, {SLOW_CLIENTS} slow clients, a {:.1} MiB state: peak memory {:.0} MiB before, {:.0} MiB with them",
+        mib(size_kib),
+        mib(before),
+        mib(after)
+    );
+    let served = lines.iter().filter(|l| l.contains(" 200 ")).count();
+    let busy = lines.iter().filter(|l| l.contains(" 503 ")).count();
+    assert_eq!((served, busy), (HEAVY, SLOW_CLIENTS - HEAVY), "{lines:?}");
+    assert!(
+        after < before + size_kib,
+        "{SLOW_CLIENTS} slow clients grew the server by {} KiB: more than one copy of the {size_kib} KiB state",
+        after - before
+    );
+    let (status, head, _) = get(serve.port, path).await;
+    assert!(started.elapsed() < WRITE_STALL, "too slow to see the cap");
+    assert_eq!(status, 503, "a fifth full state while four are sent: {head}");
+    assert!(head.contains("retry-after: 2"), "{head}");
+    // Dropped once their writes stayed blocked for WRITE_STALL: the permits are free again.
+    let freed = loop {
+        if get(serve.port, path).await.0 == 200 {
+            break started.elapsed();
+        }
+        assert!(
+            started.elapsed() < WRITE_STALL + Duration::from_secs(20),
+            "the slow clients were never dropped"
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    };
+    assert!(
+        freed >= WRITE_STALL,
+        "freed after {freed:?}, before the write timeout"
+    );
+    readers.iter().for_each(|r| r.abort());
+    eprintln!("the slow clients' full states were given up after {freed:?}");
+    serve.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_of_a_served_file_share_its_bytes() {
+    let dir = scratch("file");
+    let file = demo(&dir, "20000", "200");
+    let size_kib = std::fs::metadata(&file).unwrap().len() / 1024;
+    let serve = Serve::start(&[file.to_str().unwrap()]);
+    fetch_all(serve.port, "/snapshot.json").await;
+    let (before, after, lines, readers) = twenty_slow(&serve, "/snapshot.json").await;
+    eprintln!(
+        "/snapshot.json, {SLOW_CLIENTS} slow clients, a {:.1} MiB file: peak memory {:.0} MiB before, {:.0} MiB with them",
+        mib(size_kib),
+        mib(before),
+        mib(after)
+    );
+    readers.iter().for_each(|r| r.abort());
+    assert!(lines.iter().all(|l| l.contains(" 200 ")), "{lines:?}");
+    assert!(
+        after < before + size_kib,
+        "{SLOW_CLIENTS} slow clients grew the server by {} KiB: more than one copy of the {size_kib} KiB file",
+        after - before
+    );
+    serve.stop();
+}
+
+/// Seconds until the server closes `s` (reads return end of file or an error).
+async fn closed_after(mut s: TcpStream, since: Instant, limit: Duration) -> Duration {
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout(limit, s.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => return since.elapsed(),
+            Ok(Ok(_)) => continue,
+            Err(_) => panic!("still open after {limit:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slowloris_and_idle_connections_are_closed() {
+    let serve = Serve::start(&[]);
+    let port = serve.port;
+    let limit = HEADER_READ + Duration::from_secs(5);
+    // Headers started and fed a byte a second, never finished.
+    let fed = async {
+        let s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        let t = Instant::now();
+        let (mut r, mut w) = s.into_split();
+        w.write_all(format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-A: ").as_bytes())
+            .await
+            .unwrap();
+        let feed = tokio::spawn(async move {
+            while w.write_all(b"a").await.is_ok() {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+        let mut buf = [0u8; 64];
+        let ended = tokio::time::timeout(limit, r.read(&mut buf)).await;
+        feed.abort();
+        assert!(matches!(ended, Ok(Ok(0) | Err(_))), "slowloris: {ended:?}");
+        t.elapsed()
+    };
+    // A request answered with keep-alive, then nothing.
+    let idle = async {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        s.write_all(format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").as_bytes())
+            .await
+            .unwrap();
+        let mut buf = vec![0u8; 4096];
+        let n = s.read(&mut buf).await.unwrap();
+        let answer = String::from_utf8_lossy(&buf[..n]).to_string();
+        assert!(
+            answer.starts_with("HTTP/1.1 200") && answer.contains("<title>t</title>"),
+            "{answer}"
+        );
+        assert!(!answer.contains("connection: close"), "{answer}");
+        closed_after(s, Instant::now(), limit).await
+    };
+    // Connected, nothing sent.
+    let silent = async {
+        let s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        closed_after(s, Instant::now(), limit).await
+    };
+    let (fed, idle, silent) = tokio::join!(fed, idle, silent);
+    eprintln!("closed after: slowloris {fed:?}, idle keep-alive {idle:?}, silent {silent:?}");
+    for (what, t) in [("slowloris", fed), ("idle keep-alive", idle), ("silent", silent)] {
+        assert!(
+            t >= HEADER_READ - Duration::from_secs(1) && t < limit,
+            "{what}: closed after {t:?}"
+        );
+    }
+    // The server still answers.
+    assert_eq!(get(port, "/").await.0, 200);
+    serve.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn event_streams_are_capped_per_job() {
+    let nats = NatsServer::start(true);
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    fixture::write_job(&js, "cap").await;
+    let serve = Serve::start(&["--server", &nats.url(), "--job", "cap"]);
+    let port = serve.port;
+    let mut open = Vec::new();
+    for _ in 0..STREAMS_PER_JOB {
+        let sse = live_client::Sse::connect(port, "/api/live?job=cap", None).await;
+        assert!(
+            sse.head.starts_with("HTTP/1.0 200") || sse.head.starts_with("HTTP/1.1 200"),
+            "{}",
+            sse.head
+        );
+        open.push(sse);
+    }
+    let raw = format!("GET /api/live?job=cap HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    let (status, head, body) = request(port, &raw).await;
+    assert_eq!(status, 503, "{head}\n{body}");
+    assert!(head.contains("retry-after: 2"), "{head}");
+    assert!(
+        body.contains(&format!("{STREAMS_PER_JOB} pages follow job cap already")),
+        "{body}"
+    );
+    drop(open.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let sse = live_client::Sse::connect(port, "/api/live?job=cap", None).await;
+        if sse.head.contains(" 200 ") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a stream closed did not make room: {}",
+            sse.head
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    serve.stop();
+}
