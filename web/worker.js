@@ -161,8 +161,7 @@ const ops = {
     loaded = generation;
     const result = ops.analyse({ scenario });
     const simDefaults = ops.simDefaults();
-    // while the page renders: the live planner (after the first frame), and the splits as they
-    // are now (for the next frame's timeline)
+    // while the page renders: the live planner (after the first frame)
     setTimeout(prepareLive, 0);
     return { info: frame.info, result, simDefaults, live: frame.describe(result) };
   },
@@ -182,14 +181,13 @@ const ops = {
 };
 
 /**
- * Builds the live planner and reads the job's splits for the timeline when nothing else waits
- * (a failure is the next frame's to report; a trap poisons the worker).
+ * Builds the live planner when nothing else waits (a failure is the next frame's to report; a
+ * trap poisons the worker).
  */
 function prepareLive() {
   try {
     if (!live || !planner || poisoned) return;
     live.prepare();
-    guard(() => live.frames.seed(planner));
   } catch {
     // the next request reports it
   }

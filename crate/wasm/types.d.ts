@@ -118,10 +118,13 @@ export interface SplitLine {
   owner: string | null; lease_owner: string | null; lease_left_ms: I64 | null; epoch: U64;
   attempts: number; weight: U64 | null; reserved: boolean; planned: string | null;
 }
-/** Planner.splitStates: parallel arrays, in id order. */
-export interface SplitStates {
-  ids: string[]; status: ("runnable" | "completed" | "quarantined")[]; lease: (string | null)[];
+/** One timeline row of a live frame: what happened since the frame before (at most 8 names). */
+export interface LiveEvent {
+  kind: "joined" | "left" | "cap" | "leader" | "plan" | "resync" | "claimed" | "completed" | "quarantined" | "published";
+  text: string; names: string[];
 }
+/** Planner.nextFrame: the frame's events, and the revisions ("S-L") it stands at. */
+export interface LiveFrame { rows: LiveEvent[]; revisions: string; }
 export interface Round {
   round: number; moves: number; weight_moved: U64; improving_moves: number; bound_hit: boolean;
   max_over_mean: number; max_over_bound: number;

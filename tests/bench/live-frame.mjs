@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // One live frame's costs in wasm under Node (the production package, web/pkg), on a snapshot
 // file: the first state read (as a snapshot, and as a live job), then per change what the
-// page's worker does: applyChanges, plan (the plan view, converted for JS), info; and once the
-// timeline's split list (splitStates; findSplits of every split, as it was). Medians over ROUNDS changes.
+// page's worker does: applyChange (as the change arrives), nextFrame (the fleet joined where the
+// change touched it, and the frame's timeline rows), plan (the plan view, converted for JS), info;
+// and once findSplits of every split. Medians over ROUNDS changes.
 //   spate-planner demo --splits 100000 --members 1000 -o demo.json
 //   node tests/bench/live-frame.mjs demo.json [ROUNDS]
 import { readFileSync } from 'node:fs';
@@ -23,17 +24,17 @@ const [quickPlanMs] = time(() => quick.plan(''));
 quick.free();
 const [liveMs, p] = time(() => Planner.fromLive(text, now));
 const [splitsMs, all] = time(() => p.findSplits('', '', 0xffffffff));
-const [statesMs] = time(() => p.splitStates());
 console.log(`first state: fromBytes ${quickMs.toFixed(0)} ms, info ${quickInfoMs.toFixed(0)} ms, plan ${quickPlanMs.toFixed(0)} ms; fromLive ${liveMs.toFixed(0)} ms; `
-  + `the timeline's splits: findSplits (all ${all.length}) ${splitsMs.toFixed(0)} ms, splitStates ${statesMs.toFixed(0)} ms`);
+  + `findSplits (all ${all.length}) ${splitsMs.toFixed(0)} ms`);
 
-const cols = { applyChanges: [], plan: [], info: [] };
+const cols = { applyChange: [], nextFrame: [], plan: [], info: [] };
 let rev = Number(p.revisions().split('-')[1]);
 for (let i = 0; i < Number(rounds); i++) {
   rev += 1;
   const value = `{"schema":3,"nonce":"nb","max_in_flight":${1 + (i % 9)}}`;
   const change = `{"bucket":"lease","op":"put","entry":{"key":"worker.bench-${i % 50}","revision":${rev},"created_ms":${now},"value":${value}}}`;
-  cols.applyChanges.push(time(() => p.applyChanges([change], now + i))[0]);
+  cols.applyChange.push(time(() => p.applyChange(change))[0]);
+  cols.nextFrame.push(time(() => p.nextFrame(now + i))[0]);
   cols.plan.push(time(() => p.plan(''))[0]);
   cols.info.push(time(() => p.info())[0]);
 }

@@ -84,7 +84,7 @@ console.log(`change_to_rendered_replan_ms p50 ${pct(lat, 0.5)} p95 ${pct(lat, 0.
 const parts = await page.evaluate(() => window.__frames.slice(1));
 const ms = (k) => parts.map((f) => f[k]).filter((v) => typeof v === 'number').sort((a, b) => a - b);
 const [ap, pl] = [ms('applyMs'), ms('planMs')];
-console.log(`  of which in the worker: applyChanges (apply + join the fleet) p50 ${pct(ap, 0.5).toFixed(0)} p95 ${pct(ap, 0.95).toFixed(0)}; plan p50 ${pct(pl, 0.5).toFixed(0)} p95 ${pct(pl, 0.95).toFixed(0)}`);
+console.log(`  of which in the worker: nextFrame (join what the changes touched + the frame's events) p50 ${pct(ap, 0.5).toFixed(0)} p95 ${pct(ap, 0.95).toFixed(0)}; plan p50 ${pct(pl, 0.5).toFixed(0)} p95 ${pct(pl, 0.95).toFixed(0)}`);
 
 // 1,000 changes a second for 10 s, in batches of 20 every 20 ms
 await page.evaluate(() => { window.__frames = []; window.__longest = 0; });

@@ -58,7 +58,7 @@ pub fn run(splits: usize, members: usize, rounds: usize) -> Result<(), String> {
     let sc = Scenario::parse("").unwrap();
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 9];
     let mut fleet: Option<Fleet>;
-    let rev0 = job.revisions().1;
+    let rev0 = job.revisions().lease;
     for i in 0..rounds as u64 {
         let c = presence_change(i, rev0 + 1 + i);
         cols[0].push(ms(|| job.apply(&c).unwrap()));

@@ -13,7 +13,8 @@
 //! changes) → [`LeaderInputs`] → `assign` (the plan) → `report` (a plan's figures) →
 //! `pipeline` ([`analyse`] runs the path; `worker` gives each worker's next actions) → `sweep`
 //! and `diff` (many plans, two snapshots) → `review` (the documents a person reads: findings,
-//! the JSON documents, the Markdown review). `live` keeps a job current one change at a time.
+//! the JSON documents, the Markdown review). `live` holds a job's state, the rules and the
+//! message that change it, and keeps it current one change at a time, frame by frame.
 //! Everything a dependent uses is re-exported here; the module paths are not part of the API.
 //! The timing simulator is its own crate (`spate-planner-sim`), which the sweep reaches only
 //! through the [`CrashModel`] its caller passes.
@@ -77,15 +78,18 @@ pub use fleet::{
     SPATE_DEFAULT_CAP,
 };
 pub use leader::LeaderInputs;
-pub use live::LiveJob;
+pub use live::{
+    names_text, BucketState, EventKind, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp,
+    Regression, Revisions, MAX_NAMES,
+};
 pub use scenario::{
     Applied, Change, Departed, DepartedState, Departure, Origin, Refused, Scenario, ScenarioError,
     FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, MAX_CHANGES, MAX_NAME_BYTES, MAX_PREFIX_BYTES,
     MAX_SCENARIO_BYTES, OPS as SCENARIO_OPS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
 };
 pub use snapshot::{
-    bucket_names, entry_json, parse_entry_json, valid_job_name, Bucket, Entry, Snapshot, SnapshotError,
-    Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
+    bucket_names, entry_json, parse_entry_json, stream_entry_json, valid_job_name, Bucket, Entry, Snapshot,
+    SnapshotError, Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
 };
 
 // A plan's figures, many plans, two snapshots, and the documents a person reads.

@@ -105,6 +105,17 @@ struct EntryOut<'a> {
 /// One entry as the snapshot file writes it: a one-line JSON object (`value` when the bytes
 /// are exactly a JSON document, else `text` or `base64`). The live stream carries entries so.
 pub fn entry_json(e: &Entry) -> String {
+    entry_line(e, true)
+}
+
+/// [`entry_json`] for an event stream, which cannot carry a carriage return (SSE reads one as a
+/// line end): a JSON value holding a CR byte (as whitespace) is written as `text` instead.
+pub fn stream_entry_json(e: &Entry) -> String {
+    entry_line(e, false)
+}
+
+/// An entry line; `cr`: whether a value embedded verbatim may hold a carriage return.
+fn entry_line(e: &Entry, cr: bool) -> String {
     let mut out = EntryOut {
         key: &e.key,
         revision: e.revision,
@@ -116,7 +127,7 @@ pub fn entry_json(e: &Entry) -> String {
     match std::str::from_utf8(&e.value) {
         Ok(s) => match serde_json::from_str::<&RawValue>(s) {
             // Embedded verbatim only when that reproduces every byte.
-            Ok(raw) if raw.get() == s && !s.is_empty() => out.value = Some(raw),
+            Ok(raw) if raw.get() == s && !s.is_empty() && (cr || !s.contains('\r')) => out.value = Some(raw),
             _ => out.text = Some(s),
         },
         Err(_) => out.base64 = Some(base64::engine::general_purpose::STANDARD.encode(&e.value)),

@@ -4,28 +4,15 @@
 mod common;
 
 use common::cases::cases;
+use common::changes::{gone, put};
 
 use common::store::{fp, Store, FINGERPRINT};
 use proptest::prelude::*;
 use serde_json::json;
-use spate_planner_core::{entry_json, Entry, ErrorCode, Fleet, LiveJob, Snapshot};
+use spate_planner_core::{entry_json, Entry, ErrorCode, Fleet, LiveJob, Revisions, Snapshot};
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-
-fn put(bucket: &str, key: &str, rev: u64, value: &str) -> String {
-    let e = Entry {
-        key: key.into(),
-        revision: rev,
-        created_ms: 5,
-        value: value.as_bytes().to_vec(),
-    };
-    format!(r#"{{"bucket":"{bucket}","op":"put","entry":{}}}"#, entry_json(&e))
-}
-
-fn gone(bucket: &str, op: &str, key: &str, rev: u64) -> String {
-    format!(r#"{{"bucket":"{bucket}","op":"{op}","key":"{key}","revision":{rev},"created_ms":5}}"#)
-}
 
 fn progress(id: &str, owner: Option<&str>) -> String {
     json!({"schema":3,"id":id,"fp":fp(),"epoch":1,"status":"runnable","owner":owner,"attempts":0,"watermark":null,"state":null,"completed":false,"written_at_ms":0}).to_string()
@@ -77,7 +64,13 @@ fn changes_apply_one_key_at_a_time() {
     assert_eq!(f.members["w2"].max_in_flight, Some(6));
     assert!(f.splits["a"].lease.is_none());
     assert_eq!(f.splits["b"].spec.as_ref().map(|s| s.weight), Some(9));
-    assert_eq!(job.revisions(), (102, 103));
+    assert_eq!(
+        job.revisions(),
+        Revisions {
+            state: 102,
+            lease: 103
+        }
+    );
 }
 
 /// A first state that records where each bucket was cut starts there, not at its highest entry
@@ -89,7 +82,13 @@ fn a_live_job_starts_at_the_revisions_its_first_state_records() {
     let state_top = top(&first.state);
     first.lease.revision = Some(top(&first.lease) + 40);
     let job = LiveJob::from_snapshot(&first).unwrap();
-    assert_eq!(job.revisions(), (state_top, top(&first.lease) + 40));
+    assert_eq!(
+        job.revisions(),
+        Revisions {
+            state: state_top,
+            lease: top(&first.lease) + 40
+        }
+    );
     let saved = job.snapshot(0);
     assert_eq!(
         (saved.state.revision, saved.lease.revision),
@@ -201,7 +200,7 @@ proptest! {
                 b.revision = Some(at[name]);
             }
             whole.taken_at_ms = 7;
-            prop_assert_eq!(job.revisions(), (at["state"], at["lease"]));
+            prop_assert_eq!(job.revisions(), Revisions { state: at["state"], lease: at["lease"] });
             let want = Fleet::from_snapshot(&whole).unwrap();
             let got = job.fleet(7).unwrap();
             prop_assert_eq!(&got.members, &want.members);
@@ -401,7 +400,8 @@ fn rich_start() -> Snapshot {
 /// count deletes too), or the refusal.
 fn whole(job: &LiveJob, now: i64) -> Result<Fleet, String> {
     let mut f = Fleet::from_snapshot(&job.snapshot(now)).map_err(|e| e.to_string())?;
-    (f.state_revision, f.lease_revision) = job.revisions();
+    let at = job.revisions();
+    (f.state_revision, f.lease_revision) = (at.state, at.lease);
     Ok(f)
 }
 

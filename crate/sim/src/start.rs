@@ -87,8 +87,7 @@ impl Start {
                     rules: Some(Rules::V0_1),
                     ..Scenario::default()
                 };
-                let a = analyse(f, &scenario)
-                    .map_err(|e| SimError::new(e.code, "start", e.message))?;
+                let a = analyse(f, &scenario).map_err(|e| SimError::new(e.code, "start", e.message))?;
                 Ok(Start::planned(f, &a.applied.inputs, &a.assignment))
             }
         }

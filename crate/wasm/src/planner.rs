@@ -8,8 +8,8 @@
 use crate::{error, to_js};
 use spate_planner_core::{
     analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, next_claims,
-    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, ErrorCode, Fleet, LiveJob, Rules,
-    Scenario, ScenarioError, Snapshot, SnapshotError, NOT_SIMULATED,
+    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, ErrorCode, Fleet, LiveEvent, LiveJob,
+    Rules, Scenario, ScenarioError, Snapshot, SnapshotError, NOT_SIMULATED,
 };
 use spate_planner_sim::{simulate, Options, Script, SimError, Start};
 use std::cell::RefCell;
@@ -58,12 +58,15 @@ fn too_large(n: usize) -> JsValue {
     error("too_large", &message, None)
 }
 
-/// [`Planner::split_states`]: parallel arrays, in id order.
+/// [`Planner::next_frame`]: what happened since the last frame, and where it stands.
 #[derive(serde::Serialize)]
-struct SplitStates<'a> {
-    ids: Vec<&'a str>,
-    status: Vec<spate_planner_core::SplitStatus>,
-    lease: Vec<Option<&'a str>>,
+struct FrameView<'a> {
+    rows: &'a [LiveEvent],
+    revisions: String,
+}
+
+fn not_live() -> JsValue {
+    error("not_live", "this planner holds a snapshot, not a live job", None)
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -153,8 +156,8 @@ impl Planner {
             .map_err(|e| snapshot_error(&e))
     }
 
-    /// A live job from the live stream's first event (a snapshot file's text); lease time left
-    /// counts from `now_ms`.
+    /// A live job from a full state (a snapshot file's text: `/api/snapshot`, or the live
+    /// stream's `snapshot` event); lease time left counts from `now_ms`.
     #[wasm_bindgen(js_name = fromLive)]
     pub fn from_live(text: &str, now_ms: f64) -> Result<Planner, JsValue> {
         if text.len() > MAX_SNAPSHOT_BYTES {
@@ -163,29 +166,30 @@ impl Planner {
         reserve_for(text.len());
         let snap = Snapshot::parse(text).map_err(|e| snapshot_error(&e))?;
         let mut job = LiveJob::from_parsed(snap).map_err(|e| snapshot_error(&e))?;
-        let fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
-        let mut p = Planner::new(fleet);
+        let frame = job.frame(now_ms as i64).map_err(|e| snapshot_error(&e))?;
+        let mut p = Planner::new(frame.fleet);
         p.live = Some(job);
         Ok(p)
     }
 
-    /// Applies a burst of the live stream's `change` events (their data, in order), then joins
-    /// the job's records into the fleet planned from now on. Only the changed keys are read,
-    /// and only what they touch is joined again.
-    /// Throws when the state holds a value the leader would refuse (the fleet is then the last
-    /// one that could be read, and the error says which key).
-    #[wasm_bindgen(js_name = applyChanges)]
-    pub fn apply_changes(&mut self, changes: Vec<String>, now_ms: f64) -> Result<(), JsValue> {
-        let Some(job) = self.live.as_mut() else {
-            return Err(error(
-                "not_live",
-                "this planner holds a snapshot, not a live job",
-                None,
-            ));
-        };
-        for c in &changes {
-            job.apply(c).map_err(|e| snapshot_error(&e))?;
-        }
+    /// Applies one of the live stream's `change` events (its data) to the live job, as it
+    /// arrives: only the changed key is read. The fleet planned stays the last frame's until
+    /// [`Planner::next_frame`]. Throws when the change cannot be read or goes back (its
+    /// revision is not above its bucket's): the job must then be read afresh.
+    #[wasm_bindgen(js_name = applyChange)]
+    pub fn apply_change(&mut self, data: &str) -> Result<(), JsValue> {
+        let job = self.live.as_mut().ok_or_else(not_live)?;
+        job.apply(data).map_err(|e| snapshot_error(&e))
+    }
+
+    /// The next frame: the live job's fleet, joined again only where the changes touched it,
+    /// becomes the one planned, and the answer says what happened since the last frame (the
+    /// timeline's rows) and the revisions it stands at. Throws when the state holds a value the
+    /// leader would refuse (the fleet is then the last one that could be read, the error names
+    /// the key, and the rows wait for the frame that shows them).
+    #[wasm_bindgen(js_name = nextFrame, unchecked_return_type = "LiveFrame")]
+    pub fn next_frame(&mut self, now_ms: f64) -> Result<JsValue, JsValue> {
+        let job = self.live.as_mut().ok_or_else(not_live)?;
         if let Some(e) = job.refusal() {
             return Err(snapshot_error(e));
         }
@@ -194,48 +198,35 @@ impl Planner {
         self.fleet.splits = Default::default();
         self.fleet.info = Default::default();
         self.fleet.published = Default::default();
-        self.fleet = job.fleet(now_ms as i64).map_err(|e| snapshot_error(&e))?;
-        Ok(())
+        let frame = job.frame(now_ms as i64).map_err(|e| snapshot_error(&e))?;
+        self.fleet = frame.fleet;
+        to_js(&FrameView {
+            rows: &frame.events,
+            revisions: job.shown_revisions().to_string(),
+        })
     }
 
-    /// The splits as a live page's timeline keeps them (to tell a claim from a renewal, a
-    /// completion from a rewrite): ids in order, each one's progress status and lease owner
-    /// (null: no lease), as three parallel arrays — far cheaper to hand over than
-    /// [`Planner::find_splits`] of every split.
-    #[wasm_bindgen(js_name = splitStates, unchecked_return_type = "SplitStates")]
-    pub fn split_states(&self) -> Result<JsValue, JsValue> {
-        let splits = &self.fleet.splits;
-        let states = SplitStates {
-            ids: splits.keys().map(String::as_str).collect(),
-            status: splits.values().map(|s| s.progress.status).collect(),
-            lease: splits
-                .values()
-                .map(|s| s.lease.as_ref().map(|l| l.value.owner.as_str()))
-                .collect(),
-        };
-        to_js(&states)
+    /// This live job's full state replaces `previous`'s (the whole state read again): its next
+    /// frame tells what changed from the fleet `previous` showed, and that the state was read.
+    #[wasm_bindgen(js_name = resyncFrom)]
+    pub fn resync_from(&mut self, previous: &Planner) -> Result<(), JsValue> {
+        let (job, before) = (self.live.as_mut(), previous.live.as_ref());
+        let (job, before) = job.zip(before).ok_or_else(not_live)?;
+        job.resync_from(before);
+        Ok(())
     }
 
     /// The live job's position: `"S-L"`, the highest revision applied in each bucket.
     pub fn revisions(&self) -> Option<String> {
-        self.live.as_ref().map(|j| {
-            let (s, l) = j.revisions();
-            format!("{s}-{l}")
-        })
+        self.live.as_ref().map(|j| j.revisions().to_string())
     }
 
-    /// The live job as a snapshot file taken at `now_ms`: what `spate-planner snapshot` writes
-    /// at these revisions (same entries, same bytes).
+    /// The state the last frame showed, as a snapshot file taken at `now_ms`: what
+    /// `spate-planner snapshot` writes at those revisions (same entries, same bytes).
     #[wasm_bindgen(js_name = saveSnapshot)]
     pub fn save_snapshot(&self, now_ms: f64) -> Result<String, JsValue> {
-        match &self.live {
-            Some(j) => Ok(j.snapshot(now_ms as i64).to_json()),
-            None => Err(error(
-                "not_live",
-                "this planner holds a snapshot, not a live job",
-                None,
-            )),
-        }
+        let job = self.live.as_ref().ok_or_else(not_live)?;
+        Ok(job.shown_snapshot(now_ms as i64).to_json())
     }
 
     /// The largest snapshot this module accepts, in bytes.

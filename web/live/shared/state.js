@@ -1,6 +1,6 @@
 // The `live` field of the page's state, and the pure steps that make the next one: a frame
-// (timeline rows, a point of the figures chart, a plan view kept for that point), a connection
-// status, a pause. Everything is bounded: a page left open for days holds at most MAX_ROWS rows,
+// (timeline rows — the core's events of the frame —, a point of the figures chart, a plan view
+// kept for that point), a connection status, a pause. Everything is bounded: a page left open for days holds at most MAX_ROWS rows,
 // MAX_POINTS points and MAX_HISTORY plan views. No DOM.
 
 export const MAX_ROWS = 400;
@@ -11,6 +11,22 @@ export const MAX_HISTORY = 40;
 export function clock(ms) {
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(11, 19);
+}
+
+/** The plan's figures at a frame, for the chart over time (the leader's plan: no what-if). */
+export function figuresPoint(view) {
+  const r = view.report;
+  return {
+    members: r.members.length,
+    maxOverMean: r.balance.max_over_mean,
+    maxLoad: Number(r.balance.max_load),
+    meanLoad: r.balance.mean_load,
+    queued: r.counts.queued,
+    moves: r.churn.moves,
+    fromPublished: view.published ? view.published.changes : null,
+    completed: r.counts.completed,
+    quarantined: r.counts.quarantined,
+  };
 }
 
 /** The live state before the first frame. */
@@ -34,7 +50,7 @@ export function initialLive(job, url) {
     ageMs: 0,
     /** Newest first: { id, at, revisions, kind, text, names }. */
     rows: [],
-    /** Oldest first: { id, at, revisions, ...figures } (live/worker/events.js figuresPoint). */
+    /** Oldest first: { id, at, revisions, ...figures } (figuresPoint). */
     points: [],
     /** Newest last: { id, view } (the plan of the point `id`, slimmed). */
     history: [],

@@ -1,13 +1,13 @@
-// The live event stream, held by the worker (EventSource works in dedicated workers). Events go
-// into a ChangeBuffer; the page is told that changes wait ({ pending }) and how the connection
-// is ({ status }), and takes them when it is ready for a frame. Reconnects itself from the last
-// event received (?since=S-L); a fresh `snapshot` event replaces everything before it.
+// The live event stream, held by the worker (EventSource works in dedicated workers). Each
+// event is handed at once to the sink (the live job: a change applied to the core's live job as
+// it arrives, a fresh full state replacing it), so nothing waits in a buffer here; the page is
+// told that changes wait ({ pending }) and how the connection is ({ status }), and asks for a
+// frame when it is ready. Reconnects itself from the last event received (?since=S-L).
 //
 // The first state is fetched as bytes from `snapshot` beside the stream (`/api/snapshot`, with
 // its revisions in `x-spate-revisions`), and the stream opened from those revisions: a 60 MB
 // event's data string costs the browser about 0.3 s to make, the bytes nothing. When that
 // fetch fails, the stream's own first `snapshot` event is the first state.
-import { ChangeBuffer } from './buffer.js';
 
 /** Delays before reconnecting, in ms (then the last, for ever). */
 const RETRY_MS = [250, 1000, 2000, 5000, 10000];
@@ -34,11 +34,16 @@ async function refusal(url) {
 }
 
 export class LiveFeed {
-  /** url: the event stream's absolute URL; post(message): to the page. */
-  constructor(url, post) {
+  /**
+   * url: the event stream's absolute URL; post(message): to the page; sink: takes the events
+   * after the first state — change(data) (false: it could not be applied) and snapshot(text).
+   */
+  constructor(url, post, sink) {
     this.url = url;
     this.post = post;
-    this.buffer = new ChangeBuffer();
+    this.sink = sink;
+    /** Events received since the last take (for the page's "n changes waiting"). */
+    this.received = 0;
     /** The id of the last event received: the revisions to resume from. */
     this.lastId = null;
     this.lastChangeMs = 0;
@@ -105,19 +110,22 @@ export class LiveFeed {
       this.firstDone = null;
       return;
     }
-    this.buffer.putSnapshot(e.data, this.lastId);
+    this.sink.snapshot(e.data);
+    this.received++;
     this.wake();
   }
 
   onChange(e) {
+    if (this.firstDone) return; // no first state yet: the stream's first event (a snapshot) holds it
     this.retry = 0;
     this.lastId = e.lastEventId || this.lastId;
     this.lastChangeMs = Date.now();
-    if (!this.buffer.putChange(e.data)) {
-      this.resync('a change event could not be read');
+    if (!this.sink.change(e.data)) {
+      this.resync('a change could not be applied');
       return;
     }
-    if (!this.firstDone) this.wake();
+    this.received++;
+    this.wake();
   }
 
   onStatus(e) {
@@ -163,7 +171,6 @@ export class LiveFeed {
   resync(reason) {
     this.source?.close();
     this.lastId = null;
-    this.buffer.reset();
     this.setStatus({ status: 'reconnecting', message: `${reason}; reading the whole state again` });
     this.open();
   }
@@ -174,18 +181,20 @@ export class LiveFeed {
       this.notified = true;
       this.notice();
     } else if (!this.timer) {
-      this.timer = setTimeout(() => { this.timer = 0; if (!this.buffer.empty) this.notice(); }, NOTICE_MS);
+      this.timer = setTimeout(() => { this.timer = 0; if (this.received) this.notice(); }, NOTICE_MS);
     }
   }
 
   notice() {
-    this.post({ pending: this.buffer.received, lastChangeMs: this.lastChangeMs });
+    this.post({ pending: this.received, lastChangeMs: this.lastChangeMs });
   }
 
-  /** What arrived since the last take (see ChangeBuffer.take). */
+  /** How many events arrived since the last take, and when the last one did. */
   take() {
     this.notified = false;
-    return { ...this.buffer.take(), lastChangeMs: this.lastChangeMs };
+    const received = this.received;
+    this.received = 0;
+    return { received, lastChangeMs: this.lastChangeMs };
   }
 
   close() {

@@ -1,6 +1,6 @@
 //! The plan's figures for a state, from the decision core's one pipeline.
 
-use spate_planner_core::{analyse, Fleet, Rules, Scenario, Snapshot};
+use spate_planner_core::{analyse, Fleet, Rules, Scenario};
 
 /// What `watch` prints.
 pub struct Figures {
@@ -18,15 +18,14 @@ pub struct Figures {
     pub rules: Rules,
 }
 
-/// Plans `snap` as the leader would: no what-if, the leader's own inputs from the store, by the
+/// Plans `fleet` as the leader would: no what-if, the leader's own inputs from the store, by the
 /// rules the store names unless `rules` sets them.
-pub fn figures(snap: &Snapshot, rules: Option<Rules>) -> Result<Figures, String> {
-    let fleet = Fleet::from_snapshot(snap).map_err(|e| format!("{e} [{}]", e.code))?;
+pub fn figures(fleet: &Fleet, rules: Option<Rules>) -> Result<Figures, String> {
     let scenario = Scenario {
         rules,
         ..Scenario::default()
     };
-    let a = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let a = analyse(fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
     let rep = &a.report;
     Ok(Figures {
         members: rep.members.len(),

@@ -5,12 +5,11 @@
 //! the next lease deadline (the expiry timer).
 
 use super::hub::{Hub, BATCH};
-use super::state::{BucketState, Change, JobState, Op, Which};
 use super::wire::Status;
 use crate::store::{self, Fresh, ReadError};
 use async_nats::jetstream::kv::{self, Operation};
 use futures_util::{FutureExt, StreamExt};
-use spate_planner_core::bucket_names;
+use spate_planner_core::{bucket_names, Bucket, JobState, LiveChange, LiveOp, Side};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -50,8 +49,9 @@ pub async fn load(conn: &Conn, job: &str) -> Result<(JobState, Watches), ReadErr
     let disconnects = conn.events.borrow().disconnects;
     let state = load_bucket(conn, job, &state_name).await?;
     let lease = load_bucket(conn, job, &lease_name).await?;
+    let held = JobState::new(job, state.0, lease.0).map_err(|e| ReadError::Other(e.to_string()))?;
     Ok((
-        JobState::new(job, state.0, lease.0),
+        held,
         Watches {
             state: state.1,
             lease: lease.1,
@@ -63,11 +63,7 @@ pub async fn load(conn: &Conn, job: &str) -> Result<(JobState, Watches), ReadErr
 
 /// A bucket copied as it was at one revision (the cut), the watch that continues from there,
 /// and when its stream was created.
-async fn load_bucket(
-    conn: &Conn,
-    job: &str,
-    name: &str,
-) -> Result<(BucketState, kv::Watch, i128), ReadError> {
+async fn load_bucket(conn: &Conn, job: &str, name: &str) -> Result<(Bucket, kv::Watch, i128), ReadError> {
     let reader = store::Reader {
         js: &conn.js,
         client: &conn.client,
@@ -77,8 +73,7 @@ async fn load_bucket(
     };
     let opened = store::open(&conn.js, name, job).await?;
     let (bucket, watch) = reader.read_all(&opened, |_, _| {}).await?;
-    let revision = bucket.revision.unwrap_or(0);
-    Ok((BucketState::new(bucket, revision), watch, opened.created_ns))
+    Ok((bucket, watch, opened.created_ns))
 }
 
 /// Why following stopped.
@@ -90,43 +85,43 @@ enum Stop {
     Rebuild(String),
 }
 
-fn change_of(which: Which, e: &kv::Entry) -> Change {
+fn change_of(side: Side, e: &kv::Entry) -> LiveChange {
     let op = match e.operation {
-        Operation::Put => Op::Put(store::entry_of(e)),
-        Operation::Delete | Operation::Purge => Op::Delete {
+        Operation::Put => LiveOp::Put(store::entry_of(e)),
+        Operation::Delete | Operation::Purge => LiveOp::Delete {
             key: e.key.clone(),
             revision: e.revision,
             created_ms: store::created_ms(e),
             purge: e.operation == Operation::Purge,
         },
     };
-    Change { which, op }
+    LiveChange { side, op }
 }
 
 type Next = Option<Result<kv::Entry, kv::WatcherError>>;
 
 /// Turns one watch item into a change, or why following must stop.
-fn take(which: Which, item: Next, out: &mut Vec<Change>) -> Result<(), String> {
+fn take(side: Side, item: Next, out: &mut Vec<LiveChange>) -> Result<(), String> {
     match item {
         Some(Ok(e)) => {
-            out.push(change_of(which, &e));
+            out.push(change_of(side, &e));
             Ok(())
         }
-        Some(Err(e)) => Err(format!("the watch of the {} bucket failed: {e}", which.label())),
-        None => Err(format!("the watch of the {} bucket ended", which.label())),
+        Some(Err(e)) => Err(format!("the watch of the {} bucket failed: {e}", side.label())),
+        None => Err(format!("the watch of the {} bucket ended", side.label())),
     }
 }
 
 /// After one change, whatever else is ready at once (up to a batch): bursts go out together.
-fn gather(w: &mut Watches, out: &mut Vec<Change>) -> Result<(), String> {
+fn gather(w: &mut Watches, out: &mut Vec<LiveChange>) -> Result<(), String> {
     while out.len() < BATCH {
         let mut got = false;
         if let Some(item) = w.state.next().now_or_never() {
-            take(Which::State, item, out)?;
+            take(Side::State, item, out)?;
             got = true;
         }
         if let Some(item) = w.lease.next().now_or_never() {
-            take(Which::Lease, item, out)?;
+            take(Side::Lease, item, out)?;
             got = true;
         }
         if !got {
@@ -154,8 +149,8 @@ async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Ad
     loop {
         let mut batch = Vec::new();
         let first = tokio::select! {
-            item = w.state.next() => take(Which::State, item, &mut batch),
-            item = w.lease.next() => take(Which::Lease, item, &mut batch),
+            item = w.state.next() => take(Side::State, item, &mut batch),
+            item = w.lease.next() => take(Side::Lease, item, &mut batch),
             _ = until(hub.next_deadline()) => {
                 hub.expire(now_ms());
                 continue;
@@ -175,7 +170,7 @@ async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Ad
         if let Err(e) = first.and_then(|_| gather(w, &mut batch)) {
             return Stop::Rebuild(e);
         }
-        if let Err(r) = hub.publish(&batch) {
+        if let Err(r) = hub.publish(batch) {
             return Stop::Rebuild(format!(
                 "bucket {} went back to an older revision at key {} (recreated?)",
                 r.bucket, r.key

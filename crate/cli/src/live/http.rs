@@ -5,12 +5,12 @@
 use super::follow::{self, Advisories, Conn};
 use super::hub::Hub;
 use super::limits::{self, Busy, Limits};
-use super::state::Pair;
 use crate::store::ReadError;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use spate_planner_core::valid_job_name;
+use spate_planner_core::Revisions;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -163,7 +163,7 @@ pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
                 .and_then(|v: &HeaderValue| v.to_str().ok())
                 .map(str::to_string)
         })
-        .and_then(|s| s.parse::<Pair>().ok());
+        .and_then(|s| s.parse::<Revisions>().ok());
     match super::sse::body(hub, since, live.limits.clone()) {
         Ok(body) => (headers("text/event-stream"), body).into_response(),
         Err(busy) => Refusal::from(busy).into_response(),

@@ -10,9 +10,9 @@
 
 use super::limits::{self, Busy, Heavy};
 use super::ring::Ring;
-use super::state::{Change, JobState, Pair, Regression, Which};
 use super::wire::{self, FileText, Status};
 use axum::body::Bytes;
+use spate_planner_core::{JobState, LiveChange, Regression, Revisions, Side};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{broadcast, Semaphore};
@@ -26,8 +26,12 @@ pub const RING_BYTES: usize = 16 << 20;
 
 /// What listeners receive.
 pub enum Batch {
-    /// Framed change events; `seq` orders batches and full states.
-    Events { seq: u64, text: Bytes, changes: usize },
+    /// Framed change events, and the changes they carry; `seq` orders batches and full states.
+    Events {
+        seq: u64,
+        text: Bytes,
+        changes: Vec<LiveChange>,
+    },
     /// The state was replaced (rebuilt after a reconnect or a gap): send the full state.
     Resync { seq: u64 },
     /// A framed status event.
@@ -71,7 +75,7 @@ fn frame_status(s: &Status) -> Bytes {
 
 impl Hub {
     pub fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
-        let ring = Ring::new(state.pair(), RING_EVENTS, RING_BYTES);
+        let ring = Ring::new(state.revisions(), RING_EVENTS, RING_BYTES);
         let (tx, _) = broadcast::channel(QUEUE);
         Arc::new(Hub {
             job: job.to_string(),
@@ -103,29 +107,35 @@ impl Hub {
 
     /// Applies changes in order and sends them, coalesced: a key changed several times in one
     /// batch is sent once, with its last change.
-    pub fn publish(&self, changes: &[Change]) -> Result<(), Regression> {
+    pub fn publish(&self, changes: Vec<LiveChange>) -> Result<(), Regression> {
         if changes.is_empty() {
             return Ok(());
         }
         let mut sh = self.lock();
-        let mut last: HashMap<(Which, &str), usize> = HashMap::new();
+        let mut last: HashMap<(Side, &str), usize> = HashMap::new();
         let mut pairs = Vec::with_capacity(changes.len());
         for (i, c) in changes.iter().enumerate() {
             sh.state.apply(c)?;
-            pairs.push(sh.state.pair());
-            last.insert((c.which, c.key()), i);
+            pairs.push(sh.state.revisions());
+            last.insert((c.side, c.key()), i);
         }
+        let keep: Vec<bool> = changes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| last.get(&(c.side, c.key())) == Some(&i))
+            .collect();
         let mut text = String::new();
         let mut events = Vec::new();
-        for (i, c) in changes.iter().enumerate() {
-            if last.get(&(c.which, c.key())) == Some(&i) {
+        let mut sent = Vec::new();
+        for ((c, pair), keep) in changes.into_iter().zip(pairs).zip(keep) {
+            if keep {
                 let start = text.len();
-                text.push_str(&wire::frame("change", Some(pairs[i]), &wire::change_json(c)));
-                events.push((pairs[i], start..text.len()));
+                text.push_str(&wire::frame("change", Some(pair), &c.to_json()));
+                events.push((pair, start..text.len()));
+                sent.push(c);
             }
         }
         let text = Bytes::from(text);
-        let sent = events.len();
         for (pair, range) in events {
             sh.ring.push(pair, text.slice(range));
         }
@@ -142,7 +152,7 @@ impl Hub {
     pub fn expire(&self, now_ms: i64) {
         let due = self.lock().state.take_due(now_ms);
         // Expiries never regress: they do not move a revision.
-        let _ = self.publish(&due);
+        let _ = self.publish(due);
     }
 
     pub fn next_deadline(&self) -> Option<i64> {
@@ -153,7 +163,7 @@ impl Hub {
     /// the full state.
     pub fn replace(&self, state: JobState) {
         let mut sh = self.lock();
-        let pair = state.pair();
+        let pair = state.revisions();
         sh.state = state;
         sh.ring.reset(pair);
         let seq = sh.moved();
@@ -182,7 +192,7 @@ impl Hub {
     /// status. With the sequence it stands at.
     pub fn initial(
         &self,
-        since: Option<Pair>,
+        since: Option<Revisions>,
         heavy: impl FnOnce() -> Result<Heavy, Busy>,
     ) -> Result<(u64, Vec<Bytes>), Busy> {
         let mut sh = self.lock();
@@ -199,17 +209,16 @@ impl Hub {
 
     /// The state as a snapshot file's text (`GET /api/snapshot`), and the revisions it stands
     /// at (read together: a page resumes the stream from them).
-    pub fn snapshot_file(&self) -> (Pair, FileText) {
+    pub fn snapshot_file(&self) -> (Revisions, FileText) {
         let mut sh = self.lock();
-        (sh.state.pair(), file_locked(&mut sh, &self.server))
+        (sh.state.revisions(), file_locked(&mut sh, &self.server))
     }
 
-    /// The state as a snapshot, for figures.
-    pub fn snapshot(&self) -> (Pair, spate_planner_core::Snapshot) {
+    /// The state as a snapshot, and the batch sequence it stands at (`watch`'s first state).
+    pub fn snapshot(&self) -> (u64, spate_planner_core::Snapshot) {
         let sh = self.lock();
-        let pair = sh.state.pair();
-        let source = wire::live_source(&self.server, pair);
-        (pair, sh.state.snapshot(crate::support::now_ms(), source))
+        let source = wire::live_source(&self.server, sh.state.revisions());
+        (sh.seq, sh.state.snapshot(crate::support::now_ms(), source))
     }
 }
 

@@ -10,7 +10,6 @@ pub mod jobs;
 pub mod limits;
 pub mod ring;
 pub mod sse;
-pub mod state;
 pub mod watch;
 pub mod wire;
 

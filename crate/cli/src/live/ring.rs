@@ -2,21 +2,21 @@
 //! with the pair of revisions after it. Events are shared bytes (pieces of the batch that sent
 //! them), so resuming a page copies none of them.
 
-use super::state::Pair;
 use axum::body::Bytes;
+use spate_planner_core::Revisions;
 use std::collections::VecDeque;
 
 pub struct Ring {
     /// The pair before the first event kept.
-    base: Pair,
-    events: VecDeque<(Pair, Bytes)>,
+    base: Revisions,
+    events: VecDeque<(Revisions, Bytes)>,
     bytes: usize,
     max_events: usize,
     max_bytes: usize,
 }
 
 impl Ring {
-    pub fn new(base: Pair, max_events: usize, max_bytes: usize) -> Ring {
+    pub fn new(base: Revisions, max_events: usize, max_bytes: usize) -> Ring {
         Ring {
             base,
             events: VecDeque::new(),
@@ -27,14 +27,14 @@ impl Ring {
     }
 
     /// Forgets everything: the state was replaced, at `base`.
-    pub fn reset(&mut self, base: Pair) {
+    pub fn reset(&mut self, base: Revisions) {
         self.base = base;
         self.events.clear();
         self.bytes = 0;
     }
 
     /// Keeps `event` (after which the revisions are `pair`), dropping the oldest beyond the bounds.
-    pub fn push(&mut self, pair: Pair, event: Bytes) {
+    pub fn push(&mut self, pair: Revisions, event: Bytes) {
         self.bytes += event.len();
         self.events.push_back((pair, event));
         while self.events.len() > self.max_events || self.bytes > self.max_bytes {
@@ -49,7 +49,7 @@ impl Ring {
     /// The events a copy standing at `pair` lacks, or `None` when the ring no longer reaches
     /// back to it. Events that leave the pair unchanged (expiries) are idempotent, so resuming
     /// after the first event that reached `pair` is safe.
-    pub fn since(&self, pair: Pair) -> Option<Vec<Bytes>> {
+    pub fn since(&self, pair: Revisions) -> Option<Vec<Bytes>> {
         let start = if pair == self.base {
             0
         } else {
@@ -63,8 +63,8 @@ impl Ring {
 mod tests {
     use super::*;
 
-    fn p(s: u64, l: u64) -> Pair {
-        Pair { state: s, lease: l }
+    fn p(s: u64, l: u64) -> Revisions {
+        Revisions { state: s, lease: l }
     }
 
     #[test]

@@ -7,8 +7,8 @@
 
 use super::hub::{Batch, Hub};
 use super::limits::{self, Busy, Limits};
-use super::state::Pair;
 use axum::body::{Body, Bytes};
+use spate_planner_core::Revisions;
 use std::sync::Arc;
 use tokio::sync::{broadcast::error::RecvError, mpsc};
 
@@ -18,7 +18,7 @@ const PENDING: usize = 4;
 
 /// The response body of `GET /api/live`, or why it is refused (too many streams, or too many
 /// full states being sent). The stream holds its permits until the page goes away.
-pub fn body(hub: Arc<Hub>, since: Option<Pair>, limits: Arc<Limits>) -> Result<Body, Busy> {
+pub fn body(hub: Arc<Hub>, since: Option<Revisions>, limits: Arc<Limits>) -> Result<Body, Busy> {
     let permits = limits.stream(&hub.streams, &hub.job)?;
     let rx = hub.subscribe();
     let (seq, first) = hub.initial(since, || limits.heavy())?;
@@ -109,8 +109,7 @@ async fn pump(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::state::{BucketState, Change, JobState, Op, Which};
-    use spate_planner_core::{Bucket, Entry};
+    use spate_planner_core::{Bucket, Entry, JobState, LiveChange, LiveOp, Side};
 
     fn hub() -> Arc<Hub> {
         let bucket = |name: &str| Bucket {
@@ -120,15 +119,15 @@ mod tests {
             revision: None,
             entries: Vec::new(),
         };
-        let state = BucketState::new(bucket("spate_coordination_j_state"), 0);
-        let lease = BucketState::new(bucket("spate_coordination_j_lease"), 0);
-        Hub::new("j", "nats://h:1", JobState::new("j", state, lease))
+        let state = bucket("spate_coordination_j_state");
+        let lease = bucket("spate_coordination_j_lease");
+        Hub::new("j", "nats://h:1", JobState::new("j", state, lease).unwrap())
     }
 
-    fn put(rev: u64) -> Change {
-        Change {
-            which: Which::State,
-            op: Op::Put(Entry {
+    fn put(rev: u64) -> LiveChange {
+        LiveChange {
+            side: Side::State,
+            op: LiveOp::Put(Entry {
                 key: "plan".into(),
                 revision: rev,
                 created_ms: 0,
@@ -154,7 +153,7 @@ mod tests {
         let limits = Limits::new(1, 1);
         let mut rx = hub.subscribe();
         let (mut seq, _) = hub.initial(None, || limits.heavy()).unwrap();
-        hub.publish(&[put(1)]).unwrap();
+        hub.publish(vec![put(1)]).unwrap();
         let batch = rx.try_recv().map_err(|_| RecvError::Closed);
         let first = text(sent(step(batch.clone(), &mut seq)));
         assert!(first.starts_with("event: change\nid: 1-0\n"), "{first}");
@@ -178,14 +177,14 @@ mod tests {
         let refused = hub.initial(None, || limits.heavy());
         assert!(refused.is_err(), "a second full state at once is refused");
         drop(first);
-        hub.publish(&[put(1)]).unwrap();
+        hub.publish(vec![put(1)]).unwrap();
         let Ok(batch) = rx.try_recv() else {
             panic!("no batch")
         };
         let Batch::Events { text, .. } = &*batch else {
             panic!("not events")
         };
-        let zero = Pair { state: 0, lease: 0 };
+        let zero = Revisions { state: 0, lease: 0 };
         let (_, resumed) = hub.initial(Some(zero), || panic!("no full state")).unwrap();
         assert_eq!(resumed.len(), 2, "the change and the status");
         assert_eq!(resumed[0], text, "the change as sent");

@@ -1,9 +1,10 @@
-//! `spate-planner watch`: one line per change (bursts coalesced) with the plan's figures.
+//! `spate-planner watch`: one line per change (bursts coalesced) with the plan's figures, from a
+//! live job fed by the same changes as the page (the incremental join, not a whole one per line).
 
 use super::figures::{figures, Figures};
 use super::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
-use spate_planner_core::Rules;
+use spate_planner_core::{LiveChange, LiveJob, Rules};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,6 +54,58 @@ pub fn run(args: &Args) -> ExitCode {
     }
 }
 
+/// The job as `watch` follows it: a live job fed by the hub's changes (only what they touch is
+/// joined again at each line), and the batch sequence it stands at.
+struct Kept {
+    job: Result<LiveJob, String>,
+    seq: u64,
+}
+
+fn refused(e: &spate_planner_core::SnapshotError) -> String {
+    format!("{e} [{}]", e.code)
+}
+
+impl Kept {
+    /// The hub's state now.
+    fn of(hub: &Hub) -> Kept {
+        let (seq, snap) = hub.snapshot();
+        let job = LiveJob::from_parsed(snap).map_err(|e| refused(&e));
+        Kept { job, seq }
+    }
+
+    /// Applies a batch after the state kept; `false` when a change cannot be applied (the
+    /// state must be read again). A state that could not be read is read again with it.
+    fn apply(&mut self, hub: &Hub, seq: u64, changes: &[LiveChange]) -> bool {
+        if seq <= self.seq {
+            return true;
+        }
+        self.seq = seq;
+        match &mut self.job {
+            Ok(job) => changes.iter().all(|c| job.apply_change(c).is_ok()),
+            Err(_) => {
+                *self = Kept::of(hub);
+                true
+            }
+        }
+    }
+
+    /// The line for the state kept now: its revisions and the plan's figures, by the rules the
+    /// store names unless `rules` sets them. An error quotes store names: shown escaped, as every
+    /// store string on a terminal.
+    fn line(&mut self, what: &str, rules: Option<Rules>) -> String {
+        let job = match &mut self.job {
+            Ok(job) => job,
+            Err(e) => return format!("{} {what}: cannot plan: {}", clock(), crate::term::shown(e)),
+        };
+        let head = format!("{} revisions {} {what}:", clock(), job.revisions());
+        let shown = job.frame(crate::support::now_ms()).map_err(|e| refused(&e));
+        match shown.and_then(|f| figures(&f.fleet, rules)) {
+            Ok(f) => format!("{head} {}", describe(&f)),
+            Err(e) => format!("{head} cannot plan: {}", crate::term::shown(&e)),
+        }
+    }
+}
+
 /// What one burst brought: changes, and whether the state was replaced.
 #[derive(Default)]
 struct Burst {
@@ -61,18 +114,28 @@ struct Burst {
 }
 
 impl Burst {
-    /// Adds a batch; a status is printed at once. `false` when the hub is gone.
-    fn add(&mut self, b: Result<Arc<Batch>, RecvError>) -> bool {
-        match b {
+    /// Takes in a batch (a status is printed at once). `false` when the hub is gone.
+    fn add(&mut self, kept: &mut Kept, hub: &Hub, b: Result<Arc<Batch>, RecvError>) -> bool {
+        let reread = match b {
             Ok(b) => match &*b {
-                Batch::Events { changes, .. } => self.changes += changes,
-                Batch::Resync { .. } => self.resync = true,
+                Batch::Events { seq, changes, .. } => {
+                    let fresh = *seq > kept.seq;
+                    let applied = kept.apply(hub, *seq, changes);
+                    self.changes += if fresh { changes.len() } else { 0 };
+                    !applied
+                }
+                Batch::Resync { seq } => *seq > kept.seq,
                 Batch::Status { status, .. } => {
-                    println!("{} status: {}", clock(), super::wire::status_json(status))
+                    println!("{} status: {}", clock(), super::wire::status_json(status));
+                    false
                 }
             },
-            Err(RecvError::Lagged(_)) => self.resync = true,
+            Err(RecvError::Lagged(_)) => true,
             Err(RecvError::Closed) => return false,
+        };
+        if reread {
+            *kept = Kept::of(hub);
+            self.resync = true;
         }
         true
     }
@@ -85,15 +148,16 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     let mut rx = hub.subscribe();
-    println!("{}", line(&hub, "start", args.rules));
+    let mut kept = Kept::of(&hub);
+    println!("{}", kept.line("start", args.rules));
     let settle = Duration::from_millis(args.settle_ms);
     loop {
         let mut burst = Burst::default();
-        if !burst.add(rx.recv().await) {
+        if !burst.add(&mut kept, &hub, rx.recv().await) {
             return Ok(());
         }
         while let Ok(b) = tokio::time::timeout(settle, rx.recv()).await {
-            if !burst.add(b) {
+            if !burst.add(&mut kept, &hub, b) {
                 return Ok(());
             }
         }
@@ -106,7 +170,7 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
                     if burst.changes == 1 { "" } else { "s" }
                 ),
             };
-            println!("{}", line(&hub, &what, args.rules));
+            println!("{}", kept.line(&what, args.rules));
         }
     }
 }
@@ -121,16 +185,6 @@ fn clock() -> String {
         ms / 1000 % 60,
         ms % 1000
     )
-}
-
-fn line(hub: &Hub, what: &str, rules: Option<Rules>) -> String {
-    let (pair, snap) = hub.snapshot();
-    let head = format!("{} revisions {pair} {what}:", clock());
-    match figures(&snap, rules) {
-        Ok(f) => format!("{head} {}", describe(&f)),
-        // The error quotes store names: shown escaped, as every store string on a terminal.
-        Err(e) => format!("{head} cannot plan: {}", crate::term::shown(&e.to_string())),
-    }
 }
 
 fn describe(f: &Figures) -> String {

@@ -1,78 +1,14 @@
-//! The live stream's wire format (docs/live-protocol.md): Server-Sent Events whose `snapshot`
-//! event is a snapshot file's text, `change` events one small JSON object each, and `status`
-//! events.
+//! The live stream's framing (docs/live-protocol.md): Server-Sent Events whose `snapshot`
+//! event is a snapshot file's text, `change` events one change each (its JSON is the core's,
+//! `LiveChange::to_json`), and `status` events.
 
-use super::state::{Change, JobState, Op, Pair};
 use axum::body::Bytes;
-use spate_planner_core::{Entry, Source};
+use spate_planner_core::{entry_json, stream_entry_json, JobState, Revisions, Source};
 use std::borrow::Cow;
 use std::ops::Range;
 
-/// The snapshot format's line for one entry (`{"key":..,"revision":..,"created_ms":..,` and one
-/// of `value`/`text`/`base64`), as `spate_planner_core::snapshot` writes it.
-pub fn entry_line(e: &Entry) -> String {
-    spate_planner_core::entry_json(e)
-}
-
-/// An entry line with the value as `text` (a JSON string) or `base64`: for values that hold a
-/// carriage return, which an event stream cannot carry verbatim (SSE reads CR as a line end).
-fn text_line(e: &Entry) -> String {
-    use base64::Engine;
-    let (field, value) = match std::str::from_utf8(&e.value) {
-        Ok(s) => ("text", serde_json::Value::from(s).to_string()),
-        Err(_) => (
-            "base64",
-            format!(
-                "\"{}\"",
-                base64::engine::general_purpose::STANDARD.encode(&e.value)
-            ),
-        ),
-    };
-    format!(
-        "{{\"key\":{},\"revision\":{},\"created_ms\":{},\"{field}\":{value}}}",
-        serde_json::Value::from(e.key.as_str()),
-        e.revision,
-        e.created_ms,
-    )
-}
-
-/// The entry line for the event stream: the snapshot format's, unless that holds a CR.
-fn stream_line(e: &Entry) -> String {
-    let line = entry_line(e);
-    if line.contains('\r') {
-        text_line(e)
-    } else {
-        line
-    }
-}
-
-/// One change as the event's JSON.
-pub fn change_json(c: &Change) -> String {
-    let bucket = c.which.label();
-    match &c.op {
-        Op::Put(e) => format!(
-            "{{\"bucket\":\"{bucket}\",\"op\":\"put\",\"entry\":{}}}",
-            stream_line(e)
-        ),
-        Op::Delete {
-            key,
-            revision,
-            created_ms,
-            purge,
-        } => format!(
-            "{{\"bucket\":\"{bucket}\",\"op\":\"{}\",\"key\":{},\"revision\":{revision},\"created_ms\":{created_ms}}}",
-            if *purge { "purge" } else { "delete" },
-            serde_json::Value::from(key.as_str())
-        ),
-        Op::Expire { key, revision } => format!(
-            "{{\"bucket\":\"{bucket}\",\"op\":\"expire\",\"key\":{},\"revision\":{revision}}}",
-            serde_json::Value::from(key.as_str())
-        ),
-    }
-}
-
 /// An event in SSE framing: `event:`, `id:` when given, and the data one `data:` line per line.
-pub fn frame(event: &str, id: Option<Pair>, data: &str) -> String {
+pub fn frame(event: &str, id: Option<Revisions>, data: &str) -> String {
     let mut out = String::with_capacity(data.len() + data.len() / 40 + 64);
     out.push_str("event: ");
     out.push_str(event);
@@ -113,7 +49,7 @@ pub fn status_json(s: &Status) -> String {
 }
 
 /// Where a live copy came from, for its `source` field.
-pub fn live_source(server: &str, pair: Pair) -> Source {
+pub fn live_source(server: &str, pair: Revisions) -> Source {
     Source {
         kind: "nats".into(),
         server: Some(server.to_string()),
@@ -129,7 +65,7 @@ pub fn live_source(server: &str, pair: Pair) -> Source {
 /// The state as a snapshot file's text (what `GET /api/snapshot` returns).
 pub fn snapshot_file(state: &JobState, server: &str, now_ms: i64) -> String {
     state
-        .snapshot(now_ms, live_source(server, state.pair()))
+        .snapshot(now_ms, live_source(server, state.revisions()))
         .to_json()
 }
 
@@ -187,57 +123,23 @@ pub fn snapshot_event(state: &JobState, file: &str) -> String {
     if file.contains('\r') {
         let mut owned = file.to_string();
         for b in [&state.state, &state.lease] {
-            for e in b.to_bucket().entries.iter().filter(|e| e.value.contains(&b'\r')) {
-                owned = owned.replacen(&entry_line(e), &text_line(e), 1);
+            for e in b.entries().filter(|e| e.value.contains(&b'\r')) {
+                owned = owned.replacen(&entry_json(e), &stream_entry_json(e), 1);
             }
         }
         text = Cow::Owned(owned);
     }
-    frame("snapshot", Some(state.pair()), text.trim_end_matches('\n'))
+    frame("snapshot", Some(state.revisions()), text.trim_end_matches('\n'))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::state::Which;
-
-    fn entry(v: &[u8]) -> Entry {
-        Entry {
-            key: "k\"1".into(),
-            revision: 7,
-            created_ms: 1_767_000_000_000,
-            value: v.to_vec(),
-        }
-    }
-
-    #[test]
-    fn entry_lines_follow_the_snapshot_format() {
-        assert_eq!(
-            entry_line(&entry(b"{\"a\": 1}")),
-            r#"{"key":"k\"1","revision":7,"created_ms":1767000000000,"value":{"a": 1}}"#
-        );
-        assert_eq!(
-            entry_line(&entry(b"opaque")),
-            r#"{"key":"k\"1","revision":7,"created_ms":1767000000000,"text":"opaque"}"#
-        );
-        assert_eq!(
-            entry_line(&entry(b"\x00\xff")),
-            r#"{"key":"k\"1","revision":7,"created_ms":1767000000000,"base64":"AP8="}"#
-        );
-        let cr = Change {
-            which: Which::State,
-            op: Op::Put(entry(b"{\"a\":\r\n1}")),
-        };
-        assert_eq!(
-            change_json(&cr),
-            r#"{"bucket":"state","op":"put","entry":{"key":"k\"1","revision":7,"created_ms":1767000000000,"text":"{\"a\":\r\n1}"}}"#
-        );
-    }
 
     #[test]
     fn frames_split_lines() {
         assert_eq!(
-            frame("x", Some(Pair { state: 1, lease: 2 }), "a\nb"),
+            frame("x", Some(Revisions { state: 1, lease: 2 }), "a\nb"),
             "event: x\nid: 1-2\ndata: a\ndata: b\n\n"
         );
         assert_eq!(

@@ -8,9 +8,10 @@ use super::{Member, Warning, Warnings};
 use crate::codes::WarningCode;
 use crate::records::{
     parse_keyed_record, parse_record, AssignmentVal, LeaderVal, LeaseVal, PlanRecord, SplitProgressRecord,
-    SplitSpecRecord, WorkerVal,
+    SplitSpecRecord, SplitStatus, WorkerVal,
 };
 use crate::snapshot::{Bucket, Entry, Snapshot, SnapshotError};
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 
@@ -52,8 +53,9 @@ pub struct Records {
     warned: BTreeSet<(Side, String)>,
 }
 
-/// Which bucket an entry is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// Which bucket an entry is in (`state` or `lease` in the live stream's changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     State,
     Lease,
@@ -72,6 +74,16 @@ fn probes_0_3<T>(m: &BTreeMap<String, T>) -> Vec<String> {
         .filter(|(k, _)| super::version::is_0_3_probe(k))
         .map(|(k, _)| k.clone())
         .collect()
+}
+
+impl Side {
+    /// `state` or `lease`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Side::State => "state",
+            Side::Lease => "lease",
+        }
+    }
 }
 
 impl Records {
@@ -148,6 +160,22 @@ impl Records {
     /// The record of a lease bucket key.
     pub(crate) fn lease_item(&self, key: &str) -> Option<&LeaseItem> {
         self.lease.get(key).map(|p| &p.item)
+    }
+
+    /// The owner of the lease a lease bucket key holds (`split.{id}`), if it holds one.
+    pub(crate) fn lease_owner(&self, key: &str) -> Option<&str> {
+        match self.lease_item(key)? {
+            LeaseItem::Lease(v, ..) => Some(&v.owner),
+            _ => None,
+        }
+    }
+
+    /// The status of the progress record a state bucket key holds (`split.{id}`), if any.
+    pub(crate) fn progress_status(&self, key: &str) -> Option<SplitStatus> {
+        match self.state_item(key)? {
+            StateItem::Progress(p, _) => Some(p.status),
+            _ => None,
+        }
     }
 
     /// The members (presence keys), with the time each has left at `now_ms`.

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod changes;
 pub mod store;
 
 use proptest::prelude::*;

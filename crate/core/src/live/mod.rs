@@ -1,0 +1,16 @@
+//! Live mode's state, in one place (docs/live-protocol.md): a job's two buckets in memory and
+//! the rules that change them ([`JobState`]: put, delete, purge, expire, revision order, lease
+//! deadlines), the change message and its JSON form ([`LiveChange`]), and a job kept current
+//! and shown in frames with what happened between them ([`LiveJob`], [`LiveEvent`]). The
+//! server holds a `JobState` per followed job; the page's worker and `watch` hold a `LiveJob`
+//! fed by the same changes.
+
+mod change;
+mod events;
+mod job;
+mod state;
+
+pub use change::{LiveChange, LiveOp, Revisions};
+pub use events::{names_text, EventKind, LiveEvent, MAX_NAMES};
+pub use job::{LiveFrame, LiveJob};
+pub use state::{BucketState, JobState, Regression};
