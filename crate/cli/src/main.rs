@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bench;
+mod base_path;
 mod bench_live;
 mod claims;
 mod conformance;
@@ -11,6 +12,7 @@ mod cut;
 mod demo;
 mod export;
 mod headers;
+mod health;
 mod hosts;
 mod human;
 mod leader_flags;
@@ -65,7 +67,7 @@ enum Command {
     Restore(export::RestoreArgs),
     /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
     Demo(demo::DemoArgs),
-    /// Serve the built dashboard on 127.0.0.1 (with --server: live jobs from NATS).
+    /// Serve the built dashboard on 127.0.0.1 or --bind ADDR (with --server: live jobs from NATS).
     Serve(serve::Args),
     /// Follow a live job and print the plan's figures, one line per change.
     Watch(live::watch::Args),
