@@ -111,10 +111,15 @@ mod tests {
     fn prefixes_are_plain_paths() {
         assert_eq!(BasePath::parse("/planner").unwrap().as_str(), "/planner");
         assert_eq!(BasePath::parse("/planner/").unwrap().as_str(), "/planner");
-        assert_eq!(BasePath::parse("/tools/planner").unwrap().as_str(), "/tools/planner");
+        assert_eq!(
+            BasePath::parse("/tools/planner").unwrap().as_str(),
+            "/tools/planner"
+        );
         assert_eq!(BasePath::parse("/").unwrap().as_str(), "");
         assert_eq!(BasePath::parse("").unwrap().as_str(), "");
-        for bad in ["planner", "/a//b", "/../x", "/a/./b", "/a b", "/a%2Fb", "/a?b", "//", "/é"] {
+        for bad in [
+            "planner", "/a//b", "/../x", "/a/./b", "/a b", "/a%2Fb", "/a?b", "//", "/é",
+        ] {
             let e = BasePath::parse(bad).unwrap_err();
             assert!(e.contains("e.g. /planner"), "{bad}: {e}");
         }
@@ -123,7 +128,10 @@ mod tests {
     #[test]
     fn the_query_and_authority_are_kept() {
         let uri = Uri::from_static("http://h:1/planner/api/live?job=g");
-        assert_eq!(within(&uri, "/api/live").unwrap().to_string(), "http://h:1/api/live?job=g");
+        assert_eq!(
+            within(&uri, "/api/live").unwrap().to_string(),
+            "http://h:1/api/live?job=g"
+        );
         let uri = Uri::from_static("/planner/");
         assert_eq!(within(&uri, "/").unwrap().to_string(), "/");
     }

@@ -249,7 +249,9 @@ mod tests {
 
     #[test]
     fn the_bound_address_joins_our_names() {
-        let v4 = Hosts::new(8080, &[]).unwrap().bound_to("10.0.0.5".parse().unwrap());
+        let v4 = Hosts::new(8080, &[])
+            .unwrap()
+            .bound_to("10.0.0.5".parse().unwrap());
         assert!(!refused(&v4, &[("host", "10.0.0.5:8080")]));
         assert!(!refused(&v4, &[("host", "127.0.0.1:8080")]));
         let ok = ("host", "10.0.0.5:8080");
@@ -258,12 +260,21 @@ mod tests {
             assert!(refused(&v4, &[("host", bad)]), "{bad}");
         }
         assert!(refused(&v4, &[ok, ("origin", "https://10.0.0.5:8080")]));
-        let why = v4.refusal(&headers(&[("host", "x:1")]), &Uri::from_static("/")).unwrap();
+        let why = v4
+            .refusal(&headers(&[("host", "x:1")]), &Uri::from_static("/"))
+            .unwrap();
         assert!(why.contains("10.0.0.5:8080"), "{why}");
-        let v6 = Hosts::new(8080, &[]).unwrap().bound_to("FD00:0::5".parse().unwrap());
+        let v6 = Hosts::new(8080, &[])
+            .unwrap()
+            .bound_to("FD00:0::5".parse().unwrap());
         assert!(!refused(&v6, &[("host", "[fd00::5]:8080")]));
-        let any = Hosts::new(8080, &[]).unwrap().bound_to("0.0.0.0".parse().unwrap());
-        assert!(refused(&any, &[("host", "0.0.0.0:8080")]), "no client names 0.0.0.0");
+        let any = Hosts::new(8080, &[])
+            .unwrap()
+            .bound_to("0.0.0.0".parse().unwrap());
+        assert!(
+            refused(&any, &[("host", "0.0.0.0:8080")]),
+            "no client names 0.0.0.0"
+        );
         assert!(!refused(&any, &[("host", "localhost:8080")]));
     }
 

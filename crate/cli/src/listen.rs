@@ -23,9 +23,9 @@ pub const WRITE_STALL: Duration = Duration::from_secs(30);
 /// that nothing here authenticates a client: the server belongs behind the team's proxy.
 pub async fn bind(ip: IpAddr, port: u16) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
     let addr = SocketAddr::new(ip, port);
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e} (choose another address with --bind or port with --port)"))?;
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        format!("cannot listen on {addr}: {e} (choose another address with --bind or port with --port)")
+    })?;
     let bound = listener
         .local_addr()
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;

@@ -3,8 +3,8 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-mod bench;
 mod base_path;
+mod bench;
 mod bench_live;
 mod claims;
 mod conformance;

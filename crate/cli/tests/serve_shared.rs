@@ -44,12 +44,18 @@ fn refused_at_start(args: &[&str]) -> String {
 #[test]
 fn a_bad_bind_address_or_base_path_is_refused_at_start() {
     let err = refused_at_start(&["--bind", "planner.example"]);
-    assert!(err.contains("--bind <ADDR>") && err.contains("planner.example"), "{err}");
+    assert!(
+        err.contains("--bind <ADDR>") && err.contains("planner.example"),
+        "{err}"
+    );
     // TEST-NET-1: a well-formed address that is none of this machine's.
     let err = refused_at_start(&["--bind", "192.0.2.1"]);
     assert!(err.contains("cannot listen on 192.0.2.1:0"), "{err}");
     let err = refused_at_start(&["--base-path", "planner"]);
-    assert!(err.contains("--base-path <PATH>") && err.contains("start it with /"), "{err}");
+    assert!(
+        err.contains("--base-path <PATH>") && err.contains("start it with /"),
+        "{err}"
+    );
     let err = refused_at_start(&["--base-path", "/a/../b"]);
     assert!(err.contains("path segments of"), "{err}");
 }
@@ -57,7 +63,11 @@ fn a_bad_bind_address_or_base_path_is_refused_at_start() {
 #[test]
 fn beyond_loopback_it_warns_that_nothing_authenticates() {
     let open = Serve::start(&["--bind", "0.0.0.0"]);
-    assert!(open.stdout_line.contains("http://0.0.0.0:"), "{}", open.stdout_line);
+    assert!(
+        open.stdout_line.contains("http://0.0.0.0:"),
+        "{}",
+        open.stdout_line
+    );
     let err = open.stop();
     assert!(err.contains("warning: listening on 0.0.0.0:"), "{err}");
     assert!(err.contains("no authentication"), "{err}");
@@ -85,9 +95,18 @@ async fn the_bound_address_joins_the_allowed_hosts() {
     // Another loopback address: no warning, and its name is ours.
     let serve = Serve::start(&["--bind", "127.0.0.2"]);
     let port = serve.port;
-    assert_eq!(status_at("127.0.0.2", port, &format!("127.0.0.2:{port}")).await, 200);
-    assert_eq!(status_at("127.0.0.2", port, &format!("127.0.0.3:{port}")).await, 403);
-    assert_eq!(status_at("127.0.0.2", port, &format!("127.0.0.2:{}", port ^ 1)).await, 403);
+    assert_eq!(
+        status_at("127.0.0.2", port, &format!("127.0.0.2:{port}")).await,
+        200
+    );
+    assert_eq!(
+        status_at("127.0.0.2", port, &format!("127.0.0.3:{port}")).await,
+        403
+    );
+    assert_eq!(
+        status_at("127.0.0.2", port, &format!("127.0.0.2:{}", port ^ 1)).await,
+        403
+    );
     assert!(!serve.stop().contains("warning"));
 }
 
@@ -117,17 +136,26 @@ async fn healthz_follows_the_nats_connection() {
     let none = Serve::start(&[]);
     let (status, doc) = health(none.port, "/healthz").await;
     assert_eq!(status, 200);
-    assert_eq!(doc, serde_json::json!({"ok": true, "jobs_followed": 0, "nats_connected": null}));
+    assert_eq!(
+        doc,
+        serde_json::json!({"ok": true, "jobs_followed": 0, "nats_connected": null})
+    );
     none.stop();
 
     let mut nats = NatsServer::start(true);
     let serve = server(&nats, &["--job", "g"]).await;
     let (status, doc) = health(serve.port, "/healthz").await;
     assert_eq!(status, 200, "{doc}");
-    assert_eq!(doc, serde_json::json!({"ok": true, "jobs_followed": 1, "nats_connected": true}));
+    assert_eq!(
+        doc,
+        serde_json::json!({"ok": true, "jobs_followed": 1, "nats_connected": true})
+    );
     nats.kill();
     let down = health_until(serve.port, 503).await;
-    assert_eq!(down, serde_json::json!({"ok": false, "jobs_followed": 1, "nats_connected": false}));
+    assert_eq!(
+        down,
+        serde_json::json!({"ok": false, "jobs_followed": 1, "nats_connected": false})
+    );
     nats.restart();
     let up = health_until(serve.port, 200).await;
     assert_eq!(up["nats_connected"], true);
@@ -150,7 +178,9 @@ async fn everything_answers_under_the_base_path_only() {
     let serve = server(&nats, &["--base-path", "/planner/"]).await;
     let port = serve.port;
     assert!(
-        serve.stdout_line.ends_with(&format!("127.0.0.1:{port}/planner/\n")),
+        serve
+            .stdout_line
+            .ends_with(&format!("127.0.0.1:{port}/planner/\n")),
         "{}",
         serve.stdout_line
     );
@@ -161,7 +191,11 @@ async fn everything_answers_under_the_base_path_only() {
         assert!(head.contains("content-security-policy:"), "{path}: {head}");
     }
     let mut sse = Sse::connect(port, "/planner/api/live?job=g", None).await;
-    assert!(sse.head.starts_with("HTTP/1.1 200") || sse.head.starts_with("HTTP/1.0 200"), "{}", sse.head);
+    assert!(
+        sse.head.starts_with("HTTP/1.1 200") || sse.head.starts_with("HTTP/1.0 200"),
+        "{}",
+        sse.head
+    );
     let first = sse.next(Duration::from_secs(10)).await.expect("an event");
     assert_eq!(first.event, "snapshot", "{first:?}");
     for outside in [
@@ -183,7 +217,10 @@ async fn everything_answers_under_the_base_path_only() {
     for (bare, to) in [("/planner", "planner/"), ("/planner?job=g", "planner/?job=g")] {
         let (status, head, _) = get(port, bare).await;
         assert_eq!(status, 308, "{bare}: {head}");
-        assert!(head.contains(&format!("location: {to}\r\n")) || head.ends_with(&format!("location: {to}")), "{bare}: {head}");
+        assert!(
+            head.contains(&format!("location: {to}\r\n")) || head.ends_with(&format!("location: {to}")),
+            "{bare}: {head}"
+        );
     }
     // The host check holds under the prefix too.
     let (status, _, body) = request(port, "GET /planner/ HTTP/1.0\r\nHost: rebind.example\r\n\r\n").await;
