@@ -8,6 +8,10 @@ export interface Source { kind: string; server?: string; note?: string; }
 export type CapSource = "user" | "leader_presence" | "spate_default";
 export type CapUnknown = "no_leader_record" | "leader_not_present" | "presence_unreadable" | "no_cap";
 export interface DefaultCap { value: number; source: CapSource; leader: string | null; unknown: CapUnknown | null; }
+/** The release whose decision rules apply ("0.1" covers 0.2) and where that comes from. */
+export type Rules = "0.1" | "0.3";
+export type RulesSource = "user" | "elector" | "no_elector" | "store_names_no_version";
+export interface RulesChoice { rules: Rules; source: RulesSource; }
 export interface MemberLine { name: string; max_in_flight: number | null; readable: boolean; left_ms: I64; }
 
 /** What a snapshot holds, before any plan (`Planner.info()`). */
@@ -15,7 +19,8 @@ export interface FleetInfo {
   job: string; source: Source; taken_at_ms: I64; seed: U64;
   seed_source: "plan" | "split_records" | "none"; fingerprint: string | null;
   plan_generation: U64 | null; finality: "open" | "final" | null; leader: string | null;
-  lease_ttl_ms: U64; store_default_cap: DefaultCap; members: MemberLine[]; splits: number;
+  lease_ttl_ms: U64; store_default_cap: DefaultCap; store_rules: RulesChoice; probes_0_3: string[];
+  members: MemberLine[]; splits: number;
   departed_owners: string[]; recent_departures: string[]; published: number; foreign: string[];
   warnings: Warning[];
 }
@@ -31,8 +36,13 @@ export type Change =
   | { op: "reserve"; splits: string[] }
   | { op: "release"; splits: string[] }
   | { op: "set_weight"; split: string; weight: U64 | number }
-  | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string };
-export interface Scenario { format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; changes: Change[]; }
+  | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string }
+  | UnknownChange;
+/** A change whose `op` this planner does not know, kept as written; it is refused (`unknown_op`). */
+export interface UnknownChange { op: string; [field: string]: unknown; }
+export interface Scenario {
+  format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; rules?: Rules | "0.2"; changes: Change[];
+}
 
 export interface Departed {
   instance: string; origin: "store" | "scenario";
@@ -43,7 +53,9 @@ export interface MemberReport {
   name: string; cap: number; default_cap: boolean; lanes: number; lanes_now: number;
   load_now: U64; load_planned: U64; gained: number; lost: number;
 }
-export type Reason = "unowned" | "owner_gone" | "over_cap" | "improve" | "queued";
+export type Reason =
+  | "unowned" | "owner_gone" | "over_cap" | "improve" | "queued"
+  | "lease_not_current" | "previous" | "record_owner";
 export interface MoveReport { split: string; weight: U64; from: string | null; to: string | null; reason: Reason; gain: U64 | null; }
 export interface Counts {
   splits: number; assigned: number; queued: number; reserved: number; completed: number;
@@ -59,24 +71,46 @@ export interface Report {
   churn: Churn; improving_moves: number; bound_hit: boolean; improvable: boolean;
 }
 export interface PublishedDistance { records: number; changes: number; stale: string[]; conflicts: Record<string, string[]>; }
+/** A change of the scenario left out of the plan, and why (`index` in `scenario.changes`). */
+export interface Refused { index: number; code: string; path: string; message: string; }
+/** One side of the summary, measured against the mean it names. */
+export interface SummarySide {
+  measured_against: "mean_now" | "mean_planned"; total: U64; mean_load: number; max_load: U64;
+  max_over_mean: string; over_mean: number; at_cap: number;
+}
+export interface Heaviest { name: string; load_now: U64; load_planned: U64; now_over_mean: string; planned_over_mean: string; }
+export interface Marks {
+  name: string; over_now: boolean; over_planned: boolean; at_cap_now: boolean; at_cap_planned: boolean;
+  now_over_mean: string; planned_over_mean: string;
+}
+/** Who is over the mean and at the cap, now and planned (`report.members` order in `marks`). */
+export interface Summary {
+  members: number; over_mean_percent: number; now: SummarySide; planned: SummarySide;
+  heaviest_now: Heaviest | null; heaviest_planned: Heaviest | null; marks: Marks[];
+  moves: number; weight_moved: U64;
+}
 
 /** The plan document (`spate-planner plan --json`); `Planner.plan()` omits `assignment`. */
 export interface PlanView {
   format: string; job: string; taken_at_ms: I64; seed: U64;
   leader_publishes: boolean; no_publish_reason: "no_plan" | "no_members" | null;
   default_cap: number; default_cap_source: CapSource; default_cap_note: string;
+  rules: Rules; rules_source: RulesSource; rules_note: string;
   rebalance_delay_ms: U64; departed: Departed[]; reserved: string[]; findings: Finding[];
-  scenario: Scenario; assignment?: Record<string, string[]>; report: Report;
-  published: PublishedDistance | null; warnings: Warning[];
+  scenario: Scenario; refused: Refused[]; assignment?: Record<string, string[]>; report: Report;
+  summary: Summary; published: PublishedDistance | null; warnings: Warning[];
 }
+/** `Planner.analyse()`: the plan and its baseline (null when the scenario has no change). */
+export interface Analysed { view: PlanView; baseline: PlanView | null; }
 
 export interface ActionView { split: string; action: "claim" | "quarantine"; kind: "create" | "released" | "reclaim" | "expired"; }
 export interface WorkerLine { cap: number; held: number; has_assignment: boolean; skipped: number; }
 /** The workers' next actions (`spate-planner claims --json`). */
 export interface ClaimsDocument {
   format: string; job: string; taken_at_ms: I64; assignment_source: "published" | "plan";
-  max_attempts: number; claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
-  workers: Record<string, WorkerLine>;
+  max_attempts: number; rules: Rules; rules_source: RulesSource; rules_note: string;
+  claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
+  fenced: Record<string, string[]>; workers: Record<string, WorkerLine>;
 }
 
 export interface SplitLine {
@@ -99,9 +133,18 @@ export interface SweepStep {
   /** With a crash script: its heaviest member crashed, simulated (`sweep --crash-heaviest`). */
   crash?: CrashFigures;
 }
+/** `Planner.sweepVerdict()`: per step whether it meets the targets, and the smallest value that does. */
+export interface SweepVerdict { meets: boolean[]; smallest: number | null; }
+/** `Planner.simDefaults()`: what a Timeline script leaves unset takes, for this snapshot. */
+export interface SimDefaults {
+  rebalance_delay_ms: U64; lease_duration_ms: U64; reconcile_interval_ms: U64; drain_deadline_ms: U64;
+  max_attempts: number; detection_ms: U64; drain_ms: U64; seed: U64; until_ms: U64;
+}
 /** A sweep step's crash of its heaviest member, from the fleet settled on the step's plan. */
 export interface CrashFigures { member: string; recovery_ms: U64 | null; idle_split_ms: U64; idle_weighted: string; }
-export interface Identity { job: string; taken_at_ms: I64; plan_generation: U64 | null; members: number; splits: number; }
+export interface Identity {
+  job: string; taken_at_ms: I64; plan_generation: U64 | null; members: number; splits: number; rules: RulesChoice;
+}
 export interface MemberChange {
   name: string; load_before: U64 | null; load_after: U64 | null; cap_before: number | null; cap_after: number | null;
 }
@@ -115,6 +158,17 @@ export interface Diff {
   before: Identity; after: Identity; joined: string[]; left: string[]; members: MemberChange[];
   owner_changes: OwnerChange[]; figures_before: DiffFigures; figures_after: DiffFigures;
   decision: { published: boolean; matches: boolean; differences: Record<string, [string | null, string | null]> };
+}
+/** One rule set's plan in figures (`RulesDiff`). */
+export interface RulesSide {
+  rules: Rules; churn: Churn; reassigned: number; weight_reassigned: U64; queued: number; max_load: U64;
+  max_over_mean: string; improving_moves: number; bound_hit: boolean; loads: Record<string, U64>;
+}
+export interface PlacedApart { split: string; published: string | null; by_0_1: string | null; by_0_3: string | null; }
+/** `Planner.diffRules(scenario)`: the document of `spate-planner diff-rules --json`. */
+export interface RulesDiff {
+  format: string; job: string; taken_at_ms: I64; today: RulesChoice; v0_1: RulesSide; v0_3: RulesSide;
+  kept_only_by_0_3: string[]; kept_only_by_0_1: string[]; placed_apart: PlacedApart[];
 }
 /** Errors thrown by this module: an Error with a stable code and where it applies. */
 export interface PlannerError extends Error { code: string; bucket?: string; key?: string; path?: string; }

@@ -1,12 +1,13 @@
 //! `spate-planner bench`: figures for desired_assignment on the three fleet shapes.
 
-use spate_planner_core::{bench_fleet, max_min_ratio, reference, LeaderInputs, Shape};
+use spate_planner_core::{bench_fleet, max_min_ratio, reference, LeaderInputs, Plan, Rules, Shape};
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Sizes as SPLITSxMEMBERS (default: 2000x40 10000x100 100000x1000).
+    /// Sizes as SPLITSxMEMBERS (default: 2000x40 10000x100 100000x1000). Each size is timed by
+    /// Spate 0.1's rules (`fast`) and by 0.3's (`fast-0.3`).
     #[arg(long, value_delimiter = ',')]
     sizes: Vec<String>,
     /// Runs per figure; the median is printed.
@@ -40,6 +41,16 @@ fn median_ms(repeat: usize, mut f: impl FnMut()) -> f64 {
         .collect();
     t.sort_by(f64::total_cmp);
     t[t.len() / 2]
+}
+
+fn print_fast(label: &str, shape: Shape, (n, m): (usize, usize), ms: f64, plan: &Plan) {
+    println!(
+        "{label} {} {n} {m} {ms:.2} {} {} {:.4}",
+        shape.name(),
+        plan.explain.moves.len(),
+        plan.explain.bound_hit,
+        max_min_ratio(plan)
+    );
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -76,12 +87,20 @@ pub fn run(args: &Args) -> ExitCode {
             let mut plan = None;
             let ms = median_ms(args.repeat, || plan = Some(fleet.plan()));
             let plan = plan.expect("ran at least once");
-            println!(
-                "fast {} {n} {m} {ms:.2} {} {} {:.4}",
-                shape.name(),
-                plan.explain.moves.len(),
-                plan.explain.bound_hit,
-                max_min_ratio(&plan)
+            print_fast("fast", shape, (n, m), ms, &plan);
+            // Spate 0.3's rules on the same fleet (its `previous`: a quiet fleet's last publish)
+            let fleet_0_3 = LeaderInputs {
+                rules: Rules::V0_3,
+                ..fleet.clone()
+            };
+            let mut plan_0_3 = None;
+            let ms = median_ms(args.repeat, || plan_0_3 = Some(fleet_0_3.plan()));
+            print_fast(
+                "fast-0.3",
+                shape,
+                (n, m),
+                ms,
+                &plan_0_3.expect("ran at least once"),
             );
             if n <= args.reference_up_to {
                 let ms = median_ms(1, || {
@@ -92,6 +111,7 @@ pub fn run(args: &Args) -> ExitCode {
                         caps,
                         default_cap,
                         seed,
+                        ..
                     } = &fleet;
                     let (a, _) =
                         reference::desired_assignment(members, splits, reserved, caps, *default_cap, *seed);

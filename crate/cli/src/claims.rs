@@ -1,7 +1,7 @@
 //! `spate-planner claims`: each worker's next full reconcile, as the workers' rules decide it.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::{analyse, claims_document, next_claims, AssignmentSource};
+use spate_planner_core::{claims_document, claims_rules_note, next_claims, AssignmentSource};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,8 +39,7 @@ pub fn run(args: &ClaimsArgs) -> ExitCode {
 
 fn claims(args: &ClaimsArgs) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
-    let scenario = args.leader.scenario()?;
-    let a = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let a = args.leader.analyse(&fleet)?;
     let source = if args.after_plan {
         AssignmentSource::Plan
     } else {
@@ -54,6 +53,7 @@ fn claims(args: &ClaimsArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot write the claims as JSON: {e}"))?;
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;
     } else {
+        writeln!(out, "{}", claims_rules_note(a.applied.rules)).map_err(|e| e.to_string())?;
         crate::human::claims(&mut out, &next, |x| a.applied.inputs.cap_of(x)).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())

@@ -13,6 +13,9 @@ fn reason_text(r: Reason) -> &'static str {
         Reason::OverCap => "owner over cap",
         Reason::Improve => "improving move",
         Reason::Queued => "queued: no free lane",
+        Reason::LeaseNotCurrent => "lease behind its record: fill",
+        Reason::Previous => "kept by its previous assignee",
+        Reason::RecordOwner => "kept by its record's owner",
     }
 }
 
@@ -75,7 +78,19 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
         None => writeln!(out, "seed {} ({:?})", a.applied.inputs.seed, fleet.seed_source)?,
     }
     writeln!(out, "default cap {}", shown(&a.applied.default_cap.explain()))?;
-    writeln!(out, "{} what-if change(s)", a.scenario.changes.len())
+    writeln!(out, "rules {}", shown(&a.applied.rules.explain()))?;
+    writeln!(out, "{} what-if change(s)", a.scenario.changes.len())?;
+    for r in &a.refused {
+        writeln!(
+            out,
+            "  change {} not applied (left out of the plan): {} at {} [{}]",
+            r.index + 1,
+            shown(&r.message),
+            shown(&r.path),
+            r.code
+        )?;
+    }
+    Ok(())
 }
 
 fn warnings(out: &mut impl Write, fleet: &Fleet, limit: usize) -> Result<()> {
@@ -186,6 +201,31 @@ fn summary(out: &mut impl Write, r: &Report) -> Result<()> {
         b.max_over_bound,
         b.max_over_mean
     )?;
+    let s = spate_planner_core::summary(r);
+    writeln!(
+        out,
+        "over the mean (by more than {}%): {} now (against the mean now, {}) -> {} planned (against the planned mean, {}); at the lane cap: {} -> {}",
+        s.over_mean_percent,
+        s.now.over_mean,
+        human_bytes(s.now.mean_load as u64),
+        s.planned.over_mean,
+        human_bytes(s.planned.mean_load as u64),
+        s.now.at_cap,
+        s.planned.at_cap
+    )?;
+    for (what, h) in [("now", &s.heaviest_now), ("planned", &s.heaviest_planned)] {
+        if let Some(h) = h {
+            writeln!(
+                out,
+                "heaviest {what}: {} ({} -> {}; {}x the mean now -> {}x the planned mean)",
+                h.name,
+                human_bytes(h.load_now),
+                human_bytes(h.load_planned),
+                h.now_over_mean,
+                h.planned_over_mean
+            )?;
+        }
+    }
     writeln!(
         out,
         "improving moves: {} (4096-move bound {}{})",
@@ -203,7 +243,7 @@ pub fn claims(
 ) -> Result<()> {
     for (x, n) in next {
         writeln!(out, "{}: holds {} of {} lane(s)", shown(x), n.held.len(), caps(x))?;
-        if n.actions.is_empty() && n.drains.is_empty() {
+        if n.actions.is_empty() && n.drains.is_empty() && n.fenced.is_empty() {
             writeln!(out, "  nothing to do")?;
         }
         for c in &n.actions {
@@ -217,6 +257,12 @@ pub fn claims(
         }
         for id in &n.drains {
             writeln!(out, "  drain      {}", shown(id))?;
+        }
+        for id in &n.fenced {
+            writeln!(
+                out,
+                "  fenced     {id} (its lease is behind the progress record: dropped, not held, no lane)"
+            )?;
         }
         if n.skipped > 0 {
             writeln!(

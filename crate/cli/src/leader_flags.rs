@@ -1,7 +1,7 @@
-//! The flags that set what the store does not show of the leader, shared by `plan` and `claims`.
-//! They become the scenario the core plans with, so the printed scenario shows them.
+//! The flags that set what the store does not show of the leader, shared by `plan`, `claims` and
+//! `report`. They become the scenario the core plans with, so the printed scenario shows them.
 
-use spate_planner_core::{Change, Scenario};
+use spate_planner_core::{analyse_partly, Analysis, Change, Fleet, Rules, Scenario};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -21,6 +21,15 @@ pub struct LeaderFlags {
     /// Fleet changes to apply before planning (docs/scenario-format.md).
     #[arg(long, value_name = "FILE")]
     what_if: Option<PathBuf>,
+    /// Fail when a change of the scenario does not apply. Without it, each change that does not
+    /// apply is left out and named on standard error (and in the JSON document's `refused`), and
+    /// the rest are planned.
+    #[arg(long)]
+    strict: bool,
+    /// Decide by this release's rules: 0.1 (also 0.2) or 0.3. Default: the release the store
+    /// names (a plan record with an elector: 0.3; else 0.1). Overrides the what-if file's rules.
+    #[arg(long, value_name = "VERSION")]
+    rules: Option<Rules>,
 }
 
 /// Milliseconds of a duration written as `N` (seconds), `Nms`, `Ns` or `Nm`.
@@ -44,6 +53,11 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
 }
 
 impl LeaderFlags {
+    /// The rules `--rules` sets, if it does.
+    pub fn rules(&self) -> Option<Rules> {
+        self.rules
+    }
+
     /// The what-if file (if any) with these flags applied on top.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let mut scenario = match &self.what_if {
@@ -52,6 +66,9 @@ impl LeaderFlags {
         };
         if let Some(cap) = self.default_cap {
             scenario.default_cap = Some(cap);
+        }
+        if let Some(rules) = self.rules {
+            scenario.rules = Some(rules);
         }
         if let Some(d) = &self.rebalance_delay {
             scenario.rebalance_delay_ms =
@@ -63,6 +80,31 @@ impl LeaderFlags {
                 .push(Change::ReleaseDeparted { member: x.clone() });
         }
         Ok(scenario)
+    }
+}
+
+impl LeaderFlags {
+    /// The scenario planned on `fleet` as far as it applies (the core's one policy); each change
+    /// left out is named on standard error. With `--strict`, a change left out is an error.
+    pub fn analyse(&self, fleet: &Fleet) -> Result<Analysis, String> {
+        let a = analyse_partly(fleet, &self.scenario()?);
+        for r in &a.refused {
+            eprintln!(
+                "{}: change {} not applied, left out of the plan: {} at {} [{}]",
+                if self.strict { "error" } else { "warning" },
+                r.index + 1,
+                crate::term::shown(&r.message),
+                crate::term::shown(&r.path),
+                r.code
+            );
+        }
+        if self.strict && !a.refused.is_empty() {
+            return Err(format!(
+                "{} change(s) of the scenario do not apply (--strict)",
+                a.refused.len()
+            ));
+        }
+        Ok(a)
     }
 }
 

@@ -10,6 +10,7 @@ mod claims;
 mod conformance;
 mod cut;
 mod demo;
+mod diff_rules;
 mod export;
 mod headers;
 mod health;
@@ -58,6 +59,8 @@ enum Command {
     Sweep(review::SweepArgs),
     /// Compare two snapshots of a job: members, caps, owners, figures, and the leader's decision.
     Diff(review::DiffArgs),
+    /// The store planned by Spate 0.1's rules and by 0.3's, side by side: what upgrading changes.
+    DiffRules(diff_rules::Args),
     /// A Markdown review report (with SVG charts): the plan, and optionally a sweep and a comparison.
     Report(report::ReportArgs),
     /// Copy a job's two buckets from a live NATS server into a snapshot file (read-only).
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Command::Claims(args) => claims::run(&args),
         Command::Sweep(args) => review::run_sweep(&args),
         Command::Diff(args) => review::run_diff(&args),
+        Command::DiffRules(args) => diff_rules::run(&args),
         Command::Report(args) => report::run_report(&args),
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),

@@ -1,7 +1,7 @@
 //! `spate-planner sweep` and `spate-planner diff`: the design-review commands.
 
 use spate_planner_core::{
-    diff, human_bytes, smallest_meeting, sweep, to_json, Axis, CrashModel, Scenario, Step,
+    diff, human_bytes, smallest_meeting, sweep, to_json, Axis, CrashModel, Rules, Scenario, Step,
 };
 use spate_planner_sim::{CrashScript, Script, MAX_SCRIPT_BYTES};
 use std::io::Write;
@@ -42,6 +42,10 @@ pub struct SweepArgs {
     /// config, data plane, seed and horizon are used (its events are not). Default: Spate's.
     #[arg(long, value_name = "FILE", requires = "crash_heaviest")]
     script: Option<PathBuf>,
+    /// Decide by this release's rules: 0.1 (also 0.2) or 0.3. Default: the release the store
+    /// names. Overrides the what-if file's rules.
+    #[arg(long, value_name = "VERSION")]
+    rules: Option<Rules>,
     /// Print one JSON document instead of the table.
     #[arg(long)]
     json: bool,
@@ -103,6 +107,10 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
         None => Scenario::default(),
         Some(p) => crate::support::scenario(p)?,
     };
+    let mut base = base;
+    if args.rules.is_some() {
+        base.rules = args.rules;
+    }
     let script = crash_script(args)?;
     let model = script.as_ref().map(CrashScript);
     let crash = model.as_ref().map(|m| m as &dyn CrashModel);
@@ -218,6 +226,10 @@ pub struct DiffArgs {
     /// How many owner changes and differences the report lists.
     #[arg(long, default_value_t = 40)]
     limit: usize,
+    /// Plan both snapshots by this release's rules: 0.1 (also 0.2) or 0.3. Default: the
+    /// release each store names.
+    #[arg(long, value_name = "VERSION")]
+    rules: Option<Rules>,
 }
 
 pub fn run_diff(args: &DiffArgs) -> ExitCode {
@@ -233,7 +245,7 @@ pub fn run_diff(args: &DiffArgs) -> ExitCode {
 fn diff_command(args: &DiffArgs) -> Result<(), String> {
     let before = crate::support::load(&args.before)?;
     let after = crate::support::load(&args.after)?;
-    let d = diff(&before, &after).map_err(|e| format!("{e} [{}]", e.code))?;
+    let d = diff(&before, &after, args.rules).map_err(|e| format!("{e} [{}]", e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let text = to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;

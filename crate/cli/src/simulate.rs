@@ -2,7 +2,7 @@
 //! and the simulator's benchmark (`spate-planner bench --sim`).
 
 use crate::support::load;
-use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet};
+use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules, RulesChoice, NOT_SIMULATED};
 use spate_planner_sim::{
     apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, What,
     MAX_SCRIPT_BYTES,
@@ -36,6 +36,10 @@ pub struct Args {
     /// Run the naive engine (every event steps every worker); same result, slower.
     #[arg(long, hide = true)]
     naive: bool,
+    /// The release whose rules the fleet follows. The simulator implements 0.1's (also 0.2's)
+    /// only: a store that names 0.3 is refused unless this says 0.1.
+    #[arg(long, value_name = "VERSION")]
+    rules: Option<Rules>,
 }
 
 fn parse_size(s: &str) -> Option<(usize, usize)> {
@@ -62,6 +66,13 @@ fn start_of(args: &Args) -> Result<Start, String> {
         }
         (None, None) => return Err("give a snapshot file or --demo SPLITSxMEMBERS".into()),
     };
+    let rules = args.rules.map_or_else(|| fleet.store_rules(), RulesChoice::user);
+    if rules.rules != Rules::V0_1 {
+        return Err(format!(
+            "{}: {NOT_SIMULATED} [rules_not_simulated]",
+            rules.explain()
+        ));
+    }
     Ok(Start::from_fleet(&fleet))
 }
 

@@ -13,7 +13,7 @@ use fixture::*;
 use async_nats::jetstream;
 use nats_server::NatsServer;
 use serde_json::Value;
-use spate_planner_core::{desired_assignment, stable_hash_str, Fleet, SplitStatus};
+use spate_planner_core::{desired_assignment, stable_hash_str, AssignInputs, Fleet, SplitStatus};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -152,14 +152,15 @@ async fn export_load_and_plan_a_real_job() {
             .map(|s| s.to_string())
             .collect();
         let caps = BTreeMap::from([("w-a".to_string(), 4), ("w-b".to_string(), 2)]);
-        let want = desired_assignment(
+        let none = BTreeSet::new();
+        let want = desired_assignment(&AssignInputs::v0_1(
             &members,
             &job.splits,
-            &BTreeSet::new(),
+            &none,
             &caps,
             default_cap,
             job.fp,
-        );
+        ));
         assert_eq!(
             doc["assignment"],
             serde_json::to_value(&want).unwrap(),
@@ -216,7 +217,14 @@ async fn export_load_and_plan_a_real_job() {
     ]);
     let reserved = BTreeSet::from(["s06".to_string()]);
     // No --default-cap: the leader w-a's own max_in_flight (4), from its presence.
-    let want = desired_assignment(&members, &job.splits, &reserved, &caps, 4, job.fp);
+    let want = desired_assignment(&AssignInputs::v0_1(
+        &members,
+        &job.splits,
+        &reserved,
+        &caps,
+        4,
+        job.fp,
+    ));
     assert_eq!(doc["assignment"], serde_json::to_value(&want).unwrap());
     assert_eq!(doc["report"]["counts"]["reserved"], 1);
 }

@@ -8,7 +8,7 @@ mod nats_server;
 use async_nats::jetstream::{self, kv};
 use nats_server::NatsServer;
 use serde_json::{json, Value};
-use spate_planner_core::{desired_assignment, stable_hash_str, Fleet};
+use spate_planner_core::{desired_assignment, stable_hash_str, AssignInputs, Fleet};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -242,7 +242,14 @@ async fn with_no_flags_the_plan_is_the_leaders_next_decision() {
     let members = BTreeSet::from(["w1".to_string(), "w2".to_string()]);
     let caps = BTreeMap::from([("w1".to_string(), 12), ("w2".to_string(), 4)]);
     let reserved = BTreeSet::from(["c".to_string(), "d".to_string()]);
-    let want = desired_assignment(&members, &fleet.splits, &reserved, &caps, 12, fp());
+    let want = desired_assignment(&AssignInputs::v0_1(
+        &members,
+        &fleet.splits,
+        &reserved,
+        &caps,
+        12,
+        fp(),
+    ));
     assert_eq!(plan["assignment"], serde_json::to_value(&want).unwrap());
     // Warnings, not refusals.
     let codes: Vec<(&str, &str)> = plan["warnings"]
@@ -332,4 +339,103 @@ async fn members_at_their_cap_claim_nothing_and_another_jobs_record_is_the_headl
         json!(["b"]),
         "the leader's cap is 1 too (its own presence)"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fenced_lease_is_not_held_and_takes_no_lane() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client);
+    let w = Writer::new(&js, "fenced").await;
+    w.plan().await;
+    w.presence("w1", 1).await;
+    w.presence("w2", 4).await;
+    // w2's takeover moved a's record to epoch 2; w1's lease (epoch 1, its own nonce) lingers.
+    w.split("a", 5, Some("w2"), 0).await;
+    w.state(
+        "split.a",
+        json!({"schema":3,"id":"a","fp":fp(),"epoch":2,"status":"runnable","owner":"w2","attempts":0,
+            "watermark":null,"state":null,"completed":false,"written_at_ms":0}),
+    )
+    .await;
+    w.held("a", "w1", "n-w1").await;
+    w.split("b", 5, None, 0).await;
+    w.assign("w1", &["b"]).await;
+    w.assign("w2", &["a"]).await;
+    let (_, _, claims) = export_and_plan(&server, "fenced");
+    assert_eq!(actions(&claims, "w1"), vec![t("b", "claim", "create")]);
+    assert_eq!(claims["workers"]["w1"]["held"], 0);
+    assert_eq!(claims["fenced"]["w1"], json!(["a"]));
+    assert_eq!(claims["drains"]["w1"], json!([]));
+}
+
+/// A 0.3.0 store (decision-core-0.3.md sections 7 and 8): the plan carries the elector, and the
+/// leader's start left `_probe.{instance}.{nonce}` keys in both buckets. The #824 situation: w2
+/// took `x` over (record at epoch 2), w1's epoch-1 lease on it lingers. 0.1 keeps `x` with the
+/// lease's owner w1 (its one lane), so `y`, held by w1, goes to w2: both move. 0.3 ignores the
+/// lease that is not current: `y` stays with w1 (walk 3a), `x` with its previous assignee w2
+/// (walk 3b).
+#[tokio::test]
+async fn a_0_3_store_is_detected_and_planned_by_0_3s_rules() {
+    let server = NatsServer::start(true);
+    let client = async_nats::connect(server.url()).await.unwrap();
+    let js = jetstream::new(client);
+    let w = Writer::new(&js, "v03").await;
+    w.state(
+        "plan",
+        json!({"schema":3,"fingerprint":FINGERPRINT,"generation":1,"finality":"open","planned":2,"planner_state":null,"updated_at_ms":0,
+            "elector":{"owner":"w1","nonce":"n-w1"}}),
+    )
+    .await;
+    w.lease(
+        "leader",
+        json!({"schema":3,"owner":"w1","nonce":"n-w1","generation":1}),
+    )
+    .await;
+    let nonce = "0123456789abcdef0123456789abcdef";
+    w.state(&format!("_probe.w1.{nonce}"), "probe").await;
+    w.lease(&format!("_probe.w1.{nonce}"), "probe").await;
+    w.presence("w1", 1).await;
+    w.presence("w2", 1).await;
+    w.split("x", 50, Some("w2"), 0).await;
+    w.state(
+        "split.x",
+        json!({"schema":3,"id":"x","fp":fp(),"epoch":2,"status":"runnable","owner":"w2","attempts":0,
+            "watermark":null,"state":null,"completed":false,"written_at_ms":0}),
+    )
+    .await;
+    w.held("x", "w1", "n-w1").await;
+    w.split("y", 40, Some("w1"), 0).await;
+    w.held("y", "w1", "n-w1").await;
+    w.assign("w1", &["y"]).await;
+    w.assign("w2", &["x"]).await;
+    let (file, plan, claims) = export_and_plan(&server, "v03");
+    assert_eq!(
+        (plan["rules"].as_str(), plan["rules_source"].as_str()),
+        (Some("0.3"), Some("elector"))
+    );
+    assert_eq!(plan["assignment"], json!({"w1": ["y"], "w2": ["x"]}));
+    assert_eq!(
+        plan["warnings"],
+        json!([]),
+        "probe keys ignored; elector and leader agree"
+    );
+    assert_eq!(claims["rules"], "0.3");
+    let path = file.to_str().unwrap();
+    let o = run(&["plan", path, "--json", "--rules", "0.1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let by_0_1: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(by_0_1["rules_source"], "user");
+    assert_eq!(by_0_1["assignment"], json!({"w1": ["x"], "w2": ["y"]}));
+    let o = run(&["diff-rules", path, "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(d["today"]["source"], "elector");
+    assert_eq!(d["kept_only_by_0_3"], json!(["x", "y"]));
+    assert_eq!(d["kept_only_by_0_1"], json!([]));
+    assert_eq!(d["v0_1"]["reassigned"], 2);
+    assert_eq!(d["v0_3"]["reassigned"], 0);
+    let o = run(&["simulate", path]);
+    assert!(!o.status.success(), "the simulator refuses 0.3 rules");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("rules_not_simulated"));
 }

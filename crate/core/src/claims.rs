@@ -1,6 +1,13 @@
-//! `claim_candidates` (decision-core.md section 6): what a worker may claim, in order.
+//! `claim_candidates` (decision-core.md section 6; Spate 0.3: decision-core-0.3.md section 4):
+//! what a worker may claim, in order.
+//!
+//! The releases differ only for a split under a lease with the worker's own id: 0.1 reclaims it
+//! whatever the record says; 0.3 reclaims it only when the record names an owner (else it is a
+//! create or a release, costing no attempt), and skips it on its last attempt when the lease is
+//! another process's under the same id (`awaits_lease_expiry`).
 
 use crate::records::SplitStatus;
+use crate::rules::Rules;
 use crate::state::SplitState;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -43,48 +50,86 @@ pub struct ClaimCandidate {
 }
 
 /// The claim candidates of `instance`, ordered by kind priority (create, released, reclaim,
-/// expired) and then id. `owned(id)` tells whether the worker already holds the split.
+/// expired) and then id, by `rules`. `owned(id)` tells whether the worker already holds the
+/// split; `run` is the worker's own nonce (read by 0.3; `None` when unknown, and then every lease
+/// under its id is taken to be its own process's).
 ///
 /// Guarantees (property-tested): every candidate is runnable, not held by this worker, not under
 /// a foreign lease, and is a quarantine exactly when its kind consumes an attempt and the
 /// attempt count that would follow reaches `max_attempts`. Weight never affects the order.
 pub fn claim_candidates(
+    rules: Rules,
     splits: &BTreeMap<String, SplitState>,
     owned: impl Fn(&str) -> bool,
     instance: &str,
+    run: Option<&str>,
     max_attempts: u32,
 ) -> Vec<ClaimCandidate> {
-    let mut out = Vec::new();
-    for (id, s) in splits {
-        if s.progress.status != SplitStatus::Runnable || owned(id) {
-            continue;
-        }
-        let kind = match (&s.lease, &s.progress.owner) {
-            (Some(l), _) if l.value.owner == instance => ClaimKind::Reclaim,
-            (Some(_), _) => continue,
-            (None, None) if s.progress.epoch == 0 => ClaimKind::Create,
-            (None, None) => ClaimKind::Released,
-            (None, Some(_)) => ClaimKind::Expired,
-        };
-        let attempts = if kind.consumes_attempt() {
-            s.progress.attempts as u64 + 1
-        } else {
-            s.progress.attempts as u64
-        };
-        let action = if kind.consumes_attempt() && attempts >= max_attempts as u64 {
-            ClaimAction::Quarantine
-        } else if s.spec.is_some() {
-            ClaimAction::Claim
-        } else {
-            continue;
-        };
-        out.push(ClaimCandidate {
-            id: id.clone(),
-            action,
-            kind,
-        });
-    }
+    let mut out: Vec<ClaimCandidate> = splits
+        .iter()
+        .filter(|(id, s)| s.progress.status == SplitStatus::Runnable && !owned(id))
+        .filter_map(|(id, s)| {
+            let worker = Claimant {
+                rules,
+                instance,
+                run,
+                max_attempts,
+            };
+            worker.candidacy(s).map(|(kind, action)| ClaimCandidate {
+                id: id.clone(),
+                action,
+                kind,
+            })
+        })
+        .collect();
     // Stable: ids stay ascending within a kind.
     out.sort_by_key(|c| c.kind);
     out
+}
+
+/// The worker a candidacy is judged for.
+#[derive(Clone, Copy)]
+pub(crate) struct Claimant<'a> {
+    pub rules: Rules,
+    pub instance: &'a str,
+    pub run: Option<&'a str>,
+    pub max_attempts: u32,
+}
+
+impl Claimant<'_> {
+    /// What a runnable split the worker does not hold is to it: its kind and action, or `None`
+    /// when it is no candidate (under a foreign lease, awaiting its lease's expiry, or a claim
+    /// without a spec).
+    pub fn candidacy(&self, s: &SplitState) -> Option<(ClaimKind, ClaimAction)> {
+        let p = &s.progress;
+        let kind = match (&s.lease, &p.owner) {
+            (Some(l), _) if l.value.owner != self.instance => return None,
+            (Some(_), _) if self.rules == Rules::V0_1 => ClaimKind::Reclaim,
+            (Some(_), Some(_)) if self.awaits_lease_expiry(s) => return None,
+            (Some(_), Some(_)) => ClaimKind::Reclaim,
+            (_, None) if p.epoch == 0 => ClaimKind::Create,
+            (_, None) => ClaimKind::Released,
+            (None, Some(_)) => ClaimKind::Expired,
+        };
+        let attempts = p.attempts as u64 + u64::from(kind.consumes_attempt());
+        if kind.consumes_attempt() && attempts >= self.max_attempts as u64 {
+            Some((kind, ClaimAction::Quarantine))
+        } else if s.spec.is_some() {
+            Some((kind, ClaimAction::Claim))
+        } else {
+            None
+        }
+    }
+
+    /// 0.3's `awaits_lease_expiry`: another process under this id holds a lease on a split whose
+    /// record names an owner, on its last attempt; the worker waits for that lease to go.
+    fn awaits_lease_expiry(&self, s: &SplitState) -> bool {
+        let p = &s.progress;
+        p.status == SplitStatus::Runnable
+            && p.owner.is_some()
+            && p.attempts as u64 + 1 >= self.max_attempts as u64
+            && s.lease.as_ref().is_some_and(|l| {
+                l.value.owner == self.instance && self.run.is_some_and(|r| l.value.nonce != r)
+            })
+    }
 }

@@ -83,6 +83,8 @@ codes! {
         TooLarge => "too_large",
         /// A scenario that is not valid JSON for the scenario format.
         InvalidScenario => "invalid_scenario",
+        /// A scenario change whose `op` this planner does not know (refused; the others apply).
+        UnknownOp => "unknown_op",
         /// A scenario change names a member that is not there.
         UnknownMember => "unknown_member",
         /// A scenario change names a split that is not there.
@@ -105,6 +107,8 @@ codes! {
         InvalidConfig => "invalid_config",
         /// A simulation that would handle more events than the bound.
         TooManyEvents => "too_many_events",
+        /// A simulation asked of Spate 0.3 rules: the simulator keeps 0.1's timing and decisions.
+        RulesNotSimulated => "rules_not_simulated",
     }
 }
 
@@ -130,6 +134,9 @@ codes! {
         /// A payload (`descriptor`, `state`, `planner_state`) that is not base64: the leader does
         /// not decode it; the worker that uses it will fail.
         BadPayload => "bad_payload",
+        /// Spate 0.3: the plan record's `elector` and the `leader` key disagree (an election
+        /// under way, or the elected leader gone).
+        ElectorMismatch => "elector_mismatch",
     }
 }
 
@@ -150,6 +157,8 @@ codes! {
         ConflictingAssignments => "conflicting_assignments",
         /// The 4096-move bound was hit and more moves remain.
         BoundHit => "bound_hit",
+        /// The store names 0.1 rules, but a 0.3.0 probe key hints at a 0.3.0 worker.
+        MixedFleetHint => "mixed_fleet_hint",
     }
 }
 

@@ -2,8 +2,14 @@
 //!
 //! Shared by the native runner (`spate-planner conformance`) and the wasm runner
 //! (`tests/conformance/run.mjs`), so both judge a case the same way: the result is computed,
-//! turned into JSON, and compared value for value (integers exactly) with `expect`.
+//! turned into JSON, and compared value for value (integers exactly) with `expect`. A case is
+//! judged by the rules of the release its `spate_version` names (the case's own, else the file's,
+//! else 0.1): 0.1 (which covers 0.2) or 0.3. A case of another release fails; a 0.3 case is never
+//! judged by 0.1's rules.
 
+use crate::assign::AssignInputs;
+use crate::records::AssignmentVal;
+use crate::rules::Rules;
 use crate::state::SplitState;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -64,27 +70,45 @@ fn clip(s: &str) -> String {
 #[derive(Deserialize)]
 struct VectorFile {
     format: String,
+    /// The release whose logic every case needs, unless a case says otherwise.
+    #[serde(default)]
+    spate_version: Option<Value>,
     cases: Vec<Value>,
 }
 
 /// Runs every case of one vector file. Errors only when the file itself is unusable (not JSON,
-/// not this format); a malformed case is a failing case.
+/// not this format); a malformed case, or one of a release this core does not implement, is a
+/// failing case.
 pub fn run_file(text: &str) -> Result<Vec<CaseOutcome>, String> {
     let file: VectorFile =
         serde_json::from_str(text).map_err(|e| format!("not a conformance vector file: {e}"))?;
     if file.format != FORMAT {
         return Err(format!("format {:?} is not {FORMAT:?}", file.format));
     }
+    let version = file.spate_version.as_ref();
     Ok(file
         .cases
         .iter()
         .enumerate()
-        .map(|(i, c)| run_case(i, c))
+        .map(|(i, c)| run_case(i, c, version))
         .collect())
 }
 
-/// Runs one case value (`{name, op, input, expect}`).
-pub fn run_case(index: usize, case: &Value) -> CaseOutcome {
+/// The rules a case needs: its own `spate_version`, else the file's, else `"0.1"`. `0.1` and
+/// `0.2` decide alike; `0.3` is Spate 0.3.0; anything else is not implemented.
+pub fn case_rules(case: &Value, file_version: Option<&Value>) -> Result<Rules, String> {
+    match case.get("spate_version").or(file_version) {
+        None => Ok(Rules::V0_1),
+        Some(Value::String(v)) => v
+            .parse()
+            .map_err(|e| format!("spate_version {v:?} is not implemented here: {e}")),
+        Some(other) => Err(format!("spate_version {other} is not a string")),
+    }
+}
+
+/// Runs one case value (`{name, op, input, expect}`, with an optional `spate_version`), with the
+/// file's `spate_version`, if any.
+pub fn run_case(index: usize, case: &Value, file_version: Option<&Value>) -> CaseOutcome {
     let name = case.get("name").and_then(Value::as_str).unwrap_or("").to_string();
     let name = if name.is_empty() {
         format!("#{index}")
@@ -93,10 +117,11 @@ pub fn run_case(index: usize, case: &Value) -> CaseOutcome {
     };
     let op = case.get("op").and_then(Value::as_str).unwrap_or("?").to_string();
     let expect = case.get("expect").cloned().unwrap_or(Value::Null);
-    let got = case
-        .get("input")
-        .ok_or_else(|| "case has no input".to_string())
-        .and_then(|input| compute(&op, input));
+    let got = case_rules(case, file_version).and_then(|rules| {
+        case.get("input")
+            .ok_or_else(|| "case has no input".to_string())
+            .and_then(|input| compute(rules, &op, input))
+    });
     let failure = match got {
         Ok(got) if got == expect => None,
         Ok(got) => Some(Failure {
@@ -118,28 +143,47 @@ fn parse<T: for<'de> Deserialize<'de>>(op: &str, input: &Value) -> Result<T, Str
     T::deserialize(input).map_err(|e| format!("bad {op} input: {e}"))
 }
 
+// Every input is read strictly: a field the release's op does not take (a 0.3 `previous` in a
+// 0.1 case, say) fails the case instead of being ignored.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct HashU64 {
     seed: u64,
     value: u64,
 }
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct HashStr {
     seed: u64,
     value: String,
 }
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Jitter {
     seed: u64,
     round: u64,
     base_ms: u64,
 }
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Spread {
+    seed: u64,
+    base_ms: u64,
+}
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Live {
     presence: BTreeSet<String>,
     instance: String,
 }
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Live03 {
+    presence: BTreeSet<String>,
+    instance: Option<String>,
+}
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Assign {
     members: BTreeSet<String>,
     splits: BTreeMap<String, SplitState>,
@@ -149,57 +193,131 @@ struct Assign {
     seed: u64,
 }
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Assign03 {
+    members: BTreeSet<String>,
+    splits: BTreeMap<String, SplitState>,
+    reserved: BTreeSet<String>,
+    previous: BTreeMap<String, String>,
+    caps: BTreeMap<String, u32>,
+    default_cap: u32,
+    seed: u64,
+}
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Claims {
     splits: BTreeMap<String, SplitState>,
     owned: BTreeSet<String>,
     instance: String,
     max_attempts: u32,
 }
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Claims03 {
+    splits: BTreeMap<String, SplitState>,
+    owned: BTreeSet<String>,
+    instance: String,
+    run: String,
+    max_attempts: u32,
+}
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Revisioned {
+    value: AssignmentVal,
+    #[allow(dead_code)] // last_assignees reads no revision
+    rev: u64,
+}
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LastAssignees {
+    records: BTreeMap<String, Revisioned>,
+    members: BTreeSet<String>,
+}
 
-/// Computes the result of one op as JSON in the vectors' `expect` shape.
-pub fn compute(op: &str, input: &Value) -> Result<Value, String> {
-    Ok(match op {
-        "hash_u64" => {
+fn nanos(d: Duration, what: &str) -> Result<Value, String> {
+    let n = u64::try_from(d.as_nanos()).map_err(|_| format!("{what} of {} ns exceeds u64", d.as_nanos()))?;
+    Ok(json!({ "nanos": n }))
+}
+
+/// Computes the result of one op, by `rules`, as JSON in the vectors' `expect` shape.
+pub fn compute(rules: Rules, op: &str, input: &Value) -> Result<Value, String> {
+    Ok(match (rules, op) {
+        (_, "hash_u64") => {
             let i: HashU64 = parse(op, input)?;
             json!({ "hash": crate::hash::stable_hash(i.seed, i.value) })
         }
-        "hash_str" => {
+        (_, "hash_str") => {
             let i: HashStr = parse(op, input)?;
             json!({ "hash": crate::hash::stable_hash_str(i.seed, &i.value) })
         }
-        "jitter" => {
+        (_, "jitter") => {
             let i: Jitter = parse(op, input)?;
-            let nanos = crate::timing::jitter(i.seed, i.round, Duration::from_millis(i.base_ms)).as_nanos();
-            let nanos = u64::try_from(nanos).map_err(|_| format!("jitter of {nanos} ns exceeds u64"))?;
-            json!({ "nanos": nanos })
+            nanos(
+                crate::timing::jitter(i.seed, i.round, Duration::from_millis(i.base_ms)),
+                op,
+            )?
         }
-        "live_workers" => {
+        (Rules::V0_3, "spread") => {
+            let i: Spread = parse(op, input)?;
+            nanos(
+                crate::timing::spread(i.seed, Duration::from_millis(i.base_ms)),
+                op,
+            )?
+        }
+        (Rules::V0_1, "live_workers") => {
             let i: Live = parse(op, input)?;
-            json!({ "count": crate::timing::live_workers(&i.presence, &i.instance) })
+            json!({ "count": crate::timing::live_workers(&i.presence, Some(&i.instance)) })
         }
-        "assign" => {
+        (Rules::V0_3, "live_workers") => {
+            let i: Live03 = parse(op, input)?;
+            json!({ "count": crate::timing::live_workers(&i.presence, i.instance.as_deref()) })
+        }
+        (Rules::V0_1, "assign") => {
             let i: Assign = parse(op, input)?;
-            let a = crate::assign::desired_assignment(
-                &i.members,
-                &i.splits,
-                &i.reserved,
-                &i.caps,
-                i.default_cap,
-                i.seed,
-            );
-            json!({ "assignment": a })
+            let inputs =
+                AssignInputs::v0_1(&i.members, &i.splits, &i.reserved, &i.caps, i.default_cap, i.seed);
+            json!({ "assignment": crate::assign::desired_assignment(&inputs) })
         }
-        "claims" => {
+        (Rules::V0_3, "assign") => {
+            let i: Assign03 = parse(op, input)?;
+            let inputs = AssignInputs {
+                rules,
+                members: &i.members,
+                splits: &i.splits,
+                reserved: &i.reserved,
+                previous: &i.previous,
+                caps: &i.caps,
+                default_cap: i.default_cap,
+                seed: i.seed,
+            };
+            json!({ "assignment": crate::assign::desired_assignment(&inputs) })
+        }
+        (Rules::V0_1, "claims") => {
             let i: Claims = parse(op, input)?;
-            let c = crate::claims::claim_candidates(
-                &i.splits,
-                |id| i.owned.contains(id),
-                &i.instance,
-                i.max_attempts,
-            );
+            let owned = |id: &str| i.owned.contains(id);
+            let c =
+                crate::claims::claim_candidates(rules, &i.splits, owned, &i.instance, None, i.max_attempts);
             json!({ "candidates": c })
         }
-        other => return Err(format!("unknown op {other:?}")),
+        (Rules::V0_3, "claims") => {
+            let i: Claims03 = parse(op, input)?;
+            let owned = |id: &str| i.owned.contains(id);
+            let run = Some(i.run.as_str());
+            let c =
+                crate::claims::claim_candidates(rules, &i.splits, owned, &i.instance, run, i.max_attempts);
+            json!({ "candidates": c })
+        }
+        (Rules::V0_3, "last_assignees") => {
+            let i: LastAssignees = parse(op, input)?;
+            let records = i.records.into_iter().map(|(x, r)| (x, r.value)).collect();
+            json!({ "previous": crate::assign::last_assignees(&records, &i.members) })
+        }
+        (rules, "spread" | "last_assignees") => {
+            return Err(format!(
+                "op {op:?} is Spate 0.3's; this case needs {rules}'s rules"
+            ))
+        }
+        (_, other) => return Err(format!("unknown op {other:?}")),
     })
 }
 
@@ -264,6 +382,39 @@ mod tests {
             "$.hash: expected 15575724145496192046, got 15575724145496192045"
         );
         assert!(out[2].failure.as_ref().unwrap().got.contains("unknown op"));
+    }
+
+    #[test]
+    fn each_case_is_judged_by_the_release_it_names() {
+        // A claims case whose own lease on a record naming no owner is a create in 0.3 (a
+        // reclaim in 0.1): the file says 0.3, the second case says 0.1, the third a release
+        // this core does not implement.
+        let split = r#"{"progress":{"schema":3,"id":"s","fp":1,"epoch":0,"status":"runnable","owner":null,"attempts":0,"watermark":null,"state":null,"completed":false,"written_at_ms":0},"progress_rev":1,"spec":{"schema":3,"id":"s","fp":1,"generation":1,"weight":1,"descriptor":""},"lease":{"value":{"schema":3,"owner":"w","nonce":"n","epoch":1},"rev":2}}"#;
+        let input =
+            format!(r#"{{"splits":{{"s":{split}}},"owned":[],"instance":"w","run":"n","max_attempts":4}}"#);
+        let case = |version: &str, kind: &str| {
+            format!(
+                r#"{{"name":"c","op":"claims",{version}"input":{input},"expect":{{"candidates":[{{"id":"s","action":"claim","kind":"{kind}"}}]}}}}"#
+            )
+        };
+        let text = format!(
+            r#"{{"format":"spate-conformance/1","spate_version":"0.3","cases":[{},{},{},{}]}}"#,
+            case("", "create"),
+            case(r#""spate_version":"0.3","#, "create"),
+            case(r#""spate_version":"0.1","#, "reclaim"),
+            case(r#""spate_version":"0.4","#, "create"),
+        );
+        let out = run_file(&text).unwrap();
+        assert!(out[0].failure.is_none(), "{:?}", out[0].failure);
+        assert!(out[1].failure.is_none(), "{:?}", out[1].failure);
+        let f = out[2].failure.as_ref().expect("0.1 takes no run: the case fails");
+        assert!(f.got.contains("unknown field `run`"), "{}", f.got);
+        let f = out[3].failure.as_ref().expect("0.4 is not implemented");
+        assert!(f.got.contains("\"0.4\" is not implemented"), "{}", f.got);
+        // With no version anywhere, the case is 0.1's, and a 0.3-only op fails it.
+        let text = r#"{"format":"spate-conformance/1","cases":[{"name":"s","op":"spread","input":{"seed":1,"base_ms":10},"expect":{}}]}"#;
+        let f = run_file(text).unwrap()[0].failure.clone().unwrap();
+        assert!(f.got.contains("Spate 0.3's"), "{}", f.got);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::exact::count;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse, Analysis};
 use crate::report::Report;
+use crate::rules::{Rules, RulesChoice};
 use crate::scenario::{Scenario, ScenarioError};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,6 +21,8 @@ pub struct Identity {
     pub plan_generation: Option<u64>,
     pub members: u32,
     pub splits: u32,
+    /// The rules its plan decides by, and where they come from.
+    pub rules: RulesChoice,
 }
 
 /// One member on both sides.
@@ -78,8 +81,9 @@ pub struct Diff {
     pub decision: DecisionCheck,
 }
 
-fn identity(f: &Fleet) -> Identity {
+fn identity(f: &Fleet, a: &Analysis) -> Identity {
     Identity {
+        rules: a.applied.rules,
         job: f.job.clone(),
         taken_at_ms: f.taken_at_ms,
         plan_generation: f.plan.as_ref().map(|p| p.generation),
@@ -164,15 +168,20 @@ fn decision(planned: &Analysis, later: &Fleet) -> DecisionCheck {
     }
 }
 
-/// Compares `before` with `after`, both as their stores show them.
-pub fn diff(before: &Fleet, after: &Fleet) -> Result<Diff, ScenarioError> {
-    let b = analyse(before, &Scenario::default())?;
-    let a = analyse(after, &Scenario::default())?;
+/// Compares `before` with `after`, both as their stores show them, each planned by the rules
+/// its store names unless `rules` sets them for both.
+pub fn diff(before: &Fleet, after: &Fleet, rules: Option<Rules>) -> Result<Diff, ScenarioError> {
+    let scenario = Scenario {
+        rules,
+        ..Scenario::default()
+    };
+    let b = analyse(before, &scenario)?;
+    let a = analyse(after, &scenario)?;
     let names = |f: &Fleet| f.members.keys().cloned().collect::<BTreeSet<_>>();
     let (nb, na) = (names(before), names(after));
     Ok(Diff {
-        before: identity(before),
-        after: identity(after),
+        before: identity(before, &b),
+        after: identity(after, &a),
         joined: na.difference(&nb).cloned().collect(),
         left: nb.difference(&na).cloned().collect(),
         members: members(&b, &a),

@@ -43,6 +43,8 @@ mod records;
 pub mod reference;
 mod report;
 mod review;
+mod rules;
+mod rules_diff;
 mod scenario;
 mod snapshot;
 mod state;
@@ -53,17 +55,20 @@ mod worker;
 
 // The kernel: the protocol's pure functions and the records they read.
 pub use assign::{
-    desired_assignment, plan, plan_with_hash, Assignment, Explain, Pass, Placement, Plan, MAX_IMPROVING_MOVES,
+    desired_assignment, last_assignees, plan, plan_with_hash, AssignInputs, Assignment, Explain, Pass,
+    Placement, Plan, MAX_IMPROVING_MOVES,
 };
 pub use claims::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind};
 pub use hash::{stable_hash, stable_hash_str};
 pub use records::{
-    parse_keyed_record, parse_record, AssignmentVal, Finality, HasId, LeaderVal, LeaseVal, PlanRecord,
-    Record, RecordError, RecordErrorKind, SplitProgressRecord, SplitSpecRecord, SplitStatus, WorkerVal,
-    SCHEMA,
+    parse_keyed_record, parse_record, AssignmentVal, Elector, Finality, HasId, LeaderVal, LeaseVal,
+    PlanRecord, Record, RecordError, RecordErrorKind, SplitProgressRecord, SplitSpecRecord, SplitStatus,
+    WorkerVal, SCHEMA,
 };
+pub use rules::{Rules, RulesChoice, RulesSource};
+pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide, RULES_DIFF_FORMAT};
 pub use state::{LeaseEntry, SplitState};
-pub use timing::{jitter, live_workers};
+pub use timing::{jitter, live_workers, spread};
 
 // From a store snapshot to the leader's inputs.
 pub use codes::{ErrorCode, FindingCode, WarningCode};
@@ -74,9 +79,9 @@ pub use fleet::{
 pub use leader::LeaderInputs;
 pub use live::LiveJob;
 pub use scenario::{
-    Applied, Change, Departed, DepartedState, Departure, Origin, Scenario, ScenarioError,
+    Applied, Change, Departed, DepartedState, Departure, Origin, Refused, Scenario, ScenarioError,
     FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, MAX_CHANGES, MAX_NAME_BYTES, MAX_PREFIX_BYTES,
-    MAX_SCENARIO_BYTES, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
+    MAX_SCENARIO_BYTES, OPS as SCENARIO_OPS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
 };
 pub use snapshot::{
     bucket_names, entry_json, parse_entry_json, valid_job_name, Bucket, Entry, Snapshot, SnapshotError,
@@ -85,20 +90,22 @@ pub use snapshot::{
 
 // A plan's figures, many plans, two snapshots, and the documents a person reads.
 pub use diff::{diff, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange};
-pub use pipeline::{analyse, next_claims, Analysis, AssignmentSource, NoPublish};
+pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{
-    converge, human_bytes, published_distance, report, Balance, Churn, Counts, MemberReport, MoveReport,
-    PublishedDistance, Reason, Report, Round,
+    converge, human_bytes, published_distance, report, summary, Balance, Churn, Counts, Heaviest, Marks,
+    Mean, MemberReport, MoveReport, PublishedDistance, Reason, Report, Round, Summary, SummarySide,
+    OVER_MEAN_PERCENT,
 };
 pub use review::{
-    claims_document, claims_view, find_splits, findings, fleet_info, plan_document, plan_view, review,
-    Finding, Image, Level, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
+    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info,
+    plan_document, plan_view, review, Finding, FleetChart, Image, Level, Palette, Review, ReviewInputs,
+    CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,
-    CrashFigures, CrashModel, Step, SweepError, MAX_STEPS,
+    CrashFigures, CrashModel, Step, SweepError, MAX_STEPS, NOT_SIMULATED,
 };
-pub use worker::{holds, next_actions, NextActions, WorkerView};
+pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, WorkerView};
 
 // Fleets for demos, benchmarks and tests, and exact JSON.
 pub use demo::{demo_snapshot, DemoParams, MAX_DEMO_MEMBERS, MAX_DEMO_SPLITS};

@@ -205,7 +205,7 @@ impl LiveJob {
         let parts = updated.unwrap_or_else(|| Parts::of_records(records, &meta));
         self.dirty.clear();
         let members = self.records.members(meta.lease_ttl_ms, now_ms);
-        let fleet = parts.fleet(&meta, members, self.records.warnings());
+        let fleet = parts.fleet(&meta, members, self.records.warnings(), self.records.probes_0_3());
         self.parts = Some(parts);
         Ok(fleet)
     }

@@ -83,6 +83,18 @@ pub struct PlanRecord {
     pub planned: u64,
     pub planner_state: Option<String>,
     pub updated_at_ms: i64,
+    /// Spate 0.3.0: the instance and nonce of the worker that won the last election
+    /// (decision-core-0.3.md section 7). Absent in 0.1.x/0.2.x stores; left out when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elector: Option<Elector>,
+}
+
+/// `plan.elector` (Spate 0.3.0): who won the last election. Both fields required, nothing else.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Elector {
+    pub owner: String,
+    pub nonce: String,
 }
 
 /// `assign.{instance}` in the state bucket: the leader's last published instruction.

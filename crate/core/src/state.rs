@@ -34,6 +34,17 @@ impl SplitState {
         }
     }
 
+    /// Whether the lease counts in Spate 0.3's sticky walk (`lease_is_current`,
+    /// decision-core-0.3.md section 2.1): it is ahead of the progress record's epoch (a claim
+    /// whose record write is not visible yet), or the record names the lease's owner. False
+    /// without a lease.
+    pub fn lease_is_current(&self) -> bool {
+        self.lease.as_ref().is_some_and(|l| {
+            l.value.epoch > self.progress.epoch
+                || self.progress.owner.as_deref() == Some(l.value.owner.as_str())
+        })
+    }
+
     /// Whether the leader may place this split at all (before `reserved` is considered):
     /// runnable, spec present, not completed.
     pub fn is_assignable(&self) -> bool {

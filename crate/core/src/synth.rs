@@ -8,8 +8,10 @@ use crate::assign::Plan;
 use crate::hash::stable_hash_str;
 use crate::leader::LeaderInputs;
 use crate::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitStatus, SCHEMA};
+use crate::rules::Rules;
 use crate::state::{LeaseEntry, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// SplitMix64: a tiny, well-known 64-bit generator. Not for anything but synthetic data.
 #[derive(Clone, Debug)]
@@ -95,7 +97,8 @@ impl Shape {
 }
 
 /// A benchmark fleet: `splits` splits of 1 MB to 200 MB on `members` members (at least 2), lane
-/// cap `2 * splits / members + 8`.
+/// cap `2 * splits / members + 8`, planned by 0.1's rules. Its `previous` (read by 0.3) is a
+/// quiet fleet's: the last publish named each owned split's owner.
 pub fn bench_fleet(shape: Shape, splits: usize, members: usize) -> LeaderInputs {
     let members = members.max(2);
     let fingerprint = format!("bench-{}-{splits}-{members}", shape.name());
@@ -104,6 +107,7 @@ pub fn bench_fleet(shape: Shape, splits: usize, members: usize) -> LeaderInputs 
     let mut rng = SplitMix64::new(seed);
     let half = members / 2;
     let mut map = BTreeMap::new();
+    let mut previous = Vec::new();
     for i in 0..splits {
         let id = format!("split-{i:07}");
         let w = rng.range(1_000_000, 200_000_000);
@@ -113,15 +117,20 @@ pub fn bench_fleet(shape: Shape, splits: usize, members: usize) -> LeaderInputs 
             Shape::MemberLoss => Some(names[i % members].as_str()),
         };
         map.insert(id.clone(), runnable_split(&id, seed, w, owner));
+        if let Some(o) = owner {
+            previous.push((id, o.to_string()));
+        }
     }
     let mut member_set: BTreeSet<String> = names.iter().cloned().collect();
     if shape == Shape::MemberLoss {
         member_set.remove(&names[members / 3]);
     }
     LeaderInputs {
+        rules: Rules::V0_1,
         members: member_set,
         splits: map.into(),
         reserved: BTreeSet::new(),
+        previous: Arc::new(previous.into_iter().collect()),
         caps: BTreeMap::new(),
         default_cap: (2 * splits / members + 8) as u32,
         seed,

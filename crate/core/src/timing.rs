@@ -1,4 +1,5 @@
-//! `jitter` and `live_workers` (decision-core.md sections 3 and 4).
+//! `jitter` and `live_workers` (decision-core.md sections 3 and 4), and Spate 0.3's `spread`
+//! and optional-member `live_workers` (decision-core-0.3.md section 1).
 
 use crate::hash::stable_hash;
 use std::collections::BTreeSet;
@@ -10,15 +11,28 @@ use std::time::Duration;
 /// every target), except that a product beyond `Duration::MAX` saturates instead of panicking.
 pub fn jitter(seed: u64, round: u64, base: Duration) -> Duration {
     let h = stable_hash(seed, round) % 1024;
-    let factor = 0.8 + 0.4 * h as f64 / 1024.0;
-    // `Duration::mul_f64` is `from_secs_f64(rhs * self.as_secs_f64())`, which panics on overflow.
-    Duration::try_from_secs_f64(factor * base.as_secs_f64()).unwrap_or(Duration::MAX)
+    mul_f64(base, 0.8 + 0.4 * h as f64 / 1024.0)
 }
 
-/// The number of live workers as `instance` counts them: the presence set, plus itself once if
-/// it is not (yet) in it.
-pub fn live_workers(presence: &BTreeSet<String>, instance: &str) -> usize {
-    presence.len() + usize::from(!presence.contains(instance))
+/// `base.mul_f64(x)` (IEEE-754 arithmetic, the same on every target), saturating at
+/// `Duration::MAX` where `Duration::mul_f64` (`from_secs_f64(x * self.as_secs_f64())`) panics.
+fn mul_f64(base: Duration, x: f64) -> Duration {
+    Duration::try_from_secs_f64(x * base.as_secs_f64()).unwrap_or(Duration::MAX)
+}
+
+/// Spate 0.3's `spread`: a deterministic point of `[0, base)` (0 for a zero `base`), where a
+/// worker places its first reconcile tick. Exactly `base.mul_f64(h / 1024.0)` with
+/// `h = stable_hash(seed, u64::MAX) % 1024`.
+pub fn spread(seed: u64, base: Duration) -> Duration {
+    let h = stable_hash(seed, u64::MAX) % 1024;
+    mul_f64(base, h as f64 / 1024.0)
+}
+
+/// The number of live workers: the presence set, plus `member` once if one is given and it is
+/// not (yet) in it. Spate 0.1 always passes its own instance (self counts once); 0.3 may pass
+/// none.
+pub fn live_workers(presence: &BTreeSet<String>, member: Option<&str>) -> usize {
+    presence.len() + usize::from(member.is_some_and(|m| !presence.contains(m)))
 }
 
 #[cfg(test)]
@@ -57,8 +71,21 @@ mod tests {
     #[test]
     fn self_counts_once() {
         let p: BTreeSet<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(live_workers(&p, "a"), 2);
-        assert_eq!(live_workers(&p, "c"), 3);
-        assert_eq!(live_workers(&BTreeSet::new(), "c"), 1);
+        assert_eq!(live_workers(&p, Some("a")), 2);
+        assert_eq!(live_workers(&p, Some("c")), 3);
+        assert_eq!(live_workers(&BTreeSet::new(), Some("c")), 1);
+        assert_eq!(live_workers(&p, None), 2, "0.3: no member given, none added");
+    }
+
+    #[test]
+    fn spread_lies_in_zero_to_base() {
+        for seed in 0..2000u64 {
+            let base = Duration::from_millis(1000 + seed);
+            let s = spread(seed, base);
+            assert!(s < base, "seed {seed}: {s:?}");
+            let h = stable_hash(seed, u64::MAX) % 1024;
+            assert_eq!(s, base.mul_f64(h as f64 / 1024.0));
+        }
+        assert_eq!(spread(5, Duration::ZERO), Duration::ZERO);
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn run(f: &Fleet) -> Plan {
-    plan(&f.members, &f.splits, &f.reserved, &f.caps, f.default_cap, f.seed)
+    plan(&f.assign_inputs())
 }
 
 fn run_reference(f: &Fleet) -> (Assignment, usize) {
@@ -206,7 +206,7 @@ proptest! {
         buckets in 1u64..4,
     ) {
         let h = |seed: u64, s: &str| stable_hash_str(seed, s) % buckets;
-        let p = plan_with_hash(&f.members, &f.splits, &f.reserved, &f.caps, f.default_cap, f.seed, h);
+        let p = plan_with_hash(&f.assign_inputs(), h);
         let (a, moves) = reference::desired_assignment_with_hash(&f.members, &f.splits, &f.reserved, &f.caps, f.default_cap, f.seed, h);
         prop_assert_eq!(&p.assignment, &a);
         prop_assert_eq!(p.explain.moves.len(), moves);

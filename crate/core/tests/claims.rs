@@ -8,8 +8,8 @@ use common::cases::cases;
 use common::arb_fleet;
 use proptest::prelude::*;
 use spate_planner_core::{
-    analyse, claim_candidates, next_actions, next_claims, AssignmentSource, ClaimAction, ClaimKind, Scenario,
-    SplitState, SplitStatus, WorkerView,
+    analyse, claim_candidates, next_actions, next_actions_of_all, next_claims, AssignmentSource, ClaimAction,
+    ClaimKind, Rules, Scenario, SplitState, SplitStatus, WorkerView,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
@@ -32,7 +32,7 @@ proptest! {
         let owned: BTreeSet<String> = if ids.is_empty() { BTreeSet::new() } else {
             owned_picks.iter().map(|p| ids[p.index(ids.len())].clone()).collect()
         };
-        let c = claim_candidates(&f.splits, |id| owned.contains(id), instance, max_attempts);
+        let c = claim_candidates(Rules::V0_1, &f.splits, |id| owned.contains(id), instance, None, max_attempts);
         let mut listed = BTreeSet::new();
         for cand in &c {
             let s = &f.splits[&cand.id];
@@ -70,8 +70,13 @@ proptest! {
 use common::store::Store;
 use std::collections::BTreeMap;
 
-/// The rules of the issue, line by line: held = leases naming X under X's nonce; candidates per
-/// decision-core.md section 6; every quarantine taken; a claim only if assigned and under cap.
+/// The transcription's answer: actions taken (id, action, kind), drains, fenced splits.
+type Transcribed = (Vec<(String, ClaimAction, ClaimKind)>, Vec<String>, Vec<String>);
+
+/// The rules of the issue, line by line: held = leases naming X under X's nonce whose epoch is
+/// not behind the progress record's (a lease behind its record was fenced: X dropped the split);
+/// candidates per decision-core.md section 6; every quarantine taken; a claim only if assigned
+/// and under cap.
 fn transcription(
     splits: &BTreeMap<String, SplitState>,
     x: &str,
@@ -79,13 +84,25 @@ fn transcription(
     cap: u32,
     assignment: Option<&BTreeSet<String>>,
     max_attempts: u32,
-) -> (Vec<(String, ClaimAction, ClaimKind)>, Vec<String>) {
+) -> Transcribed {
+    let fenced: Vec<String> = splits
+        .iter()
+        .filter(|(_, s)| {
+            s.lease.as_ref().is_some_and(|l| {
+                l.value.owner == x
+                    && nonce.is_none_or(|n| l.value.nonce == n)
+                    && s.progress.epoch > l.value.epoch
+            })
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
     let held: BTreeSet<&String> = splits
         .iter()
         .filter(|(_, s)| {
-            s.lease
-                .as_ref()
-                .is_some_and(|l| l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n))
+            s.lease.as_ref().is_some_and(|l| {
+                let fenced = s.progress.epoch > l.value.epoch;
+                l.value.owner == x && nonce.is_none_or(|n| l.value.nonce == n) && !fenced
+            })
         })
         .map(|(id, _)| id)
         .collect();
@@ -141,7 +158,7 @@ fn transcription(
             .collect(),
         None => Vec::new(),
     };
-    (taken, drains)
+    (taken, drains, fenced)
 }
 
 fn as_tuples(n: &spate_planner_core::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
@@ -155,12 +172,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     /// next_actions equals the transcription: caps, nonces (a predecessor's lease is a reclaim,
-    /// not held), attempts near the limit, with and without an assignment record; and the weights
-    /// never change what a worker does.
+    /// not held), fenced leases (behind their record: not held), attempts near the limit, with
+    /// and without an assignment record; and the weights never change what a worker does.
     #[test]
     fn a_workers_next_reconcile_follows_the_rules(
         f in arb_fleet(6, 80),
         old_nonce in prop::collection::vec(any::<bool>(), 80),
+        lease_epochs in prop::collection::vec(prop::option::weighted(0.3, 0u64..5), 80),
         instance in prop::sample::select(vec!["w0", "w1", "w2", "gone-0"]),
         know_nonce in any::<bool>(),
         cap in 0u32..6,
@@ -172,6 +190,9 @@ proptest! {
         for (i, s) in splits.values_mut().enumerate() {
             if let Some(l) = s.lease.as_mut() {
                 l.value.nonce = if old_nonce[i] { "old".into() } else { "cur".into() };
+                if let Some(e) = lease_epochs[i] {
+                    l.value.epoch = e;
+                }
             }
         }
         let ids: Vec<String> = splits.keys().cloned().collect();
@@ -179,11 +200,12 @@ proptest! {
             if ids.is_empty() { BTreeSet::new() } else { p.iter().map(|i| ids[i.index(ids.len())].clone()).collect() }
         });
         let nonce = know_nonce.then_some("cur");
-        let view = WorkerView { instance, nonce, cap, assignment: assignment.as_ref(), max_attempts };
+        let view = WorkerView { rules: Rules::V0_1, instance, nonce, cap, assignment: assignment.as_ref(), max_attempts };
         let got = next_actions(&splits, &view);
-        let (want, drains) = transcription(&splits, instance, nonce, cap, assignment.as_ref(), max_attempts);
+        let (want, drains, fenced) = transcription(&splits, instance, nonce, cap, assignment.as_ref(), max_attempts);
         prop_assert_eq!(as_tuples(&got), want);
         prop_assert_eq!(&got.drains, &drains);
+        prop_assert_eq!(&got.fenced, &fenced);
         // weights never matter
         let mut reweighed = splits.clone();
         for (s, w) in reweighed.values_mut().zip(&new_weights) {
@@ -194,6 +216,72 @@ proptest! {
         let again = next_actions(&reweighed, &view);
         prop_assert_eq!(as_tuples(&again), as_tuples(&got));
         prop_assert_eq!(again.drains, got.drains);
+    }
+}
+
+/// One worker of [`the_fleet_at_once_equals_each_worker_alone`]: instance, whether its nonce is
+/// known, cap, assignment picks, max_attempts.
+type ViewSpec = (&'static str, bool, u32, Option<Vec<prop::sample::Index>>, u32);
+
+fn arb_views() -> impl Strategy<Value = Vec<ViewSpec>> {
+    let one = (
+        prop::sample::select(vec!["w0", "w1", "w2", "w3", "gone-0", "nobody"]),
+        any::<bool>(),
+        0u32..6,
+        prop::option::weighted(0.8, prop::collection::vec(any::<prop::sample::Index>(), 0..40)),
+        prop_oneof![4 => Just(4u32), 1 => 0u32..6],
+    );
+    prop::collection::vec(one, 0..8)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    /// next_actions_of_all (one pass over the splits for the whole fleet) equals next_actions
+    /// asked of each worker alone: shared candidates, own and predecessors' leases, fenced
+    /// leases, caps, assignments, several max_attempts, repeated instances; by either release's
+    /// rules.
+    #[test]
+    fn the_fleet_at_once_equals_each_worker_alone(
+        f in arb_fleet(6, 100),
+        old_nonce in prop::collection::vec(any::<bool>(), 100),
+        lease_epochs in prop::collection::vec(prop::option::weighted(0.3, 0u64..5), 100),
+        specs in arb_views(),
+        rules in prop_oneof![Just(Rules::V0_1), Just(Rules::V0_3)],
+    ) {
+        let mut splits = (*f.splits).clone();
+        for (i, s) in splits.values_mut().enumerate() {
+            if let Some(l) = s.lease.as_mut() {
+                l.value.nonce = if old_nonce[i] { "old".into() } else { "cur".into() };
+                if let Some(e) = lease_epochs[i] {
+                    l.value.epoch = e;
+                }
+            }
+        }
+        let ids: Vec<String> = splits.keys().cloned().collect();
+        let assignments: Vec<Option<BTreeSet<String>>> = specs
+            .iter()
+            .map(|(_, _, _, picks, _)| picks.as_ref().map(|p| {
+                if ids.is_empty() { BTreeSet::new() } else { p.iter().map(|i| ids[i.index(ids.len())].clone()).collect() }
+            }))
+            .collect();
+        let views: Vec<WorkerView> = specs
+            .iter()
+            .zip(&assignments)
+            .map(|((instance, know, cap, _, max_attempts), a)| WorkerView {
+                rules,
+                instance,
+                nonce: know.then_some("cur"),
+                cap: *cap,
+                assignment: a.as_ref(),
+                max_attempts: *max_attempts,
+            })
+            .collect();
+        let all = next_actions_of_all(&splits, &views);
+        prop_assert_eq!(all.len(), views.len());
+        for (w, got) in views.iter().zip(&all) {
+            prop_assert_eq!(got, &next_actions(&splits, w), "worker {}", w.instance);
+        }
     }
 }
 
@@ -344,4 +432,39 @@ fn a_graceful_what_if_makes_the_next_claim_released() {
         n.actions.is_empty(),
         "the crashed owner's lease still lives: a foreign lease is skipped"
     );
+}
+
+#[test]
+fn a_fenced_lease_is_not_held_not_drained_and_takes_no_lane() {
+    // w1's lease on `a` (epoch 1, its current nonce); a's record at `epoch`, owned by `owner`.
+    let next = |owner: &str, epoch: u64| {
+        let store = Store::new()
+            .presence("w1", Some(1))
+            .presence("w2", Some(4))
+            .leader("w1")
+            .split("a", 1, Some(owner), epoch, 0)
+            .held("a", "w1")
+            .split("b", 1, None, 0, 0)
+            .assign("w1", 1, &["b"])
+            .assign("w2", 1, &["a"]);
+        let fleet = store.fleet();
+        let a = analyse(&fleet, &Scenario::default()).unwrap();
+        next_claims(&fleet, &a, Some("w1"), AssignmentSource::Published, 4).unwrap()["w1"].clone()
+    };
+    // w2's claim moved the record to epoch 2, past w1's lease: w1 was fenced and dropped `a`
+    let n = next("w2", 2);
+    assert!(n.held.is_empty(), "a fenced lease is not held: {:?}", n.held);
+    assert_eq!(n.fenced, vec!["a".to_string()]);
+    assert!(n.drains.is_empty(), "nor drained");
+    assert_eq!(
+        as_tuples(&n),
+        vec![t("b", ClaimAction::Claim, ClaimKind::Create)],
+        "its one lane is free for b"
+    );
+    // at the record's epoch the same lease is held: w1 is at its cap and drains `a`
+    let n = next("w1", 1);
+    assert_eq!(n.held, vec!["a".to_string()]);
+    assert!(n.fenced.is_empty());
+    assert_eq!(n.drains, vec!["a".to_string()]);
+    assert!(n.actions.is_empty(), "no free lane for b");
 }

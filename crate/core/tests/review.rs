@@ -143,7 +143,7 @@ fn a_comparison_names_what_changed_and_checks_the_leaders_decision() {
         .assign("w1", 1, &[stays])
         .assign("w2", 1, &[moved])
         .fleet();
-    let d = diff(&b, &after).unwrap();
+    let d = diff(&b, &after, None).unwrap();
     assert_eq!(
         (d.joined.clone(), d.left.clone()),
         (vec!["w3".to_string()], vec![])
@@ -177,7 +177,7 @@ fn a_comparison_names_what_changed_and_checks_the_leaders_decision() {
         .split("s1", 10, Some("w1"), 1, 0)
         .assign("w1", 1, &["s0", "s1"])
         .fleet();
-    let d = diff(&b, &other).unwrap();
+    let d = diff(&b, &other, None).unwrap();
     assert!(!d.decision.matches);
     assert_eq!(
         d.decision.differences[moved],

@@ -9,8 +9,8 @@ use common::{arb_fleet, Fleet as Inputs};
 use proptest::prelude::*;
 use serde_json::json;
 use spate_planner_core::{
-    bucket_names, report, stable_hash_str, Bucket, Entry, Fleet, LeaderInputs, Reason, Scenario, SeedSource,
-    Snapshot, Source,
+    bucket_names, report, stable_hash_str, AssignInputs, Bucket, Entry, Fleet, LeaderInputs, Reason,
+    Scenario, SeedSource, Snapshot, Source,
 };
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]
@@ -116,8 +116,11 @@ proptest! {
             prop_assert_eq!(got.lease.as_ref().map(|l| &l.value.owner), s.lease.as_ref().map(|l| &l.value.owner));
             prop_assert_eq!(got.progress_rev, s.progress_rev);
         }
-        let want = spate_planner_core::desired_assignment(&f.members, &f.splits, &BTreeSet::new(), &f.caps.iter()
-            .filter(|(_, c)| **c > 0).map(|(m, c)| (m.clone(), *c)).collect(), default_cap, fp);
+        let want = {
+            let caps = f.caps.iter().filter(|(_, c)| **c > 0).map(|(m, c)| (m.clone(), *c)).collect();
+            let none = BTreeSet::new();
+            spate_planner_core::desired_assignment(&AssignInputs::v0_1(&f.members, &f.splits, &none, &caps, default_cap, fp))
+        };
         prop_assert_eq!(inputs.plan().assignment, want);
     }
 }
@@ -379,12 +382,20 @@ fn scenario_errors_name_the_change() {
     }
     for bad in [
         r#"{"format":"x","changes":[]}"#,
-        r#"{"changes":[{"op":"fly"}]}"#,
         r#"{"changes":[{"op":"set_default_cap","cap":1,"extra":1}]}"#,
         "[]",
     ] {
         assert!(Scenario::parse(bad).is_err(), "{bad}");
     }
+    // an op this planner does not know is read, and refused when applied, naming the change
+    let e = Scenario::parse(r#"{"changes":[{"op":"fly"}]}"#)
+        .unwrap()
+        .apply(&fleet)
+        .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("unknown_op", "changes[0].op")
+    );
 }
 
 #[test]

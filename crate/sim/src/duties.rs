@@ -6,7 +6,9 @@ use super::engine::Sim;
 use super::outcome::{Phase, ReleaseReason, What};
 use super::queue::{Cmd, Item};
 use super::worker::{Owned, Revocation};
-use spate_planner_core::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind, SplitState, SplitStatus};
+use spate_planner_core::{
+    claim_candidates, ClaimAction, ClaimCandidate, ClaimKind, Rules, SplitState, SplitStatus,
+};
 use std::collections::BTreeMap;
 
 impl Sim<'_> {
@@ -56,7 +58,7 @@ impl Sim<'_> {
         };
         let owned = |id: &str| wk.owned.contains_key(id);
         if self.naive {
-            return claim_candidates(&self.store.splits, owned, w, wk.cfg.a);
+            return claim_candidates(Rules::V0_1, &self.store.splits, owned, w, None, wk.cfg.a);
         }
         let splits = &self.store.splits;
         let mut sub: BTreeMap<String, SplitState> = BTreeMap::new();
@@ -90,7 +92,7 @@ impl Sim<'_> {
         for (_, id) in self.store.expired_like.range(from..) {
             take(id);
         }
-        claim_candidates(&sub, owned, w, wk.cfg.a)
+        claim_candidates(Rules::V0_1, &sub, owned, w, None, wk.cfg.a)
     }
 
     /// A claim (§6.1): lease write, then record CAS (`epoch + 1`, `owner = self`, an attempt

@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 use spate_planner_core::{
-    desired_assignment, runnable_split, stable_hash_str, Assignment, Finality, Fleet, LeaderInputs,
-    LeaseEntry, LeaseVal, SplitMix64, SplitState, SCHEMA,
+    desired_assignment, runnable_split, stable_hash_str, AssignInputs, Assignment, Finality, Fleet,
+    LeaderInputs, LeaseEntry, LeaseVal, SplitMix64, SplitState, SCHEMA,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -141,7 +141,14 @@ impl Start {
             .collect();
         let member_set: BTreeSet<String> = names.iter().cloned().collect();
         let caps = names.iter().map(|n| (n.clone(), cap)).collect();
-        let a = desired_assignment(&member_set, &map, &BTreeSet::new(), &caps, cap, seed);
+        let a = desired_assignment(&AssignInputs::v0_1(
+            &member_set,
+            &map,
+            &BTreeSet::new(),
+            &caps,
+            cap,
+            seed,
+        ));
         for (m, ids) in &a {
             for id in ids {
                 if let Some(s) = map.get_mut(id) {

@@ -3,7 +3,7 @@
 use super::engine::{Desired, MemoKey, Sim};
 use super::outcome::{Record, SplitList, What};
 use super::queue::Item;
-use spate_planner_core::desired_assignment;
+use spate_planner_core::{desired_assignment, AssignInputs};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -136,14 +136,14 @@ impl Sim<'_> {
     /// nothing it reads has changed (the store's input version, the reserved set, the cap).
     fn desired(&mut self, reserved: BTreeSet<String>, default_cap: u32) -> Rc<Desired> {
         let compute = |s: &Self, reserved: &BTreeSet<String>| {
-            let a = desired_assignment(
+            let a = desired_assignment(&AssignInputs::v0_1(
                 &s.store.members,
                 &s.store.splits,
                 reserved,
                 &s.store.caps,
                 default_cap,
                 s.job_seed,
-            );
+            ));
             Rc::new(
                 a.into_iter()
                     .map(|(m, ids)| (m, SplitList::new(ids)))

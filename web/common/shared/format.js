@@ -85,6 +85,9 @@ const REASONS = {
   over_cap: ['owner over cap', "Its owner's lanes were taken by heavier splits."],
   improve: ['improving move', 'Kept by its owner, then moved to even out the load.'],
   queued: ['queued (no free lane)', 'No member has a free lane: it waits in the queue.'],
+  lease_not_current: ['lease behind its record', 'Spate 0.3: its lease is older than its progress record (the split was released or taken over), so the lease keeps no lane for its owner.'],
+  previous: ['kept by the last assignee', "Spate 0.3: kept by the member the leader's last publish named for it."],
+  record_owner: ["kept by its record's owner", 'Spate 0.3: kept by the owner its progress record names.'],
 };
 
 /** The words for a move's reason. */

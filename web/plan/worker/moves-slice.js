@@ -2,7 +2,7 @@
 // the moves stay). Display order only: the decisions are the core's.
 import { naturalCompare } from '../../common/shared/sort.js';
 
-const REASONS = ['unowned', 'owner_gone', 'over_cap', 'improve', 'queued'];
+const REASONS = ['unowned', 'owner_gone', 'over_cap', 'improve', 'queued', 'lease_not_current', 'previous', 'record_owner'];
 
 /** Exact comparison of decimal u64/u128 strings. */
 export function cmpDecimal(a, b) {

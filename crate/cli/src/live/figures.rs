@@ -1,6 +1,6 @@
 //! The plan's figures for a state, from the decision core's one pipeline.
 
-use spate_planner_core::{analyse, Fleet, Scenario, Snapshot};
+use spate_planner_core::{analyse, Fleet, Rules, Scenario, Snapshot};
 
 /// What `watch` prints.
 pub struct Figures {
@@ -14,12 +14,19 @@ pub struct Figures {
     /// (`None`: nothing published).
     pub from_published: Option<u32>,
     pub warnings: usize,
+    /// The release whose rules the plan follows.
+    pub rules: Rules,
 }
 
-/// Plans `snap` as the leader would: no what-if, the leader's own inputs from the store.
-pub fn figures(snap: &Snapshot) -> Result<Figures, String> {
+/// Plans `snap` as the leader would: no what-if, the leader's own inputs from the store, by the
+/// rules the store names unless `rules` sets them.
+pub fn figures(snap: &Snapshot, rules: Option<Rules>) -> Result<Figures, String> {
     let fleet = Fleet::from_snapshot(snap).map_err(|e| format!("{e} [{}]", e.code))?;
-    let a = analyse(&fleet, &Scenario::default()).map_err(|e| format!("{e} [{}]", e.code))?;
+    let scenario = Scenario {
+        rules,
+        ..Scenario::default()
+    };
+    let a = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
     let rep = &a.report;
     Ok(Figures {
         members: rep.members.len(),
@@ -29,5 +36,6 @@ pub fn figures(snap: &Snapshot) -> Result<Figures, String> {
         moves: rep.churn.moves,
         from_published: a.published.as_ref().map(|p| p.changes),
         warnings: fleet.warnings.len(),
+        rules: a.applied.rules.rules,
     })
 }

@@ -3,6 +3,7 @@
 use super::figures::{figures, Figures};
 use super::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
+use spate_planner_core::Rules;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +30,10 @@ pub struct Args {
     /// A burst ends after this many milliseconds without a change; one line per burst.
     #[arg(long, default_value_t = 200)]
     settle_ms: u64,
+    /// Decide by this release's rules: 0.1 (also 0.2) or 0.3. Default: the release the store
+    /// names (a plan record with an elector: 0.3; else 0.1).
+    #[arg(long, value_name = "VERSION")]
+    rules: Option<Rules>,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -80,7 +85,7 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     let mut rx = hub.subscribe();
-    println!("{}", line(&hub, "start"));
+    println!("{}", line(&hub, "start", args.rules));
     let settle = Duration::from_millis(args.settle_ms);
     loop {
         let mut burst = Burst::default();
@@ -101,7 +106,7 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
                     if burst.changes == 1 { "" } else { "s" }
                 ),
             };
-            println!("{}", line(&hub, &what));
+            println!("{}", line(&hub, &what, args.rules));
         }
     }
 }
@@ -118,10 +123,10 @@ fn clock() -> String {
     )
 }
 
-fn line(hub: &Hub, what: &str) -> String {
+fn line(hub: &Hub, what: &str, rules: Option<Rules>) -> String {
     let (pair, snap) = hub.snapshot();
     let head = format!("{} revisions {pair} {what}:", clock());
-    match figures(&snap) {
+    match figures(&snap, rules) {
         Ok(f) => format!("{head} {}", describe(&f)),
         // The error quotes store names: shown escaped, as every store string on a terminal.
         Err(e) => format!("{head} cannot plan: {}", crate::term::shown(&e.to_string())),
@@ -134,7 +139,7 @@ fn describe(f: &Figures) -> String {
         None => "-".into(),
     };
     format!(
-        "members {}, max/mean {:.4}, max/bound {:.4}, queued {}, moves pending {}, from published {}, warnings {}",
-        f.members, f.max_over_mean, f.max_over_bound, f.queued, f.moves, published, f.warnings
+        "members {}, max/mean {:.4}, max/bound {:.4}, queued {}, moves pending {}, from published {}, warnings {}, rules {}",
+        f.members, f.max_over_mean, f.max_over_bound, f.queued, f.moves, published, f.warnings, f.rules
     )
 }

@@ -1,8 +1,16 @@
-//! `desired_assignment` (decision-core.md section 5): the production implementation.
+//! `desired_assignment` (decision-core.md section 5; Spate 0.3: decision-core-0.3.md section 2):
+//! the production implementation of both rule sets.
 //!
-//! It computes exactly the result of the plain transcription in `reference.rs` (feature `conformance`) (the
-//! differential property tests in `tests/assignment.rs` check this), but the improving pass does
-//! not rescan every (from, to, split) triple per move. It rests on three facts of the rules:
+//! The two releases differ only in the sticky step: 0.1 keeps a split with its current owner (the
+//! lease's, else the record's) while that member has a free lane; 0.3 first walks the whole pool
+//! keeping each split whose lease is *current* with the lease's owner, then gives what is left to
+//! its `previous` assignee, else its record's owner ([`passes::sticky`], [`passes::rest`]). The
+//! pool, the fill and the improving passes are the same code for both.
+//!
+//! It computes exactly the result of the plain transcriptions in `reference.rs` (feature
+//! `conformance`) (the differential property tests in `tests/assignment.rs` check this), but the
+//! improving pass does not rescan every (from, to, split) triple per move. It rests on three
+//! facts of the rules:
 //!
 //! 1. **The best target is the lightest free member.** For a fixed split in `from`, the gain
 //!    `w * (load(from) - load(to) - w)` grows as `load(to)` shrinks, and equal loads fall back to
@@ -31,8 +39,12 @@
 
 mod improve;
 mod passes;
+mod previous;
+
+pub use previous::last_assignees;
 
 use crate::hash::stable_hash_str;
+use crate::rules::Rules;
 use crate::state::SplitState;
 use foldhash::HashMap;
 use serde::Serialize;
@@ -46,10 +58,14 @@ pub const MAX_IMPROVING_MOVES: usize = 4096;
 
 /// The pass that put a split where the plan leaves it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Pass {
-    /// Kept by its current owner (pass 1).
+    /// Kept by its current owner (0.1: pass 1; 0.3: walk 3a, a current lease's owner).
     Sticky,
+    /// 0.3 walk 3b: kept by its `previous` assignee.
+    Previous,
+    /// 0.3 walk 3b: kept by the owner its progress record names.
+    RecordOwner,
     /// Given to the lightest free member (pass 2).
     Fill,
     /// Moved by an improving move (pass 3).
@@ -124,62 +140,86 @@ pub(crate) fn member_index<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<
     names.enumerate().map(|(i, n)| (n, i)).collect()
 }
 
+/// No `previous` (0.1 reads none; 0.3 with nothing published).
+static NO_PREVIOUS: BTreeMap<String, String> = BTreeMap::new();
+
+/// What `desired_assignment` reads (decision-core.md section 5; 0.3 section 2 adds `previous`),
+/// and which release's rules decide.
+#[derive(Clone, Copy, Debug)]
+pub struct AssignInputs<'a> {
+    pub rules: Rules,
+    pub members: &'a BTreeSet<String>,
+    pub splits: &'a BTreeMap<String, SplitState>,
+    pub reserved: &'a BTreeSet<String>,
+    /// Split id -> the instance the leader's last publish named for it ([`last_assignees`]).
+    /// Read by 0.3 only.
+    pub previous: &'a BTreeMap<String, String>,
+    pub caps: &'a BTreeMap<String, u32>,
+    pub default_cap: u32,
+    pub seed: u64,
+}
+
+impl<'a> AssignInputs<'a> {
+    /// Spate 0.1's inputs (its `desired_assignment` signature), decided by its rules.
+    pub fn v0_1(
+        members: &'a BTreeSet<String>,
+        splits: &'a BTreeMap<String, SplitState>,
+        reserved: &'a BTreeSet<String>,
+        caps: &'a BTreeMap<String, u32>,
+        default_cap: u32,
+        seed: u64,
+    ) -> AssignInputs<'a> {
+        AssignInputs {
+            rules: Rules::V0_1,
+            members,
+            splits,
+            reserved,
+            previous: &NO_PREVIOUS,
+            caps,
+            default_cap,
+            seed,
+        }
+    }
+}
+
 /// The desired assignment: one entry per member, each a sorted list of split ids.
 ///
 /// Call it with the leader's inputs (section 7 of the spec, or a loaded snapshot). Pure and
 /// deterministic: the same inputs give the same result on every target.
-pub fn desired_assignment(
-    members: &BTreeSet<String>,
-    splits: &BTreeMap<String, SplitState>,
-    reserved: &BTreeSet<String>,
-    caps: &BTreeMap<String, u32>,
-    default_cap: u32,
-    seed: u64,
-) -> Assignment {
-    plan(members, splits, reserved, caps, default_cap, seed).assignment
+pub fn desired_assignment(inputs: &AssignInputs) -> Assignment {
+    plan(inputs).assignment
 }
 
 /// [`desired_assignment`] with its [`Explain`].
-pub fn plan(
-    members: &BTreeSet<String>,
-    splits: &BTreeMap<String, SplitState>,
-    reserved: &BTreeSet<String>,
-    caps: &BTreeMap<String, u32>,
-    default_cap: u32,
-    seed: u64,
-) -> Plan {
-    plan_with_hash(
-        members,
-        splits,
-        reserved,
-        caps,
-        default_cap,
-        seed,
-        stable_hash_str,
-    )
+pub fn plan(inputs: &AssignInputs) -> Plan {
+    plan_with_hash(inputs, stable_hash_str)
 }
 
 /// [`plan`] with another string hash in place of [`stable_hash_str`]. For tests only: a
 /// degenerate hash (say, one that takes few values) makes every tie-break of the spec reachable,
 /// which 64-bit hashes of distinct ids never are.
 #[doc(hidden)]
-pub fn plan_with_hash(
-    members: &BTreeSet<String>,
-    splits: &BTreeMap<String, SplitState>,
-    reserved: &BTreeSet<String>,
-    caps: &BTreeMap<String, u32>,
-    default_cap: u32,
-    seed: u64,
-    hash: impl Fn(u64, &str) -> u64,
-) -> Plan {
-    let names: Vec<&str> = members.iter().map(String::as_str).collect();
-    let mut lanes = passes::Lanes::new(&names, caps, default_cap);
-    let pool = passes::pool(splits, reserved, &names);
+pub fn plan_with_hash(i: &AssignInputs, hash: impl Fn(u64, &str) -> u64) -> Plan {
+    let names: Vec<&str> = i.members.iter().map(String::as_str).collect();
+    let member = member_index(names.iter().copied());
+    let mut lanes = passes::Lanes::new(&names, i.caps, i.default_cap);
+    let pool = passes::pool(i.rules, i.splits, i.reserved, &member);
     let mut placed = passes::sticky(&pool, &mut lanes);
-    let member_hash: Vec<u64> = names.iter().map(|n| hash(seed, n)).collect();
+    if i.rules == Rules::V0_3 {
+        passes::rest(&pool, &mut placed, &mut lanes, i.previous, &member);
+    }
+    let member_hash: Vec<u64> = names.iter().map(|n| hash(i.seed, n)).collect();
     let queue = passes::fill(&pool, &mut placed, &mut lanes, &member_hash);
-    let improved = improve::improve(&pool, &mut placed, &mut lanes, &names, |id| hash(seed, id));
-    assemble(&names, splits.len(), &pool, &placed, improved, queue, lanes.load)
+    let improved = improve::improve(&pool, &mut placed, &mut lanes, &names, |id| hash(i.seed, id));
+    assemble(
+        &names,
+        i.splits.len(),
+        &pool,
+        &placed,
+        improved,
+        queue,
+        lanes.load,
+    )
 }
 
 /// Step 6: each member's list sorted by id, and the explanation.

@@ -1,10 +1,14 @@
-//! The pool and the first two passes of `desired_assignment`: sticky, then fill.
+//! The pool and the passes before the improving one: sticky (0.3: walks 3a and 3b), then fill.
 
 use super::Pass;
+use crate::rules::Rules;
 use crate::state::SplitState;
-use foldhash::HashSet;
+use foldhash::{HashMap, HashSet};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// No member (see [`Pooled::owner`]).
+const NO_MEMBER: u32 = u32::MAX;
 
 /// One pooled split.
 pub(super) struct Pooled<'a> {
@@ -12,8 +16,16 @@ pub(super) struct Pooled<'a> {
     /// Position of the split in the input map, i.e. in id order.
     pub ord: usize,
     pub w: u64,
-    /// Its current owner's member index, if the owner is a member.
-    pub owner: Option<usize>,
+    /// The member index the sticky pass keeps it with, or [`NO_MEMBER`]: 0.1, its current
+    /// owner; 0.3, its lease's owner when the lease is current (walk 3a).
+    owner: u32,
+    pub s: &'a SplitState,
+}
+
+impl Pooled<'_> {
+    pub fn owner(&self) -> Option<usize> {
+        (self.owner != NO_MEMBER).then_some(self.owner as usize)
+    }
 }
 
 /// Where a pooled split is: its member, the pass that first placed it, and its sequence number
@@ -68,11 +80,11 @@ impl Lanes {
 
 /// The pool: assignable, unreserved splits by weight descending, then id ascending.
 pub(super) fn pool<'a>(
+    rules: Rules,
     splits: &'a BTreeMap<String, SplitState>,
     reserved: &BTreeSet<String>,
-    names: &[&str],
+    member: &HashMap<&str, usize>,
 ) -> Vec<Pooled<'a>> {
-    let member = super::member_index(names.iter().copied());
     let reserved: HashSet<&str> = reserved.iter().map(String::as_str).collect();
     let mut pool: Vec<Pooled> = splits
         .iter()
@@ -82,7 +94,10 @@ pub(super) fn pool<'a>(
             id: id.as_str(),
             ord,
             w: s.assign_weight().unwrap_or(1),
-            owner: s.current_owner().and_then(|o| member.get(o).copied()),
+            owner: sticky_owner(rules, s)
+                .and_then(|o| member.get(o))
+                .map_or(NO_MEMBER, |&j| j as u32),
+            s,
         })
         .collect();
     // The map yields ids ascending and the sort is stable.
@@ -90,10 +105,24 @@ pub(super) fn pool<'a>(
     pool
 }
 
-/// Pass 1: in pool order, a split whose owner is a member with a free lane stays with it.
+/// Who the sticky pass keeps a split with: 0.1, its current owner; 0.3, its lease's owner when
+/// the lease is current.
+fn sticky_owner(rules: Rules, s: &SplitState) -> Option<&str> {
+    match rules {
+        Rules::V0_1 => s.current_owner(),
+        Rules::V0_3 => s
+            .lease
+            .as_ref()
+            .filter(|_| s.lease_is_current())
+            .map(|l| l.value.owner.as_str()),
+    }
+}
+
+/// 0.1 pass 1, 0.3 walk 3a: in pool order, a split whose sticky owner ([`Pooled::owner`]) has
+/// a free lane stays with it.
 pub(super) fn sticky(pool: &[Pooled], lanes: &mut Lanes) -> Vec<Option<Slot>> {
     pool.iter()
-        .map(|p| match p.owner {
+        .map(|p| match p.owner() {
             Some(o) if lanes.free(o) => Some(Slot {
                 member: o,
                 first: Pass::Sticky,
@@ -102,6 +131,34 @@ pub(super) fn sticky(pool: &[Pooled], lanes: &mut Lanes) -> Vec<Option<Slot>> {
             _ => None,
         })
         .collect()
+}
+
+/// 0.3 walk 3b: the splits walk 3a left, in pool order, go to their `previous` assignee if it
+/// has a free lane, else to their record's owner if that one has.
+pub(super) fn rest(
+    pool: &[Pooled],
+    placed: &mut [Option<Slot>],
+    lanes: &mut Lanes,
+    previous: &BTreeMap<String, String>,
+    member: &HashMap<&str, usize>,
+) {
+    for (p, slot) in pool.iter().zip(placed.iter_mut()) {
+        if slot.is_some() {
+            continue;
+        }
+        let before = previous.get(p.id).and_then(|m| member.get(m.as_str()));
+        let recorded = p.s.progress.owner.as_deref().and_then(|m| member.get(m));
+        let target = [(before, Pass::Previous), (recorded, Pass::RecordOwner)]
+            .into_iter()
+            .find_map(|(m, pass)| m.copied().filter(|&m| lanes.free(m)).map(|m| (m, pass)));
+        if let Some((m, first)) = target {
+            *slot = Some(Slot {
+                member: m,
+                first,
+                seq: lanes.append(m, p.w),
+            });
+        }
+    }
 }
 
 /// Pass 2: each unplaced split, in pool order, goes to the free member that minimises

@@ -16,6 +16,7 @@ mod join;
 pub mod leader_view;
 mod parts;
 mod read;
+mod version;
 
 pub(crate) use parts::Parts;
 pub use read::{Records, Side};
@@ -157,6 +158,9 @@ pub struct Fleet {
     /// Keys of records of another job (another `fp`): Spate stops every worker on them. They are
     /// left out of [`Fleet::splits`], so the plan is what it would be without them.
     pub foreign: Vec<String>,
+    /// 0.3.0 probe keys (`_probe.{instance}.{32 hex}`, both buckets): left behind by a 0.3.0
+    /// worker's start. Under a 0.1.x/0.2.x leader, the only hint of a mixed fleet.
+    pub probes_0_3: Vec<String>,
     pub warnings: Vec<Warning>,
 }
 
@@ -175,11 +179,12 @@ impl Fleet {
     /// The leader's view of parsed records (a snapshot's, or a live job's at one moment).
     pub fn from_records(records: Records, meta: &Meta) -> Fleet {
         let record_warnings: Vec<Warning> = records.warnings().cloned().collect();
+        let probes = records.probes_0_3();
         let (state_items, lease_items) = records.into_items();
         let state = read::state_records(state_items);
         let lease = read::lease_records(lease_items, meta.lease_ttl_ms, meta.taken_at_ms);
         let parts = Parts::join(state, lease.leases, lease.leader, meta);
-        parts.fleet(meta, lease.members, record_warnings.iter())
+        parts.fleet(meta, lease.members, record_warnings.iter(), probes)
     }
 
     /// Time the lease of split `id` has left at [`Fleet::taken_at_ms`], in ms (negative: expired

@@ -61,11 +61,14 @@ impl Parts {
         meta: &Meta,
         members: BTreeMap<String, Member>,
         record_warnings: impl Iterator<Item = &'a Warning>,
+        probes_0_3: Vec<String>,
     ) -> Fleet {
         let mut warnings = Warnings(record_warnings.cloned().collect());
         if self.plan.is_none() {
             join::no_plan_warning(&meta.state_bucket, &mut warnings);
         }
+        let (plan, leader) = (self.plan.as_ref(), self.leader.as_ref());
+        super::version::check_elector(plan, leader, buckets(meta), &mut warnings);
         warnings.0.extend(self.joined.warnings().cloned());
         Fleet {
             job: meta.job.clone(),
@@ -86,6 +89,7 @@ impl Parts {
             published: Arc::clone(&self.published),
             orphan_specs: self.joined.orphan_specs(),
             foreign: self.joined.foreign(),
+            probes_0_3,
             warnings: warnings.0,
         }
     }

@@ -59,6 +59,21 @@ pub enum Side {
     Lease,
 }
 
+/// Keys Spate writes that the leader never reads: the start probes (`_probe.{instance}`, and
+/// 0.3.0's `_probe.{instance}.{nonce}`) and 0.3.0's `verdict` (polled stores only).
+fn silently_ignored(key: &str) -> bool {
+    key.starts_with("_probe.") || key == "verdict"
+}
+
+/// The 0.3.0 probe keys of one bucket, in key order.
+fn probes_0_3<T>(m: &BTreeMap<String, T>) -> Vec<String> {
+    m.range::<str, _>((Bound::Included("_probe."), Bound::Unbounded))
+        .take_while(|(k, _)| k.starts_with("_probe."))
+        .filter(|(k, _)| super::version::is_0_3_probe(k))
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
 impl Records {
     /// Parses every entry of a snapshot (whose keys are unique in each bucket: the snapshot
     /// reader refuses a repeated key), building each map at once.
@@ -115,6 +130,14 @@ impl Records {
             };
             w.into_iter().flatten()
         })
+    }
+
+    /// The 0.3.0 probe keys (`_probe.{instance}.{32 hex}`) of both buckets, state bucket first,
+    /// each in key order: a hint of a 0.3.0 worker (decision-core-0.3.md section 9).
+    pub(crate) fn probes_0_3(&self) -> Vec<String> {
+        let mut out = probes_0_3(&self.state);
+        out.extend(probes_0_3(&self.lease));
+        out
     }
 
     /// The record of a state bucket key.
@@ -220,7 +243,7 @@ fn state_entry(bucket: &str, e: &Entry) -> Result<Parsed<StateItem>, SnapshotErr
         check_payload(&mut w, bucket, k, "planner_state", p.planner_state.as_deref());
         StateItem::Plan(p)
     } else {
-        if !k.starts_with("_probe.") {
+        if !silently_ignored(k) {
             w.push(
                 WarningCode::UnknownKey,
                 bucket,
@@ -275,7 +298,7 @@ fn lease_entry(bucket: &str, e: &Entry) -> Result<Parsed<LeaseItem>, SnapshotErr
     } else if k == "leader" {
         LeaseItem::Leader(parse_record::<LeaderVal>(bucket, k, &e.value)?)
     } else {
-        if !k.starts_with("_probe.") {
+        if !silently_ignored(k) {
             w.push(
                 WarningCode::UnknownKey,
                 bucket,

@@ -2,22 +2,26 @@
 //! current ownership and why, the queue, counts by state, balance and churn. Shared by the
 //! command line and the dashboard so that both say the same thing.
 //!
-//! Beside it: [`converge`] (round after round) and [`published`] (the distance to the leader's
-//! last published assignment). The documents built on a whole analysis are in `crate::review`.
+//! Beside it: [`converge`] (round after round), [`published`] (the distance to the leader's
+//! last published assignment) and [`summary`] (who is over the mean and at the cap, now and
+//! planned). The documents built on a whole analysis are in `crate::review`.
 
 mod converge;
 mod published;
+mod summary;
 
 use crate::assign::{Pass, Placement, Plan};
 use crate::exact::count;
 use crate::leader::LeaderInputs;
 use crate::records::SplitStatus;
+use crate::rules::Rules;
 use crate::state::SplitState;
 use foldhash::{HashMap, HashSet};
 use serde::Serialize;
 
 pub use converge::{converge, Round};
 pub use published::{published_distance, PublishedDistance};
+pub use summary::{at_cap, summary, Heaviest, Marks, Mean, Summary, SummarySide, OVER_MEAN_PERCENT};
 
 /// One member's line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -53,6 +57,15 @@ pub enum Reason {
     Improve,
     /// Owned, but the fleet has no free lane for it: it waits in the queue.
     Queued,
+    /// 0.3: its lease is behind its progress record (the split was released or taken over and
+    /// the old lease is still in view), so the lease keeps no lane for its owner.
+    LeaseNotCurrent,
+    /// 0.3: kept by its `previous` assignee, the member the leader's last publish named (its
+    /// lease does not count, or there is none).
+    Previous,
+    /// 0.3: kept by the owner its progress record names (its lease does not count, or its lease
+    /// owner had no free lane, and no `previous` assignee with a free lane).
+    RecordOwner,
 }
 
 /// A split that changes hands.
@@ -129,6 +142,7 @@ pub struct Report {
 /// The report of `plan`, which must be the plan of `inputs`.
 pub fn report(inputs: &LeaderInputs, plan: &Plan) -> Report {
     let mut walk = Walk {
+        rules: inputs.rules,
         reserved: inputs.reserved.iter().map(String::as_str).collect(),
         members: member_lines(inputs, plan),
         counts: Counts {
@@ -188,6 +202,7 @@ fn member_lines(inputs: &LeaderInputs, plan: &Plan) -> Vec<MemberReport> {
 
 /// The report's running state over the splits, in id order.
 struct Walk<'a> {
+    rules: Rules,
     /// The reserved splits, as a lookup table.
     reserved: HashSet<&'a str>,
     members: Vec<MemberReport>,
@@ -233,9 +248,14 @@ impl Walk<'_> {
         if let Some(t) = to_idx {
             self.members[t].gained += 1;
         }
-        let reason = match placement {
+        let reason = match placement.map(|p| (p.first_pass, p.last_move.is_some())) {
             None => Reason::Queued,
-            Some(p) if p.first_pass == Pass::Sticky => Reason::Improve,
+            Some((Pass::Sticky, _) | (Pass::Previous | Pass::RecordOwner, true)) => Reason::Improve,
+            Some((Pass::Previous, false)) => Reason::Previous,
+            Some((Pass::RecordOwner, false)) => Reason::RecordOwner,
+            Some(_) if self.rules == Rules::V0_3 && s.lease.is_some() && !s.lease_is_current() => {
+                Reason::LeaseNotCurrent
+            }
             Some(_) if owner.is_none() => Reason::Unowned,
             Some(_) if owner_idx.is_none() => Reason::OwnerGone,
             Some(_) => Reason::OverCap,

@@ -7,8 +7,9 @@ use crate::claims::{ClaimAction, ClaimKind};
 use crate::exact::{self, count};
 use crate::fleet::{CapSource, Fleet, Warning};
 use crate::pipeline::{Analysis, AssignmentSource, NoPublish};
-use crate::report::{PublishedDistance, Report};
-use crate::scenario::{Departed, Scenario};
+use crate::report::{summary, PublishedDistance, Report, Summary};
+use crate::rules::{Rules, RulesChoice, RulesSource};
+use crate::scenario::{Departed, Refused, Scenario};
 use crate::worker::NextActions;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -29,21 +30,29 @@ struct PlanDocument<'a> {
     default_cap: u32,
     default_cap_source: CapSource,
     default_cap_note: String,
+    /// The release whose rules decide (`0.1`, covering 0.2, or `0.3`) and where that comes from.
+    rules: Rules,
+    rules_source: RulesSource,
+    rules_note: String,
     rebalance_delay_ms: u64,
     departed: &'a [Departed],
     reserved: Vec<&'a String>,
     findings: Vec<Finding>,
     scenario: &'a Scenario,
+    /// The changes of `scenario` left out of the plan, each with its reason.
+    refused: &'a [Refused],
     #[serde(skip_serializing_if = "Option::is_none")]
     assignment: Option<&'a Assignment>,
     report: &'a Report,
+    summary: Summary,
     published: &'a Option<PublishedDistance>,
     warnings: &'a [Warning],
 }
 
 /// The plan as one JSON document: `assignment` maps every member to its sorted split ids (the
-/// leader's next decision; when it publishes nothing, the records that stand); the report, the
-/// leader's inputs and where they come from, the findings and the snapshot's warnings beside it.
+/// leader's next decision; when it publishes nothing, the records that stand); the report and
+/// its summary, the changes of the scenario that did not apply, the leader's inputs and where
+/// they come from, the findings and the snapshot's warnings beside it.
 pub fn plan_document(fleet: &Fleet, a: &Analysis) -> Result<String, serde_json::Error> {
     exact::to_json(&plan_doc(fleet, a, true))
 }
@@ -66,13 +75,18 @@ fn plan_doc<'a>(fleet: &'a Fleet, a: &'a Analysis, with_assignment: bool) -> Pla
         default_cap: applied.default_cap.value,
         default_cap_source: applied.default_cap.source,
         default_cap_note: applied.default_cap.explain(),
+        rules: applied.rules.rules,
+        rules_source: applied.rules.source,
+        rules_note: applied.rules.explain(),
         rebalance_delay_ms: applied.rebalance_delay_ms,
         departed: &applied.departed,
         reserved: applied.inputs.reserved.iter().collect(),
         findings: findings(fleet, a),
         scenario: &a.scenario,
+        refused: &a.refused,
         assignment: with_assignment.then_some(&a.assignment),
         report: &a.report,
+        summary: summary(&a.report),
         published: &a.published,
         warnings: &fleet.warnings,
     }
@@ -103,6 +117,10 @@ pub struct FleetInfo<'a> {
     pub lease_ttl_ms: u64,
     /// The leader's own cap as the store shows it.
     pub store_default_cap: crate::fleet::DefaultCap,
+    /// The rules the store names, and why.
+    pub store_rules: RulesChoice,
+    /// The 0.3.0 probe keys the store holds (a hint of 0.3.0 workers).
+    pub probes_0_3: &'a [String],
     pub members: Vec<MemberLine<'a>>,
     pub splits: u32,
     /// Instances that own splits but are not members.
@@ -128,6 +146,8 @@ pub fn fleet_info(fleet: &Fleet) -> FleetInfo<'_> {
         leader: fleet.leader.as_ref().map(|l| l.owner.as_str()),
         lease_ttl_ms: fleet.lease_ttl_ms,
         store_default_cap: fleet.leader_cap(),
+        store_rules: fleet.store_rules(),
+        probes_0_3: &fleet.probes_0_3,
         members: fleet
             .members
             .iter()
@@ -198,6 +218,15 @@ pub fn find_splits<'a>(fleet: &'a Fleet, a: &'a Analysis, query: &str, limit: us
         .collect()
 }
 
+/// The claims view's word on the rules: every worker is taken to claim by the chosen release's
+/// rules, though the store shows no worker's own version (decision-core-0.3.md section 9).
+pub fn claims_rules_note(rules: RulesChoice) -> String {
+    format!(
+        "Every worker is taken to claim by {}. The store does not show each worker's own version: in a fleet being upgraded, 0.3.0 workers claim by 0.3's rules under a 0.1.x/0.2.x leader, and no record says which.",
+        rules.explain()
+    )
+}
+
 /// One action of a worker, as the claims document lists it.
 #[derive(Serialize)]
 pub struct ActionView<'a> {
@@ -222,13 +251,19 @@ struct ClaimsDocument<'a> {
     taken_at_ms: i64,
     assignment_source: AssignmentSource,
     max_attempts: u32,
+    /// The release whose claim rules every worker is taken to follow, and where that comes from.
+    rules: Rules,
+    rules_source: RulesSource,
+    /// What the store cannot show about that.
+    rules_note: String,
     claims: BTreeMap<&'a str, Vec<ActionView<'a>>>,
     drains: BTreeMap<&'a str, &'a [String]>,
+    fenced: BTreeMap<&'a str, &'a [String]>,
     workers: BTreeMap<&'a str, WorkerLine>,
 }
 
 /// The workers' next actions as one JSON document: per live member, its claims and quarantines
-/// in the order it takes them, and the splits it would drain.
+/// in the order it takes them, the splits it would drain, and those it was fenced from.
 pub fn claims_document(
     fleet: &Fleet,
     a: &Analysis,
@@ -254,6 +289,9 @@ pub fn claims_view<'a>(
         taken_at_ms: fleet.taken_at_ms,
         assignment_source: source,
         max_attempts,
+        rules: a.applied.rules.rules,
+        rules_source: a.applied.rules.source,
+        rules_note: claims_rules_note(a.applied.rules),
         claims: next
             .iter()
             .map(|(x, n)| {
@@ -272,6 +310,10 @@ pub fn claims_view<'a>(
         drains: next
             .iter()
             .map(|(x, n)| (x.as_str(), n.drains.as_slice()))
+            .collect(),
+        fenced: next
+            .iter()
+            .map(|(x, n)| (x.as_str(), n.fenced.as_slice()))
             .collect(),
         workers: next
             .iter()

@@ -4,6 +4,7 @@
 use crate::codes::FindingCode;
 use crate::fleet::{CapSource, Fleet};
 use crate::pipeline::Analysis;
+use crate::rules::Rules;
 use crate::scenario::{DepartedState, SPATE_RECONCILE_INTERVAL_MS};
 use serde::Serialize;
 
@@ -80,6 +81,13 @@ pub fn findings(fleet: &Fleet, a: &Analysis) -> Vec<Finding> {
                     p.conflicts.len()
                 ),
             );
+        }
+    }
+    if a.applied.rules.rules == Rules::V0_1 {
+        if let Some(key) = fleet.probes_0_3.first() {
+            push(Level::Notice, FindingCode::MixedFleetHint, format!(
+                "The plan follows {}, but {} 0.3.0 probe key(s), e.g. {key:?}, were left by a 0.3.0 worker's start: 0.3.0 workers may have joined under a 0.1.x/0.2.x leader, and they claim by 0.3's rules. No record says which workers run which version.",
+                a.applied.rules.explain(), fleet.probes_0_3.len()));
         }
     }
     if a.report.bound_hit && a.report.improvable {

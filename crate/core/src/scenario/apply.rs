@@ -5,10 +5,11 @@
 //! departures (decided by `progress.owner`, as the leader decides), and explicit per-split
 //! `reserve`/`release` overrides (the last one wins). The reserved set is computed once, at the end.
 
-use super::{Change, Departure, Scenario, ScenarioError, MAX_ADDED_SPLITS};
+use super::{Change, Departure, Refused, Scenario, ScenarioError, MAX_ADDED_SPLITS, OPS};
 use crate::codes::ErrorCode;
 use crate::fleet::{DefaultCap, Fleet};
 use crate::leader::LeaderInputs;
+use crate::rules::{Rules, RulesChoice};
 use crate::state::SplitState;
 use crate::synth::runnable_split;
 use serde::Serialize;
@@ -55,6 +56,8 @@ pub struct Departed {
 pub struct Applied {
     pub inputs: LeaderInputs,
     pub default_cap: DefaultCap,
+    /// The rules `inputs` decide by (`inputs.rules`) and where they come from.
+    pub rules: RulesChoice,
     pub departed: Vec<Departed>,
     pub rebalance_delay_ms: u64,
 }
@@ -63,6 +66,7 @@ struct Draft<'f> {
     fleet: &'f Fleet,
     inputs: LeaderInputs,
     default_cap: DefaultCap,
+    rules: RulesChoice,
     departed: BTreeMap<String, (Origin, DepartedState)>,
     overrides: BTreeMap<String, bool>,
     delay_ms: u64,
@@ -86,13 +90,28 @@ fn err(at: usize, code: ErrorCode, field: &str, message: String) -> ScenarioErro
 
 impl Scenario {
     /// The leader's inputs for `fleet` after this scenario. With no changes and no settings,
-    /// they are the leader's next decision's inputs as the store shows them.
+    /// they are the leader's next decision's inputs as the store shows them. Fails with the
+    /// first change that does not apply.
     pub fn apply(&self, fleet: &Fleet) -> Result<Applied, ScenarioError> {
-        let mut d = Draft::new(fleet, self);
-        for (at, change) in self.changes.iter().enumerate() {
-            change.apply(&mut d, at)?;
+        let (applied, refused) = self.apply_partly(fleet);
+        match refused.first() {
+            Some(r) => Err(r.error()),
+            None => Ok(applied),
         }
-        Ok(d.finish())
+    }
+
+    /// The scenario as far as it applies: each change in order against the fleet as the changes
+    /// before it that applied left it; a change that does not apply is left out (it changes
+    /// nothing) and listed with its reason, and the rest still apply.
+    pub fn apply_partly(&self, fleet: &Fleet) -> (Applied, Vec<Refused>) {
+        let mut d = Draft::new(fleet, self);
+        let mut refused = Vec::new();
+        for (at, change) in self.changes.iter().enumerate() {
+            if let Err(e) = change.apply(&mut d, at) {
+                refused.push(Refused::of(at, e));
+            }
+        }
+        (d.finish(), refused)
     }
 }
 
@@ -103,6 +122,7 @@ impl<'f> Draft<'f> {
             Some(v) => DefaultCap::user(v, store_cap.leader.clone()),
             None => store_cap,
         };
+        let rules = sc.rules.map_or_else(|| fleet.store_rules(), RulesChoice::user);
         let delay_ms = sc.rebalance_delay_ms();
         let state = if delay_ms == 0 {
             DepartedState::NoDelay
@@ -115,9 +135,11 @@ impl<'f> Draft<'f> {
             .map(|x| (x, (Origin::Store, state)))
             .collect();
         let inputs = LeaderInputs {
+            rules: rules.rules,
             members: fleet.members.keys().cloned().collect(),
             splits: fleet.splits.clone(),
             reserved: BTreeSet::new(),
+            previous: Arc::default(),
             caps: fleet
                 .members
                 .iter()
@@ -130,6 +152,7 @@ impl<'f> Draft<'f> {
             fleet,
             inputs,
             default_cap,
+            rules,
             departed,
             overrides: BTreeMap::new(),
             delay_ms,
@@ -205,9 +228,14 @@ impl<'f> Draft<'f> {
                 withheld: counts.get(x.as_str()).copied().unwrap_or(0),
             })
             .collect();
+        if self.rules.rules == Rules::V0_3 {
+            // the leader's cache of assign.* records and the members as the scenario leaves them
+            self.inputs.previous = Arc::new(self.fleet.previous(&self.inputs.members));
+        }
         Applied {
             inputs: self.inputs,
             default_cap: self.default_cap,
+            rules: self.rules,
             departed,
             rebalance_delay_ms: self.delay_ms,
         }
@@ -215,9 +243,20 @@ impl<'f> Draft<'f> {
 }
 
 impl Change {
-    /// Applies this change, the `at`-th of its scenario, to the draft.
+    /// Applies this change, the `at`-th of its scenario, to the draft; a change that does not
+    /// apply leaves the draft as it was.
     fn apply(&self, d: &mut Draft, at: usize) -> Step {
         match self {
+            Change::Unknown(raw) => Err(err(
+                at,
+                ErrorCode::UnknownOp,
+                "op",
+                format!(
+                    "{} is not a change this planner knows (one of {})",
+                    raw.get("op").map_or_else(String::new, |op| op.to_string()),
+                    OPS.join(", ")
+                ),
+            )),
             Change::AddMember { member, cap } => add_member(d, at, member, cap.unwrap_or(0)),
             Change::RemoveMember {
                 member,
@@ -362,15 +401,19 @@ fn release_departed(d: &mut Draft, at: usize, member: &str) -> Step {
 }
 
 fn set_overrides(d: &mut Draft, at: usize, splits: &[String], reserve: bool) -> Step {
-    for (j, id) in splits.iter().enumerate() {
-        if !d.inputs.splits.contains_key(id) {
-            return Err(err(
-                at,
-                ErrorCode::UnknownSplit,
-                &format!("splits[{j}]"),
-                format!("no split {id:?}"),
-            ));
-        }
+    if let Some((j, id)) = splits
+        .iter()
+        .enumerate()
+        .find(|(_, id)| !d.inputs.splits.contains_key(*id))
+    {
+        return Err(err(
+            at,
+            ErrorCode::UnknownSplit,
+            &format!("splits[{j}]"),
+            format!("no split {id:?}"),
+        ));
+    }
+    for id in splits {
         d.overrides.insert(id.clone(), reserve);
     }
     Ok(())
@@ -398,8 +441,8 @@ fn set_weight(d: &mut Draft, at: usize, split: &str, weight: u64) -> Step {
 }
 
 fn add_splits(d: &mut Draft, at: usize, count: u64, weight: u64, prefix: &str, owner: Option<&str>) -> Step {
-    d.added_splits = d.added_splits.saturating_add(count);
-    if d.added_splits > MAX_ADDED_SPLITS {
+    let added = d.added_splits.saturating_add(count);
+    if added > MAX_ADDED_SPLITS {
         return Err(err(
             at,
             ErrorCode::TooManySplits,
@@ -407,21 +450,23 @@ fn add_splits(d: &mut Draft, at: usize, count: u64, weight: u64, prefix: &str, o
             format!("a scenario adds at most {MAX_ADDED_SPLITS} splits in all"),
         ));
     }
-    for n in 0..count {
-        let id = format!("{prefix}{n:06}");
-        if d.inputs.splits.contains_key(&id) {
-            return Err(err(
-                at,
-                ErrorCode::DuplicateSplit,
-                "prefix",
-                format!("split {id:?} already exists: choose another prefix"),
-            ));
-        }
+    let ids: Vec<String> = (0..count).map(|n| format!("{prefix}{n:06}")).collect();
+    if let Some(id) = ids.iter().find(|id| d.inputs.splits.contains_key(*id)) {
+        return Err(err(
+            at,
+            ErrorCode::DuplicateSplit,
+            "prefix",
+            format!("split {id:?} already exists: choose another prefix"),
+        ));
+    }
+    d.added_splits = added;
+    let splits = Arc::make_mut(&mut d.inputs.splits);
+    for id in ids {
         let split = runnable_split(&id, d.inputs.seed, weight, owner);
         if let (Some(index), Some(o)) = (d.leased.as_mut(), owner) {
             index.entry(o.to_string()).or_default().push(id.clone());
         }
-        Arc::make_mut(&mut d.inputs.splits).insert(id, split);
+        splits.insert(id, split);
     }
     Ok(())
 }

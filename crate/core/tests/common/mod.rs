@@ -228,6 +228,7 @@ pub fn arb_fleet_at(scale: Scale, max_members: usize, max_splits: usize) -> impl
                         caps,
                         default_cap,
                         seed,
+                        ..Fleet::default()
                     }
                 })
         })
@@ -266,6 +267,7 @@ pub fn shaped_fleet(
         caps: BTreeMap::new(),
         default_cap: cap,
         seed,
+        ..Fleet::default()
     }
 }
 
@@ -299,4 +301,43 @@ pub fn arb_skewed_fleet(max_members: usize, max_splits: usize) -> impl Strategy<
                 f
             })
     })
+}
+
+/// A fleet decided by Spate 0.3's rules: [`arb_fleet`]'s, with each lease's epoch left, moved one
+/// ahead of its record's, to it, or one behind it (so leases are current and not, by both of
+/// `lease_is_current`'s conditions), and a `previous` map naming members and strangers (some for
+/// splits outside the pool).
+pub fn arb_fleet_0_3(max_members: usize, max_splits: usize) -> impl Strategy<Value = Fleet> {
+    let names: Vec<&str> = NAMES.iter().chain(STRANGERS).copied().collect();
+    (
+        arb_fleet(max_members, max_splits),
+        prop::collection::vec(0u8..4, max_splits + 1),
+        prop::collection::vec(
+            prop::option::weighted(0.6, prop::sample::select(names)),
+            max_splits + 1,
+        ),
+    )
+        .prop_map(move |(mut f, shifts, named)| {
+            f.rules = spate_planner_core::Rules::V0_3;
+            let mut previous = BTreeMap::new();
+            for (i, (id, s)) in std::sync::Arc::make_mut(&mut f.splits).iter_mut().enumerate() {
+                let e = s.progress.epoch;
+                if let Some(l) = s.lease.as_mut() {
+                    l.value.epoch = match shifts[i] {
+                        1 => e + 1,
+                        2 => e,
+                        3 => e.saturating_sub(1),
+                        _ => l.value.epoch,
+                    };
+                }
+                if let Some(m) = named[i] {
+                    previous.insert(id.clone(), m.to_string());
+                }
+            }
+            if let Some(m) = named[max_splits] {
+                previous.insert("not-a-split".to_string(), m.to_string());
+            }
+            f.previous = previous.into();
+            f
+        })
 }

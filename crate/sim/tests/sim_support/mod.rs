@@ -332,14 +332,14 @@ pub fn check_final_assignment(o: &Outcome, job_seed: u64) {
         .iter()
         .filter_map(|(m, c)| c.filter(|&c| c > 0).map(|c| (m.clone(), c)))
         .collect();
-    let want = spate_planner_core::desired_assignment(
+    let want = spate_planner_core::desired_assignment(&spate_planner_core::AssignInputs::v0_1(
         &members,
         &o.end.splits,
         &o.end.reserved,
         &caps,
         default_cap,
         job_seed,
-    );
+    ));
     for (m, ids) in &want {
         let got = o.end.published.get(m).map(|(_, s)| s.clone()).unwrap_or_default();
         assert_eq!(&got, ids, "assign.{m}");

@@ -2,15 +2,27 @@
 //! on decision-core.md section 6's `claim_candidates`).
 //!
 //! Per live member X:
-//! - X **holds** the splits whose lease names X under X's current presence nonce. A lease with
-//!   X's name and another nonce is a restarted predecessor's: a `reclaim` candidate, not held.
-//! - Its candidates are `claim_candidates` with that held set, in that order. Every quarantine is
+//! - X **holds** the splits whose lease names X under X's current presence nonce, while the
+//!   lease's epoch is not behind the split's progress record's epoch. A lease with X's name and
+//!   another nonce is a restarted predecessor's: a `reclaim` candidate, not held. A lease behind
+//!   its record was fenced: another claim moved the record past it, and Spate's worker drops the
+//!   split the moment it sees that record, so it is not held, not drained and takes no lane.
+//! - Its candidates are `claim_candidates` with that held set, by the fleet's rules (0.1, or 0.3
+//!   with X's nonce as `run`), in that order. Every quarantine is
 //!   taken (not gated by assignment or lanes). A claim is taken only if the split is in X's
 //!   assignment and X holds fewer splits than its cap; each claim taken counts toward the cap.
 //! - With no assignment record X claims nothing and keeps what it holds; otherwise it drains the
 //!   held splits its assignment no longer names.
+//!
+//! [`next_actions`] is the definition, one worker at a time; [`next_actions_of_all`] gives the
+//! same for a whole fleet without scanning every split once per worker ([`fleet`]).
+
+mod fleet;
+
+pub use fleet::next_actions_of_all;
 
 use crate::claims::{claim_candidates, ClaimAction, ClaimCandidate};
+use crate::rules::Rules;
 use crate::state::SplitState;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,8 +30,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// What one worker is told and holds, as its next reconcile sees it.
 #[derive(Clone, Copy, Debug)]
 pub struct WorkerView<'a> {
+    /// The release whose claim rules it follows.
+    pub rules: Rules,
     pub instance: &'a str,
-    /// Its presence nonce; `None` when unknown (then any lease naming it counts as held).
+    /// Its presence nonce (0.3's `run`); `None` when unknown (then any lease naming it counts as
+    /// held).
     pub nonce: Option<&'a str>,
     /// Its lane budget: its advertised `max_in_flight`, else the leader's default cap.
     pub cap: u32,
@@ -37,15 +52,31 @@ pub struct NextActions {
     pub drains: Vec<String>,
     /// Splits it holds before acting.
     pub held: Vec<String>,
+    /// Splits whose lease names it under its nonce but is behind the progress record: it was
+    /// fenced and dropped them (not held, not drained, no lane).
+    pub fenced: Vec<String>,
     /// Candidates passed over: claims not in its assignment, or beyond its cap.
     pub skipped: u32,
 }
 
-/// Whether `s` is held by the worker: its lease names it, under its nonce when that is known.
-pub fn holds(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
+/// `s`'s lease epoch, when the lease names the worker under its nonce (when that is known).
+fn own_lease_epoch(s: &SplitState, instance: &str, nonce: Option<&str>) -> Option<u64> {
     s.lease
         .as_ref()
-        .is_some_and(|l| l.value.owner == instance && nonce.is_none_or(|n| l.value.nonce == n))
+        .filter(|l| l.value.owner == instance && nonce.is_none_or(|n| l.value.nonce == n))
+        .map(|l| l.value.epoch)
+}
+
+/// Whether `s` is held by the worker: its lease names it, under its nonce when that is known,
+/// and the lease is not fenced (its epoch is not behind the progress record's).
+pub fn holds(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
+    own_lease_epoch(s, instance, nonce).is_some_and(|e| e >= s.progress.epoch)
+}
+
+/// Whether `s`'s lease names the worker (under its nonce when that is known) but is behind the
+/// progress record's epoch: the worker was fenced and dropped the split.
+pub fn fenced(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
+    own_lease_epoch(s, instance, nonce).is_some_and(|e| e < s.progress.epoch)
 }
 
 /// The worker's next reconcile over `splits`.
@@ -55,12 +86,24 @@ pub fn next_actions(splits: &BTreeMap<String, SplitState>, w: &WorkerView) -> Ne
         .filter(|(_, s)| holds(s, w.instance, w.nonce))
         .map(|(id, _)| id.as_str())
         .collect();
-    let candidates = claim_candidates(splits, |id| held.contains(id), w.instance, w.max_attempts);
+    let candidates = claim_candidates(
+        w.rules,
+        splits,
+        |id| held.contains(id),
+        w.instance,
+        w.nonce,
+        w.max_attempts,
+    );
     let mut owned = held.len();
     let mut out = NextActions {
         actions: Vec::new(),
         drains: Vec::new(),
         held: held.iter().map(|s| s.to_string()).collect(),
+        fenced: splits
+            .iter()
+            .filter(|(_, s)| fenced(s, w.instance, w.nonce))
+            .map(|(id, _)| id.clone())
+            .collect(),
         skipped: 0,
     };
     for c in candidates {

@@ -1,0 +1,107 @@
+//! `spate-planner diff-rules`: the store planned by Spate 0.1's rules and by 0.3's, side by side.
+
+use crate::leader_flags::LeaderFlags;
+use spate_planner_core::{diff_rules, human_bytes, to_json, RulesDiff, RulesSide};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A snapshot file (docs/snapshot-format.md).
+    snapshot: PathBuf,
+    /// The what-if and leader settings both sides plan with (`--rules` only names "today").
+    #[command(flatten)]
+    leader: LeaderFlags,
+    /// Print one JSON document instead of the report.
+    #[arg(long)]
+    json: bool,
+    /// How many splits each list shows.
+    #[arg(long, default_value_t = 40)]
+    limit: usize,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    match command(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("spate-planner diff-rules: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn command(args: &Args) -> Result<(), String> {
+    let fleet = crate::support::load(&args.snapshot)?;
+    let scenario = args.leader.scenario()?;
+    let d = diff_rules(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        let text = to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
+        writeln!(out, "{text}").map_err(|e| e.to_string())?;
+    } else {
+        human(&mut out, &d, args.limit).map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
+}
+
+fn side_line(out: &mut impl Write, s: &RulesSide) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{:<6} {:>8} {:>11} {:>11} {:>11} {:>7} {:>11} {:>9}",
+        s.rules.name(),
+        s.churn.moves,
+        human_bytes(s.churn.weight_moved),
+        s.reassigned,
+        human_bytes(s.weight_reassigned),
+        s.queued,
+        human_bytes(s.max_load),
+        s.max_over_mean
+    )
+}
+
+fn list(out: &mut impl Write, title: &str, ids: &[String], limit: usize) -> std::io::Result<()> {
+    writeln!(out, "\n{title} ({}):", ids.len())?;
+    for id in ids.iter().take(limit) {
+        writeln!(out, "  {id}")?;
+    }
+    if ids.len() > limit {
+        writeln!(out, "  ... and {} more (--json lists all)", ids.len() - limit)?;
+    }
+    Ok(())
+}
+
+fn human(out: &mut impl Write, d: &RulesDiff, limit: usize) -> std::io::Result<()> {
+    writeln!(out, "job {}: today {}", d.job, d.today.explain())?;
+    writeln!(
+        out,
+        "\n{:<6} {:>8} {:>11} {:>11} {:>11} {:>7} {:>11} {:>9}",
+        "rules", "moves", "moved", "reassigned", "weight", "queued", "max load", "max/mean"
+    )?;
+    side_line(out, &d.v0_1)?;
+    side_line(out, &d.v0_3)?;
+    writeln!(
+        out,
+        "moves: splits that change hands from their current owner; reassigned: planned elsewhere than the last publish named"
+    )?;
+    list(
+        out,
+        "reassigned by 0.1, kept by 0.3 (stop moving on upgrading)",
+        &d.kept_only_by_0_3,
+        limit,
+    )?;
+    list(out, "reassigned by 0.3, kept by 0.1", &d.kept_only_by_0_1, limit)?;
+    writeln!(out, "\nplaced apart ({}):", d.placed_apart.len())?;
+    for p in d.placed_apart.iter().take(limit) {
+        let name = |m: &Option<String>| m.clone().unwrap_or_else(|| "-".into());
+        writeln!(
+            out,
+            "  {}: published {}, 0.1 {}, 0.3 {}",
+            p.split,
+            name(&p.published),
+            name(&p.by_0_1),
+            name(&p.by_0_3)
+        )?;
+    }
+    Ok(())
+}
