@@ -1,12 +1,13 @@
 //! The names `serve` answers to, against DNS rebinding: a page on another origin whose name
 //! resolves to 127.0.0.1 would otherwise read every job through the victim's browser. A request
 //! is answered only when its `Host` (and its request target's authority, if it has one) is
-//! `127.0.0.1:PORT`, `localhost:PORT` or a name given with `--allow-host`, and its `Origin`, when
-//! present, is one of those origins. Anything else is refused with 403 and a plain-text reason.
+//! `127.0.0.1:PORT`, `localhost:PORT`, the address bound with `--bind` (`ADDR:PORT`) or a name
+//! given with `--allow-host`, and its `Origin`, when present, is one of those origins. Anything
+//! else is refused with 403 and a plain-text reason.
 
 use axum::http::{header, uri::Authority, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use std::net::Ipv6Addr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Arc;
 
 /// A host and its port, as a `Host` header or an origin names them: the host lowercased, an
@@ -34,10 +35,14 @@ impl Name {
     }
 }
 
-/// Who may be answered: the bound port (with `127.0.0.1` and `localhost`) and the names given.
+/// Who may be answered: the bound port (with `127.0.0.1`, `localhost` and the bound address)
+/// and the names given.
 #[derive(Clone, Debug)]
 pub struct Hosts {
     port: u16,
+    /// The address bound, as a `Host` header names it (`10.0.0.5`, `[fd00::5]`), unless it is
+    /// unspecified (`0.0.0.0`, `::`): no client names that.
+    bound: Option<String>,
     allowed: Vec<Name>,
 }
 
@@ -45,7 +50,21 @@ impl Hosts {
     /// The policy for a server bound on 127.0.0.1:`port`, with the `--allow-host` names.
     pub fn new(port: u16, allow: &[String]) -> Result<Hosts, String> {
         let allowed = allow.iter().map(|a| allowed_name(a)).collect::<Result<_, _>>()?;
-        Ok(Hosts { port, allowed })
+        Ok(Hosts {
+            port,
+            bound: None,
+            allowed,
+        })
+    }
+
+    /// The same names, and `ip` (the address bound) with the server's port.
+    pub fn bound_to(self, ip: IpAddr) -> Hosts {
+        let bound = match ip {
+            _ if ip.is_unspecified() => None,
+            IpAddr::V4(v4) => Some(v4.to_string()),
+            IpAddr::V6(v6) => Some(format!("[{v6}]")),
+        };
+        Hosts { bound, ..self }
     }
 
     /// The same names, for a server bound on `port` (known once it listens: `--port 0`).
@@ -56,7 +75,8 @@ impl Hosts {
     /// Whether `name`, whose port is `default_port` when it gives none, is one of ours.
     fn accepts(&self, name: &Name, default_port: u16, scheme: &str) -> bool {
         let port = name.port.unwrap_or(default_port);
-        let own = matches!(name.host.as_str(), "127.0.0.1" | "localhost");
+        let own = matches!(name.host.as_str(), "127.0.0.1" | "localhost")
+            || self.bound.as_deref() == Some(name.host.as_str());
         (own && port == self.port && scheme == "http")
             || self
                 .allowed
@@ -107,7 +127,10 @@ impl Hosts {
     }
 
     fn own(&self) -> String {
-        format!("127.0.0.1:{0} or localhost:{0}", self.port)
+        match &self.bound {
+            Some(b) if b != "127.0.0.1" => format!("127.0.0.1:{0}, localhost:{0} or {b}:{0}", self.port),
+            _ => format!("127.0.0.1:{0} or localhost:{0}", self.port),
+        }
     }
 }
 
@@ -222,6 +245,37 @@ mod tests {
         assert!(refused(&h, &[ok, ("origin", "https://other.example")]));
         assert!(Hosts::new(1, &["a/b".into()]).is_err());
         assert!(Hosts::new(1, &["".into()]).is_err());
+    }
+
+    #[test]
+    fn the_bound_address_joins_our_names() {
+        let v4 = Hosts::new(8080, &[])
+            .unwrap()
+            .bound_to("10.0.0.5".parse().unwrap());
+        assert!(!refused(&v4, &[("host", "10.0.0.5:8080")]));
+        assert!(!refused(&v4, &[("host", "127.0.0.1:8080")]));
+        let ok = ("host", "10.0.0.5:8080");
+        assert!(!refused(&v4, &[ok, ("origin", "http://10.0.0.5:8080")]));
+        for bad in ["10.0.0.5", "10.0.0.5:8081", "10.0.0.6:8080"] {
+            assert!(refused(&v4, &[("host", bad)]), "{bad}");
+        }
+        assert!(refused(&v4, &[ok, ("origin", "https://10.0.0.5:8080")]));
+        let why = v4
+            .refusal(&headers(&[("host", "x:1")]), &Uri::from_static("/"))
+            .unwrap();
+        assert!(why.contains("10.0.0.5:8080"), "{why}");
+        let v6 = Hosts::new(8080, &[])
+            .unwrap()
+            .bound_to("FD00:0::5".parse().unwrap());
+        assert!(!refused(&v6, &[("host", "[fd00::5]:8080")]));
+        let any = Hosts::new(8080, &[])
+            .unwrap()
+            .bound_to("0.0.0.0".parse().unwrap());
+        assert!(
+            refused(&any, &[("host", "0.0.0.0:8080")]),
+            "no client names 0.0.0.0"
+        );
+        assert!(!refused(&any, &[("host", "localhost:8080")]));
     }
 
     #[test]

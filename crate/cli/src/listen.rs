@@ -12,11 +12,32 @@
 use axum::serve::Listener;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use tokio_io_timeout::TimeoutStream;
 
 pub const HEADER_READ: Duration = Duration::from_secs(10);
 pub const WRITE_STALL: Duration = Duration::from_secs(30);
+
+/// Listens on `ip`:`port` (`port` 0 picks a free one). Beyond loopback, says on standard error
+/// that nothing here authenticates a client: the server belongs behind the team's proxy.
+pub async fn bind(ip: IpAddr, port: u16) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
+    let addr = SocketAddr::new(ip, port);
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        format!("cannot listen on {addr}: {e} (choose another address with --bind or port with --port)")
+    })?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    if !ip.is_loopback() {
+        eprintln!(
+            "spate-planner serve: warning: listening on {bound}, beyond this machine. This server has no \
+             authentication: anyone who reaches it reads every job it follows. Put it behind your team's \
+             reverse proxy (with its sign-in), and name the proxy's host with --allow-host."
+        );
+    }
+    Ok((listener, bound))
+}
 
 /// Serves `app` on every connection `listener` accepts, until the process ends.
 pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router) {

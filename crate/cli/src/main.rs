@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod base_path;
 mod bench;
 mod bench_live;
 mod claims;
@@ -12,6 +13,7 @@ mod demo;
 mod diff_rules;
 mod export;
 mod headers;
+mod health;
 mod hosts;
 mod human;
 mod leader_flags;
@@ -68,7 +70,7 @@ enum Command {
     Restore(export::RestoreArgs),
     /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
     Demo(demo::DemoArgs),
-    /// Serve the built dashboard on 127.0.0.1 (with --server: live jobs from NATS).
+    /// Serve the built dashboard on 127.0.0.1 or --bind ADDR (with --server: live jobs from NATS).
     Serve(serve::Args),
     /// Follow a live job and print the plan's figures, one line per change.
     Watch(live::watch::Args),

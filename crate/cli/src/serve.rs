@@ -1,9 +1,12 @@
-//! `spate-planner serve`: the dashboard, embedded in this binary, on 127.0.0.1.
+//! `spate-planner serve`: the dashboard, embedded in this binary, on 127.0.0.1 (or the address
+//! of `--bind`, under the prefix of `--base-path`), with `/healthz`.
 
+use std::net::IpAddr;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::base_path::BasePath;
 use crate::hosts::Hosts;
 use crate::live::http::Live;
 use crate::nats::{AuthArgs, Target};
@@ -16,13 +19,23 @@ pub struct Args {
     /// A snapshot to open the dashboard with (served as /snapshot.json and shown at /);
     /// without one the dashboard opens with its built-in demo fleet.
     snapshot: Option<PathBuf>,
-    /// Port on 127.0.0.1 (0 picks a free one).
+    /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// Address to listen on: an IPv4 or IPv6 address of this machine (0.0.0.0 or :: for all).
+    /// Beyond loopback the server is reachable from the network, and it has no authentication:
+    /// it warns so, and belongs behind the team's reverse proxy (docs/user-guide.md).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// Answer under this path prefix, as a reverse proxy forwards it (e.g. /planner: the page at
+    /// /planner/, the API at /planner/api/…, /planner/healthz); anything outside it is 404.
+    #[arg(long, value_name = "PATH", default_value = "/", value_parser = BasePath::parse)]
+    base_path: BasePath,
     /// Also answer requests for this host name (repeatable). Against DNS rebinding, every
-    /// request whose Host is not 127.0.0.1:PORT or localhost:PORT, or whose Origin is not one of
-    /// those, is refused (403); behind a reverse proxy that passes its own Host on, name it here.
-    /// NAME is a host name or address, with :PORT to allow that port only.
+    /// request whose Host is not 127.0.0.1:PORT, localhost:PORT or the --bind address with
+    /// PORT, or whose Origin is not one of those, is refused (403); behind a reverse proxy that
+    /// passes its own Host on, name it here. NAME is a host name or address, with :PORT to allow
+    /// that port only.
     #[arg(long = "allow-host", value_name = "NAME")]
     allow_host: Vec<String>,
     /// Serve the dashboard from this directory instead of the copy built into the binary.
@@ -229,10 +242,15 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     Ok(Some(live))
 }
 
-fn router(hosts: Hosts, source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> axum::Router {
+/// Every route, at the root: the base path is added around it (`BasePath::wrap`).
+fn router(source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
-    let mut app = axum::Router::new();
+    let health = live.clone();
+    let mut app = axum::Router::new().route(
+        "/healthz",
+        get(move || std::future::ready(crate::health::healthz(health.as_ref()))),
+    );
     if let Some(live) = live {
         let (l1, l2, l3) = (live.clone(), live.clone(), live);
         app = app
@@ -246,13 +264,10 @@ fn router(hosts: Hosts, source: Source, snapshot: Option<Served>, live: Option<A
                 get(move |uri| crate::live::http::snapshot(l3.clone(), uri)),
             );
     }
-    crate::headers::secured(
-        app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
-            let shared = Arc::clone(&shared);
-            async move { respond(&method, &uri, &shared.0, shared.1.as_ref(), shared.2) }
-        }),
-        hosts,
-    )
+    app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
+        let shared = Arc::clone(&shared);
+        async move { respond(&method, &uri, &shared.0, shared.1.as_ref(), shared.2) }
+    })
 }
 
 async fn serve(
@@ -262,24 +277,21 @@ async fn serve(
     snapshot: Option<Served>,
     target: Option<&Target>,
 ) -> Result<(), String> {
+    let (listener, bound) = crate::listen::bind(args.bind, args.port).await?;
     let live = live_side(args, target).await?;
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", args.port))
-        .await
-        .map_err(|e| {
-            format!(
-                "cannot listen on 127.0.0.1:{}: {e} (choose another with --port)",
-                args.port
-            )
-        })?;
-    let bound = listener.local_addr().map_err(|e| format!("cannot listen: {e}"))?;
-    let addr = bound.to_string();
     // A served snapshot opens at `/` (the page names it on its element).
     let query = match (&snapshot, &args.job) {
         (None, Some(job)) => format!("?job={job}"),
         _ => String::new(),
     };
-    println!("spate-planner dashboard: http://{addr}/{query}");
-    let app = router(hosts.on_port(bound.port()), source, snapshot, live);
+    println!(
+        "spate-planner dashboard: http://{bound}{}/{query}",
+        args.base_path.as_str()
+    );
+    let app = crate::headers::secured(
+        args.base_path.wrap(router(source, snapshot, live)),
+        hosts.on_port(bound.port()).bound_to(bound.ip()),
+    );
     crate::listen::serve(listener, app).await;
     Ok(())
 }

@@ -26,6 +26,8 @@ pub struct Live {
     hubs: tokio::sync::Mutex<HashMap<String, (Arc<Hub>, tokio::task::AbortHandle)>>,
     /// What the clients may take at once.
     limits: Arc<Limits>,
+    /// How many jobs `hubs` holds, readable without waiting for its lock (`/healthz`).
+    followed: std::sync::atomic::AtomicUsize,
 }
 
 /// An HTTP error with a message for the page.
@@ -74,7 +76,13 @@ impl Live {
             fixed,
             hubs: tokio::sync::Mutex::new(HashMap::new()),
             limits: Arc::new(Limits::default()),
+            followed: Default::default(),
         }
+    }
+
+    /// How many jobs are followed now.
+    pub fn followed(&self) -> usize {
+        self.followed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The job a request names (`?job=`), or the one `--job` fixed.
@@ -114,6 +122,8 @@ impl Live {
                 }
                 keep
             });
+            self.followed
+                .store(hubs.len(), std::sync::atomic::Ordering::Relaxed);
             if hubs.len() >= MAX_JOBS {
                 return Err(Refusal(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -126,6 +136,8 @@ impl Live {
             other => Refusal(StatusCode::BAD_GATEWAY, other.to_string()),
         })?;
         hubs.insert(job.to_string(), (hub.clone(), task));
+        self.followed
+            .store(hubs.len(), std::sync::atomic::Ordering::Relaxed);
         Ok(hub)
     }
 }

@@ -37,10 +37,12 @@ impl Serve {
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
+        // `http://ADDR:PORT/…`, ADDR as bound (127.0.0.1, 0.0.0.0, [::1], …).
         let Some(port) = line
-            .split("127.0.0.1:")
+            .split("http://")
             .nth(1)
             .and_then(|r| r.split('/').next())
+            .and_then(|a| a.rsplit(':').next())
             .and_then(|p| p.parse().ok())
         else {
             let _ = child.kill();
