@@ -10,7 +10,6 @@
 import { PlannerApp } from './app.js';
 import { fromFragment, bindPermalink } from './shell/shared/permalink.js';
 import { parseScenario, scenarioText, emptyScenario } from './common/shared/scenario.js';
-import { summarize } from './common/shared/summary.js';
 import { emptyTimeline } from './timeline/shared/script.js';
 
 function capAttr(value) {
@@ -56,8 +55,10 @@ export class SpatePlannerElement extends HTMLElement {
       await this.startLive();
       return;
     }
-    const ok = url ? await this.controller.loadUrl(url, link) : await this.controller.loadDemo(demo, link);
-    if (!ok && url && !this.controller.state.info) await this.controller.loadDemo(demo, link);
+    // a snapshot that cannot be loaded is the message, and nothing is shown: never the demo
+    // fleet in its place
+    if (url) await this.controller.loadUrl(url, link);
+    else await this.controller.loadDemo(demo, link);
     if (link?.timelineError) this.controller.report(link.timelineError, "The link's timeline could not be read; the Timeline starts empty", 'warning');
   }
 
@@ -79,7 +80,7 @@ export class SpatePlannerElement extends HTMLElement {
   planned() {
     const s = this.controller.state;
     const r = s.result;
-    const sum = summarize(r.view);
+    const worst = r.view.summary.heaviest_now;
     this.dataset.ready = 'true';
     this.dataset.plans = String(Number(this.dataset.plans || 0) + 1);
     this.dataset.replanMs = r.roundTripMs.toFixed(1);
@@ -94,8 +95,8 @@ export class SpatePlannerElement extends HTMLElement {
         moves: r.view.report.churn.moves,
         boundHit: r.view.report.bound_hit,
         counts: r.view.report.counts,
-        maxOverMean: sum.planned.maxOverMean,
-        worst: sum.worst && { name: sum.worst.name, now: String(sum.worst.now), planned: String(sum.worst.planned) },
+        maxOverMean: r.view.report.balance.max_over_mean,
+        worst: worst && { name: worst.name, now: worst.load_now, planned: worst.load_planned },
         planMs: r.planMs,
         roundTripMs: r.roundTripMs,
         revisions: s.live ? s.live.revisions : null,

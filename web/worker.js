@@ -5,7 +5,7 @@
 // is refused (code `stale`), so a page never mixes two fleets. Big results stay here: the moves
 // table asks for sorted, filtered slices.
 import init, { Planner } from './pkg/spate_planner.js';
-import { analyseScenario } from './whatif/worker/analyse.js';
+import { scenarioText } from './common/shared/scenario.js';
 import { readSource } from './common/worker/read-source.js';
 import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
@@ -100,19 +100,35 @@ const ops = {
     return info;
   },
 
+  /**
+   * The plan of the scenario as far as it applies, and its baseline: the core's one policy
+   * (Planner.analyse) leaves out each change that does not apply and lists it in `refused`,
+   * here `failures`. Every later request names the scenario's whole text.
+   */
   analyse({ scenario }) {
     const t0 = performance.now();
-    const r = analyseScenario((text) => guard(() => planner.plan(text)), scenario);
+    const text = scenarioText(scenario);
+    const r = guard(() => planner.analyse(text));
     const planMs = performance.now() - t0;
-    kept = { text: r.text, moves: r.view.report.moves };
+    kept = { text, moves: r.view.report.moves };
     return {
       view: withoutMoves(r.view),
-      baseline: r.baseline === r.view ? null : withoutMoves(r.baseline),
-      failures: r.failures,
-      text: r.text,
+      baseline: r.baseline && withoutMoves(r.baseline),
+      failures: r.view.refused,
+      text,
       moveCount: r.view.report.moves.length,
       planMs,
     };
+  },
+
+  /** What the Timeline's script leaves unset takes, for this snapshot (the simulator's defaults). */
+  simDefaults() {
+    return guard(() => planner.simDefaults());
+  },
+
+  /** The fleet chart of the plan as SVG text (the core's): { order (names), palette, title, lines }. */
+  fleetChart({ text, order, palette, title, lines }) {
+    return guard(() => planner.fleetChart(text, order, palette, title, lines));
   },
 
   moves({ text, ...query }) {
@@ -144,10 +160,11 @@ const ops = {
     newest = Math.max(newest, generation);
     loaded = generation;
     const result = ops.analyse({ scenario });
+    const simDefaults = ops.simDefaults();
     // while the page renders: the live planner (after the first frame), and the splits as they
     // are now (for the next frame's timeline)
     setTimeout(prepareLive, 0);
-    return { info: frame.info, result, live: frame.describe(result) };
+    return { info: frame.info, result, simDefaults, live: frame.describe(result) };
   },
 
   /** The live job as a snapshot file (what `spate-planner snapshot` writes at these revisions). */

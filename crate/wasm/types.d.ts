@@ -31,7 +31,10 @@ export type Change =
   | { op: "reserve"; splits: string[] }
   | { op: "release"; splits: string[] }
   | { op: "set_weight"; split: string; weight: U64 | number }
-  | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string };
+  | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string }
+  | UnknownChange;
+/** A change whose `op` this planner does not know, kept as written; it is refused (`unknown_op`). */
+export interface UnknownChange { op: string; [field: string]: unknown; }
 export interface Scenario { format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; changes: Change[]; }
 
 export interface Departed {
@@ -59,6 +62,24 @@ export interface Report {
   churn: Churn; improving_moves: number; bound_hit: boolean; improvable: boolean;
 }
 export interface PublishedDistance { records: number; changes: number; stale: string[]; conflicts: Record<string, string[]>; }
+/** A change of the scenario left out of the plan, and why (`index` in `scenario.changes`). */
+export interface Refused { index: number; code: string; path: string; message: string; }
+/** One side of the summary, measured against the mean it names. */
+export interface SummarySide {
+  measured_against: "mean_now" | "mean_planned"; total: U64; mean_load: number; max_load: U64;
+  max_over_mean: string; over_mean: number; at_cap: number;
+}
+export interface Heaviest { name: string; load_now: U64; load_planned: U64; now_over_mean: string; planned_over_mean: string; }
+export interface Marks {
+  name: string; over_now: boolean; over_planned: boolean; at_cap_now: boolean; at_cap_planned: boolean;
+  now_over_mean: string; planned_over_mean: string;
+}
+/** Who is over the mean and at the cap, now and planned (`report.members` order in `marks`). */
+export interface Summary {
+  members: number; over_mean_percent: number; now: SummarySide; planned: SummarySide;
+  heaviest_now: Heaviest | null; heaviest_planned: Heaviest | null; marks: Marks[];
+  moves: number; weight_moved: U64;
+}
 
 /** The plan document (`spate-planner plan --json`); `Planner.plan()` omits `assignment`. */
 export interface PlanView {
@@ -66,9 +87,11 @@ export interface PlanView {
   leader_publishes: boolean; no_publish_reason: "no_plan" | "no_members" | null;
   default_cap: number; default_cap_source: CapSource; default_cap_note: string;
   rebalance_delay_ms: U64; departed: Departed[]; reserved: string[]; findings: Finding[];
-  scenario: Scenario; assignment?: Record<string, string[]>; report: Report;
-  published: PublishedDistance | null; warnings: Warning[];
+  scenario: Scenario; refused: Refused[]; assignment?: Record<string, string[]>; report: Report;
+  summary: Summary; published: PublishedDistance | null; warnings: Warning[];
 }
+/** `Planner.analyse()`: the plan and its baseline (null when the scenario has no change). */
+export interface Analysed { view: PlanView; baseline: PlanView | null; }
 
 export interface ActionView { split: string; action: "claim" | "quarantine"; kind: "create" | "released" | "reclaim" | "expired"; }
 export interface WorkerLine { cap: number; held: number; has_assignment: boolean; skipped: number; }
@@ -98,6 +121,13 @@ export interface SweepStep {
   bound_hit: boolean;
   /** With a crash script: its heaviest member crashed, simulated (`sweep --crash-heaviest`). */
   crash?: CrashFigures;
+}
+/** `Planner.sweepVerdict()`: per step whether it meets the targets, and the smallest value that does. */
+export interface SweepVerdict { meets: boolean[]; smallest: number | null; }
+/** `Planner.simDefaults()`: what a Timeline script leaves unset takes, for this snapshot. */
+export interface SimDefaults {
+  rebalance_delay_ms: U64; lease_duration_ms: U64; reconcile_interval_ms: U64; drain_deadline_ms: U64;
+  max_attempts: number; detection_ms: U64; drain_ms: U64; seed: U64; until_ms: U64;
 }
 /** A sweep step's crash of its heaviest member, from the fleet settled on the step's plan. */
 export interface CrashFigures { member: string; recovery_ms: U64 | null; idle_split_ms: U64; idle_weighted: string; }

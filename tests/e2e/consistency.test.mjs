@@ -116,9 +116,14 @@ test('every failed request reaches the person: exports, search, suggestions, cla
     await waitMessage(page, /The export failed.*planJson failed \(forced/);
     await dismiss();
 
-    await fail('moves');
+    await fail('reviewReport');
     await page.locator('button', { hasText: 'Report (Markdown)' }).click();
-    await waitMessage(page, /The export failed.*moves failed \(forced/);
+    await waitMessage(page, /The export failed.*reviewReport failed \(forced/);
+    await dismiss();
+
+    await fail('fleetChart');
+    await page.locator('button', { hasText: 'Chart SVG' }).click();
+    await waitMessage(page, /The export failed.*fleetChart failed \(forced/);
     await dismiss();
 
     await fail('moves');

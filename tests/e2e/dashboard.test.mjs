@@ -45,7 +45,7 @@ test('the demo fleet renders the answer first: summary strip, findings, default 
     assert.match(await page.locator('.source').textContent(), /job demo \(the built-in demo fleet\)/);
     // the heaviest member now, its ratio to the mean, and the rest of the strip
     assert.match(await tile(page, 'worst'), /^35\.0 GiB → \d+\.\d GiB$/);
-    assert.match(await page.locator('.tile[data-tile="worst"] .sub').textContent(), /^worker-04: 2\.\d\d× → 1\.\d\d× the mean$/);
+    assert.match(await page.locator('.tile[data-tile="worst"] .sub').textContent(), /^worker-04: 2\.031× → 0\.999× the mean$/);
     assert.match(await tile(page, 'balance'), /^2\.\d{3} → 1\.\d{3}$/);
     assert.match(await page.locator('.tile[data-tile="balance"]').getAttribute('title'), /1\.000 means every member carries the same/);
     // the default cap and where it comes from; the leader's withheld departure as a notice
@@ -214,7 +214,7 @@ test('the chart: tooltips, click to filter moves, splits and claims; natural ord
     const names = await page.locator('.chart button[data-member]').evaluateAll((bs) => bs.map((b) => b.dataset.member));
     assert.deepEqual(names.slice(0, 3), ['worker-00', 'worker-01', 'worker-02']);
     await page.locator('.chart button[data-member="worker-04"]').hover();
-    assert.match(await page.locator('.tooltip').textContent(), /^worker-04now 35\.0 GiB \(37,618,476,721 bytes\)planned /);
+    assert.match(await page.locator('.tooltip').textContent(), /^worker-04now 35\.0 GiB \(37,618,476,721 bytes\), 2\.031× the mean nowplanned 20\.6 GiB \(22,157,136,811 bytes\), 0\.999× the planned mean/);
     await page.locator('.chart button[data-member="worker-04"]').focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => !document.querySelector('spate-planner').shadowRoot.querySelector('.moves .focus-chip').hidden);
@@ -246,11 +246,13 @@ test('exports: Markdown report and chart SVG/PNG carry the title, job and scenar
     let n = await ready(page);
     await applyForm(page, 'add', { 'new member name': 'w|pipe' });
     n = await ready(page, n);
+    // the core's review document: the scenario as given, every member (a | kept inside its cell)
     const md = (await download(page, 'Report (Markdown)')).bytes.toString();
-    assert.match(md, /^# Plan for job ` demo ` \(what-if\)/);
-    assert.match(md, /- ` add member w\|pipe \(default cap\) `/);
-    assert.match(md, /\| ` w\\\|pipe ` \|/);
+    assert.match(md, /^# Plan review: job `demo`/);
+    assert.match(md, /"op":"add_member","member":"w\|pipe"/);
+    assert.match(md, /\n\| `w\\\|pipe` \| /);
     assert.match(md, /\| max \/ mean \|/);
+    assert.match(md, /## Summary\n\n- heaviest now: `worker-04`/);
     const svg = await download(page, 'Chart SVG');
     assert.match(svg.name, /^spate-plan-demo-whatif\.svg$/);
     const text = svg.bytes.toString();

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer, launch, watchedPage, ready, cli, axeViolations } from './browser.mjs';
+import { startServer, launch, watchedPage, ready, cli, axeViolations, inView } from './browser.mjs';
 import { startNats, writeDemoJob, jobWriter } from './live-fixture.mjs';
 
 const JOB = 'orders';
@@ -194,9 +194,14 @@ test('NATS killed and restarted: reconnecting, then live again without a reload 
   await page.evaluate(() => { window.notReloaded = true; });
   const fleet = await page.evaluate(() => document.querySelector('spate-planner').controller.state.info.members.map((m) => m.name).join(','));
 
+  // scrolled down to the tables: the live status is in the sticky strip, above the figures it dates
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await nats.kill();
   await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.live-bar')?.dataset.status === 'reconnecting', null, 10000, 'the bar to say reconnecting');
   assert.match(await page.locator('.live-bar').textContent(), /Reconnecting: job orders/);
+  assert.ok(await page.evaluate(() => window.scrollY > 300), 'the page stays scrolled');
+  assert.ok(await inView(page, '.live-bar'), 'the reconnecting status is in view, in the sticky strip');
+  assert.equal(await page.locator('.top .live-bar').count(), 1);
   await nats.restart();
   await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.live-bar')?.dataset.status === 'live', null, 20000, 'the bar to say live again');
   await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.live-events .event[data-kind="resync"]'), null, 5000, 'the full state read again');
@@ -286,8 +291,10 @@ test('stale: no change for longer than the lease TTL, with the age of the last c
   await page.goto(`${server.url}?job=brief`);
   await ready(page, 0, 15000);
   // the presences expire (1.5 s), then nothing changes for longer than the TTL
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await poll(page, () => document.querySelector('spate-planner').shadowRoot.querySelector('.live-bar')?.dataset.status === 'stale', null, 8000, 'the bar to say stale');
   assert.match(await page.locator('.live-bar').textContent(), /Stale: job brief.*no change for \d+ s, longer than the lease TTL \(2 s\)/s);
+  assert.ok(await inView(page, '.live-bar'), 'the stale status and the data\'s age are in view, scrolled as the page is');
   const brief = await jobWriter(nats, 'brief');
   const rev = await brief.put('lease', 'worker.w-back', '{"schema":3,"nonce":"nb","max_in_flight":1}');
   await brief.close();

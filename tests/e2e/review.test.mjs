@@ -311,11 +311,11 @@ test('the review document is spate-planner report\'s, byte for byte; the printed
     await page.waitForSelector('.compare[data-has-result="true"]', { timeout: 30000 });
     await page.locator('.tab[data-tab="sweep"]').click();
     await runSweep(page, { axis: 'add_members', from: 0, to: 3, cap: 16 });
-    const doc = await download(page, 'Review document (Markdown)');
+    const doc = await download(page, 'Report (Markdown)');
     assert.equal(doc.name, 'spate-review-review-whatif.md');
     const scenario = join(dir, 'review-scenario.json');
     await writeFile(scenario, (await state(page)).result.text);
-    const r = await cli(['report', later, '--what-if', scenario, '--sweep-add-members', '0..3', '--cap', '16', '--before', fleet]);
+    const r = await cli(['report', later, '--what-if', scenario, '--sweep-add-members', '0..3', '--cap', '16', '--before', fleet, '--link', page.url()]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(doc.text, r.stdout);
     // the curves and the comparison as images; the identity and the version as text
@@ -374,7 +374,7 @@ test('every review failure reaches the person; after a module restart the compar
     await waitMessage(page, /The snapshots could not be compared.*compare failed \(forced/);
     await dismiss();
     await fail('reviewReport');
-    await page.locator('button', { hasText: 'Review document (Markdown)' }).click();
+    await page.locator('button', { hasText: 'Report (Markdown)' }).click();
     await waitMessage(page, /The export failed.*reviewReport failed \(forced/);
     await dismiss();
 
@@ -384,7 +384,7 @@ test('every review failure reaches the person; after a module restart the compar
     await page.evaluate(() => document.querySelector('spate-planner').crashForTest());
     await ready(page, n);
     await dismiss();
-    const doc = await download(page, 'Review document (Markdown)');
+    const doc = await download(page, 'Report (Markdown)');
     assert.match(doc.text, /## Compared with an earlier state\n\nEarlier snapshot: job `review`, taken at 1767225600000 ms/);
   });
 });

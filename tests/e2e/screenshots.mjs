@@ -21,8 +21,11 @@ async function page(width, height, theme = 'light') {
 
 let p = await page(1400, 900);
 await p.screenshot({ path: join(out, 'overview.png') });
+// tall enough that the chart needs no scrolling: the sticky strip stays above it, the pointer on worker-04
+await p.setViewportSize({ width: 1400, height: 1600 });
 await p.locator('.chart button[data-member="worker-04"]').hover();
 await p.locator('.fleet').screenshot({ path: join(out, 'fleet-tooltip.png') });
+await p.setViewportSize({ width: 1400, height: 900 });
 await p.locator('li[data-departed="worker-gone-7f3a"] input').uncheck();
 let n = await ready(p, 1);
 await applyForm(p, 'add', { 'new member name': 'worker-new', 'new member cap': '128' });

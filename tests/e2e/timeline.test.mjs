@@ -158,7 +158,9 @@ test('two configurations: rebalance delay 20 s against 0 s, the 0 s recovery sho
   assert.ok(md.includes('## Timeline'));
   assert.ok(md.includes('{"format":"spate-planner-script/1","events":[{"at_ms":0,"op":"crash","member":"worker-03"}]}'));
   assert.ok(md.includes("| figure | A: Spate's defaults | B: rebalance delay 0 s | B − A |"));
-  const images = [...md.matchAll(/!\[([^\]]*)\]\(data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/g)];
+  // the Timeline's section follows the core's review document (whose own charts come first)
+  const section = md.slice(md.indexOf('## Timeline'));
+  const images = [...section.matchAll(/!\[([^\]]*)\]\(data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/g)];
   assert.deepEqual(images.map((m) => m[1].split(':')[0]), ['A', 'B']);
   // six members: stacked areas, worker-03's band among them
   assert.match(Buffer.from(images[0][2], 'base64').toString('utf8'), /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg".*<polygon[^>]*data-layer="worker-03"/s);

@@ -149,11 +149,15 @@ test('Planner.fromBytes(bytes, now): the state read as taken now (a live job\'s 
   now.free();
 });
 
-test('Planner: scenario errors carry code and path; u64 fields as strings; the handle stays usable', () => {
+test('Planner: changes that do not apply are refused with code and path; a scenario it cannot read throws; u64 fields as strings; the handle stays usable', () => {
   const p = planner.Planner.demo(50, 3, 1);
-  assert.throws(() => p.plan('{"changes":[{"op":"set_cap","member":"nobody","cap":1}]}'),
-    (e) => e.code === 'unknown_member' && e.path === 'changes[0].member');
-  assert.throws(() => p.plan('{"changes":[{"op":"fly"}]}'), (e) => e.code === 'invalid_scenario');
+  // the core's one policy: a change that does not apply (an unknown member, an unknown op) is
+  // left out and listed with its reason, the rest planned
+  const partly = p.plan('{"changes":[{"op":"set_cap","member":"nobody","cap":1},{"op":"fly"},{"op":"add_member","member":"y"}]}');
+  assert.deepEqual(partly.refused.map((r) => [r.index, r.code, r.path]), [[0, 'unknown_member', 'changes[0].member'], [1, 'unknown_op', 'changes[1].op']]);
+  assert.ok(partly.report.members.some((m) => m.name === 'y'));
+  assert.throws(() => p.plan('{"changes":[{"op":"set_cap","member":"x"}]}'), (e) => e.code === 'invalid_scenario');
+  assert.throws(() => p.plan('{"changes":[{"op":3}]}'), (e) => e.code === 'invalid_scenario');
   const v = p.plan('{"rebalance_delay_ms":"0","changes":[{"op":"add_member","member":"x","cap":2},{"op":"add_splits","count":"2","weight":"18446744073709551615","prefix":"big-"}]}');
   assert.equal(v.report.members.length, 4);
   assert.equal(v.rebalance_delay_ms, '0');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkSweep, checkTargets, meets, smallestMeeting, currentValue, countScale, ratioScale, valueScale, stepCells, crashCells, MAX_STEPS } from '../../web/review/shared/sweep-model.js';
+import { checkSweep, checkTargets, currentValue, countScale, ratioScale, valueScale, stepCells, crashCells } from '../../web/review/shared/sweep-model.js';
 import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../../web/review/shared/compare-model.js';
 import { loadPlanner } from '../wasm.mjs';
 
@@ -26,25 +26,33 @@ test('checkSweep reads the form, and refuses what the core would not plan, with 
   refused({ axis: 'add_members', from: '5', to: '4', cap: '' }, /To \(4\) is below From \(5\)/);
   refused({ axis: 'member_cap', from: '-1', to: '4' }, /From is a whole number/);
   refused({ axis: 'member_cap', from: '1.5', to: '4' }, /From is a whole number/);
-  refused({ axis: 'default_cap', from: '0', to: String(MAX_STEPS) }, /1025 steps: a sweep takes at most 1024/);
   refused({ axis: 'add_members', from: '0', to: '3', cap: '0' }, /cap of added members is 1 or more/);
   refused({ axis: 'workers', from: '0', to: '3' }, /workers is not a sweep axis/);
-  assert.equal(checkSweep({ axis: 'default_cap', from: '0', to: String(MAX_STEPS - 1) }).to, MAX_STEPS - 1);
 });
 
-test('targets: the smallest value meeting both, as spate-planner sweep --max-over-mean names it', () => {
+test("targets: the core's smallest value meeting both, as spate-planner sweep --max-over-mean names it", async () => {
   const t = checkTargets({ maxOverMean: '1.05', maxQueued: '0' });
   assert.deepEqual(t, { maxOverMean: 1.05, maxQueued: 0 });
   assert.throws(() => checkTargets({ maxOverMean: '0.9', maxQueued: '0' }), /ratio of 1 or more/);
   assert.throws(() => checkTargets({ maxOverMean: '', maxQueued: '0' }), /ratio of 1 or more/);
+  const { Planner } = await loadPlanner();
+  const verdict = (steps, r, q) => Planner.sweepVerdict(steps, r, q);
   const steps = [step(2, '1.2000', 0), step(3, '1.0400', 3), step(4, '1.0500', 0), step(5, '1.0100', 0)];
-  assert.equal(meets(steps[2], t), true); // exactly on the target meets it
-  assert.equal(meets(steps[1], t), false); // balanced but queued
-  assert.equal(smallestMeeting(steps, t).value, 4);
-  assert.equal(smallestMeeting(steps, { maxOverMean: 1.05, maxQueued: 3 }).value, 3);
-  assert.equal(smallestMeeting(steps, { maxOverMean: 1.001, maxQueued: 0 }), null);
+  const v = verdict(steps, 1.05, 0);
+  // exactly on the target meets it; balanced but queued does not
+  assert.deepEqual(v.meets, [false, false, true, true]);
+  assert.equal(v.smallest, 4);
+  assert.equal(verdict(steps, 1.05, 3).smallest, 3);
+  assert.equal(verdict(steps, 1.001, 0).smallest, null);
   // by value, not by position
-  assert.equal(smallestMeeting([step(9, '1.0', 0), step(7, '1.0', 0)], t).value, 7);
+  assert.equal(verdict([step(9, '1.0', 0), step(7, '1.0', 0)], 1.05, 0).smallest, 7);
+  // the steps the module itself returned read back, crash figures and all
+  const a = Planner.demo(300, 6, 1);
+  const real = a.sweep('', 'add_members', 0, 1, 0, '{"format":"spate-planner-script/1"}');
+  assert.equal(verdict(real, 1e9, 1e9).smallest, 0);
+  assert.throws(() => verdict([{ value: 1 }], 1, 0), (e) => e.code === 'invalid_steps');
+  // the most steps a sweep takes is the core's bound
+  assert.equal(Planner.maxSweepSteps(), 1024);
 });
 
 test("today's fleet on each axis", () => {

@@ -33,3 +33,19 @@ test('simulate: the same seed and input give the same document natively and in w
     assert.equal(wasm, native, `script ${i}`);
   }
 });
+
+test("the Timeline's defaults are the simulator's: Spate 0.1's, the lease from the snapshot's lease TTL", async () => {
+  const { Planner } = await loadPlanner('production');
+  const d = Planner.demo(100, 3, 1).simDefaults();
+  assert.deepEqual(d, {
+    rebalance_delay_ms: '20000', lease_duration_ms: '30000', reconcile_interval_ms: '30000', drain_deadline_ms: '10000',
+    max_attempts: 4, detection_ms: '0', drain_ms: '0', seed: '0', until_ms: '600000',
+  });
+  // a lease bucket whose TTL is 45 s: the lease duration follows it
+  const dir = await mkdtemp(join(tmpdir(), 'spate-sim-'));
+  const snapshot = join(dir, 'ttl.json');
+  await run(bin, ['demo', '--splits', '50', '--members', '3', '-o', snapshot]);
+  const text = (await readFile(snapshot, 'utf8')).replace('"max_age_ms":30000', '"max_age_ms":45000');
+  assert.match(text, /"max_age_ms":45000/);
+  assert.equal(Planner.fromText(text).simDefaults().lease_duration_ms, '45000');
+});

@@ -52,11 +52,14 @@ test('settings: set, cleared, overridden in B and placed where the script format
   const b = setOverride(setOverride(null, 'rebalance_delay_ms', 0), 'seed', '3');
   assert.deepEqual(withOverrides(s, b), { events: [], config: { rebalance_delay_ms: 0 }, data_plane: { drain_ms: 2000 }, until_ms: 120000, seed: '3' });
   assert.deepEqual(setOverride(b, 'seed', null), { rebalance_delay_ms: 0 });
-  // defaults: Spate's, the lease from the snapshot's TTL
-  assert.equal(effective(s, 'lease_duration_ms', { lease_ttl_ms: '45000' }), 45000);
-  assert.equal(effective(s, 'lease_duration_ms', null), 30000);
-  assert.equal(effective(s, 'rebalance_delay_ms', null), 5000);
-  assert.equal(effective({ events: [] }, 'max_attempts', null), 4);
+  // a field not set takes the simulator's default for the snapshot (Planner.simDefaults; the
+  // values themselves are checked against the module in simulate.test.mjs)
+  const defaults = { lease_duration_ms: '45000', rebalance_delay_ms: '20000', max_attempts: 4, seed: '0' };
+  assert.equal(effective(s, 'lease_duration_ms', defaults), 45000);
+  assert.equal(effective(s, 'rebalance_delay_ms', defaults), 5000);
+  assert.equal(effective({ events: [] }, 'max_attempts', defaults), 4);
+  assert.equal(effective({ events: [] }, 'seed', defaults), '0');
+  assert.equal(effective({ events: [] }, 'max_attempts', null), undefined);
   assert.deepEqual(configNames({ script: s, b }), { A: 'A: rebalance delay 5 s, drain time (data plane) 2 s, horizon 2 min', B: 'B: rebalance delay 0 s, seed 3' });
   assert.equal(configNames(emptyTimeline()).A, "A: Spate's defaults");
   assert.equal(hasTimeline(emptyTimeline()), false);
@@ -274,7 +277,7 @@ test('report section: the script fenced, B, both figures with the difference, th
   const timeline = { script: { events: [{ at_ms: 10000, op: 'crash', member: 'w1' }] }, b: { rebalance_delay_ms: 0 } };
   const a = small();
   const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
-  const md = timelineSection({ timeline, run: { status: 'done', a, b }, info: null, images: [{ which: 'A', svg: '<svg/>' }] });
+  const md = timelineSection({ timeline, run: { status: 'done', a, b }, defaults: null, images: [{ which: 'A', svg: '<svg/>' }] });
   assert.match(md, /^## Timeline/);
   assert.ok(md.includes('```json\n{"format":"spate-planner-script/1","events":[{"at_ms":10000,"op":"crash","member":"w1"}]}\n```'));
   assert.ok(md.includes('Configuration B runs the same script with: `{"rebalance_delay_ms":0}` (rebalance delay 0 s).'));
@@ -282,7 +285,7 @@ test('report section: the script fenced, B, both figures with the difference, th
   assert.ok(md.includes('| recovery | 30 s | 12 s | −18 s |'));
   assert.ok(md.includes(`(data:image/svg+xml;base64,${base64('<svg/>')})`));
   assert.ok(md.includes('- 0:10 crashed: w1'));
-  const failed = timelineSection({ timeline, run: { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: 'config.lease_duration_ms' } }, info: null });
+  const failed = timelineSection({ timeline, run: { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: 'config.lease_duration_ms' } }, defaults: null });
   assert.match(failed, /\*\*Configuration B could not be simulated:\*\* bad \(code `invalid_config`, at `config\.lease_duration_ms`\)/);
   assert.doesNotMatch(failed, /### Figures/);
 });

@@ -1,18 +1,15 @@
-// Unit tests of the dashboard's pure modules (web/*/shared/, and the worker's analyse and moves
-// slice): no browser, no wasm.
+// Unit tests of the dashboard's pure modules (web/*/shared/, and the worker's moves slice): no
+// browser, no wasm. (Which changes of a scenario apply, and the summary's figures, are the core's:
+// crate/core/tests/partial.rs and report/summary.rs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { humanBytes, thousands, parseBytes, exactBytes, ratio, gainRelief, utc, plural } from '../../web/common/shared/format.js';
 import { naturalCompare, sortRows } from '../../web/common/shared/sort.js';
-import { scenarioText, parseScenario, baselineText, describe, changeIndexOf, emptyScenario } from '../../web/common/shared/scenario.js';
+import { scenarioText, parseScenario, describe, emptyScenario } from '../../web/common/shared/scenario.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
-import { code, cell, text, markdownReport } from '../../web/plan/shared/report.js';
-import MarkdownIt from 'markdown-it';
-import { chartModel, TOP_N } from '../../web/plan/shared/chart-model.js';
+import { chartModel, TOP_N, memberRows } from '../../web/plan/shared/chart-model.js';
 import { ticks } from '../../web/common/shared/ticks.js';
-import { analyseScenario } from '../../web/whatif/worker/analyse.js';
 import { movesSlice, cmpDecimal } from '../../web/plan/worker/moves-slice.js';
-import { summarize } from '../../web/common/shared/summary.js';
 
 const MAX = '18446744073709551615';
 
@@ -39,12 +36,10 @@ test('parseScenario refuses what is not a scenario, with a code', () => {
   assert.throws(() => parseScenario('{"changes":[3]}'), (e) => e.code === 'invalid_scenario');
 });
 
-test('scenario text can leave out refused changes; the baseline keeps only the settings', () => {
-  const s = { defaultCap: 4, rebalanceDelayMs: null, changes: [{ op: 'add_member', member: 'a' }, { op: 'add_member', member: 'b' }] };
-  assert.equal(JSON.parse(scenarioText(s, new Set([0]))).changes[0].member, 'b');
-  assert.equal(baselineText(s), '{"format":"spate-planner-scenario/1","default_cap":4,"changes":[]}');
-  assert.equal(changeIndexOf({ path: 'changes[12].member' }), 12);
-  assert.equal(changeIndexOf({ path: 'format' }), -1);
+test('scenario text carries every change, one the core does not know included, for the core to judge', () => {
+  const s = { defaultCap: 4, rebalanceDelayMs: null, changes: [{ op: 'add_member', member: 'a' }, { op: 'explode' }] };
+  assert.equal(scenarioText(s), '{"format":"spate-planner-scenario/1","default_cap":4,"changes":[{"op":"add_member","member":"a"},{"op":"explode"}]}');
+  assert.equal(describe({ op: 'explode' }), '{"op":"explode"}');
 });
 
 test('describe names every change for people', () => {
@@ -110,22 +105,6 @@ test('natural sort: worker-2 < worker-10 < worker-100, and sort by now, planned,
   assert.deepEqual(sortRows(rows, 'change').map((r) => r.name), ['w-2', 'w-10', 'w-1']);
 });
 
-test('Markdown: a | in a name cannot end a table cell; backticks cannot end a code span', () => {
-  assert.equal(cell('a|b'), '` a\\|b `');
-  assert.equal(code('x`y'), '`` x`y ``');
-  assert.equal(code('line\nbreak'), '` line break `');
-  const view = planView([member('evil|name', '10', '10')]);
-  const md = markdownReport({
-    info: { job: 'j|ob', taken_at_ms: '0', seed: '1' }, source: { label: 'x.json' },
-    result: { view, baseline: null, failures: [{ index: 0, code: 'unknown_member', message: 'no', path: 'changes[0].member' }] },
-    scenario: { defaultCap: null, rebalanceDelayMs: null, changes: [{ op: 'set_cap', member: 'ghost', cap: 1 }] },
-    moves: { total: 0, rows: [] }, link: null,
-  });
-  const row = md.split('\n').find((l) => l.startsWith('|') && l.includes('evil'));
-  assert.equal(row, '| ` evil\\|name ` | 10 B | 10 B | 1/4 | 0 | 0 |');
-  assert.match(md, /- ` cap of ghost: 1 ` — \*\*not applied\*\*: ` no `/);
-});
-
 test('permalink: the scenario, the order and the snapshot round-trip; a bad scenario reads as empty with the error', () => {
   const s = { defaultCap: null, rebalanceDelayMs: null, changes: [{ op: 'add_member', member: 'w&x=#', cap: 3 }] };
   const frag = toFragment(s, { order: 'planned', snapshot: 'orders@1764547200000' });
@@ -146,32 +125,21 @@ test('axis ticks are round binary sizes covering the largest load', () => {
   assert.equal(t.end, 40 * gib);
 });
 
-test('the chart folds a big fleet to the top 25, keeping the chosen member', () => {
-  const rows = Array.from({ length: 200 }, (_, i) => ({ name: `w-${i}`, now: BigInt(i), planned: BigInt(200 - i), cap: 4, lanes: 1, defaultCap: false, gained: 0, lost: 0 }));
-  const m = chartModel(rows, { order: 'now', focus: 'w-3' });
-  assert.equal(m.rows.length, TOP_N + 1);
-  assert.equal(m.rows[0].name, 'w-199');
+test('the chart folds a big fleet to the top 25, the heaviest now and planned pinned first, keeping the chosen member', () => {
+  const members = Array.from({ length: 200 }, (_, i) => member(`w-${i}`, String(i), String(200 - i)));
+  const view = planView(members, { heaviest_now: heaviest('w-199'), heaviest_planned: heaviest('w-0') });
+  const m = chartModel(view, { order: 'now', keep: ['w-3'] });
+  // pinned: the heaviest now (also first by load now) and the heaviest planned (last by it)
+  assert.deepEqual(m.rows.slice(0, 2).map((r) => [r.name, r.pinned]), [['w-199', ['heaviest now']], ['w-0', ['heaviest planned']]]);
+  assert.equal(m.rows.filter((r) => r.name === 'w-199').length, 1, 'a pinned member is shown once');
   assert.ok(m.rows.some((r) => r.name === 'w-3'));
-  assert.equal(m.folded, 200 - TOP_N - 1);
-  assert.equal(chartModel(rows, { all: true }).rows.length, 200);
-});
-
-test('analyseScenario leaves out each refused change and plans the rest, with the baseline', () => {
-  const seen = [];
-  const plan = (text) => {
-    seen.push(text);
-    const doc = JSON.parse(text);
-    const i = doc.changes.findIndex((c) => c.member === 'ghost');
-    if (i >= 0) throw Object.assign(new Error('no ghost'), { code: 'unknown_member', path: `changes[${i}].member` });
-    return { n: doc.changes.length };
-  };
-  const s = { defaultCap: null, rebalanceDelayMs: null, changes: [{ op: 'add_member', member: 'a' }, { op: 'set_cap', member: 'ghost', cap: 1 }, { op: 'add_member', member: 'b' }] };
-  const r = analyseScenario(plan, s);
-  assert.deepEqual(r.failures.map((f) => [f.index, f.code, f.path]), [[1, 'unknown_member', 'changes[1].member']]);
-  assert.deepEqual(r.view, { n: 2 });
-  assert.deepEqual(r.baseline, { n: 0 });
-  // a trap is not a refused change: it is thrown
-  assert.throws(() => analyseScenario(() => { throw Object.assign(new Error('trap'), { trapped: true }); }, s), /trap/);
+  assert.equal(m.rows.length, 2 + (TOP_N - 1) + 1);
+  assert.equal(m.folded, 200 - m.rows.length);
+  // by name, the heaviest are still first; unfolded, every member once
+  assert.deepEqual(chartModel(view, { order: 'name' }).rows.slice(0, 3).map((r) => r.name), ['w-199', 'w-0', 'w-1']);
+  assert.equal(chartModel(view, { all: true }).rows.length, 200);
+  // the marks are the core's, member by member
+  assert.equal(memberRows(view)[5].marks.name, 'w-5');
 });
 
 test('moves slices: exact u128 order, filter by member', () => {
@@ -187,24 +155,19 @@ test('moves slices: exact u128 order, filter by member', () => {
   assert.equal(movesSlice(moves, { filter: 'unowned' }).total, 1);
 });
 
-test('summary: today\'s heaviest member, its ratio to the mean, members over the mean and at their cap', () => {
-  const gib = 1024n ** 3n;
-  const view = planView([member('w-1', String(35n * gib), String(20n * gib), 4, 2), member('w-2', String(10n * gib), String(20n * gib)), member('w-3', String(18n * gib), String(23n * gib))]);
-  const s = summarize(view);
-  assert.equal(s.worst.name, 'w-1');
-  assert.equal(s.worst.ratioNow.toFixed(2), '1.67');
-  assert.equal(s.now.overMean, 1);
-  assert.equal(s.planned.overMean, 1);
-  assert.equal(s.now.full, 0);
-  assert.equal(s.planned.full, 1);
-});
-
 function member(name, now, planned, lanes = 1, lanesNow = 1) {
   return { name, cap: 4, default_cap: false, lanes, lanes_now: lanesNow, load_now: now, load_planned: planned, gained: 0, lost: 0 };
 }
 
-function planView(members) {
+function heaviest(name) {
+  return { name, load_now: '0', load_planned: '0', now_over_mean: '1.000', planned_over_mean: '1.000' };
+}
+
+function planView(members, summary = {}) {
+  const marks = members.map((m) => ({ name: m.name, over_now: false, over_planned: false, at_cap_now: false, at_cap_planned: false, now_over_mean: '1.000', planned_over_mean: '1.000' }));
+  const side = { measured_against: 'mean_now', total: '0', mean_load: 0, max_load: '0', max_over_mean: '0.000', over_mean: 0, at_cap: 0 };
   return {
+    summary: { members: members.length, over_mean_percent: 5, now: side, planned: { ...side, measured_against: 'mean_planned' }, heaviest_now: null, heaviest_planned: null, marks, moves: 0, weight_moved: '0', ...summary },
     default_cap: 4, default_cap_source: 'user', default_cap_note: 'set', leader_publishes: true, published: null, findings: [],
     report: {
       members, moves: [], queue: [],
@@ -215,28 +178,3 @@ function planView(members) {
   };
 }
 
-test('Markdown report: hostile names rendered by markdown-it give no tag, link or image, and stay whole', () => {
-  const hostile = ['<script>alert(1)</script>', '<img src=x onerror=alert(2)>', 'x](javascript:alert(3))', 'tick`` ```', 'pi|pe', 'two\nlines <b>'];
-  const view = planView(hostile.map((n) => member(n, '10', '20')));
-  view.default_cap_note = `the leader ${JSON.stringify(hostile[1])}'s own max_in_flight [x](javascript:alert(4))`;
-  view.findings = hostile.map((n) => ({ level: 'notice', code: 'departed_withheld', message: `${JSON.stringify(n)} departed <img src=y onerror=alert(5)>` }));
-  const md = markdownReport({
-    info: { job: hostile[0], taken_at_ms: '0', seed: '1' }, source: { label: hostile[2] },
-    result: { view, baseline: null, failures: [] },
-    scenario: { defaultCap: null, rebalanceDelayMs: null, changes: [] },
-    moves: { total: 1, rows: [{ split: hostile[1], weight: '5', from: hostile[4], to: hostile[3], reason: 'improve', gain: null }] }, link: null,
-  });
-  const mdit = new MarkdownIt({ html: true, linkify: true });
-  const walk = (tokens, out = []) => { for (const t of tokens) { out.push(t); if (t.children) walk(t.children, out); } return out; };
-  const tokens = walk(mdit.parse(md, {}));
-  for (const t of tokens) {
-    assert.ok(!['html_block', 'html_inline', 'link_open', 'image'].includes(t.type), `${t.type} from the data: ${t.content}`);
-  }
-  const html = mdit.render(md);
-  for (const tag of ['<script', '<img', '<b>', '<a ']) assert.ok(!html.includes(tag), `${tag} in:\n${html}`);
-  // the names are shown whole: one code span each in the members table
-  const spans = tokens.filter((t) => t.type === 'code_inline').map((t) => t.content);
-  for (const n of hostile) assert.ok(spans.includes(n.replace('\n', ' ')), `${JSON.stringify(n)} among ${JSON.stringify(spans)}`);
-  assert.ok(html.includes('&lt;img src=y onerror=alert(5)&gt;'), 'the finding is shown as text');
-  assert.equal(text('a<b>[c](d)&e'), 'a\\<b\\>\\[c\\]\\(d\\)\\&e');
-});

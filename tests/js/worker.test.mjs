@@ -57,3 +57,26 @@ test("the Timeline's model crosses to the page with its typed arrays transferred
   assert.deepEqual(plain.transfer, []);
   assert.equal(plain.received.value.failures.length, 0);
 });
+
+test("the worker's plan is the core's policy for changes that do not apply: listed, the rest planned, the baseline beside", async () => {
+  const scenario = { ...emptyScenario(), changes: [{ op: 'add_member', member: 'a' }, { op: 'explode' }, { op: 'set_cap', member: 'ghost', cap: 1 }, { op: 'add_member', member: 'b' }] };
+  const r = (await ask(4, 'analyse', { scenario })).received.value;
+  assert.deepEqual(r.failures.map((f) => [f.index, f.code, f.path]), [[1, 'unknown_op', 'changes[1].op'], [2, 'unknown_member', 'changes[2].member']]);
+  const names = r.view.report.members.map((m) => m.name);
+  assert.ok(names.includes('a') && names.includes('b'));
+  assert.equal(r.baseline.report.members.length, 6);
+  // every later request names the scenario's whole text; the core applies the same policy
+  assert.equal(JSON.parse(r.text).changes.length, 4);
+  const doc = JSON.parse((await ask(5, 'planJson', { text: r.text })).received.value);
+  assert.deepEqual(doc.refused.map((f) => f.index), [1, 2]);
+});
+
+test('a sweep longer than the core allows is refused before any step is planned', async () => {
+  await self.onmessage({ data: { id: 6, op: 'sweep', generation: 1, text: '', axis: 'default_cap', from: 0, to: 1024, cap: 0, crash: false, token: 1 } });
+  const answer = posted.filter((p) => p.message.id === 6 && !p.message.progress);
+  assert.equal(answer.length, 1);
+  assert.equal(answer[0].message.ok, false);
+  assert.equal(answer[0].message.error.code, 'invalid_sweep');
+  assert.match(answer[0].message.error.message, /1025 steps: a sweep takes at most 1024/);
+  assert.equal(posted.filter((p) => p.message.id === 6 && p.message.progress).length, 0);
+});

@@ -1,7 +1,7 @@
 //! `spate-planner claims`: each worker's next full reconcile, as the workers' rules decide it.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::{analyse, claims_document, next_claims, AssignmentSource};
+use spate_planner_core::{claims_document, next_claims, AssignmentSource};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,8 +39,7 @@ pub fn run(args: &ClaimsArgs) -> ExitCode {
 
 fn claims(args: &ClaimsArgs) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
-    let scenario = args.leader.scenario()?;
-    let a = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let a = args.leader.analyse(&fleet)?;
     let source = if args.after_plan {
         AssignmentSource::Plan
     } else {

@@ -75,7 +75,18 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
         None => writeln!(out, "seed {} ({:?})", a.applied.inputs.seed, fleet.seed_source)?,
     }
     writeln!(out, "default cap {}", shown(&a.applied.default_cap.explain()))?;
-    writeln!(out, "{} what-if change(s)", a.scenario.changes.len())
+    writeln!(out, "{} what-if change(s)", a.scenario.changes.len())?;
+    for r in &a.refused {
+        writeln!(
+            out,
+            "  change {} not applied (left out of the plan): {} at {} [{}]",
+            r.index + 1,
+            shown(&r.message),
+            shown(&r.path),
+            r.code
+        )?;
+    }
+    Ok(())
 }
 
 fn warnings(out: &mut impl Write, fleet: &Fleet, limit: usize) -> Result<()> {
@@ -186,6 +197,31 @@ fn summary(out: &mut impl Write, r: &Report) -> Result<()> {
         b.max_over_bound,
         b.max_over_mean
     )?;
+    let s = spate_planner_core::summary(r);
+    writeln!(
+        out,
+        "over the mean (by more than {}%): {} now (against the mean now, {}) -> {} planned (against the planned mean, {}); at the lane cap: {} -> {}",
+        s.over_mean_percent,
+        s.now.over_mean,
+        human_bytes(s.now.mean_load as u64),
+        s.planned.over_mean,
+        human_bytes(s.planned.mean_load as u64),
+        s.now.at_cap,
+        s.planned.at_cap
+    )?;
+    for (what, h) in [("now", &s.heaviest_now), ("planned", &s.heaviest_planned)] {
+        if let Some(h) = h {
+            writeln!(
+                out,
+                "heaviest {what}: {} ({} -> {}; {}x the mean now -> {}x the planned mean)",
+                h.name,
+                human_bytes(h.load_now),
+                human_bytes(h.load_planned),
+                h.now_over_mean,
+                h.planned_over_mean
+            )?;
+        }
+    }
     writeln!(
         out,
         "improving moves: {} (4096-move bound {}{})",

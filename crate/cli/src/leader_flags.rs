@@ -1,7 +1,7 @@
-//! The flags that set what the store does not show of the leader, shared by `plan` and `claims`.
-//! They become the scenario the core plans with, so the printed scenario shows them.
+//! The flags that set what the store does not show of the leader, shared by `plan`, `claims` and
+//! `report`. They become the scenario the core plans with, so the printed scenario shows them.
 
-use spate_planner_core::{Change, Scenario};
+use spate_planner_core::{analyse_partly, Analysis, Change, Fleet, Scenario};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -21,6 +21,11 @@ pub struct LeaderFlags {
     /// Fleet changes to apply before planning (docs/scenario-format.md).
     #[arg(long, value_name = "FILE")]
     what_if: Option<PathBuf>,
+    /// Fail when a change of the scenario does not apply. Without it, each change that does not
+    /// apply is left out and named on standard error (and in the JSON document's `refused`), and
+    /// the rest are planned.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// Milliseconds of a duration written as `N` (seconds), `Nms`, `Ns` or `Nm`.
@@ -63,6 +68,31 @@ impl LeaderFlags {
                 .push(Change::ReleaseDeparted { member: x.clone() });
         }
         Ok(scenario)
+    }
+}
+
+impl LeaderFlags {
+    /// The scenario planned on `fleet` as far as it applies (the core's one policy); each change
+    /// left out is named on standard error. With `--strict`, a change left out is an error.
+    pub fn analyse(&self, fleet: &Fleet) -> Result<Analysis, String> {
+        let a = analyse_partly(fleet, &self.scenario()?);
+        for r in &a.refused {
+            eprintln!(
+                "{}: change {} not applied, left out of the plan: {} at {} [{}]",
+                if self.strict { "error" } else { "warning" },
+                r.index + 1,
+                crate::term::shown(&r.message),
+                crate::term::shown(&r.path),
+                r.code
+            );
+        }
+        if self.strict && !a.refused.is_empty() {
+            return Err(format!(
+                "{} change(s) of the scenario do not apply (--strict)",
+                a.refused.len()
+            ));
+        }
+        Ok(a)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `spate-planner plan`: the leader's next decision for a snapshot, with optional what-ifs.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::{analyse, plan_document};
+use spate_planner_core::plan_document;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,8 +64,7 @@ pub fn plan(args: &PlanArgs) -> ExitCode {
 fn run(args: &PlanArgs, marks: &mut Marks) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
     marks.mark("read and load");
-    let scenario = args.leader.scenario()?;
-    let analysis = analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let analysis = args.leader.analyse(&fleet)?;
     marks.mark("plan and report");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {

@@ -41,6 +41,9 @@ pub struct ReportArgs {
     /// Replace image files that exist already beside the report (review-*.svg).
     #[arg(long)]
     force: bool,
+    /// A link to the view the report is of, written at its head (as the dashboard's report).
+    #[arg(long, value_name = "URL")]
+    link: Option<String>,
 }
 
 fn report_sweep(args: &ReportArgs) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
@@ -71,8 +74,8 @@ pub fn run_report(args: &ReportArgs) -> ExitCode {
 fn report_command(args: &ReportArgs) -> Result<(), String> {
     use spate_planner_core::{review, ReviewInputs};
     let fleet = crate::support::load(&args.snapshot)?;
-    let scenario = args.leader.scenario()?;
-    let analysis = spate_planner_core::analyse(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    let analysis = args.leader.analyse(&fleet)?;
+    let scenario = analysis.planned_scenario();
     let steps = match report_sweep(args)? {
         Some((axis, range)) => Some((
             axis,
@@ -90,6 +93,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
         sweep: steps.as_ref().map(|(a, s)| (*a, s.as_slice())),
         diff: d.as_ref(),
         version: env!("CARGO_PKG_VERSION"),
+        link: args.link.as_deref(),
     });
     let Some(out) = &args.output else {
         return std::io::stdout()

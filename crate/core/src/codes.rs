@@ -83,6 +83,8 @@ codes! {
         TooLarge => "too_large",
         /// A scenario that is not valid JSON for the scenario format.
         InvalidScenario => "invalid_scenario",
+        /// A scenario change whose `op` this planner does not know (refused; the others apply).
+        UnknownOp => "unknown_op",
         /// A scenario change names a member that is not there.
         UnknownMember => "unknown_member",
         /// A scenario change names a split that is not there.

@@ -12,6 +12,76 @@
 
 use serde::ser::{self, Serialize, Serializer};
 
+/// Reading back what [`Exact`] writes: 64- and 128-bit integers from a JSON number or a decimal
+/// string (JavaScript writes exact values as strings, and the planner's own documents carry
+/// them so). For `#[serde(deserialize_with = "…")]`.
+pub mod wide {
+    use serde::de::{self, Deserializer, Visitor};
+    use std::fmt;
+
+    macro_rules! wide {
+        ($visitor:ident, $t:ty, $read:ident) => {
+            struct $visitor;
+
+            impl Visitor<'_> for $visitor {
+                type Value = $t;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    write!(
+                        f,
+                        "an integer in 0..={} (a number or a decimal string)",
+                        <$t>::MAX
+                    )
+                }
+                fn visit_u64<E: de::Error>(self, v: u64) -> Result<$t, E> {
+                    Ok(v.into())
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<$t, E> {
+                    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                        return Err(E::invalid_value(de::Unexpected::Str(v), &self));
+                    }
+                    v.parse()
+                        .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+                }
+            }
+
+            pub fn $read<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                d.deserialize_any($visitor)
+            }
+        };
+    }
+
+    wide!(Wide64, u64, u64);
+    wide!(Wide128, u128, u128);
+
+    /// A present `u64` (a field that is absent takes its default; `null` is refused).
+    pub fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        u64(d).map(Some)
+    }
+
+    struct Nullable;
+
+    impl<'de> Visitor<'de> for Nullable {
+        type Value = Option<u64>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("null or an integer in 0..=18446744073709551615")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Option<u64>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Option<u64>, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u64>, D::Error> {
+            u64(d).map(Some)
+        }
+    }
+
+    /// A `u64` or `null` (`None`, as [`super::Exact`] writes it).
+    pub fn nullable_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        d.deserialize_option(Nullable)
+    }
+}
+
 /// Serializes the wrapped value with 64- and 128-bit integers as decimal strings.
 pub struct Exact<'a, T: ?Sized>(pub &'a T);
 

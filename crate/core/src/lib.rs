@@ -74,9 +74,9 @@ pub use fleet::{
 pub use leader::LeaderInputs;
 pub use live::LiveJob;
 pub use scenario::{
-    Applied, Change, Departed, DepartedState, Departure, Origin, Scenario, ScenarioError,
+    Applied, Change, Departed, DepartedState, Departure, Origin, Refused, Scenario, ScenarioError,
     FORMAT as SCENARIO_FORMAT, MAX_ADDED_SPLITS, MAX_CHANGES, MAX_NAME_BYTES, MAX_PREFIX_BYTES,
-    MAX_SCENARIO_BYTES, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
+    MAX_SCENARIO_BYTES, OPS as SCENARIO_OPS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
 };
 pub use snapshot::{
     bucket_names, entry_json, parse_entry_json, valid_job_name, Bucket, Entry, Snapshot, SnapshotError,
@@ -85,14 +85,15 @@ pub use snapshot::{
 
 // A plan's figures, many plans, two snapshots, and the documents a person reads.
 pub use diff::{diff, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange};
-pub use pipeline::{analyse, next_claims, Analysis, AssignmentSource, NoPublish};
+pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{
-    converge, human_bytes, published_distance, report, Balance, Churn, Counts, MemberReport, MoveReport,
-    PublishedDistance, Reason, Report, Round,
+    converge, human_bytes, published_distance, report, summary, Balance, Churn, Counts, Heaviest, Marks,
+    Mean, MemberReport, MoveReport, PublishedDistance, Reason, Report, Round, Summary, SummarySide,
+    OVER_MEAN_PERCENT,
 };
 pub use review::{
-    claims_document, claims_view, find_splits, findings, fleet_info, plan_document, plan_view, review,
-    Finding, Image, Level, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
+    claims_document, claims_view, find_splits, findings, fleet_chart, fleet_info, plan_document, plan_view,
+    review, Finding, FleetChart, Image, Level, Palette, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,

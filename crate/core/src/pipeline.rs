@@ -8,7 +8,7 @@ use crate::assign::Assignment;
 use crate::assign::{Explain, Plan};
 use crate::fleet::Fleet;
 use crate::report::{published_distance, report, PublishedDistance, Report};
-use crate::scenario::{Applied, Scenario, ScenarioError};
+use crate::scenario::{Applied, Refused, Scenario, ScenarioError};
 use crate::worker::{next_actions, NextActions, WorkerView};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -40,7 +40,11 @@ impl NoPublish {
 /// A fleet planned under a scenario: everything the views show.
 #[derive(Clone, Debug)]
 pub struct Analysis {
+    /// The scenario as given (with any change that did not apply).
     pub scenario: Scenario,
+    /// The changes of `scenario` left out of the plan, in order, each with its reason (empty
+    /// from [`analyse`], which fails instead).
+    pub refused: Vec<Refused>,
     pub applied: Applied,
     /// `None` when the leader publishes; else why it does not.
     pub no_publish: Option<NoPublish>,
@@ -54,9 +58,22 @@ pub struct Analysis {
     pub published: Option<PublishedDistance>,
 }
 
-/// Plans `fleet` under `scenario`.
+/// Plans `fleet` under `scenario`; fails with the first change that does not apply.
 pub fn analyse(fleet: &Fleet, scenario: &Scenario) -> Result<Analysis, ScenarioError> {
-    let applied = scenario.apply(fleet)?;
+    let a = analyse_partly(fleet, scenario);
+    match a.refused.first() {
+        Some(r) => Err(r.error()),
+        None => Ok(a),
+    }
+}
+
+/// Plans `fleet` under what applies of `scenario`: each change that does not apply is left out
+/// and listed in `refused` with its reason ([`Scenario::apply_partly`]), and the rest are
+/// planned. The one policy for scenarios that partly apply: the dashboard and
+/// `spate-planner plan --what-if` both use it. The baseline beside it is the plan of
+/// [`Scenario::baseline`].
+pub fn analyse_partly(fleet: &Fleet, scenario: &Scenario) -> Analysis {
+    let (applied, refused) = scenario.apply_partly(fleet);
     let inputs = &applied.inputs;
     let plan = inputs.plan();
     let no_publish = match (&fleet.plan, inputs.members.is_empty()) {
@@ -75,15 +92,30 @@ pub fn analyse(fleet: &Fleet, scenario: &Scenario) -> Result<Analysis, ScenarioE
     };
     let generation = fleet.plan.as_ref().map(|p| p.generation);
     let published = published_distance(&fleet.published, generation, &assignment);
-    Ok(Analysis {
+    Analysis {
         scenario: scenario.clone(),
+        refused,
         applied,
         no_publish,
         explain,
         assignment,
         report,
         published,
-    })
+    }
+}
+
+impl Analysis {
+    /// The scenario that was planned: the one given without the changes it refused.
+    pub fn planned_scenario(&self) -> Scenario {
+        let mut s = self.scenario.clone();
+        let mut at = 0u32;
+        s.changes.retain(|_| {
+            let keep = !self.refused.iter().any(|r| r.index == at);
+            at += 1;
+            keep
+        });
+        s
+    }
 }
 
 /// The published records, as an assignment.

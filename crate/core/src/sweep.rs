@@ -7,11 +7,12 @@
 
 use crate::codes::ErrorCode;
 use crate::exact::count;
+use crate::exact::wide;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse, Analysis};
-use crate::report::Report;
+use crate::report::{at_cap, Report};
 use crate::scenario::{Change, Scenario, ScenarioError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most steps one sweep may take (a bound on work).
 pub const MAX_STEPS: u32 = 1024;
@@ -28,12 +29,14 @@ pub enum Axis {
     MemberCap,
 }
 
-/// The plan's figures at one step.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The plan's figures at one step. Read back (`Deserialize`) from the sweep's own document, as
+/// a page hands its steps back to ask which meet its targets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub value: u32,
     pub members: u32,
     /// The largest member's total assigned weight.
+    #[serde(deserialize_with = "wide::u64")]
     pub max_load: u64,
     pub mean_load: f64,
     /// `max_load / mean_load` with four decimals.
@@ -44,26 +47,30 @@ pub struct Step {
     pub queued: u32,
     /// Splits that change hands from now.
     pub moves: u32,
+    #[serde(deserialize_with = "wide::u64")]
     pub bytes_moved: u64,
     /// Members whose lanes are all used.
     pub at_cap: u32,
     pub bound_hit: bool,
     /// With a crash script: the heaviest member crashed in the step's steady state.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crash: Option<CrashFigures>,
 }
 
 /// What a crash of the step's heaviest member costs, as a [`CrashModel`] prices it from the fleet
 /// settled on the step's plan.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrashFigures {
     /// The member crashed: the one with the largest planned load (ties: the first by name).
     pub member: String,
     /// From the crash until every split that ran before it runs again (`None`: not by the end).
+    #[serde(deserialize_with = "wide::nullable_u64")]
     pub recovery_ms: Option<u64>,
     /// Runnable splits' time unread, summed (splits queued for lack of lanes count too).
+    #[serde(deserialize_with = "wide::u64")]
     pub idle_split_ms: u64,
     /// The same, each split weighted by `max(1, weight)`.
+    #[serde(deserialize_with = "wide::u128")]
     pub idle_weighted: u128,
 }
 
@@ -173,7 +180,7 @@ fn figures(value: u32, r: &Report) -> Step {
         queued: r.counts.queued,
         moves: r.churn.moves,
         bytes_moved: r.churn.weight_moved,
-        at_cap: count(r.members.iter().filter(|m| m.lanes >= m.cap).count()),
+        at_cap: count(r.members.iter().filter(|m| at_cap(m, true)).count()),
         bound_hit: r.bound_hit,
         crash: None,
     }
@@ -238,11 +245,22 @@ pub fn sweep(
         .collect()
 }
 
-/// The smallest step that meets the targets: max/mean at most `max_over_mean` and at most
-/// `queued` splits queued. `None` if no step does.
+impl Step {
+    /// Whether the step meets the targets: max/mean at most `max_over_mean` and at most `queued`
+    /// splits queued.
+    pub fn meets(&self, max_over_mean: f64, queued: u32) -> bool {
+        self.queued <= queued
+            && self
+                .max_over_mean
+                .parse::<f64>()
+                .is_ok_and(|r| r <= max_over_mean)
+    }
+}
+
+/// The smallest step that meets the targets ([`Step::meets`]). `None` if no step does.
 pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Option<&Step> {
     steps
         .iter()
-        .filter(|s| s.queued <= queued && s.max_over_mean.parse::<f64>().is_ok_and(|r| r <= max_over_mean))
+        .filter(|s| s.meets(max_over_mean, queued))
         .min_by_key(|s| s.value)
 }

@@ -40,7 +40,13 @@ fn hostile_store() -> Store {
     s.assign(gone, 1, &refs)
 }
 
+const LINK: &str = "https://planner.example/#m=<img src=x onerror=alert(7)> [x](javascript:alert(8))";
+
 fn document() -> Review {
+    document_linked(LINK)
+}
+
+fn document_linked(link: &str) -> Review {
     // The earlier state has none of the members: the comparison names each as joined.
     let before = Store::new().split("<svg onload=alert(6)>", 7, None, 0, 0).fleet();
     let fleet = hostile_store()
@@ -56,6 +62,8 @@ fn document() -> Review {
         sweep: Some((Axis::AddMembers { cap: None }, &steps)),
         diff: Some(&d),
         version: "test",
+        // a link of the page's own making, with what a hostile fragment could hold
+        link: Some(link),
     })
 }
 
@@ -71,7 +79,11 @@ fn no_tag_link_or_image_comes_from_the_data() {
         for event in Parser::new_ext(&md, options()) {
             match event {
                 Event::Html(h) | Event::InlineHtml(h) => panic!("HTML from the data: {h:?}\n{md}"),
-                Event::Start(Tag::Link { dest_url, .. }) => panic!("a link: {dest_url:?}"),
+                // the one link is the view's own address, whole but for what would end it early
+                Event::Start(Tag::Link { dest_url, .. }) => assert_eq!(
+                    dest_url.as_ref(),
+                    "https://planner.example/#m=imgsrc=xonerror=alert(7)[x](javascript:alert(8))"
+                ),
                 Event::Start(Tag::Image { dest_url, .. }) => assert!(
                     images.contains(&dest_url.as_ref()) || dest_url.starts_with("data:image/svg+xml;base64,"),
                     "an image not of the report: {dest_url:?}"
@@ -81,9 +93,12 @@ fn no_tag_link_or_image_comes_from_the_data() {
         }
         let mut out = String::new();
         html::push_html(&mut out, Parser::new_ext(&md, options()));
-        for tag in ["<script", "<img src=x", "<img src=y", "<svg", "<b>", "<a "] {
+        for tag in ["<script", "<img src=x", "<img src=y", "<svg", "<b>"] {
             assert!(!out.contains(tag), "{tag} in the HTML:\n{out}");
         }
+        // one anchor: the view's link
+        assert_eq!(out.matches("<a ").count(), 1, "{out}");
+        assert!(out.contains("<a href=\"https://planner.example/#m="), "{out}");
         // The names are shown, as text.
         assert!(out.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{out}");
         assert!(
@@ -119,5 +134,24 @@ fn names_stay_whole_in_cells_and_code_spans() {
     for name in HOSTILE {
         let want = name.replace('\n', " ");
         assert!(spans.contains(&want), "{want:?} as one code span among {spans:?}");
+    }
+}
+
+/// A link that is not an http(s) address is shown as text: no `javascript:` link reaches a
+/// reader who clicks the report's head.
+#[test]
+fn only_a_web_address_becomes_the_views_link() {
+    for link in [
+        "javascript:alert(9)",
+        "JavaScript:alert(9)//https://x",
+        "data:text/html,<b>x</b>",
+    ] {
+        let md = document_linked(link).markdown;
+        for event in Parser::new_ext(&md, options()) {
+            if let Event::Start(Tag::Link { dest_url, .. }) = event {
+                panic!("{link:?} became a link to {dest_url:?}");
+            }
+        }
+        assert!(md.contains(&format!("Link to this view: `{link}`")), "{md}");
     }
 }

@@ -379,12 +379,20 @@ fn scenario_errors_name_the_change() {
     }
     for bad in [
         r#"{"format":"x","changes":[]}"#,
-        r#"{"changes":[{"op":"fly"}]}"#,
         r#"{"changes":[{"op":"set_default_cap","cap":1,"extra":1}]}"#,
         "[]",
     ] {
         assert!(Scenario::parse(bad).is_err(), "{bad}");
     }
+    // an op this planner does not know is read, and refused when applied, naming the change
+    let e = Scenario::parse(r#"{"changes":[{"op":"fly"}]}"#)
+        .unwrap()
+        .apply(&fleet)
+        .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.path.as_str()),
+        ("unknown_op", "changes[0].op")
+    );
 }
 
 #[test]

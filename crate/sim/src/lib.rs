@@ -16,6 +16,7 @@
 
 mod config;
 mod crash;
+mod defaults;
 mod draw;
 mod duties;
 mod engine;
@@ -37,6 +38,7 @@ mod writes;
 
 pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
+pub use defaults::{defaults, Defaults};
 pub use options::{Options, SimError, MAX_WORK};
 pub use outcome::{
     ClaimRow, Figures, FinalState, Interval, MemberRow, Outcome, Phase, Record, ReleaseReason, SplitList,

@@ -19,6 +19,7 @@ use spate_planner_core::Exact;
 use wasm_bindgen::prelude::*;
 
 mod planner;
+mod review;
 #[cfg(feature = "testing")]
 mod testing;
 

@@ -7,11 +7,11 @@
 
 use crate::{error, to_js};
 use spate_planner_core::{
-    analyse, claims_view, converge, demo_snapshot, diff, find_splits, fleet_info, next_claims, plan_document,
-    plan_view, review, sweep, Analysis, AssignmentSource, Axis, CrashModel, DemoParams, Fleet, LiveJob,
-    ReviewInputs, Scenario, ScenarioError, Snapshot, SnapshotError, SweepError,
+    analyse_partly, claims_view, converge, demo_snapshot, find_splits, fleet_info, next_claims,
+    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveJob, Scenario,
+    ScenarioError, Snapshot, SnapshotError,
 };
-use spate_planner_sim::{simulate, CrashScript, Options, Script, SimError, Start};
+use spate_planner_sim::{simulate, Options, Script, SimError, Start};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::*;
 /// The largest snapshot accepted, in bytes (parsing needs several times this in memory).
 pub use spate_planner_core::MAX_SNAPSHOT_BYTES;
 
-fn snapshot_error(e: &SnapshotError) -> JsValue {
+pub(crate) fn snapshot_error(e: &SnapshotError) -> JsValue {
     let err = error(e.code.as_str(), &e.to_string(), e.path.as_deref());
     for (k, v) in [("bucket", &e.bucket), ("key", &e.key)] {
         if let Some(v) = v {
@@ -29,35 +29,12 @@ fn snapshot_error(e: &SnapshotError) -> JsValue {
     err
 }
 
-fn scenario_error(e: &ScenarioError) -> JsValue {
+pub(crate) fn scenario_error(e: &ScenarioError) -> JsValue {
     error(e.code.as_str(), &e.to_string(), Some(&e.path))
 }
 
-fn sim_error(e: &SimError) -> JsValue {
+pub(crate) fn sim_error(e: &SimError) -> JsValue {
     error(e.code.as_str(), &e.to_string(), Some(&e.path))
-}
-
-fn sweep_error(e: &SweepError) -> JsValue {
-    match e {
-        SweepError::Scenario(e) => scenario_error(e),
-        SweepError::Simulation { error: s, .. } => error(s.code.as_str(), &e.to_string(), Some(&s.path)),
-        SweepError::TooManySteps => error(e.code().as_str(), &e.to_string(), None),
-    }
-}
-
-fn parse_axis(axis: &str, cap: u32) -> Result<Axis, JsValue> {
-    match axis {
-        "add_members" => Ok(Axis::AddMembers {
-            cap: (cap > 0).then_some(cap),
-        }),
-        "default_cap" => Ok(Axis::DefaultCap),
-        "member_cap" => Ok(Axis::MemberCap),
-        _ => Err(error(
-            "invalid_axis",
-            &format!("axis {axis:?} is not add_members, default_cap or member_cap"),
-            Some("axis"),
-        )),
-    }
 }
 
 /// Grows the module's memory at once to about what reading a snapshot of `input` bytes takes
@@ -95,7 +72,7 @@ const TS_TYPES: &'static str = include_str!("../types.d.ts");
 /// A loaded snapshot (or a live job) and the plans made of it.
 #[wasm_bindgen]
 pub struct Planner {
-    fleet: Fleet,
+    pub(crate) fleet: Fleet,
     /// The two most recent analyses by scenario text, most recent first.
     cache: RefCell<Vec<(String, Rc<Analysis>)>>,
     /// For a live job: its state, kept current by [`Planner::apply_changes`].
@@ -111,47 +88,17 @@ impl Planner {
         }
     }
 
-    fn review_with(
-        &self,
-        scenario: &str,
-        axis: &str,
-        range: std::ops::RangeInclusive<u32>,
-        cap: u32,
-        before: Option<&Planner>,
-    ) -> Result<String, JsValue> {
-        let a = self.analysis(scenario)?;
-        let steps = match axis {
-            "" => None,
-            name => {
-                let axis = parse_axis(name, cap)?;
-                let steps =
-                    sweep(&self.fleet, &a.scenario, axis, range, None).map_err(|e| sweep_error(&e))?;
-                Some((axis, steps))
-            }
-        };
-        let d = match before {
-            Some(b) => Some(diff(&b.fleet, &self.fleet).map_err(|e| scenario_error(&e))?),
-            None => None,
-        };
-        let r = review(&ReviewInputs {
-            fleet: &self.fleet,
-            analysis: &a,
-            sweep: steps.as_ref().map(|(x, s)| (*x, s.as_slice())),
-            diff: d.as_ref(),
-            version: env!("CARGO_PKG_VERSION"),
-        });
-        Ok(r.inlined())
-    }
-
-    /// The analysis of `scenario` (its JSON text), from the cache when it is there.
-    fn analysis(&self, scenario: &str) -> Result<Rc<Analysis>, JsValue> {
+    /// The analysis of `scenario` (its JSON text) as far as it applies (the core's one policy:
+    /// each change that does not apply is left out and listed in `refused`), from the cache when
+    /// it is there. Fails only when the text is not a scenario.
+    pub(crate) fn analysis(&self, scenario: &str) -> Result<Rc<Analysis>, JsValue> {
         let mut cache = self.cache.borrow_mut();
         if let Some(i) = cache.iter().position(|(text, _)| text == scenario) {
             let hit = cache.remove(i);
             cache.insert(0, hit);
         } else {
             let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
-            let a = analyse(&self.fleet, &sc).map_err(|e| scenario_error(&e))?;
+            let a = analyse_partly(&self.fleet, &sc);
             cache.insert(0, (scenario.to_string(), Rc::new(a)));
             cache.truncate(2);
         }
@@ -304,13 +251,48 @@ impl Planner {
         to_js(&fleet_info(&self.fleet))
     }
 
-    /// The plan under a scenario: the plan document of `spate-planner plan --json` without its
-    /// `assignment`.
+    /// The plan under a scenario, as far as it applies: the plan document of `spate-planner
+    /// plan --json` without its `assignment` (the changes left out in `refused`).
     #[wasm_bindgen(unchecked_return_type = "PlanView")]
     pub fn plan(&self, scenario: &str) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
         let view = plan_view(&self.fleet, &a);
         to_js(&view)
+    }
+
+    /// The plan of `scenario` and its baseline (the scenario's settings without its changes;
+    /// `null` when the scenario has no change, so the plan is its own baseline).
+    #[wasm_bindgen(unchecked_return_type = "Analysed")]
+    pub fn analyse(&self, scenario: &str) -> Result<JsValue, JsValue> {
+        let a = self.analysis(scenario)?;
+        let base = match a.scenario.changes.is_empty() {
+            true => None,
+            false => {
+                let text = a
+                    .scenario
+                    .baseline()
+                    .to_json()
+                    .map_err(|e| error("internal", &e.to_string(), None))?;
+                Some(self.analysis(&text)?)
+            }
+        };
+        #[derive(serde::Serialize)]
+        struct Analysed<V> {
+            view: V,
+            baseline: Option<V>,
+        }
+        let both = Analysed {
+            view: plan_view(&self.fleet, &a),
+            baseline: base.as_deref().map(|b| plan_view(&self.fleet, b)),
+        };
+        to_js(&both)
+    }
+
+    /// What the Timeline's script leaves unset takes, for this snapshot (the simulator's
+    /// defaults, the lease duration from the snapshot's lease TTL); u64 values as decimal strings.
+    #[wasm_bindgen(js_name = simDefaults, unchecked_return_type = "SimDefaults")]
+    pub fn sim_defaults(&self) -> Result<JsValue, JsValue> {
+        to_js(&spate_planner_sim::defaults(self.fleet.lease_ttl_ms))
     }
 
     /// The plan as the JSON text `spate-planner plan --json` prints (the same bytes).
@@ -348,67 +330,6 @@ impl Planner {
     pub fn find_splits(&self, scenario: &str, query: &str, limit: u32) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
         to_js(&find_splits(&self.fleet, &a, query, limit as usize))
-    }
-
-    /// A sweep on top of `scenario`: `axis` is `add_members` (each with `cap`, 0 for the default
-    /// cap), `default_cap` or `member_cap`, over `from..=to` (at most 1024 steps). With `crash`
-    /// (a script's text; "" for none), each step also simulates a crash of its heaviest member
-    /// under that script's configuration (its events are not used).
-    #[wasm_bindgen(unchecked_return_type = "SweepStep[]")]
-    pub fn sweep(
-        &self,
-        scenario: &str,
-        axis: &str,
-        from: u32,
-        to: u32,
-        cap: u32,
-        crash: &str,
-    ) -> Result<JsValue, JsValue> {
-        let axis = parse_axis(axis, cap)?;
-        let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
-        let script = match crash {
-            "" => None,
-            text => Some(Script::parse(text).map_err(|e| sim_error(&e))?),
-        };
-        let model = script.as_ref().map(CrashScript);
-        let crash = model.as_ref().map(|m| m as &dyn CrashModel);
-        let steps = sweep(&self.fleet, &sc, axis, from..=to, crash).map_err(|e| sweep_error(&e))?;
-        to_js(&steps)
-    }
-
-    /// This snapshot compared with an earlier one (`before`), both as their stores show them.
-    #[wasm_bindgen(unchecked_return_type = "Diff")]
-    pub fn compare(&self, before: &Planner) -> Result<JsValue, JsValue> {
-        let d = diff(&before.fleet, &self.fleet).map_err(|e| scenario_error(&e))?;
-        to_js(&d)
-    }
-
-    /// The review report under `scenario` as one self-contained Markdown text (SVG charts
-    /// inlined), with a sweep when `axis` is not "" (as in [`Planner::sweep`]).
-    #[wasm_bindgen(js_name = reviewReport)]
-    pub fn review_report(
-        &self,
-        scenario: &str,
-        axis: &str,
-        from: u32,
-        to: u32,
-        cap: u32,
-    ) -> Result<String, JsValue> {
-        self.review_with(scenario, axis, from..=to, cap, None)
-    }
-
-    /// [`Planner::review_report`] with a comparison against an earlier snapshot, `before`.
-    #[wasm_bindgen(js_name = reviewReportComparedWith)]
-    pub fn review_report_compared_with(
-        &self,
-        scenario: &str,
-        axis: &str,
-        from: u32,
-        to: u32,
-        cap: u32,
-        before: &Planner,
-    ) -> Result<String, JsValue> {
-        self.review_with(scenario, axis, from..=to, cap, Some(before))
     }
 
     /// A timing simulation of this fleet (docs/simulator.md) under a script's text

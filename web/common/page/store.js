@@ -20,11 +20,16 @@ export function initialState() {
     scenario: { defaultCap: null, rebalanceDelayMs: null, changes: [] },
     /**
      * The plan of the scenario: { view, baseline, failures, planMs, roundTripMs, moveCount,
-     * scenarioText } — failures: [{ index, code, message, path }] for changes left out.
+     * text } — failures: the core's `refused`, [{ index, code, message, path }] for changes
+     * left out; text: the scenario's whole text, which every request names.
      */
     result: null,
     /** The member the views are filtered to (chart click), or null. */
     focus: null,
+    /** A member asked to be shown in the chart (a tile, the search): { member } (a new object each time), or null. */
+    reveal: null,
+    /** What the Timeline's script leaves unset takes for the snapshot shown (Planner.simDefaults), or null. */
+    simDefaults: null,
     /** Chart order: name | now | planned | change. */
     order: 'name',
     /** A page-level message: { level: error|warning|info, title, text, code, where } or null. */

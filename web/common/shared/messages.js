@@ -1,7 +1,6 @@
 // Sentences for people: errors with where they apply, and what a plan changed.
 import { describe } from './scenario.js';
-import { ratio, plural } from './format.js';
-import { summarize } from './summary.js';
+import { plural } from './format.js';
 
 /** A page message from an error: { level, title, text, code, where }. */
 export function errorMessage(e, title, level = 'error') {
@@ -14,10 +13,10 @@ export function isSuperseded(e) {
   return e?.code === 'stale' || e?.code === 'superseded' || e?.code === 'closed';
 }
 
-/** "max/mean 1.312 → 1.104, 45 moves" for a plan view. */
+/** "max/mean 1.312 now → 1.104 planned, 45 moves" for a plan view (its summary's figures). */
 export function planSentence(view) {
-  const s = summarize(view);
-  return `max/mean ${ratio(s.now.maxOverMean)} now → ${ratio(s.planned.maxOverMean)} planned, ${plural(s.moves, 'move')}`;
+  const s = view.summary;
+  return `max/mean ${s.now.max_over_mean} now → ${s.planned.max_over_mean} planned, ${plural(s.moves, 'move')}`;
 }
 
 /** The message for changes a scenario could not apply (link or snapshot change). */

@@ -12,20 +12,15 @@ export function emptyScenario() {
 }
 
 /**
- * Scenario JSON text for the core. `skip`: indexes of changes to leave out (those that no
- * longer apply). u64 fields are decimal strings.
+ * Scenario JSON text for the core, every change in it (the core leaves out those that do not
+ * apply, and says why). u64 fields are decimal strings.
  */
-export function scenarioText(s, skip = null) {
+export function scenarioText(s) {
   const doc = { format: FORMAT };
   if (s.defaultCap !== null && s.defaultCap !== undefined) doc.default_cap = s.defaultCap;
   if (s.rebalanceDelayMs !== null && s.rebalanceDelayMs !== undefined) doc.rebalance_delay_ms = String(s.rebalanceDelayMs);
-  doc.changes = skip && skip.size ? s.changes.filter((_, i) => !skip.has(i)) : s.changes;
+  doc.changes = s.changes;
   return JSON.stringify(doc, (k, v) => (U64_FIELDS.includes(k) && typeof v === 'number' ? String(v) : v));
-}
-
-/** The scenario's settings alone, without changes (the baseline's scenario). */
-export function baselineText(s) {
-  return scenarioText({ ...s, changes: [] });
 }
 
 function invalid(message) {
@@ -90,12 +85,6 @@ export function describe(c) {
       return `add ${thousands(c.count)} splits of ${humanBytes(c.weight)} (${c.prefix || 'synthetic-'}…)${c.owner ? ` owned by ${c.owner}` : ''}`;
     default: return JSON.stringify(c);
   }
-}
-
-/** The index of the change a core error names (`changes[3].member`), or -1. */
-export function changeIndexOf(error) {
-  const m = /^changes\[(\d+)\]/.exec(error?.path || '');
-  return m ? Number(m[1]) : -1;
 }
 
 /** The identity of a snapshot, as a link names it: `job@taken_at_ms`. */

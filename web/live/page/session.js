@@ -133,7 +133,7 @@ export class LiveSession {
     const live = withFrame(s.live, r.live, result.baseline ?? result.view, Number(r.info.lease_ttl_ms), Date.now());
     const news = r.live.rows.map((row) => row.text).join('; ');
     this.commit({
-      generation, info: r.info, snapshotId: `${r.info.job}@live`, result, live, loading: null, ready: true,
+      generation, info: r.info, snapshotId: `${r.info.job}@live`, result, simDefaults: r.simDefaults, live, loading: null, ready: true,
       source: { label: `live from ${r.info.source.server || 'NATS'}`, kind: 'live' },
       focus: r.info.members.some((m) => m.name === s.focus) ? s.focus : null,
       scenario, message: this.frameMessage(scenario, result, r.live),

@@ -6,7 +6,7 @@ import { el, attrs, scrollArea, table } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { clock, viewAt } from '../shared/state.js';
 import { figureRows } from '../../plan/shared/figures.js';
-import { memberRows } from '../../common/shared/summary.js';
+import { memberRows } from '../../plan/shared/chart-model.js';
 import { sortRows } from '../../common/shared/sort.js';
 import { humanBytes } from '../../common/shared/format.js';
 import { createLiveChart } from './chart.js';

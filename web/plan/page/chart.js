@@ -1,15 +1,18 @@
 // The fleet chart: one row per member, its load now (thin bar) and planned (thick bar), the
-// part over the fleet mean in a warm colour, the mean as a dashed line, lanes against the cap
-// with a "full" badge, axis ticks. Rows are buttons: hover or focus shows the figures, click
-// or Enter filters moves, splits and claims to the member. HTML, so it reflows with the
-// element's width; the SVG/PNG export draws the same model (plan/page/chart-svg.js).
+// part over each side's mean in a warm colour exactly where the core's summary says the member
+// is over it, the mean now (dotted) and the planned mean (dashed) as labelled lines, lanes
+// against the cap with a "full" badge, axis ticks. A fleet too large to show whole shows the
+// heaviest member now and the heaviest planned first, then the first 25 of the order. Rows are
+// buttons: hover or focus shows the figures, click or Enter filters moves, splits and claims to
+// the member. A member asked for (a tile, the search) is shown, scrolled into view and focused.
+// HTML, so it reflows with the element's width; the SVG/PNG export is the core's chart.
 import { el, attrs, button, select, section } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { memberRows, OVER } from '../../common/shared/summary.js';
-import { chartModel, describeMember } from '../shared/chart-model.js';
+import { chartModel, describeMember, FOLD_OVER, TOP_N } from '../shared/chart-model.js';
 import { ORDERS } from '../../common/shared/sort.js';
 import { humanBytes } from '../../common/shared/format.js';
 import { createTooltip } from './tooltip.js';
+import { memberSearch } from './chart-search.js';
 import { memberActions } from '../../timeline/page/actions.js';
 
 function bar(cls, from, to) {
@@ -19,28 +22,26 @@ function bar(cls, from, to) {
   return b;
 }
 
-/**
- * A bar from 0 to `value`; more than 5% over the mean, it is split at the mean into its normal
- * and its over-the-mean part (as the summary strip counts "over the mean").
- */
-function bars(kind, value, model) {
+/** A bar from 0 to `value`; over its side's mean (the core's mark), split at that mean. */
+function bars(kind, value, over, mean, model) {
   const end = model.at(value);
-  const meanAt = model.at(model.mean);
-  if (Number(value) <= model.mean * OVER) return [bar(kind, 0, end)];
+  if (!over) return [bar(kind, 0, end)];
+  const meanAt = Math.min(end, model.at(mean));
   return [bar(kind, 0, meanAt), bar(`${kind} over`, meanAt, end)];
 }
 
-function memberRow(r, model, focus) {
-  const d = describeMember(r, model.mean);
-  const b = el('button', undefined, `member${d.over ? ' is-over' : ''}${d.full ? ' is-full' : ''}`);
-  const lanesText = `${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}`;
-  attrs(b, { type: 'button', 'data-member': r.name, 'aria-pressed': String(focus === r.name) });
+function memberRow(r, model, state) {
+  const d = describeMember(r, model.pct);
+  const k = r.marks;
+  const cls = `member${k.over_now || k.over_planned ? ' is-over' : ''}${d.full ? ' is-full' : ''}${r.pinned.length ? ' is-pinned' : ''}`;
+  const b = attrs(el('button', undefined, cls), { type: 'button', 'data-member': r.name, 'aria-pressed': String(state.focus === r.name) });
   const name = el('span', r.name, 'name');
+  for (const p of r.pinned) name.append(el('span', p, 'pin'));
   // the figures are part of the button's name, for those who do not see the bars
   name.append(el('span', `: ${d.short.slice(r.name.length + 2)}; lanes`, 'visually-hidden'));
   const track = el('span', undefined, 'track');
-  track.append(...bars('now', r.now, model), ...bars('planned', r.planned, model));
-  const lanes = el('span', lanesText, 'lanes');
+  track.append(...bars('now', r.now, k.over_now, model.means.now.at, model), ...bars('planned', r.planned, k.over_planned, model.means.planned.at, model));
+  const lanes = el('span', `${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}`, 'lanes');
   if (d.full) lanes.append(el('span', ' full', 'badge'));
   b.append(name, track, lanes);
   return { node: b, lines: d.lines, title: r.name };
@@ -58,15 +59,25 @@ function axis(model) {
   return a;
 }
 
-function legend() {
+/** The two means as labelled lines: the labels above the rows, one line each, ending at their line. */
+function meanLines(model) {
+  return Object.entries(model.means).map(([key, mean]) => {
+    const line = attrs(el('span', undefined, `mean-line mean-${key}`), { 'aria-hidden': 'true' });
+    line.style.setProperty('--at', String(model.at(mean.at)));
+    line.append(el('span', mean.label, 'mean-label'));
+    return line;
+  });
+}
+
+function legend(pct) {
   const l = el('ul', undefined, 'legend');
   const item = (cls, text) => {
     const li = el('li');
     li.append(attrs(el('span', undefined, `key ${cls}`), { 'aria-hidden': 'true' }), el('span', text));
     return li;
   };
-  l.append(item('now', 'now'), item('planned', 'planned'), item('over', 'over the mean (by more than 5%)'), item('mean', 'fleet mean'),
-    item('full', 'full: every lane used'));
+  l.append(item('now', 'now'), item('planned', 'planned'), item('over', `over its mean (by more than ${pct}%)`),
+    item('mean-now', 'mean now'), item('mean-planned', 'planned mean'), item('full', 'full: every lane used'));
   return l;
 }
 
@@ -78,7 +89,9 @@ export function createChart(ctx) {
   const tools = el('div', undefined, 'chart-tools');
   const orderField = el('label', undefined, 'inline-field');
   orderField.append(el('span', 'Order by'), order);
-  tools.append(orderField, legend());
+  const search = memberSearch(controller);
+  const key = el('div', undefined, 'legend-slot');
+  tools.append(orderField, search.node, key);
   const caption = el('p', '', 'hint chart-caption');
   const body = el('div', undefined, 'chart');
   const more = el('div', undefined, 'fold');
@@ -86,19 +99,21 @@ export function createChart(ctx) {
   node.append(tools, caption, body, more);
   let all = false;
   let tickCount = 5;
+  /** The member asked for last (a tile, the search): kept in view while the plan changes. */
+  let asked = null;
 
   function draw(state) {
     const view = state.result?.view;
     if (!view) return;
     order.value = state.order;
     tip.hide(); // the rows it belongs to are replaced
-    const model = chartModel(memberRows(view), { order: state.order, all, focus: state.focus, tickCount });
+    const keep = [state.focus, asked].filter(Boolean);
+    const model = chartModel(view, { order: state.order, all, keep, tickCount });
     const rows = el('div', undefined, 'rows');
-    const mean = attrs(el('span', undefined, 'mean-line'), { 'aria-hidden': 'true' });
-    mean.style.setProperty('--at', String(model.at(model.mean)));
-    rows.append(mean);
+    rows.append(...meanLines(model));
     for (const r of model.rows) {
-      const row = memberRow(r, model, state.focus);
+      const row = memberRow(r, model, state);
+      if (r.name === asked) row.node.classList.add('is-asked');
       // the picked member's actions (crash, stop) sit under its row: its figures go below them
       tip.attach(row.node, row.title, row.lines, (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null));
       row.node.addEventListener('click', () => controller.focus(state.focus === r.name ? null : r.name));
@@ -106,15 +121,25 @@ export function createChart(ctx) {
       if (state.focus === r.name) rows.append(memberActions(controller, r.name));
     }
     body.replaceChildren(axis(model), rows);
-    caption.textContent = `${model.total} members; scale 0 – ${humanBytes(BigInt(Math.round(model.end)))}; fleet mean ${humanBytes(model.meanBig)} planned. `
+    key.replaceChildren(legend(model.pct));
+    caption.textContent = `${model.total} members; scale 0 – ${humanBytes(BigInt(Math.round(model.end)))}; ${model.means.now.label}, ${model.means.planned.label}. `
       + 'Hover or focus a member for its figures; click or press Enter to show only its moves, splits and claims, or to crash it in the Timeline.';
     more.replaceChildren();
     if (model.folded) {
-      more.append(el('span', `${model.folded} more member${model.folded === 1 ? '' : 's'} folded (${ORDERS[state.order]?.label || 'name'} order). `),
+      more.append(el('span', `${model.folded} more member${model.folded === 1 ? '' : 's'} folded (the heaviest now and planned first, then ${ORDERS[state.order]?.label || 'name'} order). `),
         button(`Show all ${model.total}`, () => { all = true; draw(controller.state); }));
-    } else if (all && model.total > 40) {
-      more.append(button('Show the top 25 only', () => { all = false; draw(controller.state); }));
+    } else if (all && model.total > FOLD_OVER) {
+      more.append(button(`Show the top ${TOP_N} only`, () => { all = false; draw(controller.state); }));
     }
+  }
+
+  /** Shows the member asked for (unfolded if need be), scrolls its row into view and focuses it. */
+  function reveal(state) {
+    asked = state.reveal.member;
+    draw(state);
+    const row = body.querySelector(`button[data-member="${CSS.escape(asked)}"]`);
+    row?.scrollIntoView({ block: 'center' });
+    row?.focus({ preventScroll: true });
   }
 
   // redraw when the element's width changes the number of ticks that fit
@@ -127,7 +152,9 @@ export function createChart(ctx) {
   return {
     node,
     update(state, prev) {
-      if (changed(prev, state, 'result', 'order', 'focus')) draw(state);
+      if (changed(prev, state, 'result')) search.plan(state);
+      if (state.reveal && changed(prev, state, 'reveal')) reveal(state);
+      else if (changed(prev, state, 'result', 'order', 'focus')) draw(state);
     },
     destroy() { resize.disconnect(); },
   };

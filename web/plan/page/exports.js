@@ -1,12 +1,12 @@
-// Exports and sharing: the plan as JSON (the CLI's document, byte for byte), the Markdown
-// report, the review document (the CLI's `report`, with the sweep and the comparison as
-// images), the printable page, the chart as SVG and PNG (with title, job, snapshot and
-// scenario), the link.
+// Exports and sharing: the plan as JSON (the CLI's document, byte for byte), the report (the
+// core's review document, the CLI's `report`, with the sweep and the comparison as images, and
+// the Timeline's section), the printable page, the chart as SVG and PNG (the core's chart, with
+// title, job, snapshot and scenario, in the theme shown), the link.
 import { el, attrs, button, download } from '../../common/page/dom.js';
-import { markdownReport } from '../shared/report.js';
-import { chartSvg, paletteOf, svgText, svgToPng } from './chart-svg.js';
-import { memberRows } from '../../common/shared/summary.js';
+import { paletteOf, svgToPng } from './chart-png.js';
+import { memberRows } from '../shared/chart-model.js';
 import { describe } from '../../common/shared/scenario.js';
+import { sortRows } from '../../common/shared/sort.js';
 import { utc } from '../../common/shared/format.js';
 import { errorReporter } from '../../common/page/focus-chip.js';
 import { timelineMarkdown } from '../../timeline/page/export.js';
@@ -15,17 +15,17 @@ function fileStem(state) {
   return `spate-plan-${state.info?.job || 'fleet'}${state.scenario.changes.length ? '-whatif' : ''}`.replace(/[^\w.-]+/g, '_');
 }
 
-function chartOf(state, host) {
+/** The core's fleet chart of the plan shown (SVG text), in the order and the theme shown. */
+function chartOf(controller, host) {
+  const state = controller.state;
   const failed = new Set(state.result.failures.map((f) => f.index));
   const changes = state.scenario.changes.filter((_, i) => !failed.has(i)).map(describe);
   const lines = [
     `job ${state.info.job}; snapshot ${state.source.label}, taken ${utc(state.info.taken_at_ms)}`,
     changes.length ? `scenario: ${changes.join('; ')}` : 'scenario: none (the baseline plan)',
   ];
-  return chartSvg({
-    rows: memberRows(state.result.view), order: state.order, title: `Fleet of job ${state.info.job}: load now and planned`,
-    lines, palette: paletteOf(host),
-  });
+  const order = sortRows(memberRows(state.result.view), state.order).map((r) => r.name);
+  return controller.ask('fleetChart', { order, palette: paletteOf(host), title: `Fleet of job ${state.info.job}: load now and planned`, lines });
 }
 
 export function createExports(ctx) {
@@ -41,21 +41,16 @@ export function createExports(ctx) {
       download(`${fileStem(controller.state)}.json`, 'application/json', text);
     }),
     act('Report (Markdown)', async () => {
-      const s = controller.state;
-      const moves = await controller.ask('moves', { sort: 'weight', desc: true, filter: '', member: null, offset: 0, limit: 200 });
+      // the core's review document (`spate-planner report --inline`): the plan, its summary,
+      // members and moves, the sweep and the comparison shown, the charts inlined; then the
+      // Timeline's section when the Timeline holds a script
+      const md = await ctx.review.reviewReport(ctx.options.permalink ? location.href : null);
       const timeline = await timelineMarkdown(controller, ctx.host);
-      const md = markdownReport({ info: s.info, source: s.source, result: s.result, scenario: s.scenario, moves, link: ctx.options.permalink ? location.href : null, timeline });
-      download(`${fileStem(s)}.md`, 'text/markdown', md);
-    }),
-    act('Review document (Markdown)', async () => {
-      // the wasm reviewReport: the document `spate-planner report` writes (--inline), with the
-      // sweep and the comparison shown as SVG images
-      const md = await ctx.review.reviewReport();
-      download(`${fileStem(controller.state).replace(/^spate-plan-/, 'spate-review-')}.md`, 'text/markdown', md);
+      download(`${fileStem(controller.state).replace(/^spate-plan-/, 'spate-review-')}.md`, 'text/markdown', timeline ? `${md}\n${timeline}` : md);
     }),
     act('Print…', () => window.print()),
-    act('Chart SVG', () => download(`${fileStem(controller.state)}.svg`, 'image/svg+xml', svgText(chartOf(controller.state, ctx.host)))),
-    act('Chart PNG', async () => download(`${fileStem(controller.state)}.png`, 'image/png', await svgToPng(chartOf(controller.state, ctx.host)))),
+    act('Chart SVG', async () => download(`${fileStem(controller.state)}.svg`, 'image/svg+xml', await chartOf(controller, ctx.host))),
+    act('Chart PNG', async () => download(`${fileStem(controller.state)}.png`, 'image/png', await svgToPng(await chartOf(controller, ctx.host)))),
     act('Copy link', async () => {
       try {
         await navigator.clipboard.writeText(location.href);

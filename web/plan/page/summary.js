@@ -1,53 +1,62 @@
 // The answer first: a strip of figures for "who is overloaded, and what does the plan do about
 // it", each explained in words on hover (and to assistive technology), and the status line
-// that says what the last action changed.
+// that says what the last action changed. Every figure is the core's summary (the plan view's
+// `summary`: each side against the mean it names), shown as it is; the heaviest members' tiles
+// lead to their rows in the chart.
 import { el, attrs } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { summarize } from '../../common/shared/summary.js';
-import { humanBytes, exactBytes, ratio, times, thousands, plural } from '../../common/shared/format.js';
+import { humanBytes, exactBytes, thousands, plural } from '../../common/shared/format.js';
 
-function tile(key, label, value, sub, help) {
-  const t = attrs(el('div', undefined, 'tile'), { 'data-tile': key, title: help });
-  const v = el('div', value, 'value');
-  t.append(el('div', label, 'label'), v);
-  if (sub) t.append(el('div', sub, 'sub'));
+function tile(key, label, value, sub, help, onOpen = null) {
+  const t = attrs(el(onOpen ? 'button' : 'div', undefined, `tile${onOpen ? ' opens' : ''}`), { 'data-tile': key, title: help });
+  if (onOpen) {
+    t.type = 'button';
+    t.addEventListener('click', onOpen);
+  }
+  t.append(el('span', label, 'label'), el('span', value, 'value'));
+  if (sub) t.append(el('span', sub, 'sub'));
   t.append(el('span', help, 'visually-hidden'));
   return t;
 }
 
-function publishedTile(s) {
+function publishedTile(v) {
   const help = "How far the plan is from the assignment the leader last published (its assign.* records): the splits a worker would see change hands.";
-  if (!s.publishes) {
+  if (!v.leader_publishes) {
     return tile('published', 'Published', 'nothing', 'the current assignments stand',
-      `The leader publishes nothing (${s.noPublishReason === 'no_members' ? 'no members' : 'no plan record'}): the current assignments stand.`);
+      `The leader publishes nothing (${v.no_publish_reason === 'no_members' ? 'no members' : 'no plan record'}): the current assignments stand.`);
   }
-  if (!s.published) return tile('published', 'Published', 'none yet', 'no assign.* records', help);
-  return tile('published', 'Differs from published', plural(s.published.changes, 'split'),
-    `${thousands(s.published.records)} records${s.published.stale.length ? `, ${s.published.stale.length} stale` : ''}`, help);
+  const p = v.published;
+  if (!p) return tile('published', 'Published', 'none yet', 'no assign.* records', help);
+  return tile('published', 'Differs from published', plural(p.changes, 'split'),
+    `${thousands(p.records)} records${p.stale.length ? `, ${p.stale.length} stale` : ''}`, help);
 }
 
-function tiles(s, base) {
-  const w = s.worst;
+function heaviestTile(key, label, h, which, controller) {
+  const help = `${which === 'now' ? "Today's" : 'The plan\'s'} heaviest member, ${h.name}: ${exactBytes(h.load_now)} now, ${exactBytes(h.load_planned)} after the plan; its load now over the mean now, and its planned load over the planned mean. Opens its row in the chart.`;
+  return tile(key, label, `${humanBytes(h.load_now)} → ${humanBytes(h.load_planned)}`,
+    `${h.name}: ${h.now_over_mean}× → ${h.planned_over_mean}× the mean`, help, () => controller.reveal(h.name));
+}
+
+function tiles(v, base, controller) {
+  const s = v.summary;
   const out = [];
-  if (w) {
-    out.push(tile('worst', 'Heaviest now', `${humanBytes(w.now)} → ${humanBytes(w.planned)}`,
-      `${w.name}: ${times(w.ratioNow)} → ${times(w.ratioPlanned)} the mean`,
-      `Today's heaviest member, ${w.name}: ${exactBytes(w.now)} now, ${exactBytes(w.planned)} after the plan; its load over the fleet mean before and after.`));
-  }
-  out.push(tile('over-mean', 'Over the mean', `${s.now.overMean} → ${s.planned.overMean}`, `of ${s.members} members, by more than 5%`,
-    'Members whose load is more than 5% above the fleet mean, now and after the plan.'));
-  out.push(tile('at-cap', 'At lane cap', `${s.now.full} → ${s.planned.full}`, 'members with every lane used',
+  if (s.heaviest_now) out.push(heaviestTile('worst', 'Heaviest now', s.heaviest_now, 'now', controller));
+  if (s.heaviest_planned) out.push(heaviestTile('worst-planned', 'Heaviest planned', s.heaviest_planned, 'planned', controller));
+  out.push(tile('over-mean', 'Over the mean', `${thousands(s.now.over_mean)} → ${thousands(s.planned.over_mean)}`,
+    `of ${thousands(s.members)} members, by more than ${s.over_mean_percent}%`,
+    `Members whose load is more than ${s.over_mean_percent}% above the mean: now against the mean of the work owned now, after the plan against the planned mean. The chart marks exactly these.`));
+  out.push(tile('at-cap', 'At lane cap', `${thousands(s.now.at_cap)} → ${thousands(s.planned.at_cap)}`, 'members with every lane used',
     'Members that use every lane their cap allows (max_in_flight), now and after the plan: they take no more splits.'));
-  out.push(tile('moves', 'Moves', thousands(s.moves), `${humanBytes(s.weightMoved)} moved${base ? `; baseline ${thousands(base.moves)}` : ''}`,
-    `Splits that change hands in the plan, and their weight (${exactBytes(s.weightMoved)}).`));
-  out.push(tile('balance', 'Max / mean', `${ratio(s.now.maxOverMean)} → ${ratio(s.planned.maxOverMean)}`,
-    base ? `baseline plan ${ratio(base.planned.maxOverMean)}` : '1.000 is a perfect spread',
-    'The heaviest member\'s load over the fleet mean, now and after the plan: 1.000 means every member carries the same.'));
-  out.push(publishedTile(s));
+  out.push(tile('moves', 'Moves', thousands(s.moves), `${humanBytes(s.weight_moved)} moved${base ? `; baseline ${thousands(base.summary.moves)}` : ''}`,
+    `Splits that change hands in the plan, and their weight (${exactBytes(s.weight_moved)}).`));
+  out.push(tile('balance', 'Max / mean', `${s.now.max_over_mean} → ${s.planned.max_over_mean}`,
+    base ? `baseline plan ${base.summary.planned.max_over_mean}` : 'even spread: every member at the mean',
+    'The heaviest member\'s load over the mean, now (against the mean now) and after the plan (against the planned mean): 1.000 means every member carries the same; 0 when nothing is owned.'));
+  out.push(publishedTile(v));
   return out;
 }
 
-export function createSummary() {
+export function createSummary(ctx) {
   const node = attrs(el('section', undefined, 'summary'), { 'aria-labelledby': 'summary-title' });
   const title = attrs(el('h2', 'Summary', 'visually-hidden'), { id: 'summary-title' });
   const strip = el('div', undefined, 'strip');
@@ -57,10 +66,8 @@ export function createSummary() {
   return {
     node,
     update(state, prev) {
-      if (changed(prev, state, 'result') && state.result) {
-        const s = summarize(state.result.view);
-        const base = state.result.baseline ? summarize(state.result.baseline) : null;
-        strip.replaceChildren(...tiles(s, base));
+      if (changed(prev, state, 'result')) {
+        strip.replaceChildren(...(state.result ? tiles(state.result.view, state.result.baseline, ctx.controller) : []));
       }
       if (changed(prev, state, 'status')) status.textContent = state.status;
     },

@@ -150,13 +150,16 @@ export class ReviewActions {
 
   // ------------------------------------------------------------------ the review document
 
-  /** The review document of the plan shown, with the sweep and the comparison shown (if any). */
-  reviewReport() {
+  /**
+   * The review document of the plan shown (the core's, `spate-planner report`'s), with the sweep
+   * and the comparison shown (if any) and `link` (the view's address, or null) at its head.
+   */
+  reviewReport(link = null) {
     const s = this.state;
     const p = s.sweep?.params;
     const sweep = p ? { axis: p.axis, from: p.from, to: p.to, cap: p.cap } : null;
     const before = comparisonIsCurrent(s) ? s.before.id : 0;
-    return this.controller.ask('reviewReport', { sweep, before });
+    return this.controller.ask('reviewReport', { sweep, before, link });
   }
 
   close() {

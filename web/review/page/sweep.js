@@ -4,7 +4,8 @@
 // step at a time (progress shown, a newer sweep wins); planned again when the plan changes.
 import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { AXES, checkSweep, checkTargets, meets, smallestMeeting, currentValue, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
+import { AXES, checkSweep, checkTargets, currentValue, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
+import { isSuperseded } from '../../common/shared/messages.js';
 import { sweepIsCurrent } from './actions.js';
 import { thousands } from '../../common/shared/format.js';
 import { sweepChart } from './sweep-chart.js';
@@ -20,7 +21,7 @@ function legend() {
   return l;
 }
 
-function form(onRun) {
+function form(onRun, onFail) {
   const f = attrs(el('form', undefined, 'sweep-form'), { 'aria-label': 'sweep' });
   const axis = select(Object.entries(AXES).map(([k, a]) => [k, a.option]), 'what the sweep varies');
   const from = input('number', { min: '0', step: '1', value: String(AXES.add_members.from), 'aria-label': 'sweep from' });
@@ -49,10 +50,14 @@ function form(onRun) {
   f.addEventListener('submit', (e) => {
     e.preventDefault();
     error.textContent = '';
+    const said = (err) => { if (!isSuperseded(err)) error.textContent = `${err.message} (${err.code})`; };
     try {
-      onRun(checkSweep({ axis: axis.value, from: from.value, to: to.value, cap: cap.value, crash: crash.checked }));
+      // a refusal of the range (the core's bound on steps, say) is said here, beside the form;
+      // any other failure is the page's message
+      onRun(checkSweep({ axis: axis.value, from: from.value, to: to.value, cap: cap.value, crash: crash.checked }))
+        .catch((err) => (err.code === 'invalid_sweep' ? said(err) : onFail(err)));
     } catch (err) {
-      error.textContent = `${err.message} (${err.code})`;
+      said(err);
     }
   });
   const readTargets = () => {
@@ -68,9 +73,9 @@ function form(onRun) {
   return { node: f, ratio, queued, readTargets };
 }
 
-function stepsTable(steps, axisLabel, targets, current, chosen) {
+function stepsTable(steps, axisLabel, verdict, current, chosen) {
   const crashed = steps.some((s) => s.crash);
-  const rows = steps.map((s) => [...stepCells(s), ...(crashed ? crashCells(s) : []), meets(s, targets) ? 'meets' : '—']);
+  const rows = steps.map((s, i) => [...stepCells(s), ...(crashed ? crashCells(s) : []), verdict.meets[i] ? 'meets' : '—']);
   const t = table([axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
   [...t.tBodies[0].rows].forEach((tr, i) => {
     const v = steps[i].value;
@@ -97,7 +102,7 @@ function nowText(steps, cur) {
 export function createSweep(ctx) {
   const { controller, review } = ctx;
   const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false' });
-  const f = form((params) => review.run(review.sweep(params), 'The sweep could not be run'));
+  const f = form((params) => review.sweep(params), (err) => controller.report(err, 'The sweep could not be run'));
   const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'planning the sweep', 'aria-valuemin': 0, 'aria-valuemax': 100 });
   const fill = el('div', undefined, 'progress-bar');
   const progressText = el('span');
@@ -116,20 +121,31 @@ export function createSweep(ctx) {
   let width = 0;
   let started = false;
 
-  function draw(state) {
+  let drawn = 0;
+  /** Draws the sweep shown with the core's verdict on the targets of the form. */
+  async function draw(state) {
     const s = state.sweep;
     result.hidden = !s;
     node.dataset.hasResult = String(Boolean(s));
     if (!s || !state.result) return;
     const targets = f.readTargets();
     if (!targets) return;
+    const mine = ++drawn;
+    let v;
+    try {
+      v = await controller.ask('sweepVerdict', { steps: s.steps, maxOverMean: targets.maxOverMean, maxQueued: targets.maxQueued });
+    } catch (e) {
+      controller.report(e, 'The sweep could not be checked against the targets');
+      return;
+    }
+    if (mine !== drawn) return;
     const label = AXES[s.params.axis].label;
     const cur = currentValue(s.params.axis, state.result.view);
-    const best = smallestMeeting(s.steps, targets);
+    const best = v.smallest === null ? null : s.steps.find((x) => x.value === v.smallest);
     verdict.textContent = verdictText(s.steps, s.params, targets, best);
     verdict.dataset.value = best ? String(best.value) : '';
     now.textContent = nowText(s.steps, cur);
-    area.replaceChildren(stepsTable(s.steps, label, targets, cur.value, best?.value ?? null));
+    area.replaceChildren(stepsTable(s.steps, label, v, cur.value, best?.value ?? null));
     const current = sweepIsCurrent(state);
     result.classList.toggle('stale', !current);
     if (width > 0) chart.replaceChildren(sweepChart(s.steps, { width, axisLabel: label, current: cur.value, chosen: best?.value ?? null, target: targets.maxOverMean }));

@@ -1,10 +1,9 @@
-// What the Sweep view shows, computed without the DOM: the axes a sweep can vary, checking a
-// request, the step that meets the targets, the value that is today's fleet, and the chart's
-// scales (the splits axis in log scale when its values span orders of magnitude).
+// What the Sweep view shows, computed without the DOM: the axes a sweep can vary, reading a
+// request and the targets from the form, the value that is today's fleet, and the chart's scales
+// (the splits axis in log scale when its values span orders of magnitude). Which steps meet the
+// targets, and the most steps a sweep takes, are the core's (the worker's `sweepVerdict`, and
+// `Planner.maxSweepSteps` where the worker runs the sweep).
 import { humanBytes, thousands } from '../../common/shared/format.js';
-
-/** Most steps one sweep may take (the core's bound). */
-export const MAX_STEPS = 1024;
 
 export const AXES = {
   add_members: { label: 'members added', option: 'Members added (added-01, added-02, …)', smallest: 'Fewest members to add', from: 0, to: 8 },
@@ -28,7 +27,6 @@ export function checkSweep({ axis, from, to, cap, crash = false }) {
   const f = whole(from, 'From');
   const t = whole(to, 'To');
   if (t < f) throw invalid(`To (${t}) is below From (${f})`);
-  if (t - f + 1 > MAX_STEPS) throw invalid(`${t - f + 1} steps: a sweep takes at most ${MAX_STEPS}`);
   const c = axis === 'add_members' && String(cap ?? '').trim() !== '' ? whole(cap, 'The cap of added members') : 0;
   if (axis === 'add_members' && String(cap ?? '').trim() !== '' && c === 0) throw invalid('The cap of added members is 1 or more (empty: the default cap)');
   return { axis, from: f, to: t, cap: c, crash: Boolean(crash) };
@@ -39,19 +37,6 @@ export function checkTargets({ maxOverMean, maxQueued }) {
   const r = Number(String(maxOverMean ?? '').trim());
   if (!String(maxOverMean ?? '').trim() || !Number.isFinite(r) || r < 1) throw invalid('The max/mean target is a ratio of 1 or more (1.05: 5% over the mean)');
   return { maxOverMean: r, maxQueued: whole(maxQueued, 'The queued target') };
-}
-
-/** The step meets the targets (as `spate-planner sweep --max-over-mean R --max-queued N`). */
-export function meets(step, targets) {
-  const r = Number(step.max_over_mean);
-  return step.queued <= targets.maxQueued && Number.isFinite(r) && r <= targets.maxOverMean;
-}
-
-/** The smallest value whose step meets the targets, or null. */
-export function smallestMeeting(steps, targets) {
-  let best = null;
-  for (const s of steps) if (meets(s, targets) && (best === null || s.value < best.value)) best = s;
-  return best;
 }
 
 /**

@@ -89,6 +89,8 @@ export function reviewOps(env) {
     /** One step per call into the module, so that progress shows and a newer sweep wins. */
     async sweep({ text, axis, from, to, cap, crash, token, generation }, progress) {
       checkRange(from, to);
+      const most = env.Planner.maxSweepSteps();
+      if (to - from + 1 > most) throw Object.assign(fail('invalid_sweep', `${to - from + 1} steps: a sweep takes at most ${most}`), { path: 'to' });
       newestSweep = Math.max(newestSweep, token);
       const steps = [];
       for (let v = from; v <= to; v++) {
@@ -101,14 +103,23 @@ export function reviewOps(env) {
       return steps;
     },
 
+    /**
+     * Which of a sweep's steps meet the targets, and the smallest value that does (the core's
+     * `smallest_meeting`, as `spate-planner sweep --max-over-mean R --max-queued N`).
+     */
+    async sweepVerdict({ steps, maxOverMean, maxQueued }) {
+      await env.ready;
+      return env.guard(() => env.Planner.sweepVerdict(steps, maxOverMean, maxQueued));
+    },
+
     /** The review document (`spate-planner report … --inline`). sweep: { axis, from, to, cap } or null. */
-    reviewReport({ text, sweep, before: id }) {
+    reviewReport({ text, sweep, before: id, link = null }) {
       const s = sweep || { axis: '', from: 0, to: 0, cap: 0 };
       const p = env.planner();
-      if (!id) return env.guard(() => p.reviewReport(text, s.axis, s.from, s.to, s.cap));
+      if (!id) return env.guard(() => p.reviewReport(text, s.axis, s.from, s.to, s.cap, link));
       const b = theBefore(id);
-      return env.guard(() => p.reviewReportComparedWith(text, s.axis, s.from, s.to, s.cap, b));
+      return env.guard(() => p.reviewReportComparedWith(text, s.axis, s.from, s.to, s.cap, b, link));
     },
   };
-  return { ops, holds: (p) => p !== null && p === before, unchecked: ['loadBefore', 'forgetBefore'] };
+  return { ops, holds: (p) => p !== null && p === before, unchecked: ['loadBefore', 'forgetBefore', 'sweepVerdict'] };
 }

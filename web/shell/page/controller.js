@@ -24,7 +24,10 @@ export class Controller extends EventTarget {
     super();
     this.store = store;
     this.loadSeq = 0;
-    this.planSeq = 0;
+    /** The load under way (a promise), or null: scenario edits wait for it. */
+    this.loadingNow = null;
+    /** The scenario edits, one after another in the order asked: the last one's promise. */
+    this.edits = Promise.resolve();
     /** The live job followed (live/page/session.js), or null. */
     this.live = null;
     this.client = new PlannerClient({ onRestart: (cause) => this.restarted(cause), onLive: (m) => this.live?.onWorker(m) });
@@ -70,7 +73,14 @@ export class Controller extends EventTarget {
    * `link`: { snapshot, error } of a permalink read before this first load. Resolves to true
    * when the snapshot is shown; never rejects (a failure is the page's message).
    */
-  async load(source, label, link = null) {
+  load(source, label, link = null) {
+    const loading = this.loadNow(source, label, link);
+    this.loadingNow = loading;
+    loading.finally(() => { if (this.loadingNow === loading) this.loadingNow = null; });
+    return loading;
+  }
+
+  async loadNow(source, label, link) {
     this.stopLive();
     const generation = ++this.loadSeq;
     this.store.update({ loading: { label, fraction: 0, text: `loading ${label}…` } });
@@ -82,14 +92,14 @@ export class Controller extends EventTarget {
     try {
       const info = await this.client.load(source, generation, progress);
       if (generation !== this.loadSeq) return false;
-      const scenario = this.state.scenario;
-      const result = await this.analyse(scenario, generation);
+      const simDefaults = await this.client.call('simDefaults', { generation });
+      const { scenario, result, unread } = await this.firstPlan(generation);
       if (generation !== this.loadSeq) return false;
       const id = snapshotId(info);
       this.store.update({
-        generation, info, snapshotId: id, source: { label, kind: source.kind }, result, loading: null, ready: true,
-        focus: info.members.some((m) => m.name === this.state.focus) ? this.state.focus : null,
-        message: this.loadMessage(scenario, result, link, id),
+        generation, info, snapshotId: id, source: { label, kind: source.kind }, result, simDefaults, loading: null, ready: true,
+        scenario, focus: info.members.some((m) => m.name === this.state.focus) ? this.state.focus : null,
+        message: unread ? errorMessage(unread, 'The scenario could not be read; planning without it', 'warning') : this.loadMessage(scenario, result, link, id),
         status: `Loaded ${label}: job ${info.job}, ${info.members.length} members, ${info.splits} splits. ${planSentence(result.view)}.`,
       });
       this.dispatchEvent(new CustomEvent('plan'));
@@ -98,6 +108,20 @@ export class Controller extends EventTarget {
       if (generation !== this.loadSeq || isSuperseded(e)) return false;
       this.store.update({ loading: null, message: errorMessage(e, `${label} could not be loaded; ${this.state.info ? 'the fleet shown is unchanged' : 'nothing is shown'}`) });
       return false;
+    }
+  }
+
+  /**
+   * The plan of the scenario on a fresh load; a scenario the core cannot read at all (a change of
+   * a known op with a bad field, say) is reported and the empty one planned, so the fleet shows.
+   */
+  async firstPlan(generation) {
+    const scenario = this.state.scenario;
+    try {
+      return { scenario, result: await this.analyse(scenario, generation), unread: null };
+    } catch (e) {
+      if (e.trapped || !['invalid_scenario', 'unsupported_format'].includes(e.code)) throw e;
+      return { scenario: emptyScenario(), result: await this.analyse(emptyScenario(), generation), unread: e };
     }
   }
 
@@ -116,15 +140,23 @@ export class Controller extends EventTarget {
     return this.load({ kind: 'demo', splits: d.splits, members: d.members, seed: d.seed }, 'the built-in demo fleet', link);
   }
 
-  /** A same-origin URL only: no request leaves the page's origin. */
+  /** A same-origin URL only: no request leaves the page's origin. Named as given (`url`). */
   loadUrl(url, link = null) {
-    const resolved = new URL(url, document.baseURI);
-    if (resolved.origin !== location.origin) {
-      const e = Object.assign(new Error(`snapshots are only loaded from this page's origin (${location.origin}), not ${resolved.origin}`), { code: 'cross_origin' });
-      this.report(e, 'The snapshot could not be loaded');
+    let resolved;
+    try {
+      resolved = new URL(url, document.baseURI);
+    } catch {
+      resolved = null;
+    }
+    if (!resolved || resolved.origin !== location.origin) {
+      const why = resolved ? `snapshots are only loaded from this page's origin (${location.origin}), not ${resolved.origin}` : `${url} is not a URL`;
+      const e = Object.assign(new Error(why), { code: resolved ? 'cross_origin' : 'invalid_url' });
+      this.stopLive();
+      ++this.loadSeq;
+      this.report(e, `The snapshot ${url} could not be loaded; ${this.state.info ? 'the fleet shown is unchanged' : 'nothing is shown'}`);
       return Promise.resolve(false);
     }
-    return this.load({ kind: 'url', url: resolved.href }, resolved.pathname.split('/').pop() || resolved.pathname, link);
+    return this.load({ kind: 'url', url: resolved.href }, String(url), link);
   }
 
   loadFile(file) {
@@ -193,19 +225,68 @@ export class Controller extends EventTarget {
    * Plans `scenario` and shows it, unless a newer scenario or load came first. Changes that no
    * longer apply are the page's message (`where`: whose changes they are).
    */
-  async replan(scenario, status, where = 'of the scenario') {
-    if (!this.state.info) {
-      this.store.update({ scenario });
-      return null;
+  replan(scenario, status, where = 'of the scenario') {
+    return this.edit(() => scenario, status, where);
+  }
+
+  /**
+   * What a scenario edit waits for before it can be planned: a load, a live frame, or the edits
+   * asked for before it (null: nothing).
+   */
+  waitingFor() {
+    if (this.loadingNow) return 'the snapshot being loaded';
+    if (this.live?.inflight) return 'the live frame being planned';
+    if (this.editing) return 'the change before it';
+    return null;
+  }
+
+  /**
+   * One scenario edit, queued behind the edits before it and any load or live frame under way
+   * (never dropped): `next(scenario)` makes the scenario from the one shown when its turn comes
+   * (null: nothing to do), which is planned and shown. A load or frame that lands while it plans
+   * makes it plan again on the fleet shown then. `onWait(what)` hears what it waits for ('' once
+   * it plans). Resolves to the plan shown; rejects with the core's error for a change it refuses
+   * when `refuse(result, next)` says so.
+   */
+  edit(next, status, where, { refuse = null, onWait = null } = {}) {
+    const ahead = this.waitingFor();
+    if (ahead) onWait?.(ahead);
+    const run = this.edits.then(() => this.editNow(next, status, where, refuse, onWait));
+    this.edits = run.catch(() => {});
+    return run;
+  }
+
+  async editNow(next, status, where, refuse, onWait) {
+    this.editing = true;
+    try {
+      for (let tries = 0; ; tries++) {
+        if (this.loadingNow) { onWait?.('the snapshot being loaded'); await this.loadingNow; }
+        await this.live?.settled();
+        const scenario = next(this.state.scenario);
+        if (!scenario) return null;
+        if (!this.state.info) {
+          if (this.state.generation === 0 && !refuse) { this.store.update({ scenario }); return null; }
+          throw Object.assign(new Error('no snapshot is shown: open one first'), { code: 'no_snapshot' });
+        }
+        onWait?.('');
+        const generation = this.state.generation;
+        let result;
+        try {
+          result = await this.analyse(scenario, generation);
+        } catch (e) {
+          if (isSuperseded(e) && tries < 3) continue; // the worker holds a newer fleet: plan on it
+          throw e;
+        }
+        if (generation !== this.state.generation && tries < 3) continue; // another fleet landed: plan on it
+        const refused = refuse?.(result, scenario);
+        if (refused) throw Object.assign(new Error(refused.message), refused);
+        this.store.update({ scenario, result, message: this.failuresNote(scenario, result, where), status: `${typeof status === 'function' ? status() : status} ${planSentence(result.view)}.` });
+        this.dispatchEvent(new CustomEvent('plan'));
+        return result;
+      }
+    } finally {
+      this.editing = false;
     }
-    const seq = ++this.planSeq;
-    await this.live?.settled();
-    const generation = this.state.generation;
-    const result = await this.analyse(scenario, generation);
-    if (seq !== this.planSeq || generation !== this.state.generation) return null;
-    this.store.update({ scenario, result, message: this.failuresNote(scenario, result, where), status: `${status} ${planSentence(result.view)}.` });
-    this.dispatchEvent(new CustomEvent('plan'));
-    return result;
   }
 
   /** The message for changes that do not apply; an older such message goes, others stay. */
@@ -217,41 +298,42 @@ export class Controller extends EventTarget {
 
   /**
    * Adds a change after checking it: the core plans the scenario with it, and a change it
-   * refuses is not added (the returned promise rejects with the core's error).
+   * refuses is not added (the returned promise rejects with the core's error). Asked for while a
+   * load, a frame or another change is under way, it waits its turn (`onWait(what)` hears for
+   * what) and is then applied to the scenario shown.
    */
-  async addChange(change) {
-    const s = this.state.scenario;
-    const next = { ...s, changes: [...s.changes, change] };
-    const seq = ++this.planSeq;
-    await this.live?.settled();
-    const generation = this.state.generation;
-    const result = await this.analyse(next, generation);
-    const refused = result.failures.find((f) => f.index === next.changes.length - 1);
-    if (refused) throw Object.assign(new Error(refused.message), refused);
-    if (seq !== this.planSeq || generation !== this.state.generation) return;
-    this.store.update({ scenario: next, result, message: this.failuresNote(next, result, 'of the scenario'), status: `Applied: ${describe(change)}. ${planSentence(result.view)}.` });
-    this.dispatchEvent(new CustomEvent('plan'));
+  addChange(change, onWait = null) {
+    const add = (s) => ({ ...s, changes: [...s.changes, change] });
+    const refuse = (result, next) => result.failures.find((f) => f.index === next.changes.length - 1);
+    return this.edit(add, `Applied: ${describe(change)}.`, 'of the scenario', { refuse, onWait });
   }
 
-  removeChange(index) {
-    const s = this.state.scenario;
-    const gone = s.changes[index];
-    const next = { ...s, changes: s.changes.filter((_, i) => i !== index) };
-    return this.run(this.replan(next, `Removed: ${describe(gone)}.`), 'The plan could not be made');
+  /** Removes the change at `index` of the scenario shown when its turn comes (`change`: the one meant). */
+  removeChange(index, change = this.state.scenario.changes[index]) {
+    const remove = (s) => {
+      const at = s.changes[index] === change ? index : s.changes.indexOf(change);
+      return at < 0 ? null : { ...s, changes: s.changes.filter((_, i) => i !== at) };
+    };
+    return this.run(this.edit(remove, `Removed: ${describe(change)}.`, 'of the scenario'), 'The plan could not be made');
   }
 
   undo() {
-    return this.removeChange(this.state.scenario.changes.length - 1);
+    let gone = null;
+    const next = (s) => {
+      gone = s.changes[s.changes.length - 1] ?? null;
+      return gone && { ...s, changes: s.changes.slice(0, -1) };
+    };
+    return this.run(this.edit(next, () => `Removed: ${describe(gone)}.`, 'of the scenario'), 'The plan could not be made');
   }
 
   clear() {
-    return this.run(this.replan({ ...this.state.scenario, changes: [] }, 'All changes removed.'), 'The plan could not be made');
+    return this.run(this.edit((s) => ({ ...s, changes: [] }), 'All changes removed.', 'of the scenario'), 'The plan could not be made');
   }
 
   /** Settings: { defaultCap } (null: the leader's own). */
   setSettings(patch) {
-    const next = { ...this.state.scenario, ...patch };
-    return this.run(this.replan(next, `Default cap ${next.defaultCap ?? "from the store"}.`), 'The plan could not be made');
+    const status = `Default cap ${patch.defaultCap ?? 'from the store'}.`;
+    return this.run(this.edit((s) => ({ ...s, ...patch }), status, 'of the scenario'), 'The plan could not be made');
   }
 
   /** Replaces the whole scenario (the element's property, an edited address). */
@@ -265,14 +347,15 @@ export class Controller extends EventTarget {
    * remove_member (crash) change. Toggling back removes the change.
    */
   setWithheld(instance, withheld) {
-    const s = this.state.scenario;
-    const mine = (c) => c.member === instance && (c.op === 'release_departed' || (c.op === 'remove_member' && !this.isMember(instance)));
-    const rest = s.changes.filter((c) => !mine(c));
-    const fromStore = this.state.info.recent_departures.includes(instance);
-    const add = fromStore ? (withheld ? null : { op: 'release_departed', member: instance })
-      : (withheld ? { op: 'remove_member', member: instance, departure: 'crash' } : null);
-    const next = { ...s, changes: add ? [...rest, add] : rest };
-    return this.run(this.replan(next, `${instance}: splits ${withheld ? 'withheld' : 'released'}.`), 'The plan could not be made');
+    const next = (s) => {
+      const mine = (c) => c.member === instance && (c.op === 'release_departed' || (c.op === 'remove_member' && !this.isMember(instance)));
+      const rest = s.changes.filter((c) => !mine(c));
+      const fromStore = this.state.info.recent_departures.includes(instance);
+      const add = fromStore ? (withheld ? null : { op: 'release_departed', member: instance })
+        : (withheld ? { op: 'remove_member', member: instance, departure: 'crash' } : null);
+      return { ...s, changes: add ? [...rest, add] : rest };
+    };
+    return this.run(this.edit(next, `${instance}: splits ${withheld ? 'withheld' : 'released'}.`, 'of the scenario'), 'The plan could not be made');
   }
 
   isMember(name) {
@@ -280,6 +363,11 @@ export class Controller extends EventTarget {
   }
 
   // ------------------------------------------------------------------ view state
+
+  /** Asks the chart to show `member`'s row (folded or not), scroll it into view and focus it. */
+  reveal(member) {
+    this.store.update({ reveal: { member } });
+  }
 
   focus(member) {
     this.store.update({ focus: member, status: member ? `Showing ${member}'s moves, splits and claims.` : 'Showing every member.' });

@@ -1,18 +1,7 @@
-// What a person must read before the figures: the page's message (a refused snapshot, a link
-// that no longer applies, a restarted module), the plan's findings (fatal ones as the headline)
-// and the snapshot's warnings.
-import { el, attrs, button } from '../../common/page/dom.js';
+// What a person must read before the figures: the plan's findings (fatal ones as the headline)
+// and the snapshot's warnings. The page's message is in the sticky strip (message.js).
+import { el, attrs } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-
-function messageBox(m, controller) {
-  const box = attrs(el('div', undefined, `message ${m.level}`), { role: m.level === 'info' ? 'status' : 'alert', 'data-code': m.code || '' });
-  const body = el('div', undefined, 'message-body');
-  body.append(el('strong', m.title), el('div', m.text));
-  if (m.where) body.append(el('div', m.where, 'where'));
-  if (m.code) body.append(el('div', `code: ${m.code}`, 'code'));
-  box.append(body, button('✕', () => controller.dismissMessage(), 'icon', 'Dismiss this message'));
-  return box;
-}
 
 function findingsList(findings) {
   const list = el('ul', undefined, 'findings');
@@ -38,16 +27,14 @@ function warningsBox(warnings) {
   return d;
 }
 
-export function createNotices(ctx) {
+export function createNotices() {
   const node = el('div', undefined, 'notices');
-  const message = el('div', undefined, 'message-slot');
   const findings = el('div', undefined, 'findings-slot');
   const warnings = el('div', undefined, 'warnings-slot');
-  node.append(message, findings, warnings);
+  node.append(findings, warnings);
   return {
     node,
     update(state, prev) {
-      if (changed(prev, state, 'message')) message.replaceChildren(...(state.message ? [messageBox(state.message, ctx.controller)] : []));
       if (changed(prev, state, 'result')) {
         const f = state.result?.view.findings || [];
         findings.replaceChildren(...(f.length ? [findingsList(f)] : []));

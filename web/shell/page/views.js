@@ -2,6 +2,7 @@
 import { registerView } from './registry.js';
 import { createHeader } from './header.js';
 import { createNotices } from './notices.js';
+import { createMessage } from './message.js';
 import { createSummary } from '../../plan/page/summary.js';
 import { createChart } from '../../plan/page/chart.js';
 import { createExports } from '../../plan/page/exports.js';
@@ -20,7 +21,10 @@ import { createTimeline } from '../../timeline/page/tab.js';
 
 registerView({ id: 'header', place: 'header', create: createHeader });
 registerView({ id: 'notices', place: 'notices', create: createNotices });
-registerView({ id: 'summary', place: 'summary', create: createSummary });
+// the sticky strip: the page's message and the live status above the figures, in view wherever the page is scrolled
+registerView({ id: 'message', place: 'summary', order: 10, create: createMessage });
+registerView({ id: 'live-status', place: 'summary', order: 20, create: createLiveStatus });
+registerView({ id: 'summary', place: 'summary', order: 30, create: createSummary });
 registerView({ id: 'chart', place: 'main', order: 10, create: createChart });
 registerView({ id: 'exports', place: 'main', order: 90, create: createExports });
 registerView({ id: 'whatif', place: 'side', create: createWhatIf });
@@ -28,7 +32,6 @@ registerView({ id: 'moves', title: 'Moves', place: 'tab', order: 10, create: cre
 registerView({ id: 'splits', title: 'Splits', place: 'tab', order: 20, create: createSplits });
 registerView({ id: 'claims', title: 'Claims', place: 'tab', order: 30, create: createClaims });
 registerView({ id: 'convergence', title: 'Convergence', place: 'tab', order: 40, create: createConvergence });
-registerView({ id: 'live-status', place: 'header', order: 110, create: createLiveStatus });
 registerView({ id: 'live-jobs', place: 'notices', order: 110, create: createLiveJobs });
 registerView({ id: 'live', title: 'Live', place: 'tab', order: 5, create: createLive });
 registerView({ id: 'details', title: 'All figures', place: 'tab', order: 50, print: true, create: createDetails });

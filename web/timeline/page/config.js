@@ -94,7 +94,7 @@ export function createTimelineConfig(ctx) {
       const bad = err ? fieldOfPath(err.path) : null;
       for (const f of FIELDS) {
         const { a, b, tdB } = table.cells[f.key];
-        const valueA = effective(t.script, f.key, state.info);
+        const valueA = effective(t.script, f.key, state.simDefaults);
         setValue(a, inputText(f.key, valueA));
         const over = t.b && Object.hasOwn(t.b, f.key);
         setValue(b, inputText(f.key, over ? t.b[f.key] : valueA));

@@ -41,5 +41,5 @@ export async function timelineMarkdown(controller, host) {
   const run = await controller.timeline.request();
   const now = controller.state;
   const images = run?.status === 'done' ? timelineImages(run, run.timeline, host) : [];
-  return timelineSection({ timeline: run?.timeline ?? now.timeline, run, info: now.info, images });
+  return timelineSection({ timeline: run?.timeline ?? now.timeline, run, defaults: now.simDefaults, images });
 }

@@ -75,7 +75,7 @@ export function createTimeline(ctx) {
 
   function busy(run, state) {
     const since = run.since;
-    const until = (run.which === 'B' && run.timeline.b?.until_ms) || effective(run.timeline.script, 'until_ms', state.info);
+    const until = (run.which === 'B' && run.timeline.b?.until_ms) || effective(run.timeline.script, 'until_ms', state.simDefaults);
     const text = () => `Simulating ${NAMES[run.which]}: ${duration(until)} of ${fleetSize(state)}… ${((performance.now() - since) / 1000).toFixed(1)} s`;
     status.textContent = text();
     clearInterval(ticker);

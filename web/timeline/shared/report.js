@@ -37,12 +37,13 @@ function figuresLines(run, names, hasEvents) {
 }
 
 /**
- * The section: { timeline (the script state), run (its run: done, error, or null), info,
+ * The section: { timeline (the script state), run (its run: done, error, or null), defaults
+ * (the simulator's defaults for the snapshot, Planner.simDefaults),
  * images: [{ which, svg (text), range ([from, to] ms shown, or none: the whole run) }] }.
  */
-export function timelineSection({ timeline, run, info, images = [] }) {
+export function timelineSection({ timeline, run, defaults, images = [] }) {
   const names = configNames(timeline);
-  const until = effective(timeline.script, 'until_ms', info);
+  const until = effective(timeline.script, 'until_ms', defaults);
   const lines = ['## Timeline', '',
     `What the timing simulator (\`spate-planner simulate\`) replays on this snapshot: ${duration(until)} of heartbeats, lease expiry, the rebalance delay, elections, claims and drains for the events below.`,
     '', '### Script', '', ...fenced(scriptText(timeline.script), 'json')];

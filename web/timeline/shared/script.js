@@ -7,20 +7,20 @@ export const SCRIPT_FORMAT = 'spate-planner-script/1';
 const U64_KEYS = ['seed', 'weight'];
 
 /**
- * The configuration fields the page offers, where each lives in the script and its default
- * (Spate 0.1's; the lease duration is the snapshot's lease TTL). `unit`: ms (shown in
- * seconds) or count.
+ * The configuration fields the page offers and where each lives in the script. `unit`: ms
+ * (shown in seconds) or count. Their defaults are the simulator's, for the snapshot shown
+ * (Planner.simDefaults, the store's `simDefaults`): the page keeps no copy of them.
  */
 export const FIELDS = [
-  { key: 'rebalance_delay_ms', label: 'rebalance delay', where: 'config', unit: 'ms', fallback: () => 20000 },
-  { key: 'lease_duration_ms', label: 'lease duration', where: 'config', unit: 'ms', fallback: (info) => Number(info?.lease_ttl_ms || 30000) },
-  { key: 'reconcile_interval_ms', label: 'reconcile interval', where: 'config', unit: 'ms', fallback: () => 30000 },
-  { key: 'drain_deadline_ms', label: 'drain deadline', where: 'config', unit: 'ms', fallback: () => 10000 },
-  { key: 'max_attempts', label: 'max attempts', where: 'config', unit: 'count', fallback: () => 4 },
-  { key: 'detection_ms', label: 'detection latency', where: 'config', unit: 'ms', fallback: () => 0 },
-  { key: 'drain_ms', label: 'drain time (data plane)', where: 'data_plane', unit: 'ms', fallback: () => 0 },
-  { key: 'seed', label: 'seed', where: 'top', unit: 'count', fallback: () => 0 },
-  { key: 'until_ms', label: 'horizon', where: 'top', unit: 'ms', fallback: () => 600000 },
+  { key: 'rebalance_delay_ms', label: 'rebalance delay', where: 'config', unit: 'ms' },
+  { key: 'lease_duration_ms', label: 'lease duration', where: 'config', unit: 'ms' },
+  { key: 'reconcile_interval_ms', label: 'reconcile interval', where: 'config', unit: 'ms' },
+  { key: 'drain_deadline_ms', label: 'drain deadline', where: 'config', unit: 'ms' },
+  { key: 'max_attempts', label: 'max attempts', where: 'config', unit: 'count' },
+  { key: 'detection_ms', label: 'detection latency', where: 'config', unit: 'ms' },
+  { key: 'drain_ms', label: 'drain time (data plane)', where: 'data_plane', unit: 'ms' },
+  { key: 'seed', label: 'seed', where: 'top', unit: 'count' },
+  { key: 'until_ms', label: 'horizon', where: 'top', unit: 'ms' },
 ];
 
 export const FIELD = Object.fromEntries(FIELDS.map((f) => [f.key, f]));
@@ -109,10 +109,17 @@ export function fieldIn(script, key) {
   return script[where]?.[key];
 }
 
-/** The value a field takes: set in the script, else its default. */
-export function effective(script, key, info) {
+/**
+ * The value a field takes: set in the script, else the simulator's default (`defaults`:
+ * Planner.simDefaults of the snapshot; u64 values there are decimal strings, read as numbers but
+ * the seed). Undefined while no defaults are known.
+ */
+export function effective(script, key, defaults) {
   const v = fieldIn(script, key);
-  return v === undefined || v === null ? FIELD[key].fallback(info) : v;
+  if (v !== undefined && v !== null) return v;
+  const d = defaults?.[key];
+  if (d === undefined || d === null) return undefined;
+  return key === 'seed' ? String(d) : Number(d);
 }
 
 /** A script with one field set (`null`: back to the default). */

@@ -26,23 +26,26 @@ function changeForm(ctx, key, title, fields, make) {
   const apply = el('button', 'Apply');
   apply.type = 'submit';
   f.append(el('h3', title), ...fields.map(([label, control]) => field(label, control)), apply, error, done);
+  // while its change waits for a load, a frame or the change before it, the button says so
+  const waiting = (what) => { apply.textContent = what ? `Apply: waiting for ${what}…` : 'Apply: planning…'; };
   f.addEventListener('submit', async (e) => {
     e.preventDefault();
     error.textContent = '';
     done.textContent = '';
     apply.disabled = true;
     try {
-      await ctx.controller.addChange(make());
+      const change = make();
+      waiting('');
+      await ctx.controller.addChange(change, waiting);
       f.reset();
       done.textContent = ctx.controller.state.status;
       done.scrollIntoView({ block: 'nearest' });
     } catch (err) {
-      if (!isSuperseded(err)) {
-        error.textContent = `Not added: ${err.message}${err.code ? ` (${err.code})` : ''}`;
-        error.scrollIntoView({ block: 'nearest' });
-      }
+      error.textContent = `Not added: ${err.message}${err.code ? ` (${err.code})` : ''}`;
+      error.scrollIntoView({ block: 'nearest' });
     } finally {
       apply.disabled = false;
+      apply.textContent = 'Apply';
     }
   });
   return f;

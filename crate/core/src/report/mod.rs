@@ -2,11 +2,13 @@
 //! current ownership and why, the queue, counts by state, balance and churn. Shared by the
 //! command line and the dashboard so that both say the same thing.
 //!
-//! Beside it: [`converge`] (round after round) and [`published`] (the distance to the leader's
-//! last published assignment). The documents built on a whole analysis are in `crate::review`.
+//! Beside it: [`converge`] (round after round), [`published`] (the distance to the leader's
+//! last published assignment) and [`summary`] (who is over the mean and at the cap, now and
+//! planned). The documents built on a whole analysis are in `crate::review`.
 
 mod converge;
 mod published;
+mod summary;
 
 use crate::assign::{Pass, Placement, Plan};
 use crate::exact::count;
@@ -18,6 +20,7 @@ use serde::Serialize;
 
 pub use converge::{converge, Round};
 pub use published::{published_distance, PublishedDistance};
+pub use summary::{at_cap, summary, Heaviest, Marks, Mean, Summary, SummarySide, OVER_MEAN_PERCENT};
 
 /// One member's line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -7,8 +7,8 @@ use crate::claims::{ClaimAction, ClaimKind};
 use crate::exact::{self, count};
 use crate::fleet::{CapSource, Fleet, Warning};
 use crate::pipeline::{Analysis, AssignmentSource, NoPublish};
-use crate::report::{PublishedDistance, Report};
-use crate::scenario::{Departed, Scenario};
+use crate::report::{summary, PublishedDistance, Report, Summary};
+use crate::scenario::{Departed, Refused, Scenario};
 use crate::worker::NextActions;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -34,16 +34,20 @@ struct PlanDocument<'a> {
     reserved: Vec<&'a String>,
     findings: Vec<Finding>,
     scenario: &'a Scenario,
+    /// The changes of `scenario` left out of the plan, each with its reason.
+    refused: &'a [Refused],
     #[serde(skip_serializing_if = "Option::is_none")]
     assignment: Option<&'a Assignment>,
     report: &'a Report,
+    summary: Summary,
     published: &'a Option<PublishedDistance>,
     warnings: &'a [Warning],
 }
 
 /// The plan as one JSON document: `assignment` maps every member to its sorted split ids (the
-/// leader's next decision; when it publishes nothing, the records that stand); the report, the
-/// leader's inputs and where they come from, the findings and the snapshot's warnings beside it.
+/// leader's next decision; when it publishes nothing, the records that stand); the report and
+/// its summary, the changes of the scenario that did not apply, the leader's inputs and where
+/// they come from, the findings and the snapshot's warnings beside it.
 pub fn plan_document(fleet: &Fleet, a: &Analysis) -> Result<String, serde_json::Error> {
     exact::to_json(&plan_doc(fleet, a, true))
 }
@@ -71,8 +75,10 @@ fn plan_doc<'a>(fleet: &'a Fleet, a: &'a Analysis, with_assignment: bool) -> Pla
         reserved: applied.inputs.reserved.iter().collect(),
         findings: findings(fleet, a),
         scenario: &a.scenario,
+        refused: &a.refused,
         assignment: with_assignment.then_some(&a.assignment),
         report: &a.report,
+        summary: summary(&a.report),
         published: &a.published,
         warnings: &fleet.warnings,
     }

@@ -9,6 +9,8 @@
 //! emphasis can come from the data wherever the document is rendered.
 
 use super::findings::findings;
+use super::fleet_chart::{fleet_chart, FleetChart, Palette};
+use super::plan_sections;
 use crate::chart::{line_chart, paired_bars, Scale, Series};
 use crate::diff::Diff;
 use crate::fleet::Fleet;
@@ -26,6 +28,8 @@ pub struct ReviewInputs<'a> {
     pub diff: Option<&'a Diff>,
     /// The planner's version, for the record.
     pub version: &'a str,
+    /// A link that reopens the view the document was made from (the dashboard's), if any.
+    pub link: Option<&'a str>,
 }
 
 /// One chart of the report.
@@ -86,6 +90,18 @@ pub fn code_cell(s: &str) -> String {
     code_span(&s.replace('|', "\\|"))
 }
 
+/// The link to the view a report is of: an `http(s)` address as an autolink (no space, `<` or
+/// `>` can end it early: they are left out, as a browser's address has them escaped), any other
+/// text as a code span, so no `javascript:` or other scheme becomes a link.
+fn view_link(link: &str) -> String {
+    let lower = link.get(..8).unwrap_or(link).to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        format!("<{}>", link.replace(['<', '>', ' ', '\n', '\r'], ""))
+    } else {
+        code_span(link)
+    }
+}
+
 /// Prose that Markdown shows as it is: every ASCII punctuation character backslash-escaped (so
 /// no `<tag>`, `[link](…)`, `&entity;`, emphasis or `|` comes from it), lines joined.
 pub fn text(s: &str) -> String {
@@ -116,7 +132,10 @@ pub fn review(r: &ReviewInputs) -> Review {
     let mut images = Vec::new();
     header(&mut md, r);
     summary(&mut md, r.analysis);
-    loads(&mut md, &mut images, r.analysis);
+    plan_sections::summary_lines(&mut md, r.analysis);
+    loads(&mut md, &mut images, r);
+    plan_sections::members(&mut md, r.analysis);
+    plan_sections::moves(&mut md, r.analysis);
     if let Some((axis, steps)) = r.sweep {
         sweep(&mut md, &mut images, axis, steps);
     }
@@ -148,12 +167,16 @@ fn header(md: &mut String, r: &ReviewInputs) {
         "| default cap | {} |\n",
         text(&r.analysis.applied.default_cap.explain())
     );
+    if let Some(link) = r.link {
+        let _ = writeln!(md, "Link to this view: {}\n", view_link(link));
+    }
     let scenario = r.analysis.scenario.to_json().unwrap_or_default();
     let _ = writeln!(
         md,
         "Scenario (`spate-planner-scenario/1`):\n\n{}\n",
         fenced(&scenario, "json")
     );
+    plan_sections::refused(md, r.analysis);
     let list = findings(f, r.analysis);
     if !list.is_empty() {
         let _ = writeln!(md, "## Findings\n");
@@ -206,19 +229,21 @@ fn summary(md: &mut String, a: &Analysis) {
     md.push('\n');
 }
 
-fn loads(md: &mut String, images: &mut Vec<Image>, a: &Analysis) {
-    let bars: Vec<(String, f64, f64)> = a
-        .report
-        .members
-        .iter()
-        .map(|m| (m.name.clone(), m.load_now as f64, m.load_planned as f64))
-        .collect();
-    let svg = paired_bars("Load per member", ("now", "planned"), &bars, Scale::Bytes, &|v| {
-        human_bytes(v as u64)
-    });
+/// The fleet chart (the dashboard's), in the light theme, members in the report's order.
+fn loads(md: &mut String, images: &mut Vec<Image>, r: &ReviewInputs) {
+    let lines = [format!(
+        "job {}; snapshot taken at {} ms since the Unix epoch",
+        r.fleet.job, r.fleet.taken_at_ms
+    )];
+    let chart = FleetChart {
+        title: "Load per member, now and planned",
+        lines: &lines,
+        order: None,
+        palette: &Palette::default(),
+    };
     images.push(Image {
         name: "review-loads.svg".into(),
-        svg,
+        svg: fleet_chart(r.analysis, &chart),
     });
     let _ = writeln!(md, "![Load per member, now and planned](review-loads.svg)\n");
 }

@@ -1,15 +1,19 @@
 //! What a person reads or shares of a whole analysis: the headline [`findings`], the JSON
-//! documents of `plan --json` and `claims --json` ([`document`]), and the Markdown review
-//! ([`markdown`]) with its charts. These sit above the pipeline, the sweep and the comparison,
+//! documents of `plan --json` and `claims --json` ([`document`]), the fleet chart
+//! ([`fleet_chart`], the dashboard's SVG export) and the Markdown review ([`markdown`]) with its
+//! charts. These sit above the pipeline, the sweep and the comparison,
 //! which they present; nothing below imports them.
 
 mod document;
 mod findings;
+mod fleet_chart;
 mod markdown;
+mod plan_sections;
 
 pub use document::{
     claims_document, claims_view, find_splits, fleet_info, plan_document, plan_view, CLAIMS_FORMAT,
     PLAN_FORMAT,
 };
 pub use findings::{findings, Finding, Level};
+pub use fleet_chart::{fleet_chart, FleetChart, Palette};
 pub use markdown::{review, Image, Review, ReviewInputs};

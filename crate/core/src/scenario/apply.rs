@@ -5,7 +5,7 @@
 //! departures (decided by `progress.owner`, as the leader decides), and explicit per-split
 //! `reserve`/`release` overrides (the last one wins). The reserved set is computed once, at the end.
 
-use super::{Change, Departure, Scenario, ScenarioError, MAX_ADDED_SPLITS};
+use super::{Change, Departure, Refused, Scenario, ScenarioError, MAX_ADDED_SPLITS, OPS};
 use crate::codes::ErrorCode;
 use crate::fleet::{DefaultCap, Fleet};
 use crate::leader::LeaderInputs;
@@ -86,13 +86,28 @@ fn err(at: usize, code: ErrorCode, field: &str, message: String) -> ScenarioErro
 
 impl Scenario {
     /// The leader's inputs for `fleet` after this scenario. With no changes and no settings,
-    /// they are the leader's next decision's inputs as the store shows them.
+    /// they are the leader's next decision's inputs as the store shows them. Fails with the
+    /// first change that does not apply.
     pub fn apply(&self, fleet: &Fleet) -> Result<Applied, ScenarioError> {
-        let mut d = Draft::new(fleet, self);
-        for (at, change) in self.changes.iter().enumerate() {
-            change.apply(&mut d, at)?;
+        let (applied, refused) = self.apply_partly(fleet);
+        match refused.first() {
+            Some(r) => Err(r.error()),
+            None => Ok(applied),
         }
-        Ok(d.finish())
+    }
+
+    /// The scenario as far as it applies: each change in order against the fleet as the changes
+    /// before it that applied left it; a change that does not apply is left out (it changes
+    /// nothing) and listed with its reason, and the rest still apply.
+    pub fn apply_partly(&self, fleet: &Fleet) -> (Applied, Vec<Refused>) {
+        let mut d = Draft::new(fleet, self);
+        let mut refused = Vec::new();
+        for (at, change) in self.changes.iter().enumerate() {
+            if let Err(e) = change.apply(&mut d, at) {
+                refused.push(Refused::of(at, e));
+            }
+        }
+        (d.finish(), refused)
     }
 }
 
@@ -215,9 +230,20 @@ impl<'f> Draft<'f> {
 }
 
 impl Change {
-    /// Applies this change, the `at`-th of its scenario, to the draft.
+    /// Applies this change, the `at`-th of its scenario, to the draft; a change that does not
+    /// apply leaves the draft as it was.
     fn apply(&self, d: &mut Draft, at: usize) -> Step {
         match self {
+            Change::Unknown(raw) => Err(err(
+                at,
+                ErrorCode::UnknownOp,
+                "op",
+                format!(
+                    "{} is not a change this planner knows (one of {})",
+                    raw.get("op").map_or_else(String::new, |op| op.to_string()),
+                    OPS.join(", ")
+                ),
+            )),
             Change::AddMember { member, cap } => add_member(d, at, member, cap.unwrap_or(0)),
             Change::RemoveMember {
                 member,
@@ -362,15 +388,19 @@ fn release_departed(d: &mut Draft, at: usize, member: &str) -> Step {
 }
 
 fn set_overrides(d: &mut Draft, at: usize, splits: &[String], reserve: bool) -> Step {
-    for (j, id) in splits.iter().enumerate() {
-        if !d.inputs.splits.contains_key(id) {
-            return Err(err(
-                at,
-                ErrorCode::UnknownSplit,
-                &format!("splits[{j}]"),
-                format!("no split {id:?}"),
-            ));
-        }
+    if let Some((j, id)) = splits
+        .iter()
+        .enumerate()
+        .find(|(_, id)| !d.inputs.splits.contains_key(*id))
+    {
+        return Err(err(
+            at,
+            ErrorCode::UnknownSplit,
+            &format!("splits[{j}]"),
+            format!("no split {id:?}"),
+        ));
+    }
+    for id in splits {
         d.overrides.insert(id.clone(), reserve);
     }
     Ok(())
@@ -398,8 +428,8 @@ fn set_weight(d: &mut Draft, at: usize, split: &str, weight: u64) -> Step {
 }
 
 fn add_splits(d: &mut Draft, at: usize, count: u64, weight: u64, prefix: &str, owner: Option<&str>) -> Step {
-    d.added_splits = d.added_splits.saturating_add(count);
-    if d.added_splits > MAX_ADDED_SPLITS {
+    let added = d.added_splits.saturating_add(count);
+    if added > MAX_ADDED_SPLITS {
         return Err(err(
             at,
             ErrorCode::TooManySplits,
@@ -407,21 +437,23 @@ fn add_splits(d: &mut Draft, at: usize, count: u64, weight: u64, prefix: &str, o
             format!("a scenario adds at most {MAX_ADDED_SPLITS} splits in all"),
         ));
     }
-    for n in 0..count {
-        let id = format!("{prefix}{n:06}");
-        if d.inputs.splits.contains_key(&id) {
-            return Err(err(
-                at,
-                ErrorCode::DuplicateSplit,
-                "prefix",
-                format!("split {id:?} already exists: choose another prefix"),
-            ));
-        }
+    let ids: Vec<String> = (0..count).map(|n| format!("{prefix}{n:06}")).collect();
+    if let Some(id) = ids.iter().find(|id| d.inputs.splits.contains_key(*id)) {
+        return Err(err(
+            at,
+            ErrorCode::DuplicateSplit,
+            "prefix",
+            format!("split {id:?} already exists: choose another prefix"),
+        ));
+    }
+    d.added_splits = added;
+    let splits = Arc::make_mut(&mut d.inputs.splits);
+    for id in ids {
         let split = runnable_split(&id, d.inputs.seed, weight, owner);
         if let (Some(index), Some(o)) = (d.leased.as_mut(), owner) {
             index.entry(o.to_string()).or_default().push(id.clone());
         }
-        Arc::make_mut(&mut d.inputs.splits).insert(id, split);
+        splits.insert(id, split);
     }
     Ok(())
 }

@@ -9,6 +9,7 @@
 mod apply;
 
 use crate::codes::ErrorCode;
+use crate::exact::wide;
 use crate::json;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -60,6 +61,11 @@ pub enum Departure {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Change {
+    /// A change whose `op` this planner does not know, kept as written (the whole object): it
+    /// is refused when the scenario is applied (code `unknown_op`) and the others still apply.
+    /// Read and written only through [`Scenario`]'s `changes` (see `ops`).
+    #[serde(skip)]
+    Unknown(serde_json::Map<String, serde_json::Value>),
     /// A new live member, with its own cap (`max_in_flight`; absent or 0: the default cap).
     /// An instance that departed recently comes back: its window is cancelled at once.
     AddMember {
@@ -105,48 +111,56 @@ pub enum Change {
     },
 }
 
-/// u64 fields read from a JSON number or a decimal string: JavaScript writes exact 64-bit
-/// values as strings, and the planner's own documents carry them so.
-mod wide {
-    use serde::de::{self, Deserializer, Visitor};
-    use std::fmt;
+/// The ops of [`Change`], as the scenario format writes them.
+pub const OPS: [&str; 9] = [
+    "add_member",
+    "remove_member",
+    "release_departed",
+    "set_cap",
+    "set_default_cap",
+    "reserve",
+    "release",
+    "set_weight",
+    "add_splits",
+];
 
-    struct Wide;
+/// A scenario's `changes` read one by one: a change whose `op` is a string that is not one of
+/// [`OPS`] is kept as [`Change::Unknown`]; every other change is read strictly (an unknown field
+/// or a bad value fails the whole scenario, naming the change). Written back as read.
+mod ops {
+    use super::{Change, OPS};
+    use serde::de::{Deserialize, Deserializer, Error};
+    use serde::ser::{SerializeSeq, Serializer};
+    use serde_json::Value;
 
-    impl Visitor<'_> for Wide {
-        type Value = u64;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an integer in 0..=18446744073709551615 (a number or a decimal string)")
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
-            Ok(v)
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
-            u64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
-        }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
-            Err(E::custom(crate::json::not_a_u64(v)))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
-            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(E::invalid_value(de::Unexpected::Str(v), &self));
+    fn read(at: usize, v: Value) -> Result<Change, String> {
+        if let Value::Object(m) = &v {
+            if let Some(Value::String(op)) = m.get("op") {
+                if !OPS.contains(&op.as_str()) {
+                    return Ok(Change::Unknown(m.clone()));
+                }
             }
-            // Only digits, so it fails only by being too large.
-            v.parse().map_err(|_| {
-                E::custom(format_args!(
-                    "{v:?} is larger than the largest u64 ({})",
-                    crate::json::U64_MAX_TEXT
-                ))
-            })
         }
+        Change::deserialize(v).map_err(|e| format!("changes[{at}]: {e}"))
     }
 
-    pub fn u64<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        d.deserialize_any(Wide)
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Change>, D::Error> {
+        Vec::<Value>::deserialize(d)?
+            .into_iter()
+            .enumerate()
+            .map(|(at, v)| read(at, v).map_err(D::Error::custom))
+            .collect()
     }
 
-    pub fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-        u64(d).map(Some)
+    pub fn serialize<S: Serializer>(changes: &[Change], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(changes.len()))?;
+        for c in changes {
+            match c {
+                Change::Unknown(raw) => seq.serialize_element(raw)?,
+                known => seq.serialize_element(known)?,
+            }
+        }
+        seq.end()
     }
 }
 
@@ -172,7 +186,7 @@ pub struct Scenario {
         deserialize_with = "wide::opt_u64"
     )]
     pub rebalance_delay_ms: Option<u64>,
-    #[serde(default)]
+    #[serde(default, with = "ops")]
     pub changes: Vec<Change>,
 }
 
@@ -202,6 +216,37 @@ impl ScenarioError {
             code,
             path: path.into(),
             message,
+        }
+    }
+}
+
+/// A change of a scenario that does not apply, left out of the plan, and why (its error's code,
+/// path and message).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refused {
+    /// Its index in the scenario's `changes`.
+    pub index: u32,
+    pub code: ErrorCode,
+    pub path: String,
+    pub message: String,
+}
+
+impl Refused {
+    fn of(at: usize, e: ScenarioError) -> Refused {
+        Refused {
+            index: crate::exact::count(at),
+            code: e.code,
+            path: e.path,
+            message: e.message,
+        }
+    }
+
+    /// The refusal as the error a strict reading stops at.
+    pub fn error(&self) -> ScenarioError {
+        ScenarioError {
+            code: self.code,
+            path: self.path.clone(),
+            message: self.message.clone(),
         }
     }
 }
@@ -299,6 +344,15 @@ impl Scenario {
     /// The scenario as compact JSON (what the dashboard keeps in its URL).
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         serde_json::to_string(self)
+    }
+
+    /// The scenario's baseline: its settings, none of its changes (what a what-if is compared
+    /// with).
+    pub fn baseline(&self) -> Scenario {
+        Scenario {
+            changes: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// The rebalance delay this scenario plans with.
