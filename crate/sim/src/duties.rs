@@ -25,6 +25,8 @@ impl Sim<'_> {
         wk.claims_dirty = false;
         if wk.owned.len() < wk.cfg.k as usize || wk.scan_pending {
             wk.scan_pending = false;
+            // The evaluation reads every assigned split: one unit of the budget each.
+            self.events += wk.assignment.as_ref().map_or(0, |a| a.len() as u64);
             for c in self.candidates(w) {
                 let Some(wk) = self.workers.get(w) else {
                     return;

@@ -138,7 +138,7 @@ impl<'a> Sim<'a> {
                 ErrorCode::TooManyEvents,
                 "until_ms",
                 format!(
-                    "the simulation did more than {} units of work (events, worker steps, planned members and splits) before {} ms: shorten until_ms, use fewer events or a smaller fleet",
+                    "the simulation did more than {} units of work (events, worker steps, plans, published and evaluated splits) before {} ms: shorten until_ms, use fewer events or a smaller fleet",
                     self.max_events,
                     self.now - ORIGIN
                 ),

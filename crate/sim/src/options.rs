@@ -7,9 +7,11 @@ use std::fmt;
 pub(crate) const ORIGIN: u64 = 1 << 40;
 
 /// The default work budget ([`Options::max_events`]). Each `start` costs a plan of the whole
-/// fleet and the rewrite of the records it changes, so work grows with the square of the
-/// members started: 1,000 started at one instant on a 2,000-split fleet take about 3.5 million
-/// units, 3,000 would take about 12 million and are stopped at this bound.
+/// fleet (its improving moves scan the members) and the rewrite of the records it changes, so
+/// work grows faster than the square of the members started: 300 started at one instant on a
+/// 2,000-split fleet take about 1.5 million units; 1,000 or 3,000 are stopped at this bound,
+/// within about 2 s. The largest `bench --sim` scenario (10,000 x 100, byte weights) takes
+/// about 2.3 million.
 pub const MAX_WORK: u64 = 5_000_000;
 
 /// How to run.
@@ -21,8 +23,9 @@ pub struct Options {
     /// Also record every split lease renewal in the timeline.
     pub trace_renewals: bool,
     /// Stop with `too_many_events` after this many units of work: each handled event and
-    /// delivery, each worker step, and each plan's members plus splits (a plan is the costly
-    /// part).
+    /// delivery, each worker step, each plan's members plus splits plus, per improving move,
+    /// one per 16 members, each published record's splits, and each claim evaluation's
+    /// assigned splits (plans and publishes are the costly part).
     pub max_events: u64,
 }
 

@@ -350,3 +350,24 @@ fn many_starts_are_stopped_by_the_work_budget() {
     let o = simulate(&fleet, &script(&starts(100)), &Options::default()).expect("runs");
     assert_eq!(o.figures.end_ms, 60_000);
 }
+
+/// Members started at one instant on a 2,000-split fleet end within the default work budget,
+/// counted in units, not time: 1,000 or 3,000 of them are stopped with `too_many_events` at t = 0.
+/// Each start plans the whole fleet (its improving moves scan the members) and rewrites the
+/// records it changes; the budget counts those moves, each written record's splits and each
+/// claim evaluation's assigned splits. Fails when they are not counted: 1,000 starts then ran
+/// to the end, in 7 s, and 3,000 ran 12 s before being stopped.
+#[test]
+fn a_thousand_or_three_thousand_starts_are_stopped_by_the_default_budget() {
+    let fleet = Start::steady(2000, 10, 8, 1);
+    for n in [1000, 3000] {
+        let Err(e) = simulate(&fleet, &script(&starts(n)), &Options::default()) else {
+            panic!("{n} starts ran within the default budget");
+        };
+        assert_eq!(
+            (e.code.to_string(), e.path.as_str()),
+            ("too_many_events".into(), "until_ms")
+        );
+        assert!(e.message.contains("before 0 ms"), "{}", e.message);
+    }
+}
