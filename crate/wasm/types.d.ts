@@ -140,6 +140,8 @@ export interface SweepStep {
 export interface SweepVerdict { meets: boolean[]; smallest: number | null; }
 /** `Planner.simDefaults()`: what a Timeline script leaves unset takes, for this snapshot. */
 export interface SimDefaults {
+  /** Where the fleet starts: the snapshot as it is, or settled on its plan. */
+  start: "snapshot" | "planned";
   rebalance_delay_ms: U64; lease_duration_ms: U64; reconcile_interval_ms: U64; drain_deadline_ms: U64;
   max_attempts: number; detection_ms: U64; drain_ms: U64; seed: U64; until_ms: U64;
 }

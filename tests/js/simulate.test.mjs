@@ -38,7 +38,7 @@ test("the Timeline's defaults are the simulator's: Spate 0.1's, the lease from t
   const { Planner } = await loadPlanner('production');
   const d = Planner.demo(100, 3, 1).simDefaults();
   assert.deepEqual(d, {
-    rebalance_delay_ms: '20000', lease_duration_ms: '30000', reconcile_interval_ms: '30000', drain_deadline_ms: '10000',
+    start: 'snapshot', rebalance_delay_ms: '20000', lease_duration_ms: '30000', reconcile_interval_ms: '30000', drain_deadline_ms: '10000',
     max_attempts: 4, detection_ms: '0', drain_ms: '0', seed: '0', until_ms: '600000',
   });
   // a lease bucket whose TTL is 45 s: the lease duration follows it
