@@ -218,7 +218,7 @@ fn summary(out: &mut impl Write, r: &Report) -> Result<()> {
             writeln!(
                 out,
                 "heaviest {what}: {} ({} -> {}; {}x the mean now -> {}x the planned mean)",
-                h.name,
+                shown(&h.name),
                 human_bytes(h.load_now),
                 human_bytes(h.load_planned),
                 h.now_over_mean,
