@@ -14,7 +14,7 @@ import { movesSlice, cmpDecimal } from '../../web/plan/worker/moves-slice.js';
 const MAX = '18446744073709551615';
 
 test('scenario text keeps u64 values exact, as decimal strings', () => {
-  const s = { defaultCap: 12, rebalanceDelayMs: '20000', changes: [{ op: 'set_weight', split: 'a', weight: MAX }, { op: 'add_splits', count: '3', weight: '9007199254740993', prefix: 'x-' }] };
+  const s = { defaultCap: 12, rebalanceDelayMs: '20000', rules: null, changes: [{ op: 'set_weight', split: 'a', weight: MAX }, { op: 'add_splits', count: '3', weight: '9007199254740993', prefix: 'x-' }] };
   const text = scenarioText(s);
   assert.equal(text, `{"format":"spate-planner-scenario/1","default_cap":12,"rebalance_delay_ms":"20000","changes":[{"op":"set_weight","split":"a","weight":"${MAX}"},{"op":"add_splits","count":"3","weight":"9007199254740993","prefix":"x-"}]}`);
   assert.deepEqual(parseScenario(text), s);
@@ -106,10 +106,14 @@ test('natural sort: worker-2 < worker-10 < worker-100, and sort by now, planned,
 });
 
 test('permalink: the scenario, the order and the snapshot round-trip; a bad scenario reads as empty with the error', () => {
-  const s = { defaultCap: null, rebalanceDelayMs: null, changes: [{ op: 'add_member', member: 'w&x=#', cap: 3 }] };
+  const s = { defaultCap: null, rebalanceDelayMs: null, rules: null, changes: [{ op: 'add_member', member: 'w&x=#', cap: 3 }] };
   const frag = toFragment(s, { order: 'planned', snapshot: 'orders@1764547200000' });
   const back = fromFragment(frag);
   assert.deepEqual(back.scenario, s);
+  // the rules picked in the what-if panel travel in the link, and a scenario of rules alone is kept
+  const ruled = { ...emptyScenario(), rules: '0.3' };
+  assert.match(scenarioText(ruled), /"rules":"0\.3"/);
+  assert.deepEqual(fromFragment(toFragment(ruled, { order: 'name', snapshot: 'x@1' })).scenario, ruled);
   assert.equal(back.order, 'planned');
   assert.equal(back.snapshot, 'orders@1764547200000');
   assert.equal(toFragment(emptyScenario(), { order: 'name', snapshot: 'x@1' }), '');

@@ -2,22 +2,10 @@
 //! Every string from the store goes through [`shown`] (control characters escaped).
 
 use crate::term::{shown, shown_or};
-use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActions, Reason, Report};
+use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActions, Report};
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
 
-fn reason_text(r: Reason) -> &'static str {
-    match r {
-        Reason::Unowned => "unowned: fill",
-        Reason::OwnerGone => "owner gone",
-        Reason::OverCap => "owner over cap",
-        Reason::Improve => "improving move",
-        Reason::Queued => "queued: no free lane",
-        Reason::LeaseNotCurrent => "lease behind its record: fill",
-        Reason::Previous => "kept by its previous assignee",
-        Reason::RecordOwner => "kept by its record's owner",
-    }
-}
 
 /// The plan report.
 pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
@@ -166,7 +154,7 @@ fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
             human_bytes(mv.weight),
             shown_or(mv.from.as_deref(), "(none)"),
             shown_or(mv.to.as_deref(), "(queue)"),
-            reason_text(mv.reason),
+            mv.reason.words(),
             gain
         )?;
     }

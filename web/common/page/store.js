@@ -17,7 +17,7 @@ export function initialState() {
     /** A load under way: { label, fraction, text } or null. */
     loading: null,
     /** The scenario: { defaultCap, rebalanceDelayMs, changes } (common/shared/scenario.js). */
-    scenario: { defaultCap: null, rebalanceDelayMs: null, changes: [] },
+    scenario: { defaultCap: null, rebalanceDelayMs: null, rules: null, changes: [] },
     /**
      * The plan of the scenario: { view, baseline, failures, planMs, roundTripMs, moveCount,
      * text } — failures: the core's `refused`, [{ index, code, message, path }] for changes

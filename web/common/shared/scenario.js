@@ -8,7 +8,7 @@ const U64_FIELDS = ['weight', 'count', 'rebalance_delay_ms'];
 
 /** The empty scenario. */
 export function emptyScenario() {
-  return { defaultCap: null, rebalanceDelayMs: null, changes: [] };
+  return { defaultCap: null, rebalanceDelayMs: null, rules: null, changes: [] };
 }
 
 /**
@@ -19,6 +19,7 @@ export function scenarioText(s) {
   const doc = { format: FORMAT };
   if (s.defaultCap !== null && s.defaultCap !== undefined) doc.default_cap = s.defaultCap;
   if (s.rebalanceDelayMs !== null && s.rebalanceDelayMs !== undefined) doc.rebalance_delay_ms = String(s.rebalanceDelayMs);
+  if (s.rules !== null && s.rules !== undefined) doc.rules = s.rules;
   doc.changes = s.changes;
   return JSON.stringify(doc, (k, v) => (U64_FIELDS.includes(k) && typeof v === 'number' ? String(v) : v));
 }
@@ -49,13 +50,15 @@ export function parseScenario(text) {
   return {
     defaultCap: doc.default_cap === undefined || doc.default_cap === null ? null : Number(doc.default_cap),
     rebalanceDelayMs: doc.rebalance_delay_ms === undefined || doc.rebalance_delay_ms === null ? null : String(doc.rebalance_delay_ms),
+    // the release whose rules decide (the core reads and checks it): null, the store's
+    rules: doc.rules === undefined || doc.rules === null ? null : String(doc.rules),
     changes,
   };
 }
 
 /** True when a scenario has anything to keep (a setting or a change). */
 export function hasContent(s) {
-  return s.changes.length > 0 || s.defaultCap !== null || s.rebalanceDelayMs !== null;
+  return s.changes.length > 0 || s.defaultCap !== null || s.rebalanceDelayMs !== null || (s.rules ?? null) !== null;
 }
 
 const DEPARTURE = {

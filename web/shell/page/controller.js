@@ -355,7 +355,9 @@ export class Controller extends EventTarget {
 
   /** Settings: { defaultCap } (null: the leader's own). */
   setSettings(patch) {
-    const status = `Default cap ${patch.defaultCap ?? 'from the store'}.`;
+    const status = 'rules' in patch
+      ? `Rules: ${patch.rules ? `Spate ${patch.rules}` : 'as the store names them'}.`
+      : `Default cap ${patch.defaultCap ?? 'from the store'}.`;
     return this.run(this.edit((s) => ({ ...s, ...patch }), status, 'of the scenario'), 'The plan could not be made');
   }
 

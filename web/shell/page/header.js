@@ -1,5 +1,5 @@
-// The header: what is shown (job, source, when, the leader's default cap and where it comes
-// from), the ways to open a snapshot, and a load's progress.
+// The header: what is shown (job, source, when, the leader's default cap and the release whose
+// rules decide, each with where it comes from), the ways to open a snapshot, and a load's progress.
 import { el, attrs, button, input } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { utc, thousands } from '../../common/shared/format.js';
@@ -21,6 +21,13 @@ function capLine(view) {
   line.append(el('span', `Default cap ${view.default_cap}`, 'cap-value'), el('span', ` — ${CAP_SOURCE[view.default_cap_source] || view.default_cap_source}`));
   if (view.default_cap_source === 'spate_default') line.append(el('span', `. ${view.default_cap_note}`, 'cap-note'));
   line.title = view.default_cap_note;
+  return line;
+}
+
+/** The release whose rules decide, and why: the core's words (`rules_note`). */
+function rulesLine(view) {
+  const line = attrs(el('p', undefined, 'rules-line'), { 'data-rules': view.rules, 'data-rules-source': view.rules_source });
+  line.append(el('span', `Rules: ${view.rules_note}`));
   return line;
 }
 
@@ -72,7 +79,7 @@ export function createHeader(ctx) {
     node,
     update(state, prev) {
       if (changed(prev, state, 'info', 'source', 'loading')) source.textContent = sourceText(state);
-      if (changed(prev, state, 'result')) cap.replaceChildren(...(state.result ? [capLine(state.result.view)] : []));
+      if (changed(prev, state, 'result')) cap.replaceChildren(...(state.result ? [capLine(state.result.view), rulesLine(state.result.view)] : []));
       if (changed(prev, state, 'loading')) {
         progress.hidden = !state.loading;
         if (state.loading) {

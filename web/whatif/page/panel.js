@@ -2,7 +2,7 @@
 // applies is marked with its reason), the recently departed instances whose splits the leader
 // withholds, and the forms. Beside the chart when the element is wide; a drawer at the bottom
 // of the viewport when it is narrow (the summary strip stays in view above).
-import { el, attrs, button, input } from '../../common/page/dom.js';
+import { el, attrs, button, input, select } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { describe } from '../../common/shared/scenario.js';
 import { createForms } from './forms.js';
@@ -62,6 +62,15 @@ function capSetting(controller) {
   return { node: l, cap };
 }
 
+/** Which release's rules plan the store: the store's (detected) or one picked. */
+function rulesSetting(controller) {
+  const rules = select([['', 'as the store names them'], ['0.1', 'Spate 0.1 / 0.2'], ['0.3', 'Spate 0.3']], 'decision rules');
+  rules.addEventListener('change', () => controller.setSettings({ rules: rules.value === '' ? null : rules.value }));
+  const l = el('label', undefined, 'field');
+  l.append(el('span', 'Decision rules (what upgrading changes)'), rules);
+  return { node: l, rules };
+}
+
 export function createWhatIf(ctx) {
   const { controller } = ctx;
   const node = attrs(el('section', undefined, 'whatif'), { 'aria-labelledby': 'whatif-title', id: 'whatif' });
@@ -69,6 +78,7 @@ export function createWhatIf(ctx) {
   const heading = attrs(el('h2', 'What-if'), { id: 'whatif-title' });
   const body = attrs(el('div', undefined, 'whatif-body'), { id: 'whatif-body', tabindex: '-1' });
   const settings = capSetting(controller);
+  const rulesField = rulesSetting(controller);
   const list = attrs(el('ol', undefined, 'changes'), { 'aria-label': 'changes' });
   const tools = el('div', undefined, 'row');
   const undo = button('Undo last change', () => controller.undo());
@@ -76,7 +86,7 @@ export function createWhatIf(ctx) {
   tools.append(undo, clear);
   const departed = el('div', undefined, 'departed-slot');
   const forms = createForms(ctx);
-  body.append(settings.node, el('h3', 'Changes'), list, tools, departed, forms.node);
+  body.append(settings.node, rulesField.node, el('h3', 'Changes'), list, tools, departed, forms.node);
   node.append(heading, toggle, body);
   let open = false;
 
@@ -114,7 +124,10 @@ export function createWhatIf(ctx) {
         settings.cap.placeholder = String(v.default_cap);
         departed.replaceChildren(...departedList(state, controller));
       }
-      if (changed(prev, state, 'scenario')) settings.cap.value = state.scenario.defaultCap ?? '';
+      if (changed(prev, state, 'scenario')) {
+        settings.cap.value = state.scenario.defaultCap ?? '';
+        rulesField.rules.value = state.scenario.rules ?? '';
+      }
       // the focused member (a chart click, a link's) picked in the forms; a later plan keeps what the person picked
       if (state.focus && (changed(prev, state, 'focus') || (state.result && !prev?.result))) forms.prefill(state.focus);
     },

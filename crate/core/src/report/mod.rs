@@ -68,6 +68,22 @@ pub enum Reason {
     RecordOwner,
 }
 
+impl Reason {
+    /// The reason in a few words, as the human report and the review document write it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Reason::Unowned => "unowned: fill",
+            Reason::OwnerGone => "owner gone",
+            Reason::OverCap => "owner over cap",
+            Reason::Improve => "improving move",
+            Reason::Queued => "queued: no free lane",
+            Reason::LeaseNotCurrent => "lease behind its record (0.3)",
+            Reason::Previous => "kept by the last publish's assignee (0.3)",
+            Reason::RecordOwner => "kept by its record's owner (0.3)",
+        }
+    }
+}
+
 /// A split that changes hands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveReport {

@@ -5,7 +5,7 @@
 
 use super::markdown::{code_cell, code_span};
 use crate::pipeline::Analysis;
-use crate::report::{human_bytes, summary, Reason};
+use crate::report::{human_bytes, summary};
 use std::fmt::Write;
 
 /// Moves listed (the heaviest).
@@ -97,18 +97,6 @@ pub fn members(md: &mut String, a: &Analysis) {
     let _ = writeln!(md, "\n(* the default cap)\n");
 }
 
-fn reason_text(r: Reason) -> &'static str {
-    match r {
-        Reason::Unowned => "unowned: fill",
-        Reason::OwnerGone => "owner gone",
-        Reason::OverCap => "owner over cap",
-        Reason::Improve => "improving move",
-        Reason::Queued => "queued: no free lane",
-        Reason::LeaseNotCurrent => "lease behind its record (0.3)",
-        Reason::Previous => "kept by the last publish's assignee (0.3)",
-        Reason::RecordOwner => "kept by its record's owner (0.3)",
-    }
-}
 
 /// The heaviest moves (by weight, then split id).
 pub fn moves(md: &mut String, a: &Analysis) {
@@ -134,7 +122,7 @@ pub fn moves(md: &mut String, a: &Analysis) {
             human_bytes(mv.weight),
             mv.from.as_deref().map_or("—".into(), code_cell),
             mv.to.as_deref().map_or("queue".into(), code_cell),
-            reason_text(mv.reason)
+            mv.reason.words()
         );
     }
     md.push('\n');
