@@ -1,6 +1,7 @@
 //! `spate-planner diff-rules`: the store planned by Spate 0.1's rules and by 0.3's, side by side.
 
 use crate::leader_flags::LeaderFlags;
+use crate::term::{shown, shown_or};
 use spate_planner_core::{diff_rules, human_bytes, to_json, RulesDiff, RulesSide};
 use std::io::Write;
 use std::path::PathBuf;
@@ -63,7 +64,7 @@ fn side_line(out: &mut impl Write, s: &RulesSide) -> std::io::Result<()> {
 fn list(out: &mut impl Write, title: &str, ids: &[String], limit: usize) -> std::io::Result<()> {
     writeln!(out, "\n{title} ({}):", ids.len())?;
     for id in ids.iter().take(limit) {
-        writeln!(out, "  {id}")?;
+        writeln!(out, "  {}", shown(id))?;
     }
     if ids.len() > limit {
         writeln!(out, "  ... and {} more (--json lists all)", ids.len() - limit)?;
@@ -72,7 +73,7 @@ fn list(out: &mut impl Write, title: &str, ids: &[String], limit: usize) -> std:
 }
 
 fn human(out: &mut impl Write, d: &RulesDiff, limit: usize) -> std::io::Result<()> {
-    writeln!(out, "job {}: today {}", d.job, d.today.explain())?;
+    writeln!(out, "job {}: today {}", shown(&d.job), d.today.explain())?;
     writeln!(
         out,
         "\n{:<6} {:>8} {:>11} {:>11} {:>11} {:>7} {:>11} {:>9}",
@@ -93,11 +94,11 @@ fn human(out: &mut impl Write, d: &RulesDiff, limit: usize) -> std::io::Result<(
     list(out, "reassigned by 0.3, kept by 0.1", &d.kept_only_by_0_1, limit)?;
     writeln!(out, "\nplaced apart ({}):", d.placed_apart.len())?;
     for p in d.placed_apart.iter().take(limit) {
-        let name = |m: &Option<String>| m.clone().unwrap_or_else(|| "-".into());
+        let name = |m: &Option<String>| shown_or(m.as_deref(), "-").into_owned();
         writeln!(
             out,
             "  {}: published {}, 0.1 {}, 0.3 {}",
-            p.split,
+            shown(&p.split),
             name(&p.published),
             name(&p.by_0_1),
             name(&p.by_0_3)

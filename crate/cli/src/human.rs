@@ -6,7 +6,6 @@ use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActi
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
 
-
 /// The plan report.
 pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
     header(out, fleet, a)?;

@@ -97,7 +97,6 @@ pub fn members(md: &mut String, a: &Analysis) {
     let _ = writeln!(md, "\n(* the default cap)\n");
 }
 
-
 /// The heaviest moves (by weight, then split id).
 pub fn moves(md: &mut String, a: &Analysis) {
     let all = &a.report.moves;
