@@ -13,7 +13,7 @@ export async function example(bytes: Uint8Array): Promise<string> {
   const scenario: Scenario = { format: 'spate-planner-scenario/1', default_cap: 8, changes: [{ op: 'remove_member', member: 'w1', departure: 'graceful' }] };
   const view: PlanView = p.plan(JSON.stringify(scenario));
   const heaviest: string = view.report.members.reduce((a, m) => (BigInt(m.load_planned) > BigInt(a.load_planned) ? m : a)).name;
-  const why: 'unowned' | 'owner_gone' | 'over_cap' | 'improve' | 'queued' | undefined = view.report.moves[0]?.reason;
+  const why: 'unowned' | 'owner_gone' | 'over_cap' | 'improve' | 'queued' | 'lease_not_current' | 'previous' | 'record_owner' | undefined = view.report.moves[0]?.reason;
   const claims = p.claims('', heaviest, true, 4);
   const first = Object.values(claims.claims)[0]?.map((c) => `${c.kind}:${c.action}:${c.split}`) ?? [];
   const rounds = p.converge('', 10).map((r) => r.moves);
