@@ -172,9 +172,9 @@ test('Claims at 200 members: opens fast, members with nothing to do folded into 
     // budget 300 ms (tests/bench/views.mjs prints the figure); five times that here for a shared machine
     assert.ok(ms < 1500, `the claims took ${ms.toFixed(0)} ms`);
     assert.equal(await page.locator('.claims-summary').textContent(),
-      '200 live members, 0 actions (acting on the published records; max_attempts 4). 200 of them have nothing to claim, quarantine or drain.');
+      '200 live members, 0 actions (acting on the published records; max_attempts 4). 200 of them have nothing to claim, quarantine, drain or drop.');
     assert.equal(await page.locator('.claims .worker').count(), 0);
-    assert.equal(await page.locator('.idle-workers > summary').textContent(), '200 members with nothing to claim, quarantine or drain');
+    assert.equal(await page.locator('.idle-workers > summary').textContent(), '200 members with nothing to claim, quarantine, drain or drop');
     assert.equal(await page.locator('.claims [data-worker]').count(), 200);
     const facts = await page.locator('.idle-table tbody td:last-child').allTextContents();
     assert.ok(facts.every((f) => /^holds \d+ of \d+ lanes; has an assignment; [\d,]+ candidates skipped: not in its assignment(, or beyond its cap of \d+ lanes)?$/.test(f)), facts[0]);

@@ -11,7 +11,7 @@ import { toFragment, fromFragment, linkExtras } from '../../web/shell/shared/per
 import { emptyScenario } from '../../web/common/shared/scenario.js';
 import { defaultRange, AXES } from '../../web/review/shared/sweep-model.js';
 import { MEMBER_COLUMNS, orderWarning, memberLoads } from '../../web/review/shared/compare-model.js';
-import { acts, skippedText, workerFacts, claimsSummary } from '../../web/plan/shared/claims-text.js';
+import { acts, skippedText, workerFacts, claimsSummary, fencedText } from '../../web/plan/shared/claims-text.js';
 import { recoverySentences, stuckGroups, stuckText } from '../../web/timeline/shared/recovery.js';
 
 test('tab keys (ARIA tab pattern): arrows wrap around, Home is the first tab, End the last; other keys are not theirs', () => {
@@ -144,9 +144,12 @@ test('Claims: "skipped" in words — no assignment record, not in its assignment
   assert.equal(skippedText({ skipped: 3414, held: 2, cap: 4, has_assignment: true }, [{ action: 'claim' }, { action: 'claim' }, { action: 'quarantine' }]),
     '3,414 candidates skipped: not in its assignment, or beyond its cap of 4 lanes');
   assert.equal(workerFacts({ skipped: 0, held: 1200, cap: 2048, has_assignment: true }, []), 'holds 1,200 of 2,048 lanes; has an assignment');
-  const doc = { claims: { a: [{ action: 'claim' }], b: [], c: [] }, drains: { c: ['s1'] }, assignment_source: 'plan', max_attempts: 4 };
-  assert.deepEqual(['a', 'b', 'c'].map((x) => acts(doc, x)), [true, false, true]);
-  assert.equal(claimsSummary(doc, ['a', 'b', 'c'], 1), '3 live members, 1 action (acting on the plan; max_attempts 4). 1 of them has nothing to claim, quarantine or drain.');
+  const doc = { claims: { a: [{ action: 'claim' }], b: [], c: [], d: [] }, drains: { c: ['s1'] }, fenced: { d: ['s9'] }, assignment_source: 'plan', max_attempts: 4 };
+  // a fenced split is dropped: the worker acts
+  assert.deepEqual(['a', 'b', 'c', 'd'].map((x) => acts(doc, x)), [true, false, true, true]);
+  assert.equal(fencedText([]), '');
+  assert.match(fencedText(['s9', 's10']), /^fenced, .*not held, not drained, no lane\): s9, s10$/);
+  assert.equal(claimsSummary(doc, ['a', 'b', 'c'], 1), '3 live members, 1 action (acting on the plan; max_attempts 4). 1 of them has nothing to claim, quarantine, drain or drop.');
   assert.equal(claimsSummary({ ...doc, assignment_source: 'published' }, ['a'], 0), '1 live member, 1 action (acting on the published records; max_attempts 4).');
 });
 

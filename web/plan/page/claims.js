@@ -7,12 +7,12 @@ import { changed } from '../../common/page/store.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 import { thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
-import { acts, workerFacts, claimsSummary } from '../shared/claims-text.js';
+import { acts, workerFacts, claimsSummary, fencedText } from '../shared/claims-text.js';
 
 const SHOW = 200;
 const MEMBERS_SHOWN = 100;
 
-function workerBlock(name, actions, drains, w) {
+function workerBlock(name, actions, drains, fenced, w) {
   const d = attrs(el('div', undefined, 'worker'), { 'data-worker': name });
   d.append(el('h3', name), el('p', workerFacts(w, actions), 'hint'));
   if (actions.length) {
@@ -25,13 +25,14 @@ function workerBlock(name, actions, drains, w) {
     d.append(el('p', 'nothing to claim', 'hint'));
   }
   if (drains.length) d.append(el('p', `drains: ${drains.join(', ')}`, 'drains'));
+  if (fenced.length) d.append(el('p', fencedText(fenced), 'fenced'));
   return d;
 }
 
 /** The members with nothing to do: one line with their count, opening to a row each. */
 function idleFold(names, doc) {
   const d = attrs(el('details', undefined, 'idle-workers'), { 'data-count': names.length });
-  d.append(el('summary', `${thousands(names.length)} member${names.length === 1 ? '' : 's'} with nothing to claim, quarantine or drain`));
+  d.append(el('summary', `${thousands(names.length)} member${names.length === 1 ? '' : 's'} with nothing to claim, quarantine, drain or drop`));
   const rows = names.map((x) => [x, workerFacts(doc.workers[x], [])]);
   const t = table(['member', 'lanes, assignment, skipped'], rows, 'data idle-table', 'members with nothing to do');
   [...t.tBodies[0].rows].forEach((tr, i) => { tr.dataset.worker = names[i]; });
@@ -49,9 +50,10 @@ export function createClaims(ctx) {
   const chip = focusChip(controller);
   const host = scrollArea('claims per member');
   const summary = el('p', '', 'hint claims-summary');
+  const rules = el('p', '', 'hint claims-rules');
   const words = el('p', 'Skipped: the candidates a worker passes over — claims of splits its assignment does not name, or claims beyond its cap (its lanes are full). Quarantines are never skipped.', 'hint');
   const report = errorReporter(controller, 'The claims could not be listed');
-  node.append(form, chip.node, summary, words, host);
+  node.append(form, chip.node, summary, rules, words, host);
   let seq = 0;
 
   function show(doc, focus) {
@@ -60,7 +62,8 @@ export function createClaims(ctx) {
     const busy = focus ? names : names.filter((x) => acts(doc, x));
     const idle = focus ? [] : names.filter((x) => !acts(doc, x));
     summary.textContent = claimsSummary(doc, names, idle.length);
-    const blocks = busy.slice(0, MEMBERS_SHOWN).map((x) => workerBlock(x, doc.claims[x] || [], doc.drains[x] || [], doc.workers[x]));
+    rules.textContent = doc.rules_note;
+    const blocks = busy.slice(0, MEMBERS_SHOWN).map((x) => workerBlock(x, doc.claims[x] || [], doc.drains[x] || [], doc.fenced?.[x] || [], doc.workers[x]));
     host.replaceChildren(...blocks);
     if (busy.length > MEMBERS_SHOWN) host.append(el('p', `… ${thousands(busy.length - MEMBERS_SHOWN)} more members act: click one in the chart to see it`, 'hint'));
     if (idle.length) host.append(idleFold(idle, doc));

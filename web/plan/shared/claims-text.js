@@ -2,9 +2,18 @@
 // circumstances): who acts, who has nothing to do, and what "skipped" means for each. No DOM.
 import { plural, thousands } from '../../common/shared/format.js';
 
-/** A worker acts when its next reconcile claims, quarantines or drains something. */
+/**
+ * A worker acts when its next reconcile claims, quarantines or drains something, or drops a
+ * split it was fenced from (its lease is behind the split's progress record).
+ */
 export function acts(doc, name) {
-  return (doc.claims[name]?.length || 0) > 0 || (doc.drains[name]?.length || 0) > 0;
+  return [doc.claims, doc.drains, doc.fenced].some((m) => (m?.[name]?.length || 0) > 0);
+}
+
+/** A worker's fenced splits in words: not held, not drained, no lane of its cap. '' for none. */
+export function fencedText(splits) {
+  if (!splits?.length) return '';
+  return `fenced, dropped at its next look (each lease is behind the split's progress record: not held, not drained, no lane): ${splits.join(', ')}`;
 }
 
 /**
@@ -32,5 +41,5 @@ export function claimsSummary(doc, names, idle) {
   const total = names.reduce((n, x) => n + (doc.claims[x]?.length || 0), 0);
   const source = doc.assignment_source === 'plan' ? 'the plan' : 'the published records';
   const head = `${plural(names.length, 'live member')}, ${plural(total, 'action')} (acting on ${source}; max_attempts ${doc.max_attempts}).`;
-  return idle ? `${head} ${thousands(idle)} of them ${idle === 1 ? 'has' : 'have'} nothing to claim, quarantine or drain.` : head;
+  return idle ? `${head} ${thousands(idle)} of them ${idle === 1 ? 'has' : 'have'} nothing to claim, quarantine, drain or drop.` : head;
 }
