@@ -31,9 +31,15 @@ async fn server(nats: &NatsServer, extra: &[&str]) -> Serve {
 }
 
 /// `serve` with these arguments, expected to fail at start: its standard error.
+/// A dashboard directory is named so that the refusal is about `args`, whether or not this
+/// build has the dashboard built in (the native tests run before `scripts/build`).
 fn refused_at_start(args: &[&str]) -> String {
+    let dir = std::env::temp_dir().join(format!("spate-shared-www-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>").unwrap();
     let o = std::process::Command::new(BIN)
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--dir"])
+        .arg(&dir)
         .args(args)
         .output()
         .unwrap();
