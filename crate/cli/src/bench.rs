@@ -66,7 +66,7 @@ pub fn run(args: &Args) -> ExitCode {
         return match crate::bench_live::run(n, m, args.repeat.max(5)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("spate-planner bench: {e}");
+                crate::term::fail("bench", &e);
                 ExitCode::FAILURE
             }
         };

@@ -31,7 +31,7 @@ pub fn run(args: &ClaimsArgs) -> ExitCode {
     match claims(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner claims: {e}");
+            crate::term::fail("claims", &e);
             ExitCode::FAILURE
         }
     }

@@ -26,7 +26,7 @@ pub fn run(args: &Args) -> ExitCode {
     match command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner diff-rules: {e}");
+            crate::term::fail("diff-rules", &e);
             ExitCode::FAILURE
         }
     }

@@ -50,14 +50,14 @@ pub fn run(args: &Args) -> ExitCode {
     let (target, rt) = match crate::nats::prepare(&args.job, &args.server, &args.auth) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("spate-planner snapshot: {e}");
+            crate::term::fail("snapshot", &e);
             return ExitCode::FAILURE;
         }
     };
     let text = match rt.block_on(export(args, &target)) {
         Ok(snap) => snap.to_json(),
         Err(Failure(msg)) => {
-            eprintln!("spate-planner snapshot: {}", target.redact(&msg));
+            crate::term::fail("snapshot", &target.redact(&msg));
             if args.output.is_some() {
                 eprintln!("spate-planner snapshot: no file was written");
             }
@@ -167,7 +167,7 @@ pub fn restore(args: &RestoreArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(Failure(msg)) => {
-            eprintln!("spate-planner restore: {msg}");
+            crate::term::fail("restore", &msg);
             ExitCode::FAILURE
         }
     }

@@ -248,7 +248,8 @@ pub fn claims(
         for id in &n.fenced {
             writeln!(
                 out,
-                "  fenced     {id} (its lease is behind the progress record: dropped, not held, no lane)"
+                "  fenced     {} (its lease is behind the progress record: dropped, not held, no lane)",
+                shown(id)
             )?;
         }
         if n.skipped > 0 {

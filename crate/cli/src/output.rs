@@ -106,17 +106,29 @@ impl Outputs {
 
     /// Renames every staged file onto its target (each rename replaces the target whole, a link
     /// included, never what it points to), then writes the special targets. On an error the
-    /// files not yet renamed are removed.
+    /// files not yet renamed are removed, and so are the targets this commit created: a failed
+    /// output leaves no new file (a target it replaced cannot be brought back; the commands
+    /// replace existing files only when asked to, as `report --force`).
     pub fn commit(mut self) -> io::Result<()> {
+        let mut created = Vec::new();
         for s in std::mem::take(&mut self.staged) {
             let path = s.tmp.path().to_path_buf();
             let target = s.target.display().to_string();
+            let new = std::fs::symlink_metadata(&s.target).is_err();
             let kept = s
                 .tmp
                 .persist(&s.target)
                 .map_err(|e| io::Error::new(e.error.kind(), format!("{target}: {}", e.error)));
             unregister(&path);
-            kept?;
+            if let Err(e) = kept {
+                for t in created {
+                    let _ = std::fs::remove_file(t);
+                }
+                return Err(e);
+            }
+            if new {
+                created.push(s.target);
+            }
         }
         for (path, bytes) in std::mem::take(&mut self.special) {
             std::fs::OpenOptions::new()

@@ -55,7 +55,7 @@ pub fn plan(args: &PlanArgs) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner plan: {e}");
+            crate::term::fail("plan", &e);
             ExitCode::FAILURE
         }
     }

@@ -65,7 +65,7 @@ pub fn run_report(args: &ReportArgs) -> ExitCode {
     match report_command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner report: {e}");
+            crate::term::fail("report", &e);
             ExitCode::FAILURE
         }
     }

@@ -67,7 +67,7 @@ pub fn run_sweep(args: &SweepArgs) -> ExitCode {
     match sweep_command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner sweep: {e}");
+            crate::term::fail("sweep", &e);
             ExitCode::FAILURE
         }
     }
@@ -236,7 +236,7 @@ pub fn run_diff(args: &DiffArgs) -> ExitCode {
     match diff_command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner diff: {e}");
+            crate::term::fail("diff", &e);
             ExitCode::FAILURE
         }
     }

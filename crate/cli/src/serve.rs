@@ -125,7 +125,7 @@ pub fn run(args: &Args) -> ExitCode {
     let hosts = match Hosts::new(args.port, &args.allow_host) {
         Ok(h) => h,
         Err(e) => {
-            eprintln!("spate-planner serve: {e}");
+            crate::term::fail("serve", &e);
             return ExitCode::FAILURE;
         }
     };
@@ -151,7 +151,7 @@ pub fn run(args: &Args) -> ExitCode {
     let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("spate-planner serve: {e}");
+            crate::term::fail("serve", &e);
             return ExitCode::FAILURE;
         }
     };
@@ -174,7 +174,7 @@ pub fn run(args: &Args) -> ExitCode {
     {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("spate-planner serve: {e}");
+            crate::term::fail("serve", &e);
             return ExitCode::FAILURE;
         }
     };
@@ -183,7 +183,7 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let e = target.as_ref().map(|t| t.redact(&e)).unwrap_or(e);
-            eprintln!("spate-planner serve: {e}");
+            crate::term::fail("serve", &e);
             ExitCode::FAILURE
         }
     }
@@ -198,7 +198,7 @@ struct Served {
 /// The snapshot to serve, checked (its summary printed) and read once: every request for
 /// `/snapshot.json` is sent these bytes, shared.
 fn read_snapshot(p: &Path) -> Result<Served, String> {
-    let fleet = crate::support::load(p)?;
+    let (fleet, text) = crate::support::load_with_text(p)?;
     eprintln!(
         "snapshot {}: job {}, {} members, {} splits, {} warnings",
         p.display(),
@@ -207,9 +207,7 @@ fn read_snapshot(p: &Path) -> Result<Served, String> {
         fleet.splits.len(),
         fleet.warnings.len()
     );
-    let bytes = std::fs::read(p)
-        .map(Bytes::from)
-        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    let bytes = Bytes::from(text);
     let name = p.file_name().map_or_else(
         || "snapshot.json".to_string(),
         |n| n.to_string_lossy().into_owned(),

@@ -122,7 +122,7 @@ pub fn run(args: &Args) -> ExitCode {
         // A reader that stops early (`| head`) is not an error.
         Err(e) if e.contains("Broken pipe") => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner simulate: {e}");
+            crate::term::fail("simulate", &e);
             ExitCode::FAILURE
         }
     }

@@ -54,8 +54,14 @@ pub fn read_text(path: &Path, what: &str, max: usize) -> Result<String, String> 
 
 /// Reads and loads a snapshot file, with the error a person needs.
 pub fn load(path: &Path) -> Result<Fleet, String> {
+    load_with_text(path).map(|(fleet, _)| fleet)
+}
+
+/// [`load`], keeping the file's text too (read once, within the same limit).
+pub fn load_with_text(path: &Path) -> Result<(Fleet, String), String> {
     let text = read_text(path, "snapshot", MAX_SNAPSHOT_BYTES)?;
-    Fleet::load_text(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
+    let fleet = Fleet::load_text(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))?;
+    Ok((fleet, text))
 }
 
 /// Reads a scenario file (docs/scenario-format.md): an empty file is refused.

@@ -40,6 +40,30 @@ pub fn shown_or<'a>(s: Option<&'a str>, none: &'a str) -> Cow<'a, str> {
     s.map_or(Cow::Borrowed(none), shown)
 }
 
+/// JSON text as it may be printed: serde writes the C0 controls as escapes but leaves DEL, the C1
+/// controls and the bidirectional formatting characters as themselves; each is written here as
+/// a JSON `\uXXXX` escape, so the line stays the same JSON value.
+pub fn json_shown(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(hostile) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        if hostile(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// An error of the command `cmd` on standard error, its text escaped as store strings are: an
+/// error names keys, members and fields, and quotes what the input held.
+pub fn fail(cmd: &str, e: &impl std::fmt::Display) {
+    eprintln!("spate-planner {cmd}: {}", shown(&e.to_string()));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +81,16 @@ mod tests {
         );
         assert_eq!(shown("back\\u{1b}slash"), "back\\\\u{1b}slash");
         assert_eq!(shown_or(None, "(none)"), "(none)");
+    }
+
+    #[test]
+    fn json_keeps_its_value_with_the_hostile_characters_escaped() {
+        let raw = serde_json::Value::from("a\u{9b}b\u{202e}c\u{7f}\u{1b}").to_string();
+        let safe = json_shown(&raw);
+        assert!(!safe.chars().any(hostile), "{safe}");
+        assert_eq!(safe, r#""a\u009bb\u202ec\u007f\u001b""#);
+        let back: String = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, "a\u{9b}b\u{202e}c\u{7f}\u{1b}");
+        assert!(matches!(json_shown(r#""plain ✓""#), Cow::Borrowed(_)));
     }
 }

@@ -159,3 +159,63 @@ fn store_strings_reach_the_terminal_escaped() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `text` on standard output or error holds none of the characters that steer a terminal.
+fn no_raw_controls(what: &str, text: &str) {
+    for bad in ['\u{1b}', '\r', '\u{7}', '\u{9b}', '\u{202e}'] {
+        assert!(
+            !text.contains(bad),
+            "{what}: {bad:?} reached the terminal:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn split_ids_and_error_messages_reach_the_terminal_escaped() {
+    let d = dir("term-ids");
+    let snap = d.join("plain.json");
+    demo(&snap, "3");
+    let text = std::fs::read_to_string(&snap).unwrap();
+    // An unowned split the plan fills: a move in the plan and a claim after it.
+    let plan = run(&["plan", snap.to_str().unwrap(), "--limit", "1000"]);
+    let plan = String::from_utf8(plan.stdout).unwrap();
+    let split = plan
+        .lines()
+        .find(|l| l.contains("(none) ->"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("the demo plan fills an unowned split")
+        .to_string();
+    let evil = format!("{split}\\u001b[2J\\u009b31m\\u202e\"");
+    let ids = d.join("ids.json");
+    std::fs::write(&ids, text.replace(&format!("{split}\""), &evil)).unwrap();
+    let want = format!("{split}\\u{{1b}}[2J\\u{{9b}}31m\\u{{202e}}");
+    for args in [
+        vec!["plan", ids.to_str().unwrap(), "--limit", "1000"],
+        vec!["claims", ids.to_str().unwrap(), "--after-plan"],
+    ] {
+        let o = run(&args);
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        no_raw_controls(&format!("{args:?}"), &out);
+        assert!(out.contains(&want), "{args:?}: {want} not in\n{out}");
+    }
+    // An unknown field in a record is named by the error, escaped like the store's strings.
+    let field = d.join("field.json");
+    let bad = text.replacen(
+        "\"attempts\":",
+        "\"at\\u001b]0;x\\u0007\\u202e\":0,\"attempts\":",
+        1,
+    );
+    assert_ne!(bad, text, "the demo's records have an attempts field");
+    std::fs::write(&field, bad).unwrap();
+    for cmd in ["plan", "claims"] {
+        let e = failure(&[cmd, field.to_str().unwrap()]);
+        no_raw_controls(cmd, &e);
+        assert!(e.contains("at\\u{1b}]0;x\\u{7}\\u{202e}"), "{cmd}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

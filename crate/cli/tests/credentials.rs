@@ -286,10 +286,11 @@ async fn tokens_in_every_form() {
     assert!(!out.exists());
 }
 
-/// `snapshot` with `args` and the environment `envs` (nothing else of the caller's NATS_*).
-fn export_env(args: &[&str], envs: &[(&str, &str)]) -> Output {
+/// `cmd` (`snapshot`, `watch`, `serve`) with `args` and the environment `envs`, nothing else of
+/// the caller's NATS_*.
+fn with_env(cmd: &str, args: &[&str], envs: &[(&str, &str)]) -> Command {
     let mut c = Command::new(BIN);
-    c.arg("snapshot").args(args).args(["--timeout", "3"]);
+    c.arg(cmd).args(args).args(["--timeout", "3"]);
     for v in [
         "NATS_URL",
         "NATS_USER",
@@ -299,7 +300,34 @@ fn export_env(args: &[&str], envs: &[(&str, &str)]) -> Output {
     ] {
         c.env_remove(v);
     }
-    c.envs(envs.iter().copied()).output().unwrap()
+    c.envs(envs.iter().copied());
+    c
+}
+
+/// `snapshot` with `args` and the environment `envs`.
+fn export_env(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    with_env("snapshot", args, envs).output().unwrap()
+}
+
+/// `watch` of `envjob` with the environment `envs`, stopped after its first line: that line and
+/// everything it wrote on standard error. A long-running command, so the one whose command line
+/// `ps` shows for hours.
+fn watch_env(envs: &[(&str, &str)]) -> (String, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = with_env("watch", &["--job", "envjob"], envs)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    (first, err)
 }
 
 /// Credentials kept off the command line (`ps` shows it): NATS_URL, NATS_USER/NATS_PASSWORD and
@@ -364,6 +392,40 @@ async fn credentials_from_the_environment() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_clean("token from the environment", &o, &dir.0, &secrets);
+    // The long-running commands read the same environment.
+    let (first, err) = watch_env(&user);
+    assert!(
+        first.contains("start"),
+        "watch from the environment: {first:?} {err}"
+    );
+    for s in secrets {
+        assert!(!first.contains(s) && !err.contains(s), "watch printed {s:?}");
+    }
+    let (first, err) = watch_env(&wrong);
+    assert_eq!(first, "", "the wrong password from the environment is refused");
+    assert!(err.contains("refused the credentials"), "{err}");
+    // NATS_CREDS names a file that is not there: the error names the file.
+    let missing = dir.0.join("nowhere.creds");
+    let creds = [
+        ("NATS_URL", url.as_str()),
+        ("NATS_CREDS", missing.to_str().unwrap()),
+    ];
+    let o = export_env(&["--job", "envjob"], &creds);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("nowhere.creds"), "{e}");
+    // `serve` follows NATS only when --server is given (NATS_URL does not switch live mode on).
+    for (cmd, names) in [
+        ("snapshot", &["NATS_URL", "NATS_CREDS", "NATS_TOKEN"][..]),
+        ("watch", &["NATS_URL", "NATS_CREDS", "NATS_TOKEN"]),
+        ("serve", &["NATS_CREDS", "NATS_USER", "NATS_TOKEN"]),
+    ] {
+        let help = Command::new(BIN).args([cmd, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&help.stdout);
+        for name in names {
+            assert!(help.contains(name), "{cmd} --help names {name}: {help}");
+        }
+    }
     let help = Command::new(BIN).args(["snapshot", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
     for name in [

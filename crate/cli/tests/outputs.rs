@@ -114,6 +114,20 @@ fn a_report_is_written_whole_or_not_at_all() {
         std::fs::read_to_string(out.join("review-loads.svg")).unwrap(),
         "mine"
     );
+    std::fs::remove_file(out.join("review-loads.svg")).unwrap();
+    // The third of three images fails after two were renamed: the two are taken back.
+    std::fs::create_dir(out.join("review-sweep-counts.svg")).unwrap();
+    let o = report(&d, &["--force", "--sweep-add-members", "0..2"]);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("review-sweep-counts.svg"), "{e}");
+    assert_eq!(
+        names(&out),
+        ["review-sweep-counts.svg"],
+        "no image, no .md, no temporary file"
+    );
+    std::fs::remove_dir(out.join("review-sweep-counts.svg")).unwrap();
+    std::fs::write(out.join("review-loads.svg"), "mine").unwrap();
     // With --force: the report and its image, complete.
     let o = report(&d, &["--force"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -126,7 +140,20 @@ fn a_report_is_written_whole_or_not_at_all() {
 
 #[test]
 fn a_signal_during_a_write_leaves_no_temporary_file() {
-    let d = dir("signal");
+    // Side by side: each run builds a million splits first.
+    let runs: Vec<_> = ["TERM", "INT"]
+        .into_iter()
+        .map(|signal| std::thread::spawn(move || signal_during_a_write(signal)))
+        .collect();
+    for r in runs {
+        r.join().unwrap();
+    }
+}
+
+/// `demo -o` of a large fleet, sent `signal` once its temporary file exists: it ends, and
+/// leaves neither the temporary file nor an output.
+fn signal_during_a_write(signal: &str) {
+    let d = dir(&format!("signal-{signal}"));
     let out = d.join("big.json");
     let mut child = Command::new(BIN)
         .args([
@@ -155,12 +182,16 @@ fn a_signal_during_a_write_leaves_no_temporary_file() {
     };
     assert!(seen, "the temporary file was never seen: {:?}", names(&d));
     let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
     let status = child.wait().unwrap();
-    assert!(!status.success(), "the signal ended it");
-    assert_eq!(names(&d), Vec::<String>::new(), "no temporary file, no output");
+    assert!(!status.success(), "SIG{signal} ended it");
+    assert_eq!(
+        names(&d),
+        Vec::<String>::new(),
+        "SIG{signal}: no temporary file, no output"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }

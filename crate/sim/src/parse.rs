@@ -129,3 +129,30 @@ fn kind(v: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// A number past u64 in a script is said to be one ("larger than the largest u64"), not
+    /// shown as the floating-point number JSON readers turn it into; others say what they are.
+    #[test]
+    fn a_number_past_u64_is_named_so() {
+        let past: Value = serde_json::from_str("18446744073709551616").unwrap();
+        let e = as_u64(&past, "seed").unwrap_err();
+        assert_eq!(e.path, "seed");
+        assert!(
+            e.message
+                .contains("larger than the largest u64 (18446744073709551615)"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("e+19"), "{}", e.message);
+        let max: Value = serde_json::from_str("18446744073709551615").unwrap();
+        assert_eq!(as_u64(&max, "seed").unwrap(), u64::MAX);
+        let neg: Value = serde_json::from_str("-1").unwrap();
+        assert!(as_u64(&neg, "seed").unwrap_err().message.contains("found -1"));
+    }
+}

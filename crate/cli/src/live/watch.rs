@@ -41,14 +41,14 @@ pub fn run(args: &Args) -> ExitCode {
     let (target, rt) = match crate::nats::prepare(&args.job, &args.server, &args.auth) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("spate-planner watch: {e}");
+            crate::term::fail("watch", &e);
             return ExitCode::FAILURE;
         }
     };
     match rt.block_on(watch(args, &target)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner watch: {}", target.redact(&e));
+            crate::term::fail("watch", &target.redact(&e));
             ExitCode::FAILURE
         }
     }
@@ -126,7 +126,8 @@ impl Burst {
                 }
                 Batch::Resync { seq } => *seq > kept.seq,
                 Batch::Status { status, .. } => {
-                    println!("{} status: {}", clock(), super::wire::status_json(status));
+                    let json = super::wire::status_json(status);
+                    println!("{} status: {}", clock(), crate::term::json_shown(&json));
                     false
                 }
             },
