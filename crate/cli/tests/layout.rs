@@ -122,7 +122,11 @@ impl Crate {
                         }
                         None => {
                             let flat = child_dir.join(format!("{name}.rs"));
-                            let (path, dir) = if flat.exists() {
+                            let (path, dir) = if let Some(p) = path_attribute(&m.attrs) {
+                                let file = self.files[file].parent().expect("a folder").join(p);
+                                let dir = file.with_extension("");
+                                (file, dir)
+                            } else if flat.exists() {
                                 (flat, child_dir.join(&name))
                             } else {
                                 (child_dir.join(&name).join("mod.rs"), child_dir.join(&name))
@@ -286,6 +290,20 @@ impl Crate {
         let p = &self.files[file];
         p.strip_prefix(&self.src).unwrap_or(p).display().to_string()
     }
+}
+
+/// `#[path = "…"]` on a module declaration.
+fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find_map(|a| match &a.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 /// Each leaf of a `use` tree: its path and the name it brings in (None: a glob).
