@@ -1,6 +1,7 @@
 // The live page's fixture: a real nats-server on 127.0.0.1, a Spate job written into it (the
 // demo fleet, loaded by the hidden `restore` command: buckets as Spate creates them, the lease
-// bucket with max_age 30 s and limit markers), and a writer (the `nats` npm client) that
+// bucket with limit markers and a max_age of 10 min, so that nothing expires during a test however
+// busy the machine), and a writer (the `nats` npm client) that
 // changes the running job as workers would.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtemp, rm, readFile, writeFile } from 'node:fs/promises';
@@ -72,13 +73,14 @@ export async function startNats() {
 
 /**
  * Writes the demo job (`spate-planner demo`) into the server; returns the snapshot file written.
- * `leaseTtlMs`: another lease TTL than Spate's 30 s (the lease bucket's max_age).
+ * `leaseTtlMs`: the lease TTL (the lease bucket's max_age; Spate's is 30 s, but a presence must not
+ * expire during a test on a busy machine unless the test asks for it).
  */
-export async function writeDemoJob(nats, job, { splits = 60, members = 4, leaseTtlMs = null } = {}) {
+export async function writeDemoJob(nats, job, { splits = 60, members = 4, leaseTtlMs = 600000 } = {}) {
   const file = join(nats.dir, `${job}.json`);
   const demo = await cli(['demo', '--splits', String(splits), '--members', String(members), '--job', job, '-o', file]);
   if (demo.status !== 0) throw new Error(demo.stderr);
-  if (leaseTtlMs !== null) await writeFile(file, (await readFile(file, 'utf8')).replace('"max_age_ms":30000', `"max_age_ms":${leaseTtlMs}`));
+  await writeFile(file, (await readFile(file, 'utf8')).replace('"max_age_ms":30000', `"max_age_ms":${leaseTtlMs}`));
   const restore = await cli(['restore', file, '--server', nats.url]);
   if (restore.status !== 0) throw new Error(restore.stderr);
   return file;

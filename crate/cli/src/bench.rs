@@ -1,5 +1,6 @@
 //! `spate-planner bench`: figures for desired_assignment on the three fleet shapes.
 
+use crate::support::parse_size;
 use spate_planner_core::{bench_fleet, max_min_ratio, reference, LeaderInputs, Plan, Rules, Shape};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -26,11 +27,6 @@ pub struct Args {
     live: bool,
 }
 
-fn parse_size(s: &str) -> Option<(usize, usize)> {
-    let (a, b) = s.split_once('x')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
-}
-
 fn median_ms(repeat: usize, mut f: impl FnMut()) -> f64 {
     let mut t: Vec<f64> = (0..repeat.max(1))
         .map(|_| {
@@ -55,7 +51,7 @@ fn print_fast(label: &str, shape: Shape, (n, m): (usize, usize), ms: f64, plan: 
 
 pub fn run(args: &Args) -> ExitCode {
     if args.sim {
-        return crate::simulate::bench(&args.sizes, args.repeat);
+        return crate::bench_sim::run(&args.sizes, args.repeat);
     }
     if args.live {
         let size = args.sizes.first().map_or("100000x1000", String::as_str);

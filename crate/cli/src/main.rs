@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod base_path;
 mod bench;
 mod bench_live;
+mod bench_sim;
 mod claims;
 mod conformance;
 mod cut;

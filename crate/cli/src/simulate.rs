@@ -1,16 +1,14 @@
-//! `spate-planner simulate`: a deterministic simulation of a fleet's timing (docs/simulator.md),
-//! and the simulator's benchmark (`spate-planner bench --sim`).
+//! `spate-planner simulate`: a deterministic simulation of a fleet's timing (docs/simulator.md).
 
-use crate::support::load;
+use crate::support::{load, parse_size};
 use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules, RulesChoice, NOT_SIMULATED};
 use spate_planner_sim::{
-    apply_override, bench_scenario, simulate, Figures, Options, Outcome, Script, Start, StartFrom, Stuck,
-    What, MAX_SCRIPT_BYTES,
+    apply_override, simulate, Figures, Options, Outcome, Script, Start, StartFrom, Stuck, What,
+    MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,11 +38,6 @@ pub struct Args {
     /// only: a store that names 0.3 is refused unless this says 0.1.
     #[arg(long, value_name = "VERSION")]
     rules: Option<Rules>,
-}
-
-fn parse_size(s: &str) -> Option<(usize, usize)> {
-    let (a, b) = s.split_once('x')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 /// The fleet to simulate: the snapshot (or demo) as it is, or settled on its plan (`start`).
@@ -315,52 +308,4 @@ fn stuck_text(f: &Figures) -> String {
         0 => "0".to_string(),
         _ => format!("{} ({})", f.not_recovered.len(), parts.join(", ")),
     }
-}
-
-/// `spate-planner bench --sim`: the time to simulate 10 minutes of each size's benchmark
-/// scenario (a crash and a rolling restart of 10 members; `bench_scenario`), with equal and
-/// with byte weights; the median of `repeat` runs.
-pub fn bench(sizes: &[String], repeat: usize) -> ExitCode {
-    let sizes: Vec<String> = if sizes.is_empty() {
-        vec!["2000x40".into(), "10000x100".into()]
-    } else {
-        sizes.to_vec()
-    };
-    println!("weights splits members simulated_ms ms claims moves publishes timeline_events");
-    for s in &sizes {
-        let Some((n, m)) = parse_size(s) else {
-            eprintln!("bad size {s:?}: expected SPLITSxMEMBERS, e.g. 10000x100");
-            return ExitCode::FAILURE;
-        };
-        for bytes in [false, true] {
-            let (start, script) = bench_scenario(n, m, bytes);
-            let mut times = Vec::new();
-            let mut last = None;
-            for _ in 0..repeat.max(1) {
-                let t = Instant::now();
-                match simulate(&start, &script, &Options::default()) {
-                    Ok(o) => last = Some(o),
-                    Err(e) => {
-                        eprintln!("{s}: {e}");
-                        return ExitCode::FAILURE;
-                    }
-                }
-                times.push(t.elapsed().as_secs_f64() * 1e3);
-            }
-            times.sort_by(f64::total_cmp);
-            let Some(o) = last else { continue };
-            let f = &o.figures;
-            println!(
-                "{} {n} {m} {} {:.1} {} {} {} {}",
-                if bytes { "bytes" } else { "equal" },
-                f.end_ms,
-                times[times.len() / 2],
-                f.claims,
-                f.moves,
-                f.publishes,
-                o.timeline.len()
-            );
-        }
-    }
-    ExitCode::SUCCESS
 }

@@ -93,6 +93,12 @@ pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> 
     Ok(a..=b)
 }
 
+/// `SPLITSxMEMBERS`, as the benchmarks and `--demo` take a fleet's size.
+pub fn parse_size(s: &str) -> Option<(usize, usize)> {
+    let (a, b) = s.split_once('x')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
 /// Now, in ms since the Unix epoch (0 if the clock is before it).
 pub fn now_ms() -> i64 {
     SystemTime::now()

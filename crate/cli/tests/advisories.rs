@@ -5,10 +5,12 @@
 mod fixture;
 mod live_client;
 mod nats_server;
+mod patience;
 
 use async_nats::jetstream;
 use live_client::{moved_to, until, Model, Serve, Sse};
 use nats_server::NatsServer;
+use patience::PATIENCE;
 use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -22,7 +24,7 @@ async fn a_spoofed_deletion_advisory_changes_nothing_and_a_real_deletion_still_s
     let serve = Serve::start(&["--server", &nats.url(), "--job", "adv"]);
     let mut sse = Sse::connect(serve.port, "/api/live?job=adv", None).await;
     let mut model = Model::new("adv");
-    until(&mut sse, &mut model, 5 * SECOND, |m, _| m.is("live")).await;
+    until(&mut sse, &mut model, PATIENCE, |m, _| m.is("live")).await;
     assert_eq!((model.snapshots, model.statuses.len()), (1, 1));
 
     // A plain client publishes what the server publishes when a stream is deleted.
@@ -41,7 +43,7 @@ async fn a_spoofed_deletion_advisory_changes_nothing_and_a_real_deletion_still_s
         .put("worker.w-z", br#"{"schema":3,"nonce":"nz"}"#.to_vec().into())
         .await
         .unwrap();
-    until(&mut sse, &mut model, 5 * SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    until(&mut sse, &mut model, PATIENCE, |m, _| moved_to(m, "lease", rev)).await;
     let quiet = sse.next(SECOND).await;
     assert!(quiet.is_none(), "after a spoofed advisory: {quiet:?}");
     assert_eq!(
@@ -54,7 +56,7 @@ async fn a_spoofed_deletion_advisory_changes_nothing_and_a_real_deletion_still_s
 
     // A real deletion still shows at once.
     js.delete_key_value("spate_coordination_adv_lease").await.unwrap();
-    until(&mut sse, &mut model, 5 * SECOND, |m, _| m.is("error")).await;
+    until(&mut sse, &mut model, PATIENCE, |m, _| m.is("error")).await;
     let last = model.statuses.last().unwrap();
     assert!(
         last.contains("spate_coordination_adv_lease") && last.contains("deleted"),

@@ -12,19 +12,24 @@
 mod busy_fleet;
 mod live_client;
 mod nats_server;
+mod patience;
 
 use async_nats::jetstream::{self, kv};
 use busy_fleet::{keep_writing, publish, Fleet, Logged, Side, JOB};
 use live_client::{export, get, Serve};
 use nats_server::NatsServer;
+use patience::PATIENCE;
 use spate_planner_core::{Bucket, Snapshot};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long the writer writes while the job is exported again and again.
+/// How long the writer writes while the job is exported again and again (at least; and until
+/// [`EXPORTS`] exports are made, however slow the machine).
 const WRITING: Duration = Duration::from_secs(12);
+/// The fewest exports made under the writes.
+const EXPORTS: usize = 5;
 
 /// A bucket as a map: key to (revision, value).
 type Entries = BTreeMap<String, (u64, Vec<u8>)>;
@@ -121,11 +126,12 @@ fn logged_past(log: &Mutex<Vec<Logged>>, side: Side, cut: u64) -> bool {
     log.iter().rev().any(|l| l.side == side && l.revision > cut)
 }
 
-/// Exports the job again and again for [`WRITING`] (`spate-planner snapshot`, as a user runs it),
-/// each file checked against the log once the log has passed its revisions: the revisions of each.
+/// Exports the job again and again for [`WRITING`] and at least [`EXPORTS`] times
+/// (`spate-planner snapshot`, as a user runs it), each file checked against the log once the log
+/// has passed its revisions: the revisions of each.
 fn export_repeatedly(url: String, log: Arc<Mutex<Vec<Logged>>>) -> Vec<(u64, u64)> {
     let (started, mut cuts) = (Instant::now(), Vec::new());
-    while started.elapsed() < WRITING {
+    while started.elapsed() < WRITING || cuts.len() < EXPORTS {
         let snap = Snapshot::parse(&export(&url, JOB)).unwrap();
         let at = (snap.state.revision.unwrap_or(0), snap.lease.revision.unwrap_or(0));
         while !(logged_past(&log, Side::State, at.0) && logged_past(&log, Side::Lease, at.1)) {
@@ -148,7 +154,7 @@ async fn live_catches_up(port: u16, js: &jetstream::Context, log: &[Logged]) {
         last_sequence(js, Side::State).await,
         last_sequence(js, Side::Lease).await
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + PATIENCE;
     let (live, revisions) = loop {
         let (snap, revisions) = live_snapshot(port).await;
         if revisions == end || Instant::now() > deadline {
@@ -194,8 +200,16 @@ async fn every_export_under_writes_is_the_store_at_its_recorded_revisions() {
         "{writes} writes in {took:?} ({rate:.0}/s); {} exports, each the store at its revisions: {cuts:?}",
         cuts.len()
     );
-    assert!(rate > 1_000.0, "the writer managed only {rate:.0} writes/s");
-    assert!(cuts.len() >= 5, "only {} exports in {WRITING:?}", cuts.len());
+    // Each export was made under writes: the store moved between one and the next. (The rate,
+    // 2,000 writes a second on an idle machine, is printed, not asserted: a busy machine writes
+    // fewer, and the exports are checked the same.)
+    assert!(cuts.len() >= EXPORTS, "only {} exports", cuts.len());
+    for pair in cuts.windows(2) {
+        assert!(
+            pair[0].0 <= pair[1].0 && pair[0].1 <= pair[1].1 && pair[0] != pair[1],
+            "no write between two exports: {cuts:?}"
+        );
+    }
     let live_cut = check(&log, &first_live, "the live server's first state");
     assert_eq!(
         first_revisions,
@@ -259,7 +273,7 @@ async fn buckets_at_their_edges_are_cut_at_their_last_sequence() {
     lease.put("worker.a", "{}".into()).await.unwrap();
     lease.put("worker.b", "{}".into()).await.unwrap();
     let mut stream = js.get_stream("KV_spate_coordination_gone_lease").await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
+    let deadline = Instant::now() + PATIENCE;
     let mut seen_markers = false;
     loop {
         let s = stream.info().await.unwrap().state.clone();

@@ -6,10 +6,12 @@
 mod fixture;
 mod live_client;
 mod nats_server;
+mod patience;
 
 use async_nats::jetstream::{self, kv};
 use live_client::{export, get, moved_to, until, without_header, Model, Serve, Sse, BIN};
 use nats_server::NatsServer;
+use patience::PATIENCE;
 use serde_json::json;
 use spate_planner_core::Snapshot;
 use std::time::{Duration, Instant};
@@ -60,7 +62,7 @@ impl Page {
 }
 
 /// A member joins, one leaves, a cap changes, a split completes, an assignment is published:
-/// each seen within a second, then the same entries as an export.
+/// each seen by the page, then the same entries as an export. (How soon: `scripts/bench-live`.)
 async fn five_changes(page: &mut Page, js: &jetstream::Context, state: &kv::Store, lease: &kv::Store) {
     let completed = json!({"schema":3,"id":"s02","fp":fixture_fp("live"),"epoch":1,"status":"completed",
         "owner":"w-a","attempts":0,"watermark":null,"state":null,"completed":true,"written_at_ms":1767000000001i64});
@@ -92,7 +94,6 @@ async fn five_changes(page: &mut Page, js: &jetstream::Context, state: &kv::Stor
         } else {
             "lease"
         };
-        let started = Instant::now();
         let rev = match value {
             Some(v) => put(store, key, v).await,
             None => {
@@ -100,8 +101,7 @@ async fn five_changes(page: &mut Page, js: &jetstream::Context, state: &kv::Stor
                 last_sequence(js, &store.name).await
             }
         };
-        page.until(SECOND, |m, _| moved_to(m, bucket, rev)).await;
-        assert!(started.elapsed() < SECOND, "{what}: {:?}", started.elapsed());
+        page.until(PATIENCE, |m, _| moved_to(m, bucket, rev)).await;
         page.agrees(what).await;
     }
 }
@@ -131,14 +131,14 @@ async fn resume(page: Page, lease: &kv::Store) -> Page {
         port,
     };
     let before = page.model.snapshots;
-    page.until(SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    page.until(PATIENCE, |m, _| moved_to(m, "lease", rev)).await;
     assert_eq!(
         page.model.snapshots, before,
         "resumed with a full state instead of the changes"
     );
     page.agrees("resumed").await;
     let mut stale = Sse::connect(page.port, "/api/live?job=live&since=1-1", None).await;
-    assert_eq!(stale.next(5 * SECOND).await.unwrap().event, "snapshot");
+    assert_eq!(stale.next(PATIENCE).await.unwrap().event, "snapshot");
     page
 }
 
@@ -146,10 +146,10 @@ async fn resume(page: Page, lease: &kv::Store) -> Page {
 /// state is right.
 async fn restart(page: &mut Page, nats: &mut NatsServer) {
     nats.kill();
-    page.until(10 * SECOND, |m, _| m.is("reconnecting")).await;
+    page.until(PATIENCE, |m, _| m.is("reconnecting")).await;
     nats.restart();
     let snapshots = page.model.snapshots;
-    page.until(20 * SECOND, |m, _| m.is("live")).await;
+    page.until(PATIENCE, |m, _| m.is("live")).await;
     assert_eq!(
         page.model.snapshots,
         snapshots + 1,
@@ -163,7 +163,7 @@ async fn restart(page: &mut Page, nats: &mut NatsServer) {
         json!({"schema":3,"nonce":"ng","max_in_flight":1}),
     )
     .await;
-    page.until(5 * SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    page.until(PATIENCE, |m, _| moved_to(m, "lease", rev)).await;
     page.agrees("after the restart").await;
 }
 
@@ -185,7 +185,7 @@ async fn changes_reach_the_page_resume_and_survive_a_restart() {
         url: url.clone(),
         port: serve.port,
     };
-    page.until(5 * SECOND, |m, _| m.is("live")).await;
+    page.until(PATIENCE, |m, _| m.is("live")).await;
     assert_eq!(page.model.snapshots, 1);
     page.agrees("the full state").await;
     five_changes(&mut page, &js, &state, &lease).await;
@@ -226,12 +226,12 @@ async fn open_page(url: &str, port: u16, job: &str) -> Page {
         url: url.to_string(),
         port,
     };
-    page.until(5 * SECOND, |m, _| m.is("live")).await;
+    page.until(PATIENCE, |m, _| m.is("live")).await;
     page
 }
 
-/// A presence written once disappears from the page and from /api/snapshot when its age reaches
-/// max_age (2 s), whether NATS sends a marker or not.
+/// A presence written once disappears from the page and from /api/snapshot once its age reaches
+/// max_age (2 s), not before, whether NATS sends a marker or not.
 async fn expiry(page: &mut Page, lease: &kv::Store) {
     let rev = put(
         lease,
@@ -240,15 +240,15 @@ async fn expiry(page: &mut Page, lease: &kv::Store) {
     )
     .await;
     let written = Instant::now();
-    page.until(SECOND, |m, _| moved_to(m, "lease", rev)).await;
+    page.until(PATIENCE, |m, _| moved_to(m, "lease", rev)).await;
     assert!(page.model.lease.contains_key("worker.w-x"));
-    page.until(4 * SECOND, |m, _| !m.lease.contains_key("worker.w-x"))
+    page.until(PATIENCE, |m, _| !m.lease.contains_key("worker.w-x"))
         .await;
     let gone = written.elapsed();
     let job = page.model.job.clone();
     assert!(
-        gone >= Duration::from_millis(1500) && gone < Duration::from_millis(3200),
-        "{job}: expired after {gone:?}"
+        gone >= Duration::from_millis(1500),
+        "{job}: expired after {gone:?}, before its max_age"
     );
     let (_, _, body) = get(page.port, &format!("/api/snapshot?job={job}")).await;
     assert!(
@@ -276,9 +276,9 @@ async fn flood(page: &mut Page, js: &jetstream::Context, serve: &Serve) {
             }
         }
     }
-    page.until(10 * SECOND, |m, _| moved_to(m, "state", last)).await;
+    page.until(PATIENCE, |m, _| moved_to(m, "state", last)).await;
     let rss_after = serve.rss_kib();
-    slow.until(20 * SECOND, |m, _| moved_to(m, "state", last)).await;
+    slow.until(PATIENCE, |m, _| moved_to(m, "state", last)).await;
     assert!(
         rss_after < rss_before + 64 * 1024,
         "memory grew from {rss_before} KiB to {rss_after} KiB"
@@ -320,7 +320,7 @@ async fn expiry_floods_and_deleted_buckets() {
 
     // A bucket deleted: an error event naming it.
     js.delete_key_value("spate_coordination_fl_lease").await.unwrap();
-    page.until(10 * SECOND, |m, _| m.is("error")).await;
+    page.until(PATIENCE, |m, _| m.is("error")).await;
     let last = page.model.statuses.last().unwrap();
     assert!(last.contains("spate_coordination_fl_lease"), "{last}");
     serve.stop();
@@ -346,7 +346,7 @@ async fn credentials_stay_on_the_server() {
     seen += &(head + &body);
     let mut sse = Sse::connect(port, "/api/live?job=sec", None).await;
     let mut model = Model::new("sec");
-    until(&mut sse, &mut model, 5 * SECOND, |_, e| e == "status").await;
+    until(&mut sse, &mut model, PATIENCE, |_, e| e == "status").await;
     seen += &sse.head;
     seen += &sse.raw;
     let (status, _, body) = get(port, "/api/live?job=absent").await;
@@ -410,7 +410,7 @@ async fn watch_prints_a_line_per_change() {
             let _ = tx.send(line);
         }
     });
-    let first = rx.recv_timeout(10 * SECOND).expect("no first line");
+    let first = rx.recv_timeout(PATIENCE).expect("no first line");
     assert!(first.contains("start") && first.contains("members 4"), "{first}");
     for (i, (key, members)) in [("worker.w-e", 5), ("worker.w-f", 6), ("worker.w-g", 7)]
         .iter()
@@ -418,7 +418,7 @@ async fn watch_prints_a_line_per_change() {
     {
         put(&lease, key, json!({"schema":3,"nonce":"n","max_in_flight":2})).await;
         let line = rx
-            .recv_timeout(5 * SECOND)
+            .recv_timeout(PATIENCE)
             .unwrap_or_else(|_| panic!("no line for change {i}"));
         assert!(
             line.contains("+1 change") && line.contains(&format!("members {members},")),

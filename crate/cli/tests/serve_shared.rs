@@ -6,10 +6,12 @@
 mod fixture;
 mod live_client;
 mod nats_server;
+mod patience;
 
 use async_nats::jetstream;
 use live_client::{get, request, Serve, Sse, BIN};
 use nats_server::NatsServer;
+use patience::PATIENCE;
 use std::time::{Duration, Instant};
 
 /// A followed job `g` on `nats`, and `serve` on it with a served snapshot and `extra`.
@@ -124,7 +126,7 @@ async fn health(port: u16, path: &str) -> (u16, serde_json::Value) {
     (status, doc)
 }
 
-/// Asks `/healthz` until it answers `want`, for up to 20 s: the document then.
+/// Asks `/healthz` until it answers `want` (for up to [`PATIENCE`]): the document then.
 async fn health_until(port: u16, want: u16) -> serde_json::Value {
     let start = Instant::now();
     loop {
@@ -132,7 +134,7 @@ async fn health_until(port: u16, want: u16) -> serde_json::Value {
         if status == want {
             return doc;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "still {status}: {doc}");
+        assert!(start.elapsed() < PATIENCE, "still {status}: {doc}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -202,7 +204,7 @@ async fn everything_answers_under_the_base_path_only() {
         "{}",
         sse.head
     );
-    let first = sse.next(Duration::from_secs(10)).await.expect("an event");
+    let first = sse.next(PATIENCE).await.expect("an event");
     assert_eq!(first.event, "snapshot", "{first:?}");
     for outside in [
         "/",

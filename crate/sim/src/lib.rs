@@ -14,6 +14,7 @@
 //! is a u64 count of milliseconds with saturating arithmetic; nothing reachable from the inputs
 //! panics, and a run that would exceed [`Options::max_events`] stops with an error instead.
 
+mod bench;
 mod config;
 mod crash;
 mod defaults;
@@ -36,6 +37,7 @@ mod track;
 mod worker;
 mod writes;
 
+pub use bench::bench_scenario;
 pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
 pub use defaults::{defaults, Defaults};
@@ -49,4 +51,4 @@ pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,
     MAX_SCRIPT_BYTES, MAX_SCRIPT_EVENTS, MAX_UNTIL_MS,
 };
-pub use start::{bench_scenario, Start, StartFrom};
+pub use start::{Start, StartFrom};

@@ -14,10 +14,10 @@
 //! with the `testing` feature: the production module has none of them.
 #![forbid(unsafe_code)]
 
-use serde::Serialize;
-use spate_planner_core::Exact;
+use js::parse_u64;
 use wasm_bindgen::prelude::*;
 
+mod js;
 mod planner;
 mod review;
 #[cfg(feature = "testing")]
@@ -30,39 +30,6 @@ pub use planner::Planner;
 #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
-/// A JS `Error` with a stable `code` and, when given, the `path` (bucket, key or field) at fault.
-pub(crate) fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
-    let e = js_sys::Error::new(message);
-    let _ = js_sys::Reflect::set(&e, &"code".into(), &code.into());
-    if let Some(p) = path {
-        let _ = js_sys::Reflect::set(&e, &"path".into(), &p.into());
-    }
-    e.into()
-}
-
-/// A core value as a plain JS object, 64-bit integers as decimal strings.
-pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
-    Exact(v)
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| {
-            error(
-                "internal",
-                &format!("cannot convert a result for JavaScript: {e}"),
-                None,
-            )
-        })
-}
-
-fn parse_u64(field: &str, s: &str) -> Result<u64, JsValue> {
-    s.parse::<u64>().map_err(|_| {
-        error(
-            "invalid_u64",
-            &format!("{field}: {s:?} is not an integer in 0..=18446744073709551615"),
-            Some(field),
-        )
-    })
-}
 
 /// `stable_hash(seed, value)`; both arguments and the result are decimal strings.
 #[wasm_bindgen(js_name = stableHash)]

@@ -5,7 +5,7 @@
 //! person could lose. Each method is one call into the core's pipeline and one conversion; the
 //! two most recent analyses are cached, so the what-if and its baseline are not planned again.
 
-use crate::{error, to_js};
+use crate::js::{error, to_js};
 use spate_planner_core::{
     analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, next_claims,
     plan_document, plan_view, Analysis, AssignmentSource, DemoParams, ErrorCode, Fleet, LiveEvent, LiveJob,

@@ -2,8 +2,8 @@
 //! comparison with an earlier snapshot, the review document and the fleet chart. Each is one call
 //! into the core and one conversion.
 
+use crate::js::{error, to_js};
 use crate::planner::{scenario_error, sim_error, Planner};
-use crate::{error, to_js};
 use spate_planner_core::{
     diff, fleet_chart, review, smallest_meeting, sweep, Axis, CrashModel, FleetChart, Palette, ReviewInputs,
     Step, SweepError, MAX_STEPS,

@@ -1,7 +1,7 @@
 //! Test hooks, compiled only with the `testing` feature (the test build of the page and the
 //! Node runners): never in the production module.
 
-use crate::{error, to_js};
+use crate::js::{error, to_js};
 use serde::Serialize;
 use spate_planner_core::{bench_fleet, conformance, max_min_ratio, LeaderInputs, Shape};
 use wasm_bindgen::prelude::*;

@@ -78,7 +78,8 @@ impl NatsServer {
                 )
             });
         self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(15);
+        // only a server that never listens ends this wait (a busy machine may be slow to start it)
+        let deadline = Instant::now() + Duration::from_secs(120);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
                 Instant::now() < deadline,

@@ -2,8 +2,8 @@
 //! of every (from, to, split) triple (the reasoning is in the module documentation of
 //! [`super`]).
 
+use super::explain::{ImprovingMove, MAX_IMPROVING_MOVES};
 use super::passes::{Lanes, Pooled, Slot};
-use super::{ImprovingMove, MAX_IMPROVING_MOVES};
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 

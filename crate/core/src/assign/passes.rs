@@ -1,6 +1,6 @@
 //! The pool and the passes before the improving one: sticky (0.3: walks 3a and 3b), then fill.
 
-use super::Pass;
+use super::explain::Pass;
 use crate::rules::Rules;
 use crate::state::SplitState;
 use foldhash::{HashMap, HashSet};

@@ -5,8 +5,8 @@
 //! A whole join is every id's; a live job re-joins only the ids whose records changed
 //! ([`Joined::set`]), and the result is the same, warnings in the same order.
 
+use super::model::{SeedSource, SplitInfo, Warning, Warnings};
 use super::read::StateRecords;
-use super::{SeedSource, SplitInfo, Warning, Warnings};
 use crate::codes::WarningCode;
 use crate::hash::stable_hash_str;
 use crate::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord};

@@ -1,7 +1,7 @@
 //! What the store shows of the leader's memory (decision-core.md section 7): its own cap, and
 //! the instances that departed within the rebalance delay.
 
-use super::{Fleet, SPATE_DEFAULT_CAP};
+use super::model::{Fleet, SPATE_DEFAULT_CAP};
 use serde::Serialize;
 use std::collections::BTreeSet;
 

@@ -5,8 +5,9 @@
 //! ([`Parts::fleet`]).
 
 use super::join::{self, Buckets, Joined};
-use super::read::{LeaseItem, StateItem, StateRecords};
-use super::{Fleet, Member, Meta, Records, SeedSource, Side, Warning, Warnings};
+use super::model::{Fleet, Member, Meta, SeedSource, Warning, Warnings};
+use super::read::{self, LeaseItem, Records, Side, StateItem, StateRecords};
+use super::version;
 use crate::records::{AssignmentVal, LeaderVal, LeaseVal, PlanRecord};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -49,8 +50,8 @@ impl Parts {
     /// Joins a live job's records (kept: they are read, not moved).
     pub(crate) fn of_records(records: &Records, meta: &Meta) -> Parts {
         let (state_items, lease_items) = records.clone().into_items();
-        let state = super::read::state_records(state_items);
-        let lease = super::read::lease_records(lease_items, meta.lease_ttl_ms, meta.taken_at_ms);
+        let state = read::state_records(state_items);
+        let lease = read::lease_records(lease_items, meta.lease_ttl_ms, meta.taken_at_ms);
         Parts::join(state, lease.leases, lease.leader, meta)
     }
 
@@ -68,7 +69,7 @@ impl Parts {
             join::no_plan_warning(&meta.state_bucket, &mut warnings);
         }
         let (plan, leader) = (self.plan.as_ref(), self.leader.as_ref());
-        super::version::check_elector(plan, leader, buckets(meta), &mut warnings);
+        version::check_elector(plan, leader, buckets(meta), &mut warnings);
         warnings.0.extend(self.joined.warnings().cloned());
         Fleet {
             job: meta.job.clone(),
@@ -126,7 +127,7 @@ impl Parts {
                 Some(StateItem::Assign(a)) => Some(a.clone()),
                 _ => None,
             };
-            super::join::set_entry(Arc::make_mut(&mut self.published), x, value);
+            join::set_entry(Arc::make_mut(&mut self.published), x, value);
         } else if key == "plan" {
             match (records.state_item(key), &self.plan) {
                 (Some(StateItem::Plan(p)), Some(was)) if p.fingerprint == was.fingerprint => {

@@ -4,7 +4,8 @@
 //! raised. A whole snapshot is read once ([`Records::from_snapshot`]); a live job changes one key
 //! at a time ([`Records::put`], [`Records::remove`]) without reading any other entry again.
 
-use super::{Member, Warning, Warnings};
+use super::model::{Member, Warning, Warnings};
+use super::version;
 use crate::codes::WarningCode;
 use crate::records::{
     parse_keyed_record, parse_record, AssignmentVal, LeaderVal, LeaseVal, PlanRecord, SplitProgressRecord,
@@ -71,7 +72,7 @@ fn silently_ignored(key: &str) -> bool {
 fn probes_0_3<T>(m: &BTreeMap<String, T>) -> Vec<String> {
     m.range::<str, _>((Bound::Included("_probe."), Bound::Unbounded))
         .take_while(|(k, _)| k.starts_with("_probe."))
-        .filter(|(k, _)| super::version::is_0_3_probe(k))
+        .filter(|(k, _)| version::is_0_3_probe(k))
         .map(|(k, _)| k.clone())
         .collect()
 }

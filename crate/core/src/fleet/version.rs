@@ -2,7 +2,7 @@
 //! decides by, the check of `plan.elector` against the `leader` key, the `previous` map of 0.3,
 //! and the one hint of a 0.3.0 worker under a 0.1.x/0.2.x leader.
 
-use super::{Fleet, Warnings};
+use super::model::{Fleet, Warnings};
 use crate::assign::last_assignees;
 use crate::codes::WarningCode;
 use crate::records::{LeaderVal, PlanRecord};

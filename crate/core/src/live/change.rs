@@ -170,6 +170,8 @@ impl LiveChange {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn entry(v: &[u8]) -> Entry {
         Entry {

@@ -241,6 +241,8 @@ pub(super) fn key_rows<'a>(out: &mut Vec<LiveEvent>, changes: impl Iterator<Item
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn names(n: usize) -> Vec<String> {
         (0..n).map(|i| format!("w{i}")).collect()

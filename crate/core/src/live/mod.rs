@@ -11,6 +11,6 @@ mod job;
 mod state;
 
 pub use change::{LiveChange, LiveOp, Revisions};
-pub use events::{names_text, EventKind, LiveEvent, MAX_NAMES};
+pub use events::{names_text, EventKind, LiveEvent};
 pub use job::{LiveFrame, LiveJob};
 pub use state::{BucketState, JobState, Regression};

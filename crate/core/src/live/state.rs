@@ -248,6 +248,8 @@ impl JobState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn entry(key: &str, revision: u64, created_ms: i64) -> Entry {
         Entry {

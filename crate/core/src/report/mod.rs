@@ -21,7 +21,7 @@ use serde::Serialize;
 
 pub use converge::{converge, Round};
 pub use published::{published_distance, PublishedDistance};
-pub use summary::{at_cap, summary, Heaviest, Marks, Mean, Summary, SummarySide, OVER_MEAN_PERCENT};
+pub use summary::{at_cap, summary, Heaviest, Marks, Mean, Summary, SummarySide};
 
 /// One member's line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -4,12 +4,13 @@
 //! as SVG images, beside it or inlined.
 //!
 //! Every string from the store (job, member, split and instance names, the source, findings'
-//! messages, which quote names) reaches the Markdown as a code span ([`code_span`],
-//! [`code_cell`]) or with every punctuation character escaped ([`text`]): no tag, link, image or
-//! emphasis can come from the data wherever the document is rendered.
+//! messages, which quote names) reaches the Markdown as a code span, a fenced block or with every
+//! punctuation character escaped (`markdown_text.rs`): no tag, link, image or emphasis can come
+//! from the data wherever the document is rendered.
 
 use super::findings::findings;
 use super::fleet_chart::{fleet_chart, FleetChart, Palette};
+use super::markdown_text::{code_cell, code_span, fenced, text};
 use super::plan_sections;
 use crate::chart::{line_chart, paired_bars, Scale, Series};
 use crate::diff::Diff;
@@ -70,26 +71,6 @@ impl Review {
     }
 }
 
-/// A code span: no newline, no backtick run breaks it out (its fence is longer than any run).
-pub fn code_span(s: &str) -> String {
-    let flat = s.replace(['\n', '\r'], " ");
-    let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    // A space each side keeps a backtick at either end, or an all-space text, inside the span
-    // (CommonMark strips one space each side).
-    let pad = if flat.starts_with('`') || flat.ends_with('`') || flat.trim().is_empty() {
-        " "
-    } else {
-        ""
-    };
-    format!("{fence}{pad}{flat}{pad}{fence}")
-}
-
-/// Text for a Markdown table cell, as code: no `|`, no newline, no backtick run breaks it out.
-pub fn code_cell(s: &str) -> String {
-    code_span(&s.replace('|', "\\|"))
-}
-
 /// The link to the view a report is of: an `http(s)` address as an autolink (no space, `<` or
 /// `>` can end it early: they are left out, as a browser's address has them escaped), any other
 /// text as a code span, so no `javascript:` or other scheme becomes a link.
@@ -100,30 +81,6 @@ fn view_link(link: &str) -> String {
     } else {
         code_span(link)
     }
-}
-
-/// Prose that Markdown shows as it is: every ASCII punctuation character backslash-escaped (so
-/// no `<tag>`, `[link](…)`, `&entity;`, emphasis or `|` comes from it), lines joined.
-pub fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\n' | '\r' => out.push(' '),
-            c if c.is_ascii_punctuation() => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A fenced code block that no backtick run inside `body` can close.
-fn fenced(body: &str, lang: &str) -> String {
-    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}{lang}\n{body}\n{fence}")
 }
 
 /// The whole report.
@@ -368,36 +325,4 @@ fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
         ),
     });
     let _ = writeln!(md, "![Load per member before and after](review-compare.svg)\n");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
-
-    #[test]
-    fn cells_cannot_break_the_table() {
-        assert_eq!(code_cell("a|b"), "`a\\|b`");
-        assert_eq!(code_cell("x`y"), "``x`y``");
-        assert_eq!(code_cell("`edge"), "`` `edge ``");
-        assert_eq!(code_cell("two\nlines"), "`two lines`");
-        assert_eq!(code_span("a|b"), "`a|b`");
-        assert_eq!(code_span(" "), "`   `");
-    }
-
-    #[test]
-    fn prose_escapes_every_punctuation_character() {
-        assert_eq!(
-            text("<img src=x onerror=alert(1)>"),
-            "\\<img src\\=x onerror\\=alert\\(1\\)\\>"
-        );
-        assert_eq!(
-            text("[a](javascript:x)\nnext"),
-            "\\[a\\]\\(javascript\\:x\\) next"
-        );
-        assert_eq!(text("worker 07 ünï"), "worker 07 ünï");
-        assert_eq!(fenced("a ```` b", "json"), "`````json\na ```` b\n`````");
-        assert_eq!(fenced("{}", ""), "```\n{}\n```");
-    }
 }

@@ -8,11 +8,11 @@ mod document;
 mod findings;
 mod fleet_chart;
 mod markdown;
+mod markdown_text;
 mod plan_sections;
 
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
-    CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use findings::{findings, Finding, Level};
 pub use fleet_chart::{fleet_chart, FleetChart, Palette};

@@ -3,7 +3,7 @@
 //! planned, each against the mean it names), every member, and the heaviest moves. The
 //! dashboard's Markdown export is this document, so these are what the page used to write itself.
 
-use super::markdown::{code_cell, code_span};
+use super::markdown_text::{code_cell, code_span};
 use crate::pipeline::Analysis;
 use crate::report::{human_bytes, summary};
 use std::fmt::Write;

@@ -1,0 +1,39 @@
+//! What crosses into JavaScript and back: errors with their `code` and `path`, a core value as a
+//! plain object with 64-bit integers as decimal strings, a u64 read from its decimal string.
+
+use serde::Serialize;
+use spate_planner_core::Exact;
+use wasm_bindgen::prelude::*;
+
+/// A JS `Error` with a stable `code` and, when given, the `path` (bucket, key or field) at fault.
+pub(crate) fn error(code: &str, message: &str, path: Option<&str>) -> JsValue {
+    let e = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&e, &"code".into(), &code.into());
+    if let Some(p) = path {
+        let _ = js_sys::Reflect::set(&e, &"path".into(), &p.into());
+    }
+    e.into()
+}
+
+/// A core value as a plain JS object, 64-bit integers as decimal strings.
+pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
+    Exact(v)
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| {
+            error(
+                "internal",
+                &format!("cannot convert a result for JavaScript: {e}"),
+                None,
+            )
+        })
+}
+
+pub(crate) fn parse_u64(field: &str, s: &str) -> Result<u64, JsValue> {
+    s.parse::<u64>().map_err(|_| {
+        error(
+            "invalid_u64",
+            &format!("{field}: {s:?} is not an integer in 0..=18446744073709551615"),
+            Some(field),
+        )
+    })
+}
