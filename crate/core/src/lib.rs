@@ -102,8 +102,8 @@ pub use report::{
 };
 pub use review::{
     claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info,
-    plan_document, plan_view, review, Finding, FleetChart, Image, Level, Palette, Review, ReviewInputs,
-    CLAIMS_FORMAT, PLAN_FORMAT,
+    gauges, last_publish_ms, plan_document, plan_view, review, Finding, FleetChart, Gauges, Image, Level,
+    LoadGauges, Palette, PublishedGauges, Review, ReviewInputs, SplitStates, CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,
