@@ -12,14 +12,19 @@ use tokio::net::TcpStream;
 /// One scrape on a fresh connection: (milliseconds to the last byte, the text).
 async fn scrape(port: u16) -> (f64, String) {
     let t = Instant::now();
-    let mut s = TcpStream::connect(("127.0.0.1", port)).await.expect("connect to serve");
+    let mut s = TcpStream::connect(("127.0.0.1", port))
+        .await
+        .expect("connect to serve");
     let req = format!("GET /metrics HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
     s.write_all(req.as_bytes()).await.expect("request");
     let mut all = Vec::new();
     s.read_to_end(&mut all).await.expect("answer");
     let ms = t.elapsed().as_secs_f64() * 1e3;
     let text = String::from_utf8_lossy(&all).into_owned();
-    assert!(text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.0 200"), "{text}");
+    assert!(
+        text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.0 200"),
+        "{text}"
+    );
     (ms, text)
 }
 
@@ -68,7 +73,10 @@ async fn main() {
     for i in 0..5u32 {
         let before = value(&scrape(port).await.1, &revision).unwrap_or(0.0);
         let v = format!(r#"{{"schema":3,"nonce":"nb","max_in_flight":{}}}"#, 2 + i % 5);
-        lease.put("worker.bench-extra", v.into_bytes().into()).await.expect("put");
+        lease
+            .put("worker.bench-extra", v.into_bytes().into())
+            .await
+            .expect("put");
         // the first scrape whose figures are of the changed state is the one that planned it
         loop {
             tokio::time::sleep(Duration::from_millis(20)).await;

@@ -33,7 +33,10 @@ impl Scrape {
                 families.insert(rest.split(' ').next().unwrap().to_string());
             } else if !line.starts_with('#') && !line.is_empty() {
                 let (key, value) = line.rsplit_once(' ').unwrap();
-                assert!(series.insert(key.to_string(), value.to_string()).is_none(), "{key} twice");
+                assert!(
+                    series.insert(key.to_string(), value.to_string()).is_none(),
+                    "{key} twice"
+                );
             }
         }
         Scrape {
@@ -52,7 +55,8 @@ impl Scrape {
     /// A count or bytes: exactly.
     fn int(&self, key: &str) -> u64 {
         let t = self.text_of(key);
-        t.parse().unwrap_or_else(|_| panic!("{key} = {t}: not an integer"))
+        t.parse()
+            .unwrap_or_else(|_| panic!("{key} = {t}: not an integer"))
     }
 
     fn float(&self, key: &str) -> f64 {
@@ -74,7 +78,10 @@ async fn scrape(port: u16, path: &str) -> Scrape {
         head.contains("content-type: text/plain; version=0.0.4; charset=utf-8"),
         "{head}"
     );
-    assert!(head.contains("content-security-policy:"), "the security headers: {head}");
+    assert!(
+        head.contains("content-security-policy:"),
+        "the security headers: {head}"
+    );
     Scrape::parse(body)
 }
 
@@ -109,7 +116,12 @@ fn export_and_plan(nats: &NatsServer, tag: &str) -> (Value, Value) {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let plan = std::process::Command::new(BIN).arg("plan").arg(&file).arg("--json").output().unwrap();
+    let plan = std::process::Command::new(BIN)
+        .arg("plan")
+        .arg(&file)
+        .arg("--json")
+        .output()
+        .unwrap();
     assert!(plan.status.success(), "{}", String::from_utf8_lossy(&plan.stderr));
     let export = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let _ = std::fs::remove_file(&file);
@@ -146,8 +158,16 @@ fn assert_equal_to_plan(s: &Scrape, doc: &Value, export: &Value) {
     let c = &r["counts"];
     assert_eq!(s.int(&of("spate_planner_plan_ok", &[])), 1);
     assert_eq!(s.int(&of("spate_planner_members", &[])), u(&sum["members"]));
-    let lanes_now: u64 = r["members"].as_array().unwrap().iter().map(|m| u(&m["lanes_now"])).sum();
-    let pool = u(&c["splits"]) - u(&c["completed"]) - u(&c["quarantined"]) - u(&c["reserved"])
+    let lanes_now: u64 = r["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| u(&m["lanes_now"]))
+        .sum();
+    let pool = u(&c["splits"])
+        - u(&c["completed"])
+        - u(&c["quarantined"])
+        - u(&c["reserved"])
         - u(&c["waiting_for_spec"]);
     let state = |st: &str| s.int(&of("spate_planner_splits", &[("state", st)]));
     assert_eq!(state("running"), lanes_now);
@@ -162,23 +182,38 @@ fn assert_equal_to_plan(s: &Scrape, doc: &Value, export: &Value) {
     }
     for when in ["now", "planned"] {
         let w = [("when", when)];
-        assert_eq!(s.int(&of("spate_planner_load_max_bytes", &w)), u(&sum[when]["max_load"]));
+        assert_eq!(
+            s.int(&of("spate_planner_load_max_bytes", &w)),
+            u(&sum[when]["max_load"])
+        );
         assert_eq!(
             s.float(&of("spate_planner_load_mean_bytes", &w)),
             sum[when]["mean_load"].as_f64().unwrap()
         );
-        assert_eq!(s.int(&of("spate_planner_members_at_cap", &w)), u(&sum[when]["at_cap"]));
-        assert_eq!(s.int(&of("spate_planner_members_over_mean", &w)), u(&sum[when]["over_mean"]));
+        assert_eq!(
+            s.int(&of("spate_planner_members_at_cap", &w)),
+            u(&sum[when]["at_cap"])
+        );
+        assert_eq!(
+            s.int(&of("spate_planner_members_over_mean", &w)),
+            u(&sum[when]["over_mean"])
+        );
     }
     assert_eq!(
         s.int(&of("spate_planner_load_lower_bound_bytes", &[])),
         u(&r["balance"]["lower_bound"])
     );
     assert_eq!(s.int(&of("spate_planner_planned_moves", &[])), u(&sum["moves"]));
-    assert_eq!(s.int(&of("spate_planner_planned_move_bytes", &[])), u(&sum["weight_moved"]));
+    assert_eq!(
+        s.int(&of("spate_planner_planned_move_bytes", &[])),
+        u(&sum["weight_moved"])
+    );
     assert_published(s, doc, export);
     let leader_publishes = u64::from(doc["leader_publishes"].as_bool().unwrap());
-    assert_eq!(s.int(&of("spate_planner_leader_publishes", &[])), leader_publishes);
+    assert_eq!(
+        s.int(&of("spate_planner_leader_publishes", &[])),
+        leader_publishes
+    );
     assert_eq!(
         s.int(&of("spate_planner_warnings", &[])),
         doc["warnings"].as_array().unwrap().len() as u64
@@ -186,7 +221,11 @@ fn assert_equal_to_plan(s: &Scrape, doc: &Value, export: &Value) {
     let findings = doc["findings"].as_array().unwrap();
     for level in ["fatal", "warning", "notice"] {
         let n = findings.iter().filter(|f| f["level"] == level).count() as u64;
-        assert_eq!(s.int(&of("spate_planner_findings", &[("level", level)])), n, "{level}");
+        assert_eq!(
+            s.int(&of("spate_planner_findings", &[("level", level)])),
+            n,
+            "{level}"
+        );
     }
     let leader = entries(export, "lease")
         .find(|e| e["key"] == "leader")
@@ -194,7 +233,10 @@ fn assert_equal_to_plan(s: &Scrape, doc: &Value, export: &Value) {
         .unwrap_or_default();
     let info = of(
         "spate_planner_job_info",
-        &[("leader", &escaped(&leader)), ("rules", doc["rules"].as_str().unwrap())],
+        &[
+            ("leader", &escaped(&leader)),
+            ("rules", doc["rules"].as_str().unwrap()),
+        ],
     );
     assert_eq!(s.int(&info), 1);
 }
@@ -252,7 +294,10 @@ async fn a_jobs_metrics_are_its_plan_and_move_with_it() {
     let (first, export, doc) = at_same_revisions(port, &nats, "a").await;
     assert_equal_to_plan(&first, &doc, &export);
     // The fixture: no withheld split, two records published, w-a leads.
-    assert_eq!(first.int(&of("spate_planner_splits", &[("state", "withheld")])), 0);
+    assert_eq!(
+        first.int(&of("spate_planner_splits", &[("state", "withheld")])),
+        0
+    );
     assert_eq!(first.int(&of("spate_planner_published_records", &[])), 2);
 
     // The state has not moved: the same plan answers again (planned once per state).
@@ -266,16 +311,32 @@ async fn a_jobs_metrics_are_its_plan_and_move_with_it() {
     let state = js.get_key_value("spate_coordination_g_state").await.unwrap();
     let lease = js.get_key_value("spate_coordination_g_lease").await.unwrap();
     let odd = "w\"a\\b\nc";
-    fixture::put(&lease, "leader", json!({"schema":3,"owner":odd,"nonce":"lead","generation":2})).await;
-    fixture::put(&state, "assign.w-gone", json!({"schema":3,"generation":2,"splits":["s06"]})).await;
+    fixture::put(
+        &lease,
+        "leader",
+        json!({"schema":3,"owner":odd,"nonce":"lead","generation":2}),
+    )
+    .await;
+    fixture::put(
+        &state,
+        "assign.w-gone",
+        json!({"schema":3,"generation":2,"splits":["s06"]}),
+    )
+    .await;
     scrape_until(port, |s| {
-        s.series.get(&of("spate_planner_published_records", &[])).map(String::as_str) == Some("3")
+        s.series
+            .get(&of("spate_planner_published_records", &[]))
+            .map(String::as_str)
+            == Some("3")
     })
     .await;
     let (later, export, doc) = at_same_revisions(port, &nats, "b").await;
     assert!(revisions(&later) > revisions(&first));
     assert_equal_to_plan(&later, &doc, &export);
-    assert_eq!(later.int(&of("spate_planner_splits", &[("state", "withheld")])), 1);
+    assert_eq!(
+        later.int(&of("spate_planner_splits", &[("state", "withheld")])),
+        1
+    );
     let published = of("spate_planner_last_publish_timestamp_seconds", &[]);
     assert!(later.float(&published) > first.float(&published));
     let info = of(
@@ -293,7 +354,9 @@ fn families(s: &Scrape) -> BTreeSet<String> {
 }
 
 fn docs(file: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs").join(file);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs")
+        .join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -317,7 +380,12 @@ async fn the_dashboard_and_the_docs_name_what_is_exposed() {
     let (_nats, js, serve) = job_served(&[]).await;
     // a change, so that the watch's lag is there too
     let state = js.get_key_value("spate_coordination_g_state").await.unwrap();
-    fixture::put(&state, "assign.w-c", json!({"schema":3,"generation":2,"splits":["s09"]})).await;
+    fixture::put(
+        &state,
+        "assign.w-c",
+        json!({"schema":3,"generation":2,"splits":["s09"]}),
+    )
+    .await;
     let s = scrape_until(serve.port, |s| s.text.contains("spate_planner_watch_lag_seconds")).await;
     let exposed = families(&s);
     // The counters' families are exposed as name_total.
@@ -376,18 +444,29 @@ async fn the_servers_own_figures_follow_the_nats_connection() {
     let down = scrape_until(port, |s| s.text.contains("spate_planner_nats_connected 0")).await;
     assert_eq!(down.int("spate_planner_nats_disconnects_total"), 1);
     let reconnecting = scrape_until(port, |s| {
-        s.series.get(&of("spate_planner_job_status", &[("status", "reconnecting")])).map(String::as_str)
+        s.series
+            .get(&of("spate_planner_job_status", &[("status", "reconnecting")]))
+            .map(String::as_str)
             == Some("1")
     })
     .await;
-    assert_eq!(reconnecting.int(&of("spate_planner_job_status", &[("status", "live")])), 0);
+    assert_eq!(
+        reconnecting.int(&of("spate_planner_job_status", &[("status", "live")])),
+        0
+    );
     nats.restart();
     let back = scrape_until(port, |s| {
-        s.series.get(&of("spate_planner_job_status", &[("status", "live")])).map(String::as_str)
+        s.series
+            .get(&of("spate_planner_job_status", &[("status", "live")]))
+            .map(String::as_str)
             == Some("1")
     })
     .await;
     assert_eq!(back.int("spate_planner_nats_connected"), 1);
-    assert_eq!(back.int(&of("spate_planner_resyncs_total", &[])), 1, "read afresh once");
+    assert_eq!(
+        back.int(&of("spate_planner_resyncs_total", &[])),
+        1,
+        "read afresh once"
+    );
     serve.stop();
 }

@@ -101,9 +101,9 @@ pub use report::{
     OVER_MEAN_PERCENT,
 };
 pub use review::{
-    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info,
-    gauges, last_publish_ms, plan_document, plan_view, review, Finding, FleetChart, Gauges, Image, Level,
-    LoadGauges, Palette, PublishedGauges, Review, ReviewInputs, SplitStates, CLAIMS_FORMAT, PLAN_FORMAT,
+    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info, gauges,
+    last_publish_ms, plan_document, plan_view, review, Finding, FleetChart, Gauges, Image, Level, LoadGauges,
+    Palette, PublishedGauges, Review, ReviewInputs, SplitStates, CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,

@@ -7,8 +7,8 @@ mod common;
 use common::store::Store;
 use serde_json::Value;
 use spate_planner_core::{
-    analyse_partly, demo_snapshot, gauges, last_publish_ms, plan_document, DemoParams, Fleet, Gauges,
-    Rules, Scenario, Snapshot,
+    analyse_partly, demo_snapshot, gauges, last_publish_ms, plan_document, DemoParams, Fleet, Gauges, Rules,
+    Scenario, Snapshot,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -60,7 +60,14 @@ fn every_figure_is_the_rules_answer() {
     assert_eq!(g.members, 2);
     let s = &g.splits;
     assert_eq!(
-        (s.running, s.idle, s.withheld, s.quarantined, s.completed, s.waiting_for_spec),
+        (
+            s.running,
+            s.idle,
+            s.withheld,
+            s.quarantined,
+            s.completed,
+            s.waiting_for_spec
+        ),
         (3, 2, 1, 1, 1, 1)
     );
     // Pool by weight: a 100, b 50, c 30, d 20, late 5 (e withheld). Sticky: a → w1, b → w2,
@@ -120,8 +127,16 @@ fn u(v: &Value) -> u64 {
 fn assert_from_document(g: &Gauges, doc: &Value) {
     let (r, s) = (&doc["report"], &doc["summary"]);
     let c = &r["counts"];
-    let lanes_now: u64 = r["members"].as_array().unwrap().iter().map(|m| u(&m["lanes_now"])).sum();
-    let pool = u(&c["splits"]) - u(&c["completed"]) - u(&c["quarantined"]) - u(&c["reserved"])
+    let lanes_now: u64 = r["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| u(&m["lanes_now"]))
+        .sum();
+    let pool = u(&c["splits"])
+        - u(&c["completed"])
+        - u(&c["quarantined"])
+        - u(&c["reserved"])
         - u(&c["waiting_for_spec"]);
     let st = &g.splits;
     assert_eq!(u64::from(st.running), lanes_now);
@@ -191,7 +206,12 @@ fn every_gauge_is_the_plan_documents_value() {
 #[test]
 fn a_snapshot_the_leader_would_refuse_is_an_error_naming_the_key() {
     let mut snap = store().snapshot();
-    let e = snap.state.entries.iter_mut().find(|e| e.key == "split.a").unwrap();
+    let e = snap
+        .state
+        .entries
+        .iter_mut()
+        .find(|e| e.key == "split.a")
+        .unwrap();
     e.value = b"{\"schema\":3".to_vec();
     let err = gauges(&snap).unwrap_err();
     assert_eq!(err.key.as_deref(), Some("split.a"), "{err}");

@@ -55,14 +55,6 @@ pub const FAMILIES: &[(&str, Kind, &str)] = &[
     ("spate_planner_scrape_duration_seconds", Gauge, "How long gathering this scrape's figures took (planning the jobs whose state moved since the last scrape included)."),
 ];
 
-/// The names a scrape can expose, as exposed (a counter's with `_total`).
-pub fn exposed_names() -> impl Iterator<Item = String> {
-    FAMILIES.iter().map(|(name, kind, _)| match kind {
-        Gauge => name.to_string(),
-        Counter => format!("{name}_total"),
-    })
-}
-
 /// A sample's value: counts and bytes exactly, the rest as floats.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
@@ -162,7 +154,9 @@ impl Collector for Exposition {
                 let mut one = family.encode_family(labels)?;
                 match (kind, value) {
                     (MetricType::Counter, Value::Int(v)) => one.encode_counter::<Labels, _, f64>(v, None)?,
-                    (MetricType::Counter, Value::Float(v)) => one.encode_counter::<Labels, _, f64>(v, None)?,
+                    (MetricType::Counter, Value::Float(v)) => {
+                        one.encode_counter::<Labels, _, f64>(v, None)?
+                    }
                     _ => one.encode_gauge(value)?,
                 }
             }
@@ -181,11 +175,15 @@ mod tests {
         for (name, kind, help) in FAMILIES {
             assert!(name.starts_with("spate_planner_"), "{name}");
             assert!(
-                name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                name.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
                 "{name}"
             );
             assert!(seen.insert(*name), "{name} twice");
-            assert!(!name.ends_with("_total"), "{name}: the encoder adds _total to counters");
+            assert!(
+                !name.ends_with("_total"),
+                "{name}: the encoder adds _total to counters"
+            );
             for unit in ["seconds", "bytes"] {
                 // a unit in base units, last (before a counter's _total)
                 if name.contains(unit) {
@@ -203,20 +201,45 @@ mod tests {
         let odd = "w\"1\\x\ny".to_string();
         x.add(
             "spate_planner_job_info",
-            vec![("spate_job", "g".into()), ("leader", odd), ("rules", "0.1".into())],
+            vec![
+                ("spate_job", "g".into()),
+                ("leader", odd),
+                ("rules", "0.1".into()),
+            ],
             1u32,
         );
         x.add("spate_planner_changes", vec![("spate_job", "g".into())], 42u64);
-        x.add("spate_planner_load_mean_bytes", vec![("when", "now".into())], 77.5);
+        x.add(
+            "spate_planner_load_mean_bytes",
+            vec![("when", "now".into())],
+            77.5,
+        );
         let text = x.text();
         assert!(
-            text.contains("spate_planner_job_info{spate_job=\"g\",leader=\"w\\\"1\\\\x\\ny\",rules=\"0.1\"} 1\n"),
+            text.contains(
+                "spate_planner_job_info{spate_job=\"g\",leader=\"w\\\"1\\\\x\\ny\",rules=\"0.1\"} 1\n"
+            ),
             "{text}"
         );
-        assert!(text.contains("# TYPE spate_planner_changes_total counter\n"), "{text}");
-        assert!(text.contains("\nspate_planner_changes_total{spate_job=\"g\"} 42\n"), "{text}");
-        assert!(text.contains("\nspate_planner_load_mean_bytes{when=\"now\"} 77.5\n"), "{text}");
-        assert!(!text.contains("spate_planner_members"), "no sample, no family: {text}");
-        assert!(!text.contains("# EOF"), "the Prometheus text format, not OpenMetrics: {text}");
+        assert!(
+            text.contains("# TYPE spate_planner_changes_total counter\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nspate_planner_changes_total{spate_job=\"g\"} 42\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nspate_planner_load_mean_bytes{when=\"now\"} 77.5\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("spate_planner_members"),
+            "no sample, no family: {text}"
+        );
+        assert!(
+            !text.contains("# EOF"),
+            "the Prometheus text format, not OpenMetrics: {text}"
+        );
     }
 }

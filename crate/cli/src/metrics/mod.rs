@@ -137,9 +137,21 @@ fn job(name: &str, more: &[(&'static str, &str)]) -> Labels {
 fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
     let one = |more: &[(&'static str, &str)]| job(name, more);
     x.add("spate_planner_plan_ok", one(&[]), p.gauges.is_ok());
-    x.add("spate_planner_plan_duration_seconds", one(&[]), p.took.as_secs_f64());
-    x.add("spate_planner_revision", one(&[("bucket", "state")]), p.revisions.0);
-    x.add("spate_planner_revision", one(&[("bucket", "lease")]), p.revisions.1);
+    x.add(
+        "spate_planner_plan_duration_seconds",
+        one(&[]),
+        p.took.as_secs_f64(),
+    );
+    x.add(
+        "spate_planner_revision",
+        one(&[("bucket", "state")]),
+        p.revisions.0,
+    );
+    x.add(
+        "spate_planner_revision",
+        one(&[("bucket", "lease")]),
+        p.revisions.1,
+    );
     let Ok(g) = &p.gauges else {
         return;
     };
@@ -155,8 +167,16 @@ fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
     ] {
         x.add("spate_planner_splits", one(&[("state", state)]), n);
     }
-    x.add("spate_planner_planned_splits", one(&[("outcome", "assigned")]), g.assigned);
-    x.add("spate_planner_planned_splits", one(&[("outcome", "queued")]), g.queued);
+    x.add(
+        "spate_planner_planned_splits",
+        one(&[("outcome", "assigned")]),
+        g.assigned,
+    );
+    x.add(
+        "spate_planner_planned_splits",
+        one(&[("outcome", "queued")]),
+        g.queued,
+    );
     for (when, side) in [("now", &g.now), ("planned", &g.planned)] {
         let w = one(&[("when", when)]);
         x.add("spate_planner_load_max_bytes", w.clone(), side.max_load);
@@ -170,7 +190,11 @@ fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
     add_published(x, name, g);
     let rules = g.rules.to_string();
     let leader = g.leader.as_deref().unwrap_or("");
-    x.add("spate_planner_job_info", one(&[("leader", leader), ("rules", rules.as_str())]), 1u32);
+    x.add(
+        "spate_planner_job_info",
+        one(&[("leader", leader), ("rules", rules.as_str())]),
+        1u32,
+    );
     x.add("spate_planner_warnings", one(&[]), g.warnings);
     for (level, n) in ["fatal", "warning", "notice"].into_iter().zip(g.findings) {
         x.add("spate_planner_findings", one(&[("level", level)]), n);
@@ -190,7 +214,11 @@ fn add_published(x: &mut Exposition, name: &str, g: &Gauges) {
         let at = ms as f64 / 1000.0;
         x.add("spate_planner_last_publish_timestamp_seconds", job(name, &[]), at);
     }
-    x.add("spate_planner_leader_publishes", job(name, &[]), g.leader_publishes);
+    x.add(
+        "spate_planner_leader_publishes",
+        job(name, &[]),
+        g.leader_publishes,
+    );
 }
 
 /// How following the job goes, as it is now.
@@ -202,7 +230,11 @@ fn add_following(x: &mut Exposition, hub: &Hub) {
         Status::Error(_) => "error",
     };
     for status in ["live", "reconnecting", "error"] {
-        x.add("spate_planner_job_status", job(name, &[("status", status)]), status == now);
+        x.add(
+            "spate_planner_job_status",
+            job(name, &[("status", status)]),
+            status == now,
+        );
     }
     x.add("spate_planner_live_streams", job(name, &[]), hub.streams_open());
     x.add("spate_planner_changes", job(name, &[]), hub.stats.changes());
@@ -211,8 +243,16 @@ fn add_following(x: &mut Exposition, hub: &Hub) {
         x.add("spate_planner_watch_lag_seconds", job(name, &[]), lag);
     }
     let (state, lease) = hub.stats.pending();
-    x.add("spate_planner_watch_pending_entries", job(name, &[("bucket", "state")]), state);
-    x.add("spate_planner_watch_pending_entries", job(name, &[("bucket", "lease")]), lease);
+    x.add(
+        "spate_planner_watch_pending_entries",
+        job(name, &[("bucket", "state")]),
+        state,
+    );
+    x.add(
+        "spate_planner_watch_pending_entries",
+        job(name, &[("bucket", "lease")]),
+        lease,
+    );
 }
 
 /// The server's own figures.
@@ -221,5 +261,9 @@ fn add_server(x: &mut Exposition, live: &Live, took: Duration) {
     x.add("spate_planner_jobs_followed", vec![], live.followed());
     x.add("spate_planner_nats_connected", vec![], conn.connected);
     x.add("spate_planner_nats_disconnects", vec![], conn.disconnects);
-    x.add("spate_planner_scrape_duration_seconds", vec![], took.as_secs_f64());
+    x.add(
+        "spate_planner_scrape_duration_seconds",
+        vec![],
+        took.as_secs_f64(),
+    );
 }
