@@ -20,6 +20,7 @@ mod human;
 mod leader_flags;
 mod listen;
 mod live;
+mod metrics;
 mod nats;
 mod output;
 mod plan;

@@ -42,7 +42,8 @@ pub struct Args {
     #[arg(long)]
     dir: Option<PathBuf>,
     /// Live mode: follow jobs on this NATS server (as for `snapshot`; credentials stay here and
-    /// are never printed or sent to the page). Adds /api/jobs, /api/live and /api/snapshot.
+    /// are never printed or sent to the page). Adds /api/jobs, /api/live, /api/snapshot and
+    /// /metrics (Prometheus: the followed jobs' plans, docs/metrics.md).
     #[arg(long)]
     server: Option<String>,
     /// With --server: follow this job only (else the page picks one with ?job=).
@@ -250,8 +251,10 @@ fn router(source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> 
         get(move || std::future::ready(crate::health::healthz(health.as_ref()))),
     );
     if let Some(live) = live {
+        let metrics = Arc::new(crate::metrics::Metrics::new(live.clone()));
         let (l1, l2, l3) = (live.clone(), live.clone(), live);
         app = app
+            .route("/metrics", get(move || crate::metrics::scrape(metrics.clone())))
             .route("/api/jobs", get(move || crate::live::http::jobs(l1.clone())))
             .route(
                 "/api/live",

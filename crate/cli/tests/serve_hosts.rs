@@ -1,7 +1,8 @@
 //! DNS rebinding (issue 18): `serve` answers only requests for its own address (127.0.0.1:PORT,
 //! localhost:PORT) or a name given with `--allow-host`, and refuses any other `Host`, and any
 //! `Origin` that is not one of those, with 403 and a plain-text reason: on every route (the
-//! page, its assets, `/snapshot.json`, `/api/*` and the event stream), against a real server.
+//! page, its assets, `/snapshot.json`, `/api/*`, the event stream and `/metrics`), against a
+//! real server.
 
 mod fixture;
 mod live_client;
@@ -11,14 +12,16 @@ use async_nats::jetstream;
 use live_client::{request, Serve, BIN};
 use nats_server::NatsServer;
 
-/// Every kind of route: the page, an asset, the served snapshot, the API, the event stream.
-const ROUTES: [&str; 6] = [
+/// Every kind of route: the page, an asset, the served snapshot, the API, the event stream,
+/// the metrics.
+const ROUTES: [&str; 7] = [
     "/",
     "/index.html",
     "/snapshot.json",
     "/api/jobs",
     "/api/snapshot?job=g",
     "/api/live?job=g",
+    "/metrics",
 ];
 
 /// A request for `path` with these header lines (each ending in CRLF), closed after the answer.

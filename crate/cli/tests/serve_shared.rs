@@ -171,13 +171,14 @@ async fn healthz_follows_the_nats_connection() {
 }
 
 /// Every kind of route, under the prefix: (path, what its body holds).
-const UNDER: [(&str, &str); 6] = [
+const UNDER: [(&str, &str); 7] = [
     ("/planner/", "<title>t</title>"),
     ("/planner/index.html", "<title>t</title>"),
     ("/planner/snapshot.json", "spate-planner-snapshot/1"),
     ("/planner/api/jobs", "\"jobs\""),
     ("/planner/api/snapshot?job=g", "spate_coordination_g_state"),
     ("/planner/healthz", "\"nats_connected\":true"),
+    ("/planner/metrics", "spate_planner_nats_connected 1"),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -213,6 +214,7 @@ async fn everything_answers_under_the_base_path_only() {
         "/api/jobs",
         "/api/live?job=g",
         "/healthz",
+        "/metrics",
         "/plannerx/",
         "/other/planner/",
         "/Planner/",

@@ -118,8 +118,9 @@ pub use synth::{bench_fleet, max_min_ratio, runnable_split, Shape, SplitMix64};
 // person reads.
 pub use diff::{diff, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange};
 pub use review::{
-    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info,
-    plan_document, plan_view, review, Finding, FleetChart, Image, Level, Palette, Review, ReviewInputs,
+    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info, gauges,
+    last_publish_ms, plan_document, plan_view, review, Finding, FleetChart, Gauges, Image, Level, LoadGauges,
+    Palette, PublishedGauges, Review, ReviewInputs, SplitStates,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{

@@ -5,6 +5,7 @@
 //! the next lease deadline (the expiry timer).
 
 use super::hub::{Hub, BATCH};
+use super::stats::Seen;
 use super::wire::Status;
 use crate::store::{self, Fresh, ReadError};
 use async_nats::jetstream::kv::{self, Operation};
@@ -100,10 +101,12 @@ fn change_of(side: Side, e: &kv::Entry) -> LiveChange {
 
 type Next = Option<Result<kv::Entry, kv::WatcherError>>;
 
-/// Turns one watch item into a change, or why following must stop.
-fn take(side: Side, item: Next, out: &mut Vec<LiveChange>) -> Result<(), String> {
+/// Turns one watch item into a change (noting when it was written and what the watch has
+/// left after it), or why following must stop.
+fn take(side: Side, item: Next, out: &mut Vec<LiveChange>, seen: &mut Seen) -> Result<(), String> {
     match item {
         Some(Ok(e)) => {
+            seen.entry(side, store::created_ms(&e), e.delta);
             out.push(change_of(side, &e));
             Ok(())
         }
@@ -113,15 +116,15 @@ fn take(side: Side, item: Next, out: &mut Vec<LiveChange>) -> Result<(), String>
 }
 
 /// After one change, whatever else is ready at once (up to a batch): bursts go out together.
-fn gather(w: &mut Watches, out: &mut Vec<LiveChange>) -> Result<(), String> {
+fn gather(w: &mut Watches, out: &mut Vec<LiveChange>, seen: &mut Seen) -> Result<(), String> {
     while out.len() < BATCH {
         let mut got = false;
         if let Some(item) = w.state.next().now_or_never() {
-            take(Side::State, item, out)?;
+            take(Side::State, item, out, seen)?;
             got = true;
         }
         if let Some(item) = w.lease.next().now_or_never() {
-            take(Side::Lease, item, out)?;
+            take(Side::Lease, item, out, seen)?;
             got = true;
         }
         if !got {
@@ -147,10 +150,10 @@ async fn until(deadline: Option<i64>) {
 async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Advisories) -> Stop {
     let disconnects = w.disconnects;
     loop {
-        let mut batch = Vec::new();
+        let (mut batch, mut seen) = (Vec::new(), Seen::default());
         let first = tokio::select! {
-            item = w.state.next() => take(Side::State, item, &mut batch),
-            item = w.lease.next() => take(Side::Lease, item, &mut batch),
+            item = w.state.next() => take(Side::State, item, &mut batch, &mut seen),
+            item = w.lease.next() => take(Side::Lease, item, &mut batch, &mut seen),
             _ = until(hub.next_deadline()) => {
                 hub.expire(now_ms());
                 continue;
@@ -167,7 +170,7 @@ async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Ad
                 None => continue,
             },
         };
-        if let Err(e) = first.and_then(|_| gather(w, &mut batch)) {
+        if let Err(e) = first.and_then(|_| gather(w, &mut batch, &mut seen)) {
             return Stop::Rebuild(e);
         }
         if let Err(r) = hub.publish(batch) {
@@ -176,6 +179,7 @@ async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Ad
                 r.bucket, r.key
             ));
         }
+        hub.stats.batch(&seen, now_ms());
     }
 }
 

@@ -85,6 +85,13 @@ impl Live {
         self.followed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// The jobs followed now, by name.
+    pub async fn followed_hubs(&self) -> Vec<Arc<Hub>> {
+        let mut hubs: Vec<Arc<Hub>> = self.hubs.lock().await.values().map(|(h, _)| h.clone()).collect();
+        hubs.sort_by(|a, b| a.job.cmp(&b.job));
+        hubs
+    }
+
     /// The job a request names (`?job=`), or the one `--job` fixed.
     fn job_of(&self, uri: &Uri) -> Result<String, Refusal> {
         let asked = param(uri, "job");

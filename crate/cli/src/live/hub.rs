@@ -10,6 +10,7 @@
 
 use super::limits::{self, Busy, Heavy};
 use super::ring::Ring;
+use super::stats::Stats;
 use super::wire::{self, FileText, Status};
 use axum::body::Bytes;
 use spate_planner_core::{JobState, LiveChange, Regression, Revisions, Side};
@@ -67,6 +68,8 @@ pub struct Hub {
     tx: broadcast::Sender<Arc<Batch>>,
     /// The job's event streams open (at most [`limits::STREAMS_PER_JOB`]).
     pub streams: Arc<Semaphore>,
+    /// What following the job has done (`/metrics`).
+    pub stats: Stats,
 }
 
 fn frame_status(s: &Status) -> Bytes {
@@ -90,6 +93,7 @@ impl Hub {
             }),
             tx,
             streams: Arc::new(Semaphore::new(limits::STREAMS_PER_JOB)),
+            stats: Stats::default(),
         })
     }
 
@@ -103,6 +107,20 @@ impl Hub {
 
     pub fn listeners(&self) -> usize {
         self.tx.receiver_count()
+    }
+
+    /// The event streams open on the job now.
+    pub fn streams_open(&self) -> usize {
+        limits::STREAMS_PER_JOB.saturating_sub(self.streams.available_permits())
+    }
+
+    /// The batch sequence the state stands at: it moves with every change applied.
+    pub fn seq(&self) -> u64 {
+        self.lock().seq
+    }
+
+    pub fn status(&self) -> Status {
+        self.lock().status.clone()
     }
 
     /// Applies changes in order and sends them, coalesced: a key changed several times in one
@@ -119,6 +137,7 @@ impl Hub {
             pairs.push(sh.state.revisions());
             last.insert((c.side, c.key()), i);
         }
+        self.stats.applied(changes.len());
         let keep: Vec<bool> = changes
             .iter()
             .enumerate()
@@ -167,6 +186,7 @@ impl Hub {
         sh.state = state;
         sh.ring.reset(pair);
         let seq = sh.moved();
+        self.stats.resynced();
         let _ = self.tx.send(Arc::new(Batch::Resync { seq }));
     }
 

@@ -10,6 +10,7 @@ pub mod jobs;
 pub mod limits;
 pub mod ring;
 pub mod sse;
+pub mod stats;
 pub mod watch;
 pub mod wire;
 

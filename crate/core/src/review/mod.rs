@@ -1,12 +1,13 @@
 //! What a person reads or shares of a whole analysis: the headline [`findings`], the JSON
 //! documents of `plan --json` and `claims --json` ([`document`]), the fleet chart
-//! ([`fleet_chart`], the dashboard's SVG export) and the Markdown review ([`markdown`]) with its
-//! charts. These sit above the pipeline, the sweep and the comparison,
-//! which they present; nothing below imports them.
+//! ([`fleet_chart`], the dashboard's SVG export), the Markdown review ([`markdown`]) with its
+//! charts, and a job's figures as gauges ([`gauges`], `serve`'s `/metrics`). These sit above
+//! the pipeline, the sweep and the comparison, which they present; nothing below imports them.
 
 mod document;
 mod findings;
 mod fleet_chart;
+mod gauges;
 mod markdown;
 mod markdown_text;
 mod plan_sections;
@@ -16,4 +17,5 @@ pub use document::{
 };
 pub use findings::{findings, Finding, Level};
 pub use fleet_chart::{fleet_chart, FleetChart, Palette};
+pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, SplitStates};
 pub use markdown::{review, Image, Review, ReviewInputs};

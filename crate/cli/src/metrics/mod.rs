@@ -1,0 +1,269 @@
+//! `GET /metrics` (with `--server`): the followed jobs' plans and the server's own state, in the
+//! Prometheus text format, for a team's alerts and boards (docs/metrics.md).
+//!
+//! Each job's figures are the decision core's ([`spate_planner_core::gauges`]: the plan
+//! document of `plan --json` for the state held), computed at most once per state: a scrape
+//! plans a job only when its state moved since the last plan, and scrapes that come together
+//! share that one plan (they wait for it). Following, connection and client figures are read
+//! as they are at the scrape. Read-only like the rest: a scrape never writes to NATS, nor reads
+//! from it.
+
+pub mod families;
+
+use crate::live::http::Live;
+use crate::live::hub::Hub;
+use crate::live::wire::Status;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use families::{Exposition, Labels};
+use spate_planner_core::Gauges;
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+/// The plan of one job's state, kept until the state moves.
+struct Planned {
+    /// The hub it was planned from (a job dropped and followed again has another).
+    hub: Weak<Hub>,
+    /// The hub's batch sequence the state stood at.
+    seq: u64,
+    /// The buckets' revisions the state stood at.
+    revisions: (u64, u64),
+    /// The gauges, or why the state cannot be planned.
+    gauges: Result<Gauges, String>,
+    took: Duration,
+}
+
+impl Planned {
+    fn is_of(&self, hub: &Arc<Hub>) -> bool {
+        std::ptr::eq(self.hub.as_ptr(), Arc::as_ptr(hub))
+    }
+}
+
+/// The metrics of a live server.
+pub struct Metrics {
+    live: Arc<Live>,
+    /// The last plan of each followed job, by job name.
+    plans: tokio::sync::Mutex<HashMap<String, Arc<Planned>>>,
+}
+
+impl Metrics {
+    pub fn new(live: Arc<Live>) -> Metrics {
+        Metrics {
+            live,
+            plans: Default::default(),
+        }
+    }
+
+    /// The plan of `hub`'s state now: the one kept when the state has not moved, else a new
+    /// one (off the async threads: at 100,000 splits it takes a second).
+    async fn plan(&self, plans: &mut HashMap<String, Arc<Planned>>, hub: &Arc<Hub>) -> Arc<Planned> {
+        if let Some(p) = plans.get(&hub.job) {
+            if p.is_of(hub) && p.seq == hub.seq() {
+                return p.clone();
+            }
+        }
+        let of = hub.clone();
+        let planned = match tokio::task::spawn_blocking(move || plan(&of)).await {
+            Ok(p) => p,
+            Err(e) => Planned {
+                hub: Arc::downgrade(hub),
+                seq: hub.seq(),
+                revisions: (0, 0),
+                gauges: Err(format!("planning failed: {e}")),
+                took: Duration::ZERO,
+            },
+        };
+        let planned = Arc::new(planned);
+        plans.insert(hub.job.clone(), planned.clone());
+        planned
+    }
+}
+
+/// Plans the hub's state as it is now.
+fn plan(hub: &Arc<Hub>) -> Planned {
+    let start = Instant::now();
+    let (seq, snap) = hub.snapshot();
+    let revisions = (
+        snap.state.revision.unwrap_or_default(),
+        snap.lease.revision.unwrap_or_default(),
+    );
+    let gauges = spate_planner_core::gauges(&snap).map_err(|e| format!("{e} [{}]", e.code));
+    Planned {
+        hub: Arc::downgrade(hub),
+        seq,
+        revisions,
+        gauges,
+        took: start.elapsed(),
+    }
+}
+
+/// `GET /metrics`.
+pub async fn scrape(m: Arc<Metrics>) -> Response {
+    let start = Instant::now();
+    let hubs = m.live.followed_hubs().await;
+    let mut x = Exposition::default();
+    {
+        let mut plans = m.plans.lock().await;
+        plans.retain(|job, p| hubs.iter().any(|h| h.job == *job && p.is_of(h)));
+        for hub in &hubs {
+            let planned = m.plan(&mut plans, hub).await;
+            add_plan(&mut x, &hub.job, &planned);
+            add_following(&mut x, hub);
+        }
+    }
+    add_server(&mut x, &m.live, start.elapsed());
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                prometheus_client::encoding::prometheus_text::CONTENT_TYPE,
+            ),
+            (header::CACHE_CONTROL, "no-cache, no-store"),
+        ],
+        x.text(),
+    )
+        .into_response()
+}
+
+/// The job's label, with others.
+fn job(name: &str, more: &[(&'static str, &str)]) -> Labels {
+    let mut labels = vec![("spate_job", name.to_string())];
+    labels.extend(more.iter().map(|(k, v)| (*k, v.to_string())));
+    labels
+}
+
+/// The figures of a job's plan (none when its state cannot be planned).
+fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
+    let one = |more: &[(&'static str, &str)]| job(name, more);
+    x.add("spate_planner_plan_ok", one(&[]), p.gauges.is_ok());
+    x.add(
+        "spate_planner_plan_duration_seconds",
+        one(&[]),
+        p.took.as_secs_f64(),
+    );
+    x.add(
+        "spate_planner_revision",
+        one(&[("bucket", "state")]),
+        p.revisions.0,
+    );
+    x.add(
+        "spate_planner_revision",
+        one(&[("bucket", "lease")]),
+        p.revisions.1,
+    );
+    let Ok(g) = &p.gauges else {
+        return;
+    };
+    x.add("spate_planner_members", one(&[]), g.members);
+    let s = &g.splits;
+    for (state, n) in [
+        ("running", s.running),
+        ("idle", s.idle),
+        ("withheld", s.withheld),
+        ("quarantined", s.quarantined),
+        ("completed", s.completed),
+        ("waiting_for_spec", s.waiting_for_spec),
+    ] {
+        x.add("spate_planner_splits", one(&[("state", state)]), n);
+    }
+    x.add(
+        "spate_planner_planned_splits",
+        one(&[("outcome", "assigned")]),
+        g.assigned,
+    );
+    x.add(
+        "spate_planner_planned_splits",
+        one(&[("outcome", "queued")]),
+        g.queued,
+    );
+    for (when, side) in [("now", &g.now), ("planned", &g.planned)] {
+        let w = one(&[("when", when)]);
+        x.add("spate_planner_load_max_bytes", w.clone(), side.max_load);
+        x.add("spate_planner_load_mean_bytes", w.clone(), side.mean_load);
+        x.add("spate_planner_members_at_cap", w.clone(), side.at_cap);
+        x.add("spate_planner_members_over_mean", w, side.over_mean);
+    }
+    x.add("spate_planner_load_lower_bound_bytes", one(&[]), g.lower_bound);
+    x.add("spate_planner_planned_moves", one(&[]), g.moves);
+    x.add("spate_planner_planned_move_bytes", one(&[]), g.weight_moved);
+    add_published(x, name, g);
+    let rules = g.rules.to_string();
+    let leader = g.leader.as_deref().unwrap_or("");
+    x.add(
+        "spate_planner_job_info",
+        one(&[("leader", leader), ("rules", rules.as_str())]),
+        1u32,
+    );
+    x.add("spate_planner_warnings", one(&[]), g.warnings);
+    for (level, n) in ["fatal", "warning", "notice"].into_iter().zip(g.findings) {
+        x.add("spate_planner_findings", one(&[("level", level)]), n);
+    }
+}
+
+/// The distance to the published assignment and when it was last written.
+fn add_published(x: &mut Exposition, name: &str, g: &Gauges) {
+    let p = g.published.clone().unwrap_or_default();
+    x.add("spate_planner_published_records", job(name, &[]), p.records);
+    if g.published.is_some() {
+        x.add("spate_planner_published_distance", job(name, &[]), p.distance);
+    }
+    x.add("spate_planner_published_stale_records", job(name, &[]), p.stale);
+    x.add("spate_planner_published_conflicts", job(name, &[]), p.conflicts);
+    if let Some(ms) = g.last_publish_ms {
+        let at = ms as f64 / 1000.0;
+        x.add("spate_planner_last_publish_timestamp_seconds", job(name, &[]), at);
+    }
+    x.add(
+        "spate_planner_leader_publishes",
+        job(name, &[]),
+        g.leader_publishes,
+    );
+}
+
+/// How following the job goes, as it is now.
+fn add_following(x: &mut Exposition, hub: &Hub) {
+    let name = hub.job.as_str();
+    let now = match hub.status() {
+        Status::Live => "live",
+        Status::Reconnecting(_) => "reconnecting",
+        Status::Error(_) => "error",
+    };
+    for status in ["live", "reconnecting", "error"] {
+        x.add(
+            "spate_planner_job_status",
+            job(name, &[("status", status)]),
+            status == now,
+        );
+    }
+    x.add("spate_planner_live_streams", job(name, &[]), hub.streams_open());
+    x.add("spate_planner_changes", job(name, &[]), hub.stats.changes());
+    x.add("spate_planner_resyncs", job(name, &[]), hub.stats.resyncs());
+    if let Some(lag) = hub.stats.lag_seconds() {
+        x.add("spate_planner_watch_lag_seconds", job(name, &[]), lag);
+    }
+    let (state, lease) = hub.stats.pending();
+    x.add(
+        "spate_planner_watch_pending_entries",
+        job(name, &[("bucket", "state")]),
+        state,
+    );
+    x.add(
+        "spate_planner_watch_pending_entries",
+        job(name, &[("bucket", "lease")]),
+        lease,
+    );
+}
+
+/// The server's own figures.
+fn add_server(x: &mut Exposition, live: &Live, took: Duration) {
+    let conn = *live.conn.events.borrow();
+    x.add("spate_planner_jobs_followed", vec![], live.followed());
+    x.add("spate_planner_nats_connected", vec![], conn.connected);
+    x.add("spate_planner_nats_disconnects", vec![], conn.disconnects);
+    x.add(
+        "spate_planner_scrape_duration_seconds",
+        vec![],
+        took.as_secs_f64(),
+    );
+}

@@ -1,0 +1,174 @@
+//! A job's figures as gauges: what `spate-planner serve --server` exposes on `/metrics` for each
+//! followed job. Every figure is one of the plan document's (`plan --json` of the same state,
+//! [`super::plan_document`]) or a count over it, named below, so that the metrics, the page and
+//! the command line cannot disagree; the one exception, when the leader last published, is read
+//! from the state bucket's entries (the plan document does not hold it).
+
+use super::findings::{findings, Level};
+use crate::exact::count;
+use crate::fleet::Fleet;
+use crate::pipeline::{analyse_partly, Analysis};
+use crate::report::{summary, SummarySide};
+use crate::rules::Rules;
+use crate::scenario::Scenario;
+use crate::snapshot::{Bucket, Snapshot, SnapshotError};
+
+/// The job's splits by what happens to them now; the six add up to the plan document's
+/// `report.counts.splits`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SplitStates {
+    /// Runnable splits a live member holds now (its lease owner, else its progress record's
+    /// owner): the sum of `report.members[].lanes_now`.
+    pub running: u32,
+    /// Runnable splits the leader may assign that no live member holds now (never owned,
+    /// released, or held by an instance that is gone): the pool (`counts.splits` less the four
+    /// counts below and `counts.waiting_for_spec`) less `running`.
+    pub idle: u32,
+    /// Withheld by the rebalance delay of a recently departed instance: `counts.reserved`.
+    pub withheld: u32,
+    /// `counts.quarantined`.
+    pub quarantined: u32,
+    /// `counts.completed`.
+    pub completed: u32,
+    /// Runnable, not completed, no spec seen: `counts.waiting_for_spec`.
+    pub waiting_for_spec: u32,
+}
+
+/// One side (now, or planned) of the members' load: the plan document's `summary.now` or
+/// `summary.planned`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoadGauges {
+    pub max_load: u64,
+    pub mean_load: f64,
+    pub at_cap: u32,
+    pub over_mean: u32,
+}
+
+/// The distance to the leader's last published assignment: the plan document's `published`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PublishedGauges {
+    pub records: u32,
+    /// `published.changes`.
+    pub distance: u32,
+    /// `published.stale`, counted.
+    pub stale: u32,
+    /// `published.conflicts`, counted.
+    pub conflicts: u32,
+}
+
+/// A job's gauges.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gauges {
+    pub job: String,
+    /// The state and lease buckets' revisions the figures are of.
+    pub revisions: (u64, u64),
+    /// `summary.members`.
+    pub members: u32,
+    pub splits: SplitStates,
+    /// `report.counts.assigned` and `report.counts.queued`: the plan's outcome for the pool.
+    pub assigned: u32,
+    pub queued: u32,
+    pub now: LoadGauges,
+    pub planned: LoadGauges,
+    /// `report.balance.lower_bound`.
+    pub lower_bound: u64,
+    /// `summary.moves` and `summary.weight_moved`.
+    pub moves: u32,
+    pub weight_moved: u64,
+    /// `None` when nothing was published (`published: null`).
+    pub published: Option<PublishedGauges>,
+    /// When the newest `assign.*` entry of the state bucket was written (ms since the Unix
+    /// epoch, the store's clock): the leader's last publish that changed a record.
+    pub last_publish_ms: Option<i64>,
+    /// `leader_publishes`.
+    pub leader_publishes: bool,
+    /// The `leader` record's owner.
+    pub leader: Option<String>,
+    /// `rules`.
+    pub rules: Rules,
+    /// `warnings`, counted.
+    pub warnings: u32,
+    /// `findings` counted by level: fatal, warning, notice.
+    pub findings: [u32; 3],
+}
+
+/// The gauges of `snap` as the leader would plan it: no what-if, its inputs from the store (the
+/// plan `plan --json` prints for that snapshot).
+pub fn gauges(snap: &Snapshot) -> Result<Gauges, SnapshotError> {
+    let fleet = Fleet::from_snapshot(snap)?;
+    let a = analyse_partly(&fleet, &Scenario::default());
+    Ok(gauges_of(&fleet, &a, last_publish_ms(&snap.state)))
+}
+
+/// When the newest `assign.*` entry of the state bucket was written: the entry with the highest
+/// revision (the leader rewrites only the records that change, so a steady fleet's last publish
+/// stays where it was).
+pub fn last_publish_ms(state: &Bucket) -> Option<i64> {
+    state
+        .entries
+        .iter()
+        .filter(|e| e.key.starts_with("assign."))
+        .max_by_key(|e| e.revision)
+        .map(|e| e.created_ms)
+}
+
+fn load(side: &SummarySide) -> LoadGauges {
+    LoadGauges {
+        max_load: side.max_load,
+        mean_load: side.mean_load,
+        at_cap: side.at_cap,
+        over_mean: side.over_mean,
+    }
+}
+
+fn split_states(a: &Analysis) -> SplitStates {
+    let c = &a.report.counts;
+    let running: u32 = a.report.members.iter().map(|m| m.lanes_now).sum();
+    let pool = c.splits - c.completed - c.quarantined - c.reserved - c.waiting_for_spec;
+    SplitStates {
+        running,
+        idle: pool - running,
+        withheld: c.reserved,
+        quarantined: c.quarantined,
+        completed: c.completed,
+        waiting_for_spec: c.waiting_for_spec,
+    }
+}
+
+/// The gauges of an analysis of `fleet` (with no what-if).
+fn gauges_of(fleet: &Fleet, a: &Analysis, last_publish_ms: Option<i64>) -> Gauges {
+    let s = summary(&a.report);
+    let mut levels = [0u32; 3];
+    for f in findings(fleet, a) {
+        levels[match f.level {
+            Level::Fatal => 0,
+            Level::Warning => 1,
+            Level::Notice => 2,
+        }] += 1;
+    }
+    Gauges {
+        job: fleet.job.clone(),
+        revisions: (fleet.state_revision, fleet.lease_revision),
+        members: s.members,
+        splits: split_states(a),
+        assigned: a.report.counts.assigned,
+        queued: a.report.counts.queued,
+        now: load(&s.now),
+        planned: load(&s.planned),
+        lower_bound: a.report.balance.lower_bound,
+        moves: s.moves,
+        weight_moved: s.weight_moved,
+        published: a.published.as_ref().map(|p| PublishedGauges {
+            records: p.records,
+            distance: p.changes,
+            stale: count(p.stale.len()),
+            conflicts: count(p.conflicts.len()),
+        }),
+        last_publish_ms,
+        leader_publishes: a.no_publish.is_none(),
+        leader: fleet.leader.as_ref().map(|l| l.owner.clone()),
+        rules: a.applied.rules.rules,
+        warnings: count(fleet.warnings.len()),
+        findings: levels,
+    }
+}
