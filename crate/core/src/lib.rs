@@ -79,8 +79,10 @@ pub use fleet::{
 };
 pub use leader::LeaderInputs;
 pub use live::{
-    names_text, BucketState, EventKind, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp,
-    Regression, Revisions, MAX_NAMES,
+    change_line, names_text, state_line, status_line, BucketState, EventKind, JobState, LiveChange,
+    LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader,
+    Regression, Replay, ReplayFrame, Revisions, StateReason, MAX_NAMES, MAX_RECORDING_BYTES,
+    RECORDING_FORMAT, REPLAY_FAR,
 };
 pub use scenario::{
     Applied, Change, Departed, DepartedState, Departure, Origin, Refused, Scenario, ScenarioError,
@@ -88,8 +90,8 @@ pub use scenario::{
     MAX_SCENARIO_BYTES, OPS as SCENARIO_OPS, SPATE_REBALANCE_DELAY_MS, SPATE_RECONCILE_INTERVAL_MS,
 };
 pub use snapshot::{
-    bucket_names, entry_json, parse_entry_json, stream_entry_json, valid_job_name, Bucket, Entry, Snapshot,
-    SnapshotError, Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
+    bucket_names, entry_json, line_entry_json, parse_entry_json, stream_entry_json, valid_job_name, Bucket,
+    Entry, Snapshot, SnapshotError, Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
 };
 
 // A plan's figures, many plans, two snapshots, and the documents a person reads.
