@@ -344,6 +344,19 @@ fn a_last_line_cut_short_is_left_out_with_a_warning() {
     // a whole last line without its newline is read
     let whole = Recording::parse(good.trim_end()).unwrap();
     assert_eq!((whole.items.len(), whole.warnings.len()), (7, 0));
+    // cut short before the next segment (a recorder stopped, then started again)
+    let two = format!(
+        "{}\n{}{}\n{}\n",
+        cut,
+        header(2),
+        "",
+        state_line(T0 + 50, StateReason::Start, &first())
+    );
+    let rec = Recording::parse(&two).unwrap();
+    assert_eq!(
+        (rec.items.len(), rec.segments.len(), rec.warnings.len()),
+        (7, 2, 1)
+    );
     // a header alone: nothing to replay
     assert_eq!(refused(&(header(1) + "\n")).0, ErrorCode::Truncated);
 }

@@ -144,7 +144,7 @@ fn at_line(code: ErrorCode, line: usize, field: &str, message: impl std::fmt::Di
         "" => format!("line {line}"),
         f => format!("line {line}.{f}"),
     };
-    SnapshotError::new(code, format!("{path}: {message}")).at_path(path)
+    SnapshotError::new(code, message.to_string()).at_path(path)
 }
 
 /// An error of a nested document (a state, a change) at `line`: its code, bucket and key kept,
@@ -154,7 +154,12 @@ fn nested(e: SnapshotError, line: usize, field: &str) -> SnapshotError {
         Some(p) => format!("line {line}.{field}.{p}"),
         None => format!("line {line}.{field}"),
     };
-    let mut out = SnapshotError::new(e.code, format!("line {line}.{field}: {e}"));
+    // An error naming its bucket and key shows those, not its path: the line goes in its words.
+    let message = match (&e.bucket, &e.key) {
+        (Some(_), Some(_)) => format!("line {line}.{field}: {}", e.message),
+        _ => e.message,
+    };
+    let mut out = SnapshotError::new(e.code, message);
     (out.bucket, out.key, out.path) = (e.bucket, e.key, Some(path));
     out
 }
@@ -332,8 +337,9 @@ impl Reader {
 impl Recording {
     /// Reads a recording's text: one segment, or several one after another (as `replay` joins
     /// a directory's). Errors name the line (`path`: `line N` or `line N.field`) and, inside a
-    /// state or change, the bucket and key. A last line without its newline that cannot be
-    /// read is left out, with a warning.
+    /// state or change, the bucket and key. A segment's last line cut short (the text's last,
+    /// without its newline, or one before the next segment's header) is left out, with a
+    /// warning: its recorder stopped while writing it.
     pub fn parse(text: &str) -> Result<Recording, SnapshotError> {
         if text.len() > MAX_RECORDING_BYTES {
             let msg = format!(
@@ -364,9 +370,13 @@ impl Recording {
         };
         let ended = text.ends_with('\n');
         let lines: Vec<&str> = text.strip_suffix('\n').unwrap_or(text).split('\n').collect();
-        let last = lines.len();
-        for (i, line) in lines.into_iter().enumerate() {
+        for (i, &line) in lines.iter().enumerate() {
             let n = i + 1;
+            // The last line of a segment: of the text (without its newline), or before a header.
+            let ends_segment = match lines.get(i + 1) {
+                None => !ended,
+                Some(next) => is_header(next),
+            };
             let read = match (n, line.trim().is_empty()) {
                 (_, true) => Err(at_line(
                     ErrorCode::InvalidField,
@@ -379,7 +389,7 @@ impl Recording {
                 _ => r.item(n, line),
             };
             match read {
-                Err(e) if n == last && !ended && n > 1 && e.code == ErrorCode::Truncated => {
+                Err(e) if ends_segment && n > 1 && e.code == ErrorCode::Truncated => {
                     r.rec.warnings.push(format!(
                         "line {n} is cut short (the recorder stopped while writing it) and is left out: {e}"
                     ));

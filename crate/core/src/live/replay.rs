@@ -39,7 +39,7 @@ pub struct Replay {
     /// The items applied to `job`: `..pos`.
     pos: usize,
     statuses: Vec<(i64, RecordedStatus)>,
-    /// The moment of the last frame.
+    /// The moment the job stands at.
     shown: Option<usize>,
 }
 
@@ -53,7 +53,11 @@ fn no_moment(m: usize, n: usize) -> SnapshotError {
 
 /// An error of the job at `line`.
 fn at_line(e: SnapshotError, line: usize) -> SnapshotError {
-    let mut out = SnapshotError::new(e.code, format!("line {line}: {e}"));
+    let message = match (&e.bucket, &e.key) {
+        (Some(_), Some(_)) => format!("line {line}: {}", e.message),
+        _ => e.message,
+    };
+    let mut out = SnapshotError::new(e.code, message);
     out.path = Some(match &e.path {
         Some(p) => format!("line {line}.{p}"),
         None => format!("line {line}"),
@@ -97,21 +101,37 @@ impl Replay {
         self.rec.items.iter().position(|i| i.revisions == r)
     }
 
-    /// The moment of the last frame.
+    /// The moment the job stands at.
     pub fn shown(&self) -> Option<usize> {
         self.shown
     }
 
     /// The job at moment `m`, as a frame made at its recorded time. Refused when the job then
     /// holds a value the leader would refuse (the error names the key): the moment cannot be
-    /// planned, as live mode could not plan it.
+    /// planned, as live mode could not plan it (its state is still the one [`Replay::snapshot`]
+    /// writes).
     pub fn seek(&mut self, m: usize) -> Result<ReplayFrame, SnapshotError> {
-        let item = self
-            .rec
-            .items
-            .get(m)
-            .ok_or_else(|| no_moment(m, self.moments()))?;
-        let (at_ms, revisions, end) = (item.at_ms, item.revisions, m + 1);
+        self.goto(m)?;
+        let item = &self.rec.items[m];
+        let (at_ms, revisions, line) = (item.at_ms, item.revisions, item.line);
+        let job = self.job.as_mut().ok_or_else(|| no_moment(m, 0))?;
+        let frame = job.frame(at_ms).map_err(|e| at_line(e, line))?;
+        Ok(ReplayFrame {
+            moment: m,
+            at_ms,
+            revisions,
+            fleet: frame.fleet,
+            events: frame.events,
+            statuses: std::mem::take(&mut self.statuses),
+        })
+    }
+
+    /// Moves the job to moment `m` (without a frame: what [`Replay::snapshot`] writes).
+    pub fn goto(&mut self, m: usize) -> Result<(), SnapshotError> {
+        if m >= self.moments() {
+            return Err(no_moment(m, self.moments()));
+        }
+        let end = m + 1;
         let base = self.rec.items[..end]
             .iter()
             .rposition(|i| matches!(i.what, Recorded::State { .. }))
@@ -123,17 +143,8 @@ impl Replay {
         while self.pos < end {
             self.step()?;
         }
-        let job = self.job.as_mut().ok_or_else(|| no_moment(m, 0))?;
-        let frame = job.frame(at_ms).map_err(|e| at_line(e, self.rec.items[m].line))?;
         self.shown = Some(m);
-        Ok(ReplayFrame {
-            moment: m,
-            at_ms,
-            revisions,
-            fleet: frame.fleet,
-            events: frame.events,
-            statuses: std::mem::take(&mut self.statuses),
-        })
+        Ok(())
     }
 
     /// The job from the full state of item `base`, continuing the frames of the one before.
@@ -175,9 +186,9 @@ impl Replay {
         Ok(())
     }
 
-    /// The job at the moment shown, as a snapshot file takes it (what `spate-planner snapshot`
-    /// would have written at those revisions, taken at the moment's time), or `None` before
-    /// the first frame.
+    /// The job at the moment it stands at, as a snapshot file takes it (what `spate-planner
+    /// snapshot` would have written at those revisions, taken at the moment's time), or `None`
+    /// before the first [`Replay::goto`].
     pub fn snapshot(&self) -> Option<Snapshot> {
         let m = self.shown?;
         let item = &self.rec.items[m];
