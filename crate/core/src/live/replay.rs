@@ -101,6 +101,27 @@ impl Replay {
         self.rec.items.iter().position(|i| i.revisions == r)
     }
 
+    /// At most `max` moments spread evenly over the recorded time, for a chart of it: for each
+    /// of `max` instants from the first line's time to the last's, the last moment received by
+    /// then (each once, in order; the last moment always).
+    pub fn samples(&self, max: usize) -> Vec<usize> {
+        let items = &self.rec.items;
+        let (Some(first), Some(last)) = (items.first(), items.last()) else {
+            return Vec::new();
+        };
+        if items.len() <= max {
+            return (0..items.len()).collect();
+        }
+        let span = (last.at_ms - first.at_ms).max(0) as i128;
+        let steps = max.max(2) as i128 - 1;
+        let mut out: Vec<usize> = (0..=steps)
+            .filter_map(|k| self.at_time(first.at_ms + (span * k / steps) as i64))
+            .collect();
+        out.push(items.len() - 1);
+        out.dedup();
+        out
+    }
+
     /// The moment the job stands at.
     pub fn shown(&self) -> Option<usize> {
         self.shown
