@@ -32,7 +32,11 @@ struct Key {
 fn keys(snap: &Snapshot, progress_s: u64) -> Vec<Key> {
     let ticks = |s: u64| s * 1000 / TICK.as_millis() as u64;
     let leased: std::collections::HashSet<&str> = snap.lease.entries.iter().map(|e| e.key.as_str()).collect();
-    let lease = snap.lease.entries.iter().map(|e| (&snap.lease.name, e, ticks(RENEW_S), false));
+    let lease = snap
+        .lease
+        .entries
+        .iter()
+        .map(|e| (&snap.lease.name, e, ticks(RENEW_S), false));
     let progress = snap
         .state
         .entries
@@ -72,7 +76,10 @@ async fn main() {
     while start.elapsed() < run {
         let mut acks = Vec::new();
         for k in keys.iter().filter(|k| tick % k.period == k.offset) {
-            let ack = js.publish(k.subject.clone(), k.value.clone().into()).await.expect("publish");
+            let ack = js
+                .publish(k.subject.clone(), k.value.clone().into())
+                .await
+                .expect("publish");
             acks.push(ack);
             progress += k.progress as u64;
         }

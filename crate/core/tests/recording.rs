@@ -364,7 +364,11 @@ fn a_last_line_cut_short_is_left_out_with_a_warning() {
 #[test]
 fn samples_spread_over_the_recorded_time() {
     let replay = Replay::new(Recording::parse(&recording_text()).unwrap());
-    assert_eq!(replay.samples(100), (0..7).collect::<Vec<_>>(), "every moment when few");
+    assert_eq!(
+        replay.samples(100),
+        (0..7).collect::<Vec<_>>(),
+        "every moment when few"
+    );
     // times T0, T0+5, +10, +20, +30, +40, +40: three instants T0, T0+20, T0+40
     assert_eq!(replay.samples(3), [0, 3, 6]);
     assert_eq!(replay.samples(5), [0, 2, 3, 4, 6], "T0, +10, +20, +30, +40");

@@ -4,7 +4,9 @@
 
 use crate::planner::{snapshot_error, Planner};
 use crate::{error, to_js};
-use spate_planner_core::{Fleet, LiveEvent, Recorded, Recording, Replay as CoreReplay, Revisions, MAX_RECORDING_BYTES};
+use spate_planner_core::{
+    Fleet, LiveEvent, Recorded, Recording, Replay as CoreReplay, Revisions, MAX_RECORDING_BYTES,
+};
 use wasm_bindgen::prelude::*;
 
 /// `Replay.info()`: what the recording holds.
@@ -12,8 +14,8 @@ use wasm_bindgen::prelude::*;
 struct Info<'a> {
     job: &'a str,
     source: &'a spate_planner_core::Source,
-    segments: usize,
-    moments: usize,
+    segments: u32,
+    moments: u32,
     start_ms: i64,
     end_ms: i64,
     first_revisions: String,
@@ -24,10 +26,10 @@ struct Info<'a> {
 /// One moment: its time, where the job stands, its line and what the line holds.
 #[derive(serde::Serialize)]
 struct Moment {
-    moment: usize,
+    moment: u32,
     at_ms: i64,
     revisions: String,
-    line: usize,
+    line: u32,
     kind: &'static str,
 }
 
@@ -50,7 +52,11 @@ pub struct Replay {
 }
 
 fn no_fleet() -> JsValue {
-    error("not_live", "no moment was sought since the last planner was taken", None)
+    error(
+        "not_live",
+        "no moment was sought since the last planner was taken",
+        None,
+    )
 }
 
 impl Replay {
@@ -62,10 +68,10 @@ impl Replay {
             Recorded::Status(_) => "status",
         };
         Some(Moment {
-            moment: m,
+            moment: m as u32,
             at_ms: item.at_ms,
             revisions: item.revisions.to_string(),
-            line: item.line,
+            line: item.line as u32,
             kind,
         })
     }
@@ -104,12 +110,14 @@ impl Replay {
     pub fn info(&self) -> Result<JsValue, JsValue> {
         let rec = self.inner.recording();
         let (first, last) = (rec.items.first(), rec.items.last());
-        let revs = |i: Option<&spate_planner_core::RecordItem>| i.map(|i| i.revisions).unwrap_or_default().to_string();
+        let revs = |i: Option<&spate_planner_core::RecordItem>| {
+            i.map(|i| i.revisions).unwrap_or_default().to_string()
+        };
         to_js(&Info {
             job: &rec.job,
             source: &rec.source,
-            segments: rec.segments.len(),
-            moments: rec.items.len(),
+            segments: rec.segments.len() as u32,
+            moments: rec.items.len() as u32,
             start_ms: first.map_or(0, |i| i.at_ms),
             end_ms: last.map_or(0, |i| i.at_ms),
             first_revisions: revs(first),
@@ -120,7 +128,11 @@ impl Replay {
 
     /// At most `max` moments spread evenly over the recorded time (the chart's points).
     pub fn samples(&self, max: u32) -> Vec<u32> {
-        self.inner.samples(max as usize).into_iter().map(|m| m as u32).collect()
+        self.inner
+            .samples(max as usize)
+            .into_iter()
+            .map(|m| m as u32)
+            .collect()
     }
 
     /// The last moment received at or before `at_ms`.
@@ -145,7 +157,11 @@ impl Replay {
         self.fleet = None;
         let f = self.inner.seek(m as usize).map_err(|e| snapshot_error(&e))?;
         let moment = self.moment(m as usize).ok_or_else(no_fleet)?;
-        let statuses = f.statuses.iter().map(|(t, s)| (*t, s.status.as_str(), s.message.as_deref())).collect();
+        let statuses = f
+            .statuses
+            .iter()
+            .map(|(t, s)| (*t, s.status.as_str(), s.message.as_deref()))
+            .collect();
         let view = to_js(&FrameView {
             moment,
             rows: &f.events,

@@ -29,9 +29,18 @@ async function gunzip(bytes, max) {
   return out;
 }
 
+/** Whether `bytes` begin as a recording (only its head crosses into the module). */
+function isRecording(Replay, bytes) {
+  return Replay.isRecording(bytes.subarray(0, 64));
+}
+
 /** The recording's bytes when `input` ({ bytes } | { text }) is one (gzip or not), else null. */
 export async function recordingBytes(input, Replay, max) {
-  let bytes = input.bytes ?? (input.text !== undefined ? new TextEncoder().encode(input.text) : null);
+  if (input.text !== undefined) {
+    const head = new TextEncoder().encode(input.text.slice(0, 64));
+    return isRecording(Replay, head) ? new TextEncoder().encode(input.text) : null;
+  }
+  let bytes = input.bytes;
   if (!bytes) return null;
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
@@ -41,7 +50,7 @@ export async function recordingBytes(input, Replay, max) {
       throw Object.assign(new Error(`the file is compressed, but not readable gzip (${e.message})`), { code: 'not_json' });
     }
   }
-  return Replay.isRecording(bytes) ? bytes : null;
+  return isRecording(Replay, bytes) ? bytes : null;
 }
 
 function statusRows(statuses) {

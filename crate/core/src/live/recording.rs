@@ -164,10 +164,14 @@ fn nested(e: SnapshotError, line: usize, field: &str) -> SnapshotError {
     out
 }
 
-/// Whether a line is a header: its first member is `format`.
+/// Whether a line is a header: its first member is `format`, a recording's (of any version).
 fn is_header(line: &str) -> bool {
-    let rest = line.trim_start().strip_prefix('{').unwrap_or("");
-    rest.trim_start().starts_with("\"format\"")
+    let after = |s: &str, p: &str| s.trim_start().strip_prefix(p).map(str::to_string);
+    after(line, "{")
+        .and_then(|s| after(&s, "\"format\""))
+        .and_then(|s| after(&s, ":"))
+        .and_then(|s| after(&s, "\"spate-planner-recording/"))
+        .is_some()
 }
 
 /// Where the job stands after a full state: each bucket's recorded revision (or its highest
