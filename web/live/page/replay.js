@@ -45,8 +45,10 @@ export class ReplaySession {
   async frame(m) {
     const generation = ++this.c.loadSeq;
     const scenario = this.c.state.scenario;
+    const t0 = performance.now();
     const r = await this.c.client.call('replaySeek', { generation, moment: m, scenario });
     if (generation !== this.c.loadSeq || this.closed) return;
+    r.result.roundTripMs = performance.now() - t0;
     const s = this.c.state;
     const live = withMoment(s.live, r.replay);
     const news = r.replay.rows.map((row) => row.text).join('; ');

@@ -61,7 +61,7 @@ export function createHeader(ctx) {
   const paste = pasteBox(controller);
   const load = el('div', undefined, 'load');
   load.append(
-    button('Open snapshot…', () => file.click(), undefined, 'Open a snapshot file, or a recording to replay'),
+    button('Open snapshot…', () => file.click()),
     file,
     button('Paste…', () => { paste.hidden = !paste.hidden; }),
     button('Demo fleet', () => controller.loadDemo(ctx.options.demo)),
