@@ -4,11 +4,12 @@
 // Every request names the load generation it was made for; a request for another generation
 // is refused (code `stale`), so a page never mixes two fleets. Big results stay here: the moves
 // table asks for sorted, filtered slices.
-import init, { Planner } from './pkg/spate_planner.js';
+import init, { Planner, Replay } from './pkg/spate_planner.js';
 import { scenarioText } from './common/shared/scenario.js';
 import { readSource } from './common/worker/read-source.js';
 import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
+import { ReplayJob, recordingBytes } from './live/worker/replay.js';
 import { reviewOps } from './review/worker/ops.js';
 import { simulateModel } from './timeline/worker/simulate.js';
 import { transferables } from './timeline/shared/model.js';
@@ -25,6 +26,8 @@ let kept = { text: null, moves: [] };
 let poisoned = null;
 /** A live job's stream and frames (live/worker/job.js), or null. */
 let live = null;
+/** A recording replayed (live/worker/replay.js), or null. */
+let replay = null;
 
 function fail(code, message) {
   return Object.assign(new Error(message), { code });
@@ -61,7 +64,7 @@ function withoutMoves(view) {
 const transfers = new WeakMap();
 
 /** Requests that need no loaded snapshot (liveNext names the generation it makes). */
-const UNCHECKED = new Set(['load', 'liveNext']);
+const UNCHECKED = new Set(['load', 'liveNext', 'replaySeek']);
 
 const post = (message) => self.postMessage(message);
 
@@ -78,13 +81,23 @@ const ops = {
     progress(-1, 0); // parsing
     let next;
     let info;
+    let opened = null;
     try {
-      next = guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
-        : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
+      const recording = input.live || input.demo ? null : await recordingBytes(input, Replay, max);
+      if (recording) {
+        opened = new ReplayJob(Replay, recording, guard);
+        const { planner: first, overview } = opened.open();
+        next = first;
+        opened.overview = overview;
+      } else {
+        next = guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
+          : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
+      }
       info = guard(() => infoOf(next));
       if (generation < newest) throw fail('superseded', 'a newer snapshot was asked for while this one loaded');
     } catch (e) {
       next?.free();
+      opened?.close();
       input.live?.close();
       throw e;
     }
@@ -97,7 +110,10 @@ const ops = {
     live?.close();
     live = input.live || null;
     live?.started(next, info);
-    return info;
+    replay?.close();
+    replay = opened;
+    // a recording's overview goes with the first moment's summary (the page starts a replay with it)
+    return opened ? { ...info, replay: opened.overview } : info;
   },
 
   /**
@@ -164,6 +180,24 @@ const ops = {
     // while the page renders: the live planner (after the first frame)
     setTimeout(prepareLive, 0);
     return { info: frame.info, result, simDefaults, live: frame.describe(result) };
+  },
+
+  /** A recording's moment `moment`: its fleet planned; it becomes `generation`. */
+  replaySeek({ generation, moment, scenario }) {
+    if (!replay || !planner) throw fail('not_live', 'no recording is replayed');
+    const { planner: next, frame } = replay.seek(moment);
+    if (!review.holds(planner)) planner.free();
+    planner = next;
+    newest = Math.max(newest, generation);
+    loaded = generation;
+    const result = ops.analyse({ scenario });
+    return { info: guard(() => infoOf(planner)), result, simDefaults: ops.simDefaults(), replay: replay.momentOf(frame) };
+  },
+
+  /** The recording's moment shown, as a snapshot file taken then. */
+  replaySave() {
+    if (!replay) throw fail('not_live', 'no recording is replayed');
+    return replay.save();
   },
 
   /** The live job as a snapshot file (what `spate-planner snapshot` writes at these revisions). */

@@ -125,6 +125,16 @@ export interface LiveEvent {
 }
 /** Planner.nextFrame: the frame's events, and the revisions ("S-L") it stands at. */
 export interface LiveFrame { rows: LiveEvent[]; revisions: string; }
+/** Replay.info(): what a recording holds (docs/recording-format.md). */
+export interface ReplayInfo {
+  job: string; source: Source; segments: number; moments: number; start_ms: I64; end_ms: I64;
+  first_revisions: string; last_revisions: string; warnings: string[];
+}
+/** Replay.seek(): the moment (its line and what the line holds), what happened since the moment shown before. */
+export interface ReplayFrame {
+  moment: number; at_ms: I64; revisions: string; line: number; kind: "state" | "change" | "status";
+  rows: LiveEvent[]; statuses: [I64, string, string | null][];
+}
 export interface Round {
   round: number; moves: number; weight_moved: U64; improving_moves: number; bound_hit: boolean;
   max_over_mean: number; max_over_bound: number;

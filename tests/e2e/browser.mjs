@@ -7,12 +7,17 @@ import { chromium } from 'playwright-core';
 const root = new URL('../../', import.meta.url);
 
 /** Starts `spate-planner serve` on a free port; resolves to { url, stop }. */
-export async function startServer(extraArgs = []) {
+export function startServer(extraArgs = []) {
+  return startCommand('serve', extraArgs);
+}
+
+/** Starts `spate-planner COMMAND` (serve, replay) on a free port; resolves to { url, stop }. */
+export async function startCommand(command, extraArgs = []) {
   const bin = new URL('target/release/spate-planner', root).pathname;
   // DASHBOARD_DIR serves web/dist from disk instead of the copy built into the binary (to try
   // page changes without rebuilding the binary)
   const dir = process.env.DASHBOARD_DIR && !extraArgs.includes('--dir') ? ['--dir', process.env.DASHBOARD_DIR] : [];
-  const child = spawn(bin, ['serve', '--port', '0', ...dir, ...extraArgs], {
+  const child = spawn(bin, [command, '--port', '0', ...dir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise((resolve, reject) => {

@@ -24,6 +24,7 @@ mod metrics;
 mod nats;
 mod output;
 mod plan;
+mod replay;
 mod report;
 mod review;
 mod serve;
@@ -76,6 +77,8 @@ enum Command {
     Serve(serve::Args),
     /// Follow a live job and print the plan's figures, one line per change.
     Watch(live::watch::Args),
+    /// Replay a recording (serve/watch --record) on the dashboard, or write the job at a moment.
+    Replay(replay::Args),
     /// Simulate a fleet's timing: crashes, stops, starts and their consequences (docs/simulator.md).
     Simulate(simulate::Args),
 }
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Snapshot(args) => export::run(&args),
         Command::Restore(args) => export::restore(&args),
         Command::Watch(args) => live::watch::run(&args),
+        Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
     }
 }

@@ -51,6 +51,8 @@ pub struct Args {
     job: Option<String>,
     #[command(flatten)]
     auth: AuthArgs,
+    #[command(flatten)]
+    record: crate::live::record::RecordArgs,
     /// Seconds to wait for the NATS server to connect and for each answer.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
@@ -230,8 +232,11 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
                 "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
             ));
         }
-        live.hub(job).await.map_err(|r| r.message())?;
+        let hub = live.hub(job).await.map_err(|r| r.message())?;
         eprintln!("live: following job {job} on {}", target.public());
+        if let Some(options) = args.record.options() {
+            crate::live::record::start(hub, options)?;
+        }
     } else {
         eprintln!(
             "live: jobs on {} (the page picks one with ?job=)",
@@ -295,6 +300,63 @@ async fn serve(
     );
     crate::listen::serve(listener, app).await;
     Ok(())
+}
+
+/// Where `replay` serves the dashboard: the options it shares with `serve`.
+pub(crate) struct Page<'a> {
+    pub port: u16,
+    pub bind: IpAddr,
+    pub base_path: &'a BasePath,
+    pub allow_host: &'a [String],
+    pub dir: Option<&'a PathBuf>,
+}
+
+/// `replay`: the dashboard with a file served in the snapshot's place (`name`, `bytes`: a
+/// recording, which the page tells from a snapshot by its first line). No live side.
+pub(crate) fn run_page(page: &Page<'_>, name: String, bytes: Bytes) -> ExitCode {
+    let fail = |e: String| {
+        eprintln!("spate-planner replay: {e}");
+        ExitCode::FAILURE
+    };
+    let hosts = match Hosts::new(page.port, page.allow_host) {
+        Ok(h) => h,
+        Err(e) => return fail(e),
+    };
+    let source = match page.dir {
+        Some(d) if d.is_dir() => Source::Dir(d.clone()),
+        Some(_) => return fail("no dashboard in that directory".into()),
+        None if Source::Embedded.get("index.html").is_ok() => Source::Embedded,
+        None => return fail(
+            "no dashboard was built into this binary: build it with scripts/build (or pass --dir web/dist)"
+                .into(),
+        ),
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(format!("cannot start: {e}")),
+    };
+    let served = Served { name, bytes };
+    let run = async {
+        let (listener, bound) = crate::listen::bind(page.bind, page.port).await?;
+        println!(
+            "spate-planner dashboard: http://{bound}{}/",
+            page.base_path.as_str()
+        );
+        let app = crate::headers::secured(
+            page.base_path.wrap(router(source, Some(served), None)),
+            hosts.on_port(bound.port()).bound_to(bound.ip()),
+        );
+        crate::listen::serve(listener, app).await;
+        Ok::<(), String>(())
+    };
+    match rt.block_on(run) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
 }
 
 /// The page with the served snapshot named on its element, so that `/` opens on it, and its

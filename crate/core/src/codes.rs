@@ -59,6 +59,8 @@ codes! {
         Empty => "empty",
         /// A JSON document of some other kind.
         NotASnapshot => "not_a_snapshot",
+        /// A file given as a recording that is not one (its first line is no recording header).
+        NotARecording => "not_a_recording",
         /// A snapshot or scenario of another format version.
         UnsupportedFormat => "unsupported_format",
         /// A field of the snapshot file itself is missing, unknown or of the wrong type.

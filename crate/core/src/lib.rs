@@ -76,8 +76,8 @@ pub use records::{
 };
 pub use rules::{Rules, RulesChoice, RulesSource};
 pub use snapshot::{
-    bucket_names, entry_json, stream_entry_json, valid_job_name, Bucket, Entry, Snapshot, SnapshotError,
-    Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
+    bucket_names, entry_json, line_entry_json, stream_entry_json, valid_job_name, Bucket, Entry, Snapshot,
+    SnapshotError, Source, FORMAT as SNAPSHOT_FORMAT, MAX_SNAPSHOT_BYTES,
 };
 pub use state::{LeaseEntry, SplitState};
 pub use timing::{jitter, live_workers, spread};
@@ -99,8 +99,10 @@ pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, 
 // scenarios, the one path from a fleet to its analysis, and demo snapshots.
 pub use demo::{demo_snapshot, DemoParams};
 pub use live::{
-    names_text, BucketState, EventKind, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp,
-    Regression, Revisions,
+    change_line, names_text, state_line, status_line, BucketState, EventKind, JobState, LiveChange,
+    LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader,
+    Regression, Replay, ReplayFrame, Revisions, StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT,
+    REPLAY_FAR,
 };
 pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{

@@ -102,20 +102,37 @@ struct EntryOut<'a> {
     base64: Option<String>,
 }
 
+/// Which bytes a value embedded verbatim may hold, by where the entry is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Embed {
+    /// A snapshot file: any.
+    Any,
+    /// An event stream: no carriage return (SSE reads one as a line end).
+    NoCr,
+    /// One line of a line-delimited file (a recording): no carriage return and no newline.
+    OneLine,
+}
+
 /// One entry as the snapshot file writes it: a one-line JSON object (`value` when the bytes
 /// are exactly a JSON document, else `text` or `base64`). The live stream carries entries so.
 pub fn entry_json(e: &Entry) -> String {
-    entry_line(e, true)
+    entry_line(e, Embed::Any)
 }
 
 /// [`entry_json`] for an event stream, which cannot carry a carriage return (SSE reads one as a
 /// line end): a JSON value holding a CR byte (as whitespace) is written as `text` instead.
 pub fn stream_entry_json(e: &Entry) -> String {
-    entry_line(e, false)
+    entry_line(e, Embed::NoCr)
 }
 
-/// An entry line; `cr`: whether a value embedded verbatim may hold a carriage return.
-fn entry_line(e: &Entry, cr: bool) -> String {
+/// [`entry_json`] on one line whatever the value (a recording's lines): a JSON value holding a
+/// CR or a newline byte (as whitespace) is written as `text` instead, the same bytes.
+pub fn line_entry_json(e: &Entry) -> String {
+    entry_line(e, Embed::OneLine)
+}
+
+/// An entry line; `embed`: which bytes a value embedded verbatim may hold.
+fn entry_line(e: &Entry, embed: Embed) -> String {
     let mut out = EntryOut {
         key: &e.key,
         revision: e.revision,
@@ -124,10 +141,15 @@ fn entry_line(e: &Entry, cr: bool) -> String {
         text: None,
         base64: None,
     };
+    let fits = |s: &str| match embed {
+        Embed::Any => true,
+        Embed::NoCr => !s.contains('\r'),
+        Embed::OneLine => !s.contains(['\r', '\n']),
+    };
     match std::str::from_utf8(&e.value) {
         Ok(s) => match serde_json::from_str::<&RawValue>(s) {
             // Embedded verbatim only when that reproduces every byte.
-            Ok(raw) if raw.get() == s && !s.is_empty() && (cr || !s.contains('\r')) => out.value = Some(raw),
+            Ok(raw) if raw.get() == s && !s.is_empty() && fits(s) => out.value = Some(raw),
             _ => out.text = Some(s),
         },
         Err(_) => out.base64 = Some(base64::engine::general_purpose::STANDARD.encode(&e.value)),
@@ -135,22 +157,38 @@ fn entry_line(e: &Entry, cr: bool) -> String {
     serde_json::to_string(&out).unwrap_or_default()
 }
 
-fn write_bucket(out: &mut String, label: &str, b: &Bucket) {
+/// A bucket's head without its closing brace: `{"history":..,"max_age_ms":..,"name":..,"revision":..`.
+fn bucket_head(b: &Bucket) -> String {
     let mut head = serde_json::json!({ "name": b.name, "history": b.history, "max_age_ms": b.max_age_ms });
     if let Some(r) = b.revision {
         head["revision"] = r.into();
     }
-    let head = head.to_string();
+    let mut head = head.to_string();
+    head.pop();
+    head
+}
+
+fn write_bucket(out: &mut String, label: &str, b: &Bucket) {
     // `{"history":..,"max_age_ms":..,"name":..,"revision":..` then the entries, one per line.
-    out.push_str(&format!(
-        "  \"{label}\": {},\n    \"entries\": [",
-        &head[..head.len() - 1]
-    ));
+    out.push_str(&format!("  \"{label}\": {},\n    \"entries\": [", bucket_head(b)));
     for (i, e) in b.entries.iter().enumerate() {
         out.push_str(if i == 0 { "\n      " } else { ",\n      " });
         out.push_str(&entry_json(e));
     }
     out.push_str(if b.entries.is_empty() { "]}" } else { "\n    ]}" });
+}
+
+/// A bucket on one line (its entries by [`line_entry_json`]).
+fn bucket_line(out: &mut String, b: &Bucket) {
+    out.push_str(&bucket_head(b));
+    out.push_str(",\"entries\":[");
+    for (i, e) in b.entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&line_entry_json(e));
+    }
+    out.push_str("]}");
 }
 
 impl Snapshot {
@@ -176,6 +214,26 @@ impl Snapshot {
         out.push_str(",\n");
         write_bucket(&mut out, "lease", &self.lease);
         out.push_str("\n}\n");
+        out
+    }
+
+    /// The snapshot as one line of JSON (no CR or newline byte in it; values that hold one are
+    /// written as `text`, the same bytes): the same document as [`Snapshot::to_json`], which
+    /// [`Snapshot::parse`] reads. A recording's full states are written so.
+    pub fn to_line(&self) -> String {
+        let mut out =
+            String::with_capacity(256 + (self.state.entries.len() + self.lease.entries.len()) * 200);
+        out.push_str(&format!(
+            "{{\"format\":{},\"job\":{},\"source\":{},\"taken_at_ms\":{},\"state\":",
+            serde_json::to_string(FORMAT).unwrap_or_default(),
+            serde_json::to_string(&self.job).unwrap_or_default(),
+            serde_json::to_string(&self.source).unwrap_or_default(),
+            self.taken_at_ms
+        ));
+        bucket_line(&mut out, &self.state);
+        out.push_str(",\"lease\":");
+        bucket_line(&mut out, &self.lease);
+        out.push('}');
         out
     }
 }

@@ -19,11 +19,13 @@ use wasm_bindgen::prelude::*;
 
 mod js;
 mod planner;
+mod replay;
 mod review;
 #[cfg(feature = "testing")]
 mod testing;
 
 pub use planner::Planner;
+pub use replay::Replay;
 
 /// Talc instead of Rust's default wasm allocator (dlmalloc): reading a 100,000-split job makes
 /// millions of small allocations, and dlmalloc's `malloc` was the largest single cost of it.

@@ -83,7 +83,7 @@ pub struct Planner {
 }
 
 impl Planner {
-    fn new(fleet: Fleet) -> Planner {
+    pub(crate) fn new(fleet: Fleet) -> Planner {
         Planner {
             fleet,
             cache: RefCell::new(Vec::new()),

@@ -1,11 +1,14 @@
 // The live bar under the header: whether the job shown is live, paused, reconnecting, stale (no
 // change for longer than the lease TTL, and for how long) or in error; the revisions shown and
-// the time of the last change; Pause / Resume and Save snapshot. Hidden when no job is followed.
+// the time of the last change; Pause / Resume and Save snapshot. For a replayed recording: the
+// moment shown, a slider over every moment and a step back and forward, and Save snapshot of
+// that moment. Hidden when no job is followed or replayed.
 import { el, attrs, button } from '../../common/page/dom.js';
-import { liveStatus, clock } from '../shared/state.js';
+import { liveStatus, clock, instant } from '../shared/state.js';
 import { errorReporter } from '../../common/page/focus-chip.js';
 
 const WORDS = {
+  replay: 'Replay',
   live: 'Live',
   paused: 'Paused',
   reconnecting: 'Reconnecting',
@@ -25,12 +28,41 @@ export function liveDetail(live) {
   const at = live.revisions ? `revisions ${live.revisions}` : 'no state yet';
   const last = live.lastChangeMs ? `; last change ${clock(live.lastChangeMs)} UTC` : '';
   switch (status) {
+    case 'replay': return `moment ${live.moment + 1} of ${live.replay.moments}, ${instant(live.at)}, ${at} (line ${live.line})`;
     case 'paused': return `${at}; ${live.waiting ? `${live.waiting} change${live.waiting === 1 ? '' : 's'} waiting` : 'no change waiting'} (the view is frozen)`;
     case 'stale': return `${at}; no change for ${ageText(live.ageMs)}, longer than the lease TTL (${ageText(live.ttlMs)}): are the workers running?`;
     case 'reconnecting': case 'error': return `${at} shown; ${live.connMessage || 'the stream is interrupted'}`;
     case 'connecting': return `connecting to job ${live.job}…`;
     default: return `${at}${last}`;
   }
+}
+
+/**
+ * A replay's moment picker: a slider over every recorded moment and a step back and forward
+ * (the keyboard's arrows move the slider one moment). Hidden while following a live job.
+ */
+function createScrubber(controller) {
+  const node = el('span', undefined, 'replay-scrub');
+  const back = button('◀', () => controller.live?.step?.(-1));
+  const next = button('▶', () => controller.live?.step?.(1));
+  back.setAttribute('aria-label', 'the moment before');
+  next.setAttribute('aria-label', 'the moment after');
+  const slider = attrs(document.createElement('input'), { type: 'range', min: 0, max: 0, step: 1, 'aria-label': 'recorded moment shown' });
+  slider.addEventListener('input', () => controller.live?.seek?.(Number(slider.value)));
+  node.append(back, slider, next);
+  return {
+    node,
+    update(live) {
+      node.hidden = !live.replay;
+      if (!live.replay) return;
+      const last = live.replay.moments - 1;
+      slider.max = String(last);
+      slider.value = String(live.moment);
+      slider.setAttribute('aria-valuetext', `moment ${live.moment + 1} of ${last + 1}, ${instant(live.at)}, revisions ${live.revisions}`);
+      back.disabled = live.moment <= 0;
+      next.disabled = live.moment >= last;
+    },
+  };
 }
 
 export function createLiveStatus(ctx) {
@@ -45,7 +77,8 @@ export function createLiveStatus(ctx) {
   save.title = 'Download the state shown as a snapshot file (what spate-planner snapshot writes at these revisions)';
   const actions = el('span', undefined, 'live-actions');
   actions.append(pause, save);
-  node.append(badge, detail, actions);
+  const scrub = createScrubber(controller);
+  node.append(badge, detail, scrub.node, actions);
   return {
     node,
     update(state, prev) {
@@ -58,7 +91,11 @@ export function createLiveStatus(ctx) {
       badge.textContent = `${WORDS[status] || status}: job ${live.job}`;
       detail.textContent = liveDetail(live);
       pause.textContent = live.paused ? 'Resume' : 'Pause';
+      pause.hidden = Boolean(live.replay);
       save.disabled = !state.ready;
+      save.title = live.replay ? 'Download the job at the moment shown as a snapshot file (what spate-planner snapshot would have written then)'
+        : 'Download the state shown as a snapshot file (what spate-planner snapshot writes at these revisions)';
+      scrub.update(live);
     },
   };
 }

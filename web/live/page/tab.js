@@ -1,10 +1,12 @@
 // The Live tab: what happened since the page was opened (members joined and left, caps and the
 // leader changed, splits claimed, completed and quarantined, assignments published, the
 // connection's news), each row with its time; the plan's figures over time; and the plan as it
-// was at the moment picked on the chart (a bounded history of plan views).
+// was at the moment picked on the chart (a bounded history of plan views). For a replayed
+// recording: the same over the whole recorded time, and the moment shown (which the whole page
+// shows: a pick on the chart moves the replay there).
 import { el, attrs, scrollArea, table } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { clock, viewAt } from '../shared/state.js';
+import { clock, viewAt, instant } from '../shared/state.js';
 import { figureRows } from '../../plan/shared/figures.js';
 import { memberRows } from '../../plan/shared/chart-model.js';
 import { sortRows } from '../../common/shared/sort.js';
@@ -79,6 +81,22 @@ function thenPanel(live) {
   return out;
 }
 
+/** A replay's moment: when, what happened since the moment shown before, the plan's figures and heaviest members then. */
+function momentPanel(live, view) {
+  const r = live.replay;
+  const head = el('h3', `The plan at ${instant(live.at)}, revisions ${live.revisions} (moment ${live.moment + 1} of ${r.moments}, line ${live.line})`);
+  const since = live.sinceRows.map((x) => x.text);
+  const out = [head, el('p', since.length ? `Since the moment shown before: ${since.join('; ')}.` : 'Nothing changed since the moment shown before.', 'hint')];
+  if (view) {
+    const area = scrollArea(`the plan's figures at ${instant(live.at)}`);
+    area.append(figuresTable(view));
+    const members = scrollArea(`the heaviest members at ${instant(live.at)}`);
+    members.append(heaviest(view));
+    out.push(area, el('h4', 'Heaviest members then'), members);
+  }
+  return out;
+}
+
 export function createLive(ctx) {
   const { controller } = ctx;
   const node = el('div', undefined, 'live');
@@ -88,19 +106,43 @@ export function createLive(ctx) {
   const timeline = createTimeline();
   const area = scrollArea('what happened since the page was opened', 'scroll live-events-scroll');
   area.append(timeline.node);
+  const heads = { figures: el('h3', "The plan's figures since the page was opened"), events: el('h3', 'What happened') };
   const charts = el('div', undefined, 'live-figures');
-  charts.append(el('h3', "The plan's figures since the page was opened"), chart.node, then);
+  charts.append(heads.figures, chart.node, then);
   const events = el('div', undefined, 'live-events');
-  events.append(el('h3', 'What happened'), area);
+  events.append(heads.events, area);
   node.append(intro, charts, events);
   let shownThen = null;
+
+  /** A replayed recording: the chart and timeline of the whole recorded time, and the moment shown. */
+  function replayUpdate(state, prev) {
+    const live = state.live;
+    const r = live.replay;
+    heads.figures.textContent = "The plan's figures over the recorded time";
+    heads.events.textContent = 'What happened in the recording';
+    const from = r.server ? ` from ${r.server}` : '';
+    intro.textContent = `Job ${live.job}, replayed from the recording ${r.name}${from}: ${r.moments} moments, ${instant(r.startMs)} to ${instant(r.endMs)}. Pick a moment on the chart, or any moment with the slider above, to see the job as it was then; the whole page shows it.`;
+    if (!prev?.live || prev.live.rows !== live.rows) timeline.update(live.rows);
+    chart.update(live);
+    if (prev?.live !== live || prev?.result !== state.result) {
+      const result = state.result;
+      then.replaceChildren(...momentPanel(live, result ? result.baseline ?? result.view : null));
+      shownThen = null;
+    }
+  }
 
   return {
     node,
     visible: (state) => Boolean(state.live && !state.live.jobs),
     update(state, prev) {
-      if (!changed(prev, state, 'live') || !state.live) return;
+      if (!state.live || (!changed(prev, state, 'live') && !(state.live.replay && changed(prev, state, 'result')))) return;
       const live = state.live;
+      if (live.replay) {
+        replayUpdate(state, prev);
+        return;
+      }
+      heads.figures.textContent = "The plan's figures since the page was opened";
+      heads.events.textContent = 'What happened';
       intro.textContent = `Job ${live.job}, followed live since the page was opened. Pick a moment on the chart to see the plan as it was then.`;
       if (!prev?.live || prev.live.rows !== live.rows) timeline.update(live.rows);
       chart.update(live);

@@ -121,9 +121,10 @@ export function withStatus(live, s, now) {
   return withRow(next, { kind: 'status', text }, now);
 }
 
-/** What the status badge says: paused | error | reconnecting | connecting | stale | live. */
+/** What the status badge says: replay | paused | error | reconnecting | connecting | stale | live. */
 export function liveStatus(live) {
   if (!live) return null;
+  if (live.replay) return 'replay';
   if (live.paused) return 'paused';
   if (live.conn !== 'live') return live.conn;
   return live.stale ? 'stale' : 'live';
@@ -132,4 +133,54 @@ export function liveStatus(live) {
 /** The plan view kept for point `id` (null when it is no longer kept). */
 export function viewAt(live, id) {
   return live.history.find((h) => h.id === id)?.view ?? null;
+}
+
+/** The point of the chart at or before moment `m` (the nearest sampled moment not after it). */
+export function pointAt(points, m) {
+  let best = null;
+  for (const p of points) if (p.id <= m) best = p.id;
+  return best ?? points[0]?.id ?? null;
+}
+
+/**
+ * The live state of a replayed recording (`overview`: the worker's { info, points, rows,
+ * moment }; `name`: the file's). Its timeline and chart cover the whole recorded time; `moment`
+ * is the one shown.
+ */
+export function replayLive(overview, name) {
+  const i = overview.info;
+  const live = {
+    ...initialLive(i.job, null),
+    conn: 'replay',
+    replay: {
+      name, moments: i.moments, segments: i.segments, startMs: Number(i.start_ms), endMs: Number(i.end_ms),
+      warnings: i.warnings, server: i.source.server || '',
+    },
+    rows: overview.rows.slice(0, MAX_ROWS),
+    points: overview.points,
+    nextId: i.moments,
+  };
+  return withMoment(live, overview.moment);
+}
+
+/** The replay state at another moment (the worker's { moment, at, revisions, line, kind, rows }). */
+export function withMoment(live, m) {
+  return {
+    ...live,
+    moment: m.moment,
+    at: m.at,
+    line: m.line,
+    kind: m.kind,
+    revisions: m.revisions,
+    lastChangeMs: m.at,
+    /** What happened since the moment shown before (the core's events of the frame). */
+    sinceRows: m.rows,
+    selected: pointAt(live.points, m.moment),
+  };
+}
+
+/** A moment as an ISO time to the millisecond (UTC). */
+export function instant(ms) {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }

@@ -10,7 +10,8 @@ import { describe, snapshotId, emptyScenario } from '../../common/shared/scenari
 import { humanBytes } from '../../common/shared/format.js';
 import { errorMessage, isSuperseded, planSentence, failuresMessage, otherSnapshotMessage } from '../../common/shared/messages.js';
 import { LiveSession, listJobs } from '../../live/page/session.js';
-import { initialLive } from '../../live/shared/state.js';
+import { ReplaySession } from '../../live/page/replay.js';
+import { initialLive, replayLive, instant } from '../../live/shared/state.js';
 import { TimelineRunner } from '../../timeline/page/runner.js';
 import { ReviewActions } from '../../review/page/actions.js';
 
@@ -111,11 +112,18 @@ export class Controller extends EventTarget {
       const { scenario, result, unread } = await this.firstPlan(generation);
       if (generation !== this.loadSeq) return false;
       const id = snapshotId(info);
+      // a recording: replayed, its moments picked on the Live tab (live/page/replay.js)
+      const { replay, ...shown } = info;
+      if (replay) this.live = new ReplaySession(this, this.#commit);
       this.store.update({
-        generation, info, snapshotId: id, source: { label, kind: source.kind }, result, simDefaults, loading: null, ready: true,
+        generation, info: shown, snapshotId: id, source: { label, kind: source.kind }, result, simDefaults, loading: null, ready: true,
         scenario, focus: info.members.some((m) => m.name === this.state.focus) ? this.state.focus : null,
-        message: unread ? errorMessage(unread, 'The scenario could not be read; planning without it', 'warning') : this.loadMessage(scenario, result, link, id),
-        status: `Loaded ${label}: job ${info.job}, ${info.members.length} members, ${info.splits} splits. ${planSentence(result.view)}.`,
+        message: unread ? errorMessage(unread, 'The scenario could not be read; planning without it', 'warning')
+          : replay?.info.warnings.length ? { level: 'warning', title: 'The recording ends early', text: replay.info.warnings.join(' '), code: 'truncated', where: '' }
+            : this.loadMessage(scenario, result, link, id),
+        status: replay ? this.replayStatus(label, replay, result)
+          : `Loaded ${label}: job ${info.job}, ${info.members.length} members, ${info.splits} splits. ${planSentence(result.view)}.`,
+        ...(replay ? { live: replayLive(replay, label), tab: { id: 'live' } } : {}),
       });
       this.dispatchEvent(new CustomEvent('plan'));
       return true;
@@ -138,6 +146,12 @@ export class Controller extends EventTarget {
       if (e.trapped || !['invalid_scenario', 'unsupported_format'].includes(e.code)) throw e;
       return { scenario: emptyScenario(), result: await this.analyse(emptyScenario(), generation), unread: e };
     }
+  }
+
+  replayStatus(label, replay, result) {
+    const i = replay.info;
+    const warned = i.warnings.length ? ` ${i.warnings.join(' ')}` : '';
+    return `Replaying ${label}: job ${i.job}, ${i.moments} moments from ${instant(Number(i.start_ms))} to ${instant(Number(i.end_ms))}.${warned} ${planSentence(result.view)}.`;
   }
 
   loadMessage(scenario, result, link, id) {

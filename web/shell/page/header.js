@@ -50,7 +50,8 @@ export function createHeader(ctx) {
   const cap = el('div', undefined, 'cap');
   title.append(el('h1', 'spate-planner'), source, cap);
 
-  const file = input('file', { accept: '.json,application/json', 'aria-label': 'snapshot file' });
+  // a snapshot, or a recording (docs/recording-format.md: a segment, .jsonl or .jsonl.gz), replayed
+  const file = input('file', { accept: '.json,application/json,.jsonl,.gz', 'aria-label': 'snapshot file' });
   file.hidden = true;
   file.addEventListener('change', () => {
     const f = file.files[0];

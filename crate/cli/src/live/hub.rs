@@ -27,9 +27,11 @@ pub const RING_BYTES: usize = 16 << 20;
 
 /// What listeners receive.
 pub enum Batch {
-    /// Framed change events, and the changes they carry; `seq` orders batches and full states.
+    /// Framed change events (coalesced), and every change applied, in order, when (ms since
+    /// the Unix epoch); `seq` orders batches and full states.
     Events {
         seq: u64,
+        at_ms: i64,
         text: Bytes,
         changes: Vec<LiveChange>,
     },
@@ -123,8 +125,9 @@ impl Hub {
         self.lock().status.clone()
     }
 
-    /// Applies changes in order and sends them, coalesced: a key changed several times in one
-    /// batch is sent once, with its last change.
+    /// Applies changes in order and sends them: the pages' events coalesced (a key changed
+    /// several times in one batch is sent once, with its last change), every change as it was
+    /// applied for `watch` and the recorder.
     pub fn publish(&self, changes: Vec<LiveChange>) -> Result<(), Regression> {
         if changes.is_empty() {
             return Ok(());
@@ -145,13 +148,11 @@ impl Hub {
             .collect();
         let mut text = String::new();
         let mut events = Vec::new();
-        let mut sent = Vec::new();
-        for ((c, pair), keep) in changes.into_iter().zip(pairs).zip(keep) {
+        for ((c, pair), keep) in changes.iter().zip(pairs).zip(keep) {
             if keep {
                 let start = text.len();
                 text.push_str(&wire::frame("change", Some(pair), &c.to_json()));
                 events.push((pair, start..text.len()));
-                sent.push(c);
             }
         }
         let text = Bytes::from(text);
@@ -160,8 +161,9 @@ impl Hub {
         }
         let batch = Batch::Events {
             seq: sh.moved(),
+            at_ms: crate::support::now_ms(),
             text,
-            changes: sent,
+            changes,
         };
         let _ = self.tx.send(Arc::new(batch));
         Ok(())

@@ -8,6 +8,7 @@ pub mod http;
 pub mod hub;
 pub mod jobs;
 pub mod limits;
+pub mod record;
 pub mod ring;
 pub mod sse;
 pub mod stats;

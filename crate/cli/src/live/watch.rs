@@ -35,6 +35,8 @@ pub struct Args {
     /// names (a plan record with an elector: 0.3; else 0.1).
     #[arg(long, value_name = "VERSION")]
     rules: Option<Rules>,
+    #[command(flatten)]
+    record: super::record::RecordArgs,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -148,6 +150,9 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
     let (hub, _task) = super::http::start(&conn, &args.job)
         .await
         .map_err(|e| e.to_string())?;
+    if let Some(options) = args.record.options() {
+        super::record::start(hub.clone(), options)?;
+    }
     let mut rx = hub.subscribe();
     let mut kept = Kept::of(&hub);
     println!("{}", kept.line("start", args.rules));

@@ -4,7 +4,7 @@
 
 use crate::codes::ErrorCode;
 use crate::fleet::Side;
-use crate::snapshot::{parse_entry_json, stream_entry_json, Entry, SnapshotError};
+use crate::snapshot::{line_entry_json, parse_entry_json, stream_entry_json, Entry, SnapshotError};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -111,8 +111,19 @@ impl LiveChange {
     /// The change as the `change` event's data. A value holding a carriage return is written
     /// as `text` (the stream cannot carry a CR).
     pub fn to_json(&self) -> String {
+        self.written(stream_entry_json)
+    }
+
+    /// The change on one line (a recording's): a value holding a carriage return or a newline
+    /// is written as `text`, the same bytes. [`LiveChange::parse`] reads it.
+    pub fn to_line(&self) -> String {
+        self.written(line_entry_json)
+    }
+
+    /// The change's JSON, its entry (a put's) written by `entry_json`.
+    fn written(&self, entry_json: fn(&Entry) -> String) -> String {
         let line = match &self.op {
-            LiveOp::Put(e) => Some(stream_entry_json(e)),
+            LiveOp::Put(e) => Some(entry_json(e)),
             _ => None,
         };
         let entry = line

@@ -190,6 +190,13 @@ impl LiveJob {
         self.resync = Some(self.revisions());
     }
 
+    /// This job's state takes the place of `previous`'s without having been read again (a
+    /// replay that jumps to another moment): its next frame compares its fleet with the one
+    /// `previous` showed, and says nothing of a state read again.
+    pub fn continue_from(&mut self, previous: &LiveJob) {
+        self.shown = previous.shown.clone();
+    }
+
     fn meta(&self, now_ms: i64) -> Meta {
         Meta {
             job: self.state.job.clone(),

@@ -3,14 +3,22 @@
 //! deadlines), the change message and its JSON form ([`LiveChange`]), and a job kept current
 //! and shown in frames with what happened between them ([`LiveJob`], [`LiveEvent`]). The
 //! server holds a `JobState` per followed job; the page's worker and `watch` hold a `LiveJob`
-//! fed by the same changes.
+//! fed by the same changes. A recording ([`Recording`]) keeps a job's changes with their times;
+//! a [`Replay`] shows it at any moment through the same `LiveJob`.
 
 mod change;
 mod events;
 mod job;
+mod recording;
+mod replay;
 mod state;
 
 pub use change::{LiveChange, LiveOp, Revisions};
 pub use events::{names_text, EventKind, LiveEvent};
 pub use job::{LiveFrame, LiveJob};
+pub use recording::{
+    change_line, state_line, status_line, RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader,
+    StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT,
+};
+pub use replay::{Replay, ReplayFrame, FAR as REPLAY_FAR};
 pub use state::{BucketState, JobState, Regression};

@@ -1,0 +1,296 @@
+//! `spate-planner replay RECORDING`: a recording (docs/recording-format.md) shown on the
+//! dashboard, whose Live tab scrubs over the recorded time; or, with `--at` / `--revision`, the
+//! job at one moment: written as a snapshot file (what `spate-planner snapshot` would have
+//! written then, `-o`), or its plan printed (`--json`).
+
+use crate::base_path::BasePath;
+use crate::live::record::segment_number;
+use axum::body::Bytes;
+use spate_planner_core::{
+    analyse_partly, plan_document, valid_job_name, Recording, Replay, Revisions, Scenario,
+    MAX_RECORDING_BYTES,
+};
+use std::io::Read;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The recording: a directory `--record` wrote (its segments joined in order) or one
+    /// segment file (.jsonl, or .jsonl.gz), which replays alone.
+    recording: PathBuf,
+    /// The job as it stood at this time, instead of serving the dashboard: the last line
+    /// received at or before it. RFC 3339 (2026-01-01T10:02:03.120Z) or ms since the Unix epoch.
+    #[arg(long, value_name = "TIME", conflicts_with = "revision")]
+    at: Option<String>,
+    /// The job as it stood when it first reached these revisions (S-L: the state and lease
+    /// buckets', as the live stream's ids and /api/snapshot's X-Spate-Revisions say).
+    #[arg(long, value_name = "S-L")]
+    revision: Option<String>,
+    /// With --at or --revision: write the job then as a snapshot file.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// With --at or --revision: print the leader's plan then as `plan --json` does, made as
+    /// the live page makes it (the live job's frame at the moment's time).
+    #[arg(long)]
+    json: bool,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on, as for `serve`.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// Answer under this path prefix, as for `serve`.
+    #[arg(long, value_name = "PATH", default_value = "/", value_parser = BasePath::parse)]
+    base_path: BasePath,
+    /// Also answer requests for this host name (repeatable), as for `serve`.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
+    /// Serve the dashboard from this directory instead of the copy built into the binary.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let read = read_recording(&args.recording).and_then(|(name, bytes)| {
+        let rec = Recording::parse_bytes(&bytes)
+            .map_err(|e| format!("{}: {e} [{}]", args.recording.display(), e.code))?;
+        Ok((name, bytes, rec))
+    });
+    let (name, bytes, rec) = match read {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("spate-planner replay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    describe(&args.recording, &rec);
+    let done = match (&args.at, &args.revision) {
+        (None, None) if args.output.is_some() || args.json => {
+            Err("-o and --json take the moment from --at or --revision".into())
+        }
+        (None, None) => {
+            let page = crate::serve::Page {
+                port: args.port,
+                bind: args.bind,
+                base_path: &args.base_path,
+                allow_host: &args.allow_host,
+                dir: args.dir.as_ref(),
+            };
+            return crate::serve::run_page(&page, name, Bytes::from(bytes));
+        }
+        (at, revision) => at_moment(rec, at.as_deref(), revision.as_deref(), args),
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("spate-planner replay: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What the recording holds, on standard error (with its warnings).
+fn describe(path: &Path, rec: &Recording) {
+    let (first, last) = match (rec.items.first(), rec.items.last()) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return,
+    };
+    eprintln!(
+        "recording {}: job {}, {} segment(s), {} moments from {} to {} (revisions {} to {})",
+        path.display(),
+        crate::term::shown(&rec.job),
+        rec.segments.len(),
+        rec.items.len(),
+        utc(first.at_ms),
+        utc(last.at_ms),
+        first.revisions,
+        last.revisions
+    );
+    for w in &rec.warnings {
+        eprintln!("warning: {}", crate::term::shown(w));
+    }
+}
+
+/// A time as RFC 3339, UTC, to the millisecond.
+fn utc(ms: i64) -> String {
+    let at = time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000);
+    let format = time::format_description::well_known::Rfc3339;
+    at.ok()
+        .and_then(|t| t.format(&format).ok())
+        .unwrap_or_else(|| format!("{ms} ms"))
+}
+
+/// `--at`: ms since the Unix epoch, or an RFC 3339 time.
+fn parse_time(text: &str) -> Result<i64, String> {
+    if let Ok(ms) = text.trim().parse::<i64>() {
+        return Ok(ms);
+    }
+    let format = time::format_description::well_known::Rfc3339;
+    time::OffsetDateTime::parse(text.trim(), &format)
+        .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
+        .map_err(|e| format!("--at {text:?}: not a time (RFC 3339, e.g. 2026-01-01T10:02:03Z, or ms since the Unix epoch): {e}"))
+}
+
+/// The moment `--at` or `--revision` names.
+fn moment(replay: &Replay, at: Option<&str>, revision: Option<&str>) -> Result<usize, String> {
+    match (at, revision) {
+        (Some(t), _) => {
+            let ms = parse_time(t)?;
+            replay
+                .at_time(ms)
+                .ok_or_else(|| format!("--at {t}: the recording begins later ({})", first_time(replay)))
+        }
+        (None, Some(r)) => {
+            let want: Revisions = r
+                .parse()
+                .map_err(|_| format!("--revision {r:?}: not a pair of revisions S-L (e.g. 104-37)"))?;
+            replay.at_revisions(want).ok_or_else(|| {
+                format!("--revision {r}: the job never stood at these revisions in this recording")
+            })
+        }
+        (None, None) => Err("name the moment with --at or --revision".into()),
+    }
+}
+
+/// The job at the moment `--at` or `--revision` names: its plan printed (`--json`), written
+/// as a snapshot file (`-o`), or said in one line.
+fn at_moment(rec: Recording, at: Option<&str>, revision: Option<&str>, args: &Args) -> Result<(), String> {
+    let mut replay = Replay::new(rec);
+    let m = moment(&replay, at, revision)?;
+    let coded = |e: spate_planner_core::SnapshotError| format!("{e} [{}]", e.code);
+    if args.json {
+        let frame = replay.seek(m).map_err(coded)?;
+        let analysis = analyse_partly(&frame.fleet, &Scenario::default());
+        let doc = plan_document(&frame.fleet, &analysis)
+            .map_err(|e| format!("cannot write the plan as JSON: {e}"))?;
+        println!("{doc}");
+    } else {
+        replay.goto(m).map_err(coded)?;
+    }
+    let snap = replay
+        .snapshot()
+        .ok_or_else(|| "the recording holds no state".to_string())?;
+    let (line, at_ms, revisions) = replay
+        .item(m)
+        .map(|i| (i.line, i.at_ms, i.revisions))
+        .unwrap_or_default();
+    let said = format!(
+        "job {} at {} (line {line}, revisions {revisions})",
+        crate::term::shown(&snap.job),
+        utc(at_ms)
+    );
+    match &args.output {
+        Some(out) => {
+            crate::support::write_atomically(out, snap.to_json().as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            eprintln!("wrote {}: {said}", out.display());
+        }
+        None if !args.json => println!("{said}"),
+        None => {}
+    }
+    Ok(())
+}
+
+fn first_time(replay: &Replay) -> String {
+    replay.item(0).map_or_else(String::new, |i| utc(i.at_ms))
+}
+
+/// The recording's bytes, at most [`MAX_RECORDING_BYTES`] once uncompressed: a segment file, or
+/// a directory's segments in order (a segment number found both compressed and not: the
+/// compressed one, written whole before the other is removed). With the name the page shows.
+fn read_recording(path: &Path) -> Result<(String, Vec<u8>), String> {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let files = if meta.is_dir() {
+        segments(path)?
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut out = Vec::new();
+    for f in files {
+        read_segment(&f, &mut out)?;
+    }
+    Ok((name, out))
+}
+
+/// A directory's segments, in order: one job's only.
+fn segments(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", dir.display());
+    let mut found: std::collections::BTreeMap<(String, u64), PathBuf> = Default::default();
+    for e in std::fs::read_dir(dir).map_err(cannot)? {
+        let name = e.map_err(cannot)?.file_name().to_string_lossy().into_owned();
+        let Some(job) = name.split('.').next().filter(|j| valid_job_name(j)) else {
+            continue;
+        };
+        if let Some(n) = segment_number(job, &name) {
+            let slot = found.entry((job.to_string(), n)).or_default();
+            if slot.as_os_str().is_empty() || name.ends_with(".gz") {
+                *slot = dir.join(&name);
+            }
+        }
+    }
+    let jobs: std::collections::BTreeSet<&str> = found.keys().map(|(j, _)| j.as_str()).collect();
+    match jobs.len() {
+        0 => Err(format!(
+            "{}: no recording segment in it (JOB.000001.jsonl, …)",
+            dir.display()
+        )),
+        1 => Ok(found.into_values().collect()),
+        _ => {
+            Err(format!(
+            "{} holds recordings of several jobs ({}): give one segment file, or a directory of one job's",
+            dir.display(),
+            jobs.into_iter().map(crate::term::shown).collect::<Vec<_>>().join(", ")
+        ))
+        }
+    }
+}
+
+/// Appends one segment's text (gzip or not) to `out`, keeping the whole within the limit.
+fn read_segment(path: &Path, out: &mut Vec<u8>) -> Result<(), String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut magic = [0u8; 2];
+    let n = file.read(&mut magic).map_err(cannot)?;
+    let head = std::io::Cursor::new(magic[..n].to_vec());
+    if out.last().is_some_and(|b| *b != b'\n') {
+        // The segment before was cut short mid-line: this one begins on a line of its own.
+        out.push(b'\n');
+    }
+    let room = (MAX_RECORDING_BYTES - out.len().min(MAX_RECORDING_BYTES)) as u64 + 1;
+    let read = if magic == [0x1f, 0x8b] {
+        flate2::read::MultiGzDecoder::new(head.chain(file))
+            .take(room)
+            .read_to_end(out)
+    } else {
+        head.chain(file).take(room).read_to_end(out)
+    };
+    read.map_err(cannot)?;
+    if out.len() > MAX_RECORDING_BYTES {
+        return Err(format!(
+            "{}: the recording is more than {} MiB; replay reads at most that at once (give one segment, or a directory of fewer) [too_large]",
+            path.display(),
+            MAX_RECORDING_BYTES >> 20
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_rfc_3339_or_ms() {
+        assert_eq!(parse_time("1767225600000"), Ok(1_767_225_600_000));
+        assert_eq!(parse_time("2026-01-01T00:00:00.120Z"), Ok(1_767_225_600_120));
+        assert_eq!(parse_time("2026-01-01T01:00:00+01:00"), Ok(1_767_225_600_000));
+        assert!(parse_time("yesterday").is_err());
+        assert_eq!(utc(1_767_225_600_120), "2026-01-01T00:00:00.12Z");
+    }
+}

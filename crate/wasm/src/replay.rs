@@ -1,0 +1,188 @@
+//! The `Replay` handle: a recording (docs/recording-format.md) shown at any moment through the
+//! core's live job, as the live page shows a followed job. Each moment's fleet is handed over
+//! as a [`Planner`], so every view plans it as it plans any other.
+
+use crate::js::{error, to_js};
+use crate::planner::{snapshot_error, Planner};
+use spate_planner_core::{
+    Fleet, LiveEvent, Recorded, Recording, Replay as CoreReplay, Revisions, MAX_RECORDING_BYTES,
+};
+use wasm_bindgen::prelude::*;
+
+/// `Replay.info()`: what the recording holds.
+#[derive(serde::Serialize)]
+struct Info<'a> {
+    job: &'a str,
+    source: &'a spate_planner_core::Source,
+    segments: u32,
+    moments: u32,
+    start_ms: i64,
+    end_ms: i64,
+    first_revisions: String,
+    last_revisions: String,
+    warnings: &'a [String],
+}
+
+/// One moment: its time, where the job stands, its line and what the line holds.
+#[derive(serde::Serialize)]
+struct Moment {
+    moment: u32,
+    at_ms: i64,
+    revisions: String,
+    line: u32,
+    kind: &'static str,
+}
+
+/// `Replay.seek()`: what happened since the moment shown before, and where this one stands.
+#[derive(serde::Serialize)]
+struct FrameView<'a> {
+    #[serde(flatten)]
+    moment: Moment,
+    rows: &'a [LiveEvent],
+    /// The connection's statuses recorded since: (ms, status, message).
+    statuses: Vec<(i64, &'a str, Option<&'a str>)>,
+}
+
+/// A recording, and the job at the moment it was last moved to.
+#[wasm_bindgen]
+pub struct Replay {
+    inner: CoreReplay,
+    /// The fleet of the last frame, until [`Replay::take_planner`].
+    fleet: Option<Fleet>,
+}
+
+fn no_fleet() -> JsValue {
+    error(
+        "not_live",
+        "no moment was sought since the last planner was taken",
+        None,
+    )
+}
+
+impl Replay {
+    fn moment(&self, m: usize) -> Option<Moment> {
+        let item = self.inner.item(m)?;
+        let kind = match &item.what {
+            Recorded::State { .. } => "state",
+            Recorded::Change(_) => "change",
+            Recorded::Status(_) => "status",
+        };
+        Some(Moment {
+            moment: m as u32,
+            at_ms: item.at_ms,
+            revisions: item.revisions.to_string(),
+            line: item.line as u32,
+            kind,
+        })
+    }
+}
+
+#[wasm_bindgen]
+impl Replay {
+    /// Whether `bytes` begin as a recording (its header), not a snapshot.
+    #[wasm_bindgen(js_name = isRecording)]
+    pub fn is_recording(bytes: &[u8]) -> bool {
+        Recording::sniff(bytes)
+    }
+
+    /// Reads a recording's bytes (UTF-8; one segment or several one after another). Throws an
+    /// `Error` with `code` and `path` (`line N[.field]`), and `bucket` and `key` where one applies.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Replay, JsValue> {
+        if bytes.len() > MAX_RECORDING_BYTES {
+            let message = format!(
+                "the recording is {} MiB; this planner reads at most {} MiB at once (open one segment)",
+                bytes.len() >> 20,
+                MAX_RECORDING_BYTES >> 20
+            );
+            return Err(error("too_large", &message, None));
+        }
+        let rec = Recording::parse_bytes(bytes).map_err(|e| snapshot_error(&e))?;
+        Ok(Replay {
+            inner: CoreReplay::new(rec),
+            fleet: None,
+        })
+    }
+
+    /// What the recording holds: job, source, segments, moments, first and last times and
+    /// revisions, and its warnings (a last line cut short).
+    #[wasm_bindgen(unchecked_return_type = "ReplayInfo")]
+    pub fn info(&self) -> Result<JsValue, JsValue> {
+        let rec = self.inner.recording();
+        let (first, last) = (rec.items.first(), rec.items.last());
+        let revs = |i: Option<&spate_planner_core::RecordItem>| {
+            i.map(|i| i.revisions).unwrap_or_default().to_string()
+        };
+        to_js(&Info {
+            job: &rec.job,
+            source: &rec.source,
+            segments: rec.segments.len() as u32,
+            moments: rec.items.len() as u32,
+            start_ms: first.map_or(0, |i| i.at_ms),
+            end_ms: last.map_or(0, |i| i.at_ms),
+            first_revisions: revs(first),
+            last_revisions: revs(last),
+            warnings: &rec.warnings,
+        })
+    }
+
+    /// At most `max` moments spread evenly over the recorded time (the chart's points).
+    pub fn samples(&self, max: u32) -> Vec<u32> {
+        self.inner
+            .samples(max as usize)
+            .into_iter()
+            .map(|m| m as u32)
+            .collect()
+    }
+
+    /// The last moment received at or before `at_ms`.
+    #[wasm_bindgen(js_name = atTime)]
+    pub fn at_time(&self, at_ms: f64) -> Option<u32> {
+        self.inner.at_time(at_ms as i64).map(|m| m as u32)
+    }
+
+    /// The first moment at which the job stands at `revisions` ("S-L").
+    #[wasm_bindgen(js_name = atRevisions)]
+    pub fn at_revisions(&self, revisions: &str) -> Option<u32> {
+        let r: Revisions = revisions.parse().ok()?;
+        self.inner.at_revisions(r).map(|m| m as u32)
+    }
+
+    /// The job at moment `m`, framed at its recorded time: what happened since the moment shown
+    /// before (the timeline's rows, the statuses recorded), where it stands; its fleet is then
+    /// [`Replay::take_planner`]'s. Throws when the job then holds a value the leader would
+    /// refuse (naming the key), or `m` is past the last moment.
+    #[wasm_bindgen(unchecked_return_type = "ReplayFrame")]
+    pub fn seek(&mut self, m: u32) -> Result<JsValue, JsValue> {
+        self.fleet = None;
+        let f = self.inner.seek(m as usize).map_err(|e| snapshot_error(&e))?;
+        let moment = self.moment(m as usize).ok_or_else(no_fleet)?;
+        let statuses = f
+            .statuses
+            .iter()
+            .map(|(t, s)| (*t, s.status.as_str(), s.message.as_deref()))
+            .collect();
+        let view = to_js(&FrameView {
+            moment,
+            rows: &f.events,
+            statuses,
+        });
+        self.fleet = Some(f.fleet);
+        view
+    }
+
+    /// The fleet of the last [`Replay::seek`], as a planner (once).
+    #[wasm_bindgen(js_name = takePlanner)]
+    pub fn take_planner(&mut self) -> Result<Planner, JsValue> {
+        self.fleet.take().map(Planner::new).ok_or_else(no_fleet)
+    }
+
+    /// The job at moment `m` as a snapshot file taken then: what `spate-planner snapshot` would
+    /// have written at those revisions (`spate-planner replay --at … -o`).
+    #[wasm_bindgen(js_name = saveSnapshot)]
+    pub fn save_snapshot(&mut self, m: u32) -> Result<String, JsValue> {
+        self.inner.goto(m as usize).map_err(|e| snapshot_error(&e))?;
+        let snap = self.inner.snapshot().ok_or_else(no_fleet)?;
+        Ok(snap.to_json())
+    }
+}

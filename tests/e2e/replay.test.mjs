@@ -1,0 +1,142 @@
+// The incident replayed (issue 21) in Chromium: `serve --server … --record DIR` records a real
+// NATS job while a fixture writer changes it; `spate-planner replay DIR` serves the page, whose
+// Live tab covers the recorded time. Scrubbing to a revision live mode served shows the plan
+// live mode showed (`spate-planner plan` of what `/api/snapshot` served then, taken at the same
+// instant), and Save snapshot there is `replay --revision … -o`. A recording segment opened with
+// the file picker replays too. No console error, no CSP violation, no axe-core violation.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startServer, startCommand, launch, watchedPage, ready, cli, axeViolations } from './browser.mjs';
+import { startNats, writeDemoJob, jobWriter } from './live-fixture.mjs';
+
+const JOB = 'orders';
+let chrome;
+let nats;
+let recording;
+/** What live mode served while it recorded: [{ revisions, text }]. */
+const served = [];
+
+async function serveNow(url) {
+  const r = await fetch(new URL(`api/snapshot?job=${JOB}`, url));
+  assert.equal(r.status, 200);
+  return { revisions: r.headers.get('x-spate-revisions'), text: await r.text() };
+}
+
+before(async () => {
+  nats = await startNats();
+  await writeDemoJob(nats, JOB, { splits: 60, members: 4, leaseTtlMs: 3600000 });
+  const writer = await jobWriter(nats, JOB);
+  recording = join(nats.dir, 'recording');
+  const server = await startServer(['--server', nats.url, '--job', JOB, '--record', recording]);
+  try {
+    served.push(await serveNow(server.url));
+    const leases = Object.entries(await writer.values('lease', 'split.'));
+    const changes = [
+      () => writer.put('lease', 'worker.w-new', '{"schema":3,"nonce":"n-new","max_in_flight":3}'),
+      ...leases.slice(0, 4).map(([key, text]) => () => writer.put('lease', key, text.replace(/"epoch":\d+/, '"epoch":9'))),
+      () => writer.put('lease', 'worker.w-new', '{"schema":3,"nonce":"n-new","max_in_flight":5}'),
+      () => writer.delete('lease', leases[leases.length - 1][0]),
+    ];
+    for (const change of changes) {
+      await change();
+      await new Promise((r) => setTimeout(r, 150));
+      const now = await serveNow(server.url);
+      if (now.revisions !== served[served.length - 1].revisions) served.push(now);
+    }
+  } finally {
+    server.stop();
+    await writer.close();
+  }
+  chrome = await launch();
+});
+after(async () => {
+  await chrome?.close();
+  await nats?.stop();
+});
+
+const normal = (text) => text.trim().replace(/^(\{"format":"[^"]*","job":"[^"]*","taken_at_ms":)"\d+"/, '$1"T"');
+
+/** Moves the replay bar's slider until the page shows `revisions`; the moment's index. */
+async function scrubTo(page, revisions) {
+  const slider = page.locator('.replay-scrub input[type=range]');
+  const max = Number(await slider.getAttribute('max'));
+  for (let m = 0; m <= max; m++) {
+    await slider.fill(String(m));
+    await page.waitForFunction((want) => {
+      const el = document.querySelector('spate-planner');
+      const live = el.controller.state.live;
+      return live.moment === want && !el.controller.live.inflight;
+    }, m, { timeout: 10000 });
+    if (await page.getAttribute('spate-planner', 'data-revisions') === revisions) return m;
+  }
+  throw new Error(`no moment at revisions ${revisions}`);
+}
+
+test('a recording replays: scrubbing to each revision live mode served shows its plan, and Save snapshot is the export', async () => {
+  assert.ok(served.length >= 4, `the writer moved the job (${served.length} states served)`);
+  const server = await startCommand('replay', [recording]);
+  try {
+    const { page, problems } = await watchedPage(chrome.browser);
+    await page.goto(server.url);
+    await ready(page, 0, 20000);
+    assert.match(await page.locator('.live-bar').textContent(), /Replay: job orders.*moment 1 of \d+/);
+    assert.equal(await page.locator('.tab[data-tab="live"]').getAttribute('aria-selected'), 'true');
+    assert.ok(await page.locator('.live-events .event').count() > 0, 'the timeline of the recorded time');
+    assert.match(await page.locator('.live-events').first().textContent(), /member joined: w-new/);
+    for (const { revisions, text } of served) {
+      await scrubTo(page, revisions);
+      const file = join(nats.dir, 'at.json');
+      const ex = await cli(['replay', recording, '--revision', revisions, '-o', file]);
+      assert.equal(ex.status, 0, ex.stderr);
+      const exported = await readFile(file, 'utf8');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.live-bar button', { hasText: 'Save snapshot' }).click()]);
+      assert.equal(await readFile(await download.path(), 'utf8'), exported, `Save snapshot at ${revisions} is replay --revision -o`);
+      // what live mode served then, planned at the moment's instant
+      const taken = exported.match(/"taken_at_ms": (\d+)/)[1];
+      const then = join(nats.dir, 'served.json');
+      await writeFile(then, text.replace(/"taken_at_ms": \d+/, `"taken_at_ms": ${taken}`));
+      const plan = await cli(['plan', then, '--json']);
+      assert.equal(plan.status, 0, plan.stderr);
+      const shown = await page.evaluate(() => document.querySelector('spate-planner').controller.ask('planJson'));
+      assert.equal(normal(shown), normal(plan.stdout), `the page's plan at ${revisions} is the plan of what live mode served`);
+    }
+    // a pick on the chart moves the replay too
+    await page.locator('.live-panels svg').first().click({ position: { x: 2, y: 10 } });
+    await page.waitForFunction(() => document.querySelector('spate-planner').controller.state.live.moment === 0, null, { timeout: 10000 });
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    server.stop();
+  }
+});
+
+test('a recording segment opened with the file picker replays', async () => {
+  const server = await startServer([]);
+  try {
+    const { page, problems } = await watchedPage(chrome.browser);
+    await page.goto(server.url);
+    const plans = await ready(page);
+    const segment = join(recording, (await readdir(recording)).find((f) => f.endsWith('.jsonl')));
+    await page.locator('input[type=file]').setInputFiles(segment);
+    await ready(page, plans, 20000);
+    assert.match(await page.locator('.live-bar').textContent(), /Replay: job orders/);
+    const last = served[served.length - 1];
+    const slider = page.locator('.replay-scrub input[type=range]');
+    await slider.focus();
+    await page.keyboard.press('End');
+    try {
+      await page.waitForFunction((r) => document.querySelector('spate-planner').dataset.revisions === r, last.revisions, { timeout: 10000 });
+    } catch (e) {
+      const now = await page.evaluate(() => { const el = document.querySelector('spate-planner'); return { r: el.dataset.revisions, m: el.controller.state.live.moment, n: el.controller.state.live.replay.moments }; });
+      throw new Error(`${e.message}: the page shows ${JSON.stringify(now)}, want ${last.revisions}`);
+    }
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    server.stop();
+  }
+});

@@ -1,0 +1,121 @@
+// The worker's half of a replayed recording (`spate-planner replay`, or a recording file opened
+// like a snapshot; docs/recording-format.md): the core's Replay (the live job at any moment, the
+// same code that keeps a followed job current), the overview the Live tab draws over the
+// recorded time, and each moment the page asks for, handed over as a planner of its own.
+import { figuresPoint } from '../shared/state.js';
+
+/** At most this many moments are planned for the Live tab's chart of the recorded time. */
+export const REPLAY_POINTS = 240;
+
+/** Uncompresses gzip bytes (a closed segment, .jsonl.gz) with the browser's own decompressor, within `max`. */
+async function gunzip(bytes, max) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  const reader = stream.getReader();
+  const chunks = [];
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    got += value.length;
+    if (got > max) {
+      reader.cancel();
+      throw Object.assign(new Error(`the recording is more than ${Math.round(max / 1048576)} MiB uncompressed; open one segment`), { code: 'too_large' });
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(got);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.length; }
+  return out;
+}
+
+/** Whether `bytes` begin as a recording (only its head crosses into the module). */
+function isRecording(Replay, bytes) {
+  return Replay.isRecording(bytes.subarray(0, 64));
+}
+
+/** The recording's bytes when `input` ({ bytes } | { text }) is one (gzip or not), else null. */
+export async function recordingBytes(input, Replay, max) {
+  if (input.text !== undefined) {
+    const head = new TextEncoder().encode(input.text.slice(0, 64));
+    return isRecording(Replay, head) ? new TextEncoder().encode(input.text) : null;
+  }
+  let bytes = input.bytes;
+  if (!bytes) return null;
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = await gunzip(bytes, max);
+    } catch (e) {
+      if (e.code === 'too_large') throw e;
+      throw Object.assign(new Error(`the file is compressed, but not readable gzip (${e.message})`), { code: 'not_json' });
+    }
+  }
+  return isRecording(Replay, bytes) ? bytes : null;
+}
+
+function statusRows(statuses) {
+  return statuses.map(([, status, message]) => ({ kind: 'status', text: `connection: ${status}${message ? ` (${message})` : ''}`, names: [] }));
+}
+
+/** A recording open in the worker: the core's Replay and the moment the page shows. */
+export class ReplayJob {
+  constructor(Replay, bytes, guard) {
+    this.guard = guard;
+    this.replay = guard(() => Replay.fromBytes(bytes));
+    this.info = guard(() => this.replay.info());
+    this.shown = 0;
+  }
+
+  /** The job at moment `m`: { planner (its fleet, the caller's to free), frame (the core's ReplayFrame) }. */
+  seek(m) {
+    const frame = this.guard(() => this.replay.seek(m));
+    const planner = this.guard(() => this.replay.takePlanner());
+    this.shown = m;
+    return { planner, frame };
+  }
+
+  /**
+   * The Live tab's view of the whole recording: each sampled moment planned once (its figures,
+   * the chart's points) and what happened up to it (the timeline's rows, newest first), then
+   * the job at the first moment: { planner, overview }.
+   */
+  open() {
+    const points = [];
+    const rows = [];
+    for (const m of this.guard(() => this.replay.samples(REPLAY_POINTS))) {
+      const { planner, frame } = this.seek(m);
+      try {
+        const view = this.guard(() => planner.analyse('')).view;
+        const at = Number(frame.at_ms);
+        points.push({ id: m, at, revisions: frame.revisions, ...figuresPoint(view) });
+        for (const r of [...statusRows(frame.statuses), ...frame.rows]) rows.unshift({ ...r, id: m, at, revisions: frame.revisions });
+      } catch (e) {
+        if (e?.trapped) throw e;
+        // a moment whose job holds a value the leader would refuse has no point
+      } finally {
+        planner.free();
+      }
+    }
+    const first = this.seek(0);
+    const moment = { ...this.momentOf(first.frame), rows: [] }; // nothing was shown before it
+    return { planner: first.planner, overview: { info: this.info, points, rows, moment } };
+  }
+
+  /** What the page says of a moment. */
+  momentOf(frame) {
+    return {
+      moment: frame.moment, at: Number(frame.at_ms), revisions: frame.revisions, line: frame.line, kind: frame.kind,
+      rows: [...statusRows(frame.statuses), ...frame.rows],
+    };
+  }
+
+  /** The job at the moment shown as a snapshot file taken then (what `spate-planner snapshot` would have written). */
+  save() {
+    return this.guard(() => this.replay.saveSnapshot(this.shown));
+  }
+
+  close() {
+    this.replay?.free();
+    this.replay = null;
+  }
+}
