@@ -87,8 +87,8 @@ test('scales: the splits axis turns logarithmic when its values span orders of m
 });
 
 const DIFF = {
-  before: { job: 'orders', taken_at_ms: '1767225600000', plan_generation: '3', members: 3, splits: 10 },
-  after: { job: 'orders', taken_at_ms: '1767229200000', plan_generation: null, members: 3, splits: 10 },
+  before: { job: 'orders', taken_at_ms: '1767225600000', plan_generation: '3', members: 3, splits: 10, rules: { rules: '0.1', source: 'no_elector' } },
+  after: { job: 'orders', taken_at_ms: '1767229200000', plan_generation: null, members: 3, splits: 10, rules: { rules: '0.3', source: 'user' } },
   joined: ['w-new'], left: ['w-2'],
   members: [
     { name: 'w-1', load_before: '1073741824', load_after: '536870912', cap_before: 4, cap_after: 6 },
@@ -106,6 +106,7 @@ test('compare model: the two sides, the decision, caps and loads', () => {
   const rows = Object.fromEntries(sideBySide(DIFF).map(([k, ...v]) => [k, v]));
   assert.deepEqual(rows['taken at'], ['2026-01-01 00:00:00 UTC', '2026-01-01 01:00:00 UTC']);
   assert.deepEqual(rows['plan generation'], ['3', 'none']);
+  assert.deepEqual(rows.rules, ['Spate 0.1', 'Spate 0.3 (picked)']);
   assert.deepEqual(rows['max load now'], ['2.00 GiB', '3.00 GiB', '2,147,483,648 bytes', '3,221,225,472 bytes']);
   assert.deepEqual(rows['max / mean planned'], ['1.0000', '1.5000']);
   assert.deepEqual(decisionVerdict(DIFF), { level: 'differs', count: 2, text: 'The later published assignment differs from what the planner decided from the earlier snapshot for 2 splits.' });
@@ -131,8 +132,8 @@ test('SweepStep[] and Diff as declared are what the module returns (tsc)', async
     steps: ['SweepStep[]', a.sweep('', 'add_members', 0, 2, 4, '')],
     capSteps: ['SweepStep[]', a.sweep('{"changes":[{"op":"add_member","member":"x"}]}', 'member_cap', 2, 3, 0, '')],
     crashSteps: ['SweepStep[]', a.sweep('', 'add_members', 0, 1, 0, '{"format":"spate-planner-script/1"}')],
-    diff: ['Diff', b.compare(a)],
-    same: ['Diff', a.compare(a)],
+    diff: ['Diff', b.compare(a, '')],
+    same: ['Diff', a.compare(a, '{"rules":"0.3"}')],
   };
   const body = Object.entries(values).map(([k, [type, v]]) => `export const ${k}: ${type} = ${JSON.stringify(v, null, 1)};`).join('\n');
   await mkdir(join(root, 'tests/ts/generated'), { recursive: true });
