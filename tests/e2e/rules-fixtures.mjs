@@ -71,12 +71,21 @@ ${entries(lease)}]}}
 }
 
 /**
- * Writes the vector case `name` as job `job` into `nats` (a 0.3.0 store with `elector`, else a
- * 0.1.x/0.2.x one) and exports it; resolves to the exported snapshot file.
+ * The snapshot file of the vector case `name` as job `job` (a 0.3.0 store with `elector`, else a
+ * 0.1.x/0.2.x one), written as DIR/FILE; resolves to its path.
+ */
+export async function snapshotOfCase(dir, file, job, name, { elector }) {
+  const path = join(dir, file);
+  await writeFile(path, snapshotText(job, vectorCase(name), await fingerprint(dir), elector));
+  return path;
+}
+
+/**
+ * Writes the vector case `name` as job `job` into `nats` and exports it (`spate-planner
+ * snapshot`); resolves to the exported snapshot file.
  */
 export async function storeOfCase(nats, dir, job, name, { elector }) {
-  const written = join(dir, `${job}-written.json`);
-  await writeFile(written, snapshotText(job, vectorCase(name), await fingerprint(dir), elector));
+  const written = await snapshotOfCase(dir, `${job}-written.json`, job, name, { elector });
   const restore = await cli(['restore', written, '--server', nats.url]);
   if (restore.status !== 0) throw new Error(restore.stderr);
   const exported = join(dir, `${job}.json`);

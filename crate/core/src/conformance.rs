@@ -12,6 +12,7 @@ use crate::records::AssignmentVal;
 use crate::rules::Rules;
 use crate::state::SplitState;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -67,13 +68,34 @@ fn clip(s: &str) -> String {
     format!("{}... ({} bytes)", &s[..end], s.len())
 }
 
+// The file is read in two steps, each straight from its text: the file with each case's text
+// kept as it is (`RawValue`, borrowed: checked as JSON, not built into a tree), then each case
+// with its input's text kept as it is, which its op's typed struct is read from. No JSON tree of
+// the inputs is built, copied or freed (they are most of a file's bytes), and a malformed case
+// fails alone.
 #[derive(Deserialize)]
-struct VectorFile {
+struct VectorFile<'a> {
     format: String,
     /// The release whose logic every case needs, unless a case says otherwise.
     #[serde(default)]
     spate_version: Option<Value>,
-    cases: Vec<Value>,
+    #[serde(borrow)]
+    cases: Vec<&'a RawValue>,
+}
+
+/// One case, its input and expected result left as text.
+#[derive(Deserialize)]
+struct Case<'a> {
+    #[serde(default)]
+    name: Option<Value>,
+    #[serde(default)]
+    op: Option<Value>,
+    #[serde(default)]
+    spate_version: Option<Value>,
+    #[serde(borrow, default)]
+    input: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    expect: Option<&'a RawValue>,
 }
 
 /// Runs every case of one vector file. Errors only when the file itself is unusable (not JSON,
@@ -90,14 +112,14 @@ pub fn run_file(text: &str) -> Result<Vec<CaseOutcome>, String> {
         .cases
         .iter()
         .enumerate()
-        .map(|(i, c)| run_case(i, c, version))
+        .map(|(i, c)| run_case(i, c.get(), version))
         .collect())
 }
 
-/// The rules a case needs: its own `spate_version`, else the file's, else `"0.1"`. `0.1` and
-/// `0.2` decide alike; `0.3` is Spate 0.3.0; anything else is not implemented.
-pub fn case_rules(case: &Value, file_version: Option<&Value>) -> Result<Rules, String> {
-    match case.get("spate_version").or(file_version) {
+/// The rules a case needs: its own `spate_version` (`case`), else the file's, else `"0.1"`.
+/// `0.1` and `0.2` decide alike; `0.3` is Spate 0.3.0; anything else is not implemented.
+pub fn case_rules(case: Option<&Value>, file_version: Option<&Value>) -> Result<Rules, String> {
+    match case.or(file_version) {
         None => Ok(Rules::V0_1),
         Some(Value::String(v)) => v
             .parse()
@@ -106,21 +128,34 @@ pub fn case_rules(case: &Value, file_version: Option<&Value>) -> Result<Rules, S
     }
 }
 
-/// Runs one case value (`{name, op, input, expect}`, with an optional `spate_version`), with the
-/// file's `spate_version`, if any.
-pub fn run_case(index: usize, case: &Value, file_version: Option<&Value>) -> CaseOutcome {
-    let name = case.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+/// A case's string field (`name`, `op`), or "" when absent or not a string.
+fn text_of(v: &Option<Value>) -> &str {
+    v.as_ref().and_then(Value::as_str).unwrap_or("")
+}
+
+/// Runs one case (`{name, op, input, expect}`, with an optional `spate_version`), given as its
+/// JSON text, with the file's `spate_version`, if any.
+pub fn run_case(index: usize, case: &str, file_version: Option<&Value>) -> CaseOutcome {
+    let parsed: Result<Case, String> =
+        serde_json::from_str(case).map_err(|e| format!("not a case: {e}"));
+    let (name, op) = match &parsed {
+        Ok(c) => (text_of(&c.name), text_of(&c.op)),
+        Err(_) => ("", ""),
+    };
     let name = if name.is_empty() {
         format!("#{index}")
     } else {
-        name
+        name.to_string()
     };
-    let op = case.get("op").and_then(Value::as_str).unwrap_or("?").to_string();
-    let expect = case.get("expect").cloned().unwrap_or(Value::Null);
-    let got = case_rules(case, file_version).and_then(|rules| {
-        case.get("input")
-            .ok_or_else(|| "case has no input".to_string())
-            .and_then(|input| compute(rules, &op, input))
+    let op = if op.is_empty() { "?" } else { op }.to_string();
+    let expect = match parsed.as_ref().ok().and_then(|c| c.expect) {
+        Some(raw) => serde_json::from_str(raw.get()).unwrap_or(Value::Null),
+        None => Value::Null,
+    };
+    let got = parsed.and_then(|c| {
+        let rules = case_rules(c.spate_version.as_ref(), file_version)?;
+        let input = c.input.ok_or_else(|| "case has no input".to_string())?;
+        compute(rules, &op, input.get())
     });
     let failure = match got {
         Ok(got) if got == expect => None,
@@ -139,8 +174,8 @@ pub fn run_case(index: usize, case: &Value, file_version: Option<&Value>) -> Cas
     CaseOutcome { name, op, failure }
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(op: &str, input: &Value) -> Result<T, String> {
-    T::deserialize(input).map_err(|e| format!("bad {op} input: {e}"))
+fn parse<T: for<'de> Deserialize<'de>>(op: &str, input: &str) -> Result<T, String> {
+    serde_json::from_str(input).map_err(|e| format!("bad {op} input: {e}"))
 }
 
 // Every input is read strictly: a field the release's op does not take (a 0.3 `previous` in a
@@ -239,8 +274,9 @@ fn nanos(d: Duration, what: &str) -> Result<Value, String> {
     Ok(json!({ "nanos": n }))
 }
 
-/// Computes the result of one op, by `rules`, as JSON in the vectors' `expect` shape.
-pub fn compute(rules: Rules, op: &str, input: &Value) -> Result<Value, String> {
+/// Computes the result of one op, by `rules`, from its input's JSON text, as JSON in the
+/// vectors' `expect` shape.
+pub fn compute(rules: Rules, op: &str, input: &str) -> Result<Value, String> {
     Ok(match (rules, op) {
         (_, "hash_u64") => {
             let i: HashU64 = parse(op, input)?;
