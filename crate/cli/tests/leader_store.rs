@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use spate_planner_core::{desired_assignment, AssignInputs, Fleet};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use store_writer::{export, fp, run, Writer};
+use store_writer::{export, fp, Writer};
 /// Exports `job` and runs `plan --json` and `claims --json` on it with no flags.
 fn export_and_plan(server: &NatsServer, job: &str) -> (PathBuf, Value, Value) {
     let file = export(&server.url(), job);

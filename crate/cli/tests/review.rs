@@ -168,18 +168,28 @@ fn the_report_and_the_review_document_name_the_rules_and_their_source() {
     let user = |r: &str| format!("Spate {r} (set by the user)");
     let line = |text: &str| -> String {
         let found = text.lines().find(|l| l.starts_with("rules "));
-        found.unwrap_or_else(|| panic!("no rules line in {text}")).to_string()
+        found
+            .unwrap_or_else(|| panic!("no rules line in {text}"))
+            .to_string()
     };
     assert_eq!(line(&stdout(&["plan", &snap])), format!("rules {store}"));
-    assert_eq!(line(&stdout(&["plan", &snap, "--rules", "0.3"])), format!("rules {}", user("0.3")));
-    assert_eq!(line(&stdout(&["plan", &snap, "--what-if", what_if])), format!("rules {}", user("0.3")));
+    assert_eq!(
+        line(&stdout(&["plan", &snap, "--rules", "0.3"])),
+        format!("rules {}", user("0.3"))
+    );
+    assert_eq!(
+        line(&stdout(&["plan", &snap, "--what-if", what_if])),
+        format!("rules {}", user("0.3"))
+    );
     assert_eq!(
         line(&stdout(&["plan", &snap, "--what-if", what_if, "--rules", "0.2"])),
         format!("rules {}", user("0.1"))
     );
     let row = |text: &str| -> String {
         let found = text.lines().find(|l| l.starts_with("| rules | "));
-        found.unwrap_or_else(|| panic!("no rules row in {text}")).to_string()
+        found
+            .unwrap_or_else(|| panic!("no rules row in {text}"))
+            .to_string()
     };
     // the review document escapes every punctuation character of the sentence
     let escaped = |s: &str| -> String {
@@ -190,17 +200,29 @@ fn the_report_and_the_review_document_name_the_rules_and_their_source() {
             })
             .collect()
     };
-    assert_eq!(row(&stdout(&["report", &snap])), format!("| rules | {} |", escaped(store)));
+    assert_eq!(
+        row(&stdout(&["report", &snap])),
+        format!("| rules | {} |", escaped(store))
+    );
     assert_eq!(
         row(&stdout(&["report", &snap, "--what-if", what_if])),
         format!("| rules | {} |", escaped(&user("0.3")))
     );
     let doc = json(&["plan", &snap, "--what-if", what_if, "--json"]);
-    assert_eq!((doc["rules"].as_str(), doc["rules_source"].as_str()), (Some("0.3"), Some("user")));
+    assert_eq!(
+        (doc["rules"].as_str(), doc["rules_source"].as_str()),
+        (Some("0.3"), Some("user"))
+    );
     // a what-if file naming no release this planner implements: the error names the field
     std::fs::write(&file, r#"{"rules":"0.4"}"#).unwrap();
-    let o = Command::new(BIN).args(["plan", &snap, "--what-if", what_if]).output().unwrap();
+    let o = Command::new(BIN)
+        .args(["plan", &snap, "--what-if", what_if])
+        .output()
+        .unwrap();
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("\"0.4\" is not a release") && err.contains("rules"), "{err}");
+    assert!(
+        err.contains("\"0.4\" is not a release") && err.contains("rules"),
+        "{err}"
+    );
 }

@@ -136,8 +136,7 @@ fn text_of(v: &Option<Value>) -> &str {
 /// Runs one case (`{name, op, input, expect}`, with an optional `spate_version`), given as its
 /// JSON text, with the file's `spate_version`, if any.
 pub fn run_case(index: usize, case: &str, file_version: Option<&Value>) -> CaseOutcome {
-    let parsed: Result<Case, String> =
-        serde_json::from_str(case).map_err(|e| format!("not a case: {e}"));
+    let parsed: Result<Case, String> = serde_json::from_str(case).map_err(|e| format!("not a case: {e}"));
     let (name, op) = match &parsed {
         Ok(c) => (text_of(&c.name), text_of(&c.op)),
         Err(_) => ("", ""),
