@@ -12,7 +12,6 @@ use crate::records::AssignmentVal;
 use crate::rules::Rules;
 use crate::state::SplitState;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -68,35 +67,9 @@ fn clip(s: &str) -> String {
     format!("{}... ({} bytes)", &s[..end], s.len())
 }
 
-// The file is read in two steps, each straight from its text: the file with each case's text
-// kept as it is (`RawValue`, borrowed: checked as JSON, not built into a tree), then each case
-// with its input's text kept as it is, which its op's typed struct is read from. No JSON tree of
-// the inputs is built, copied or freed (they are most of a file's bytes), and a malformed case
-// fails alone.
-#[derive(Deserialize)]
-struct VectorFile<'a> {
-    format: String,
-    /// The release whose logic every case needs, unless a case says otherwise.
-    #[serde(default)]
-    spate_version: Option<Value>,
-    #[serde(borrow)]
-    cases: Vec<&'a RawValue>,
-}
+mod read;
 
-/// One case, its input and expected result left as text.
-#[derive(Deserialize)]
-struct Case<'a> {
-    #[serde(default)]
-    name: Option<Value>,
-    #[serde(default)]
-    op: Option<Value>,
-    #[serde(default)]
-    spate_version: Option<Value>,
-    #[serde(borrow, default)]
-    input: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    expect: Option<&'a RawValue>,
-}
+use read::{Case, Entry, VectorFile};
 
 /// Runs every case of one vector file. Errors only when the file itself is unusable (not JSON,
 /// not this format); a malformed case, or one of a release this core does not implement, is a
@@ -112,7 +85,7 @@ pub fn run_file(text: &str) -> Result<Vec<CaseOutcome>, String> {
         .cases
         .iter()
         .enumerate()
-        .map(|(i, c)| run_case(i, c.get(), version))
+        .map(|(i, c)| judge(i, c, version))
         .collect())
 }
 
@@ -136,7 +109,25 @@ fn text_of(v: &Option<Value>) -> &str {
 /// Runs one case (`{name, op, input, expect}`, with an optional `spate_version`), given as its
 /// JSON text, with the file's `spate_version`, if any.
 pub fn run_case(index: usize, case: &str, file_version: Option<&Value>) -> CaseOutcome {
-    let parsed: Result<Case, String> = serde_json::from_str(case).map_err(|e| format!("not a case: {e}"));
+    match serde_json::from_str::<Entry>(case) {
+        Ok(entry) => judge(index, &entry, file_version),
+        Err(e) => judged(index, Err(format!("not a case: {e}")), file_version),
+    }
+}
+
+fn judge(index: usize, entry: &Entry, file_version: Option<&Value>) -> CaseOutcome {
+    match entry {
+        Entry::Case(c) => judged(index, Ok(c), file_version),
+        Entry::NotACase(what) => judged(
+            index,
+            Err(format!("not a case: {what}, not an object")),
+            file_version,
+        ),
+    }
+}
+
+/// The outcome of a case read (or the reason it could not be).
+fn judged(index: usize, parsed: Result<&Case, String>, file_version: Option<&Value>) -> CaseOutcome {
     let (name, op) = match &parsed {
         Ok(c) => (text_of(&c.name), text_of(&c.op)),
         Err(_) => ("", ""),
