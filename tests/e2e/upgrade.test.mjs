@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, withServedPage, ready, cli, outputDir } from './browser.mjs';
+import { launch, withServedPage, ready, cli, message, outputDir, testDist } from './browser.mjs';
 import { startNats } from './live-fixture.mjs';
 import { storeOfCase } from './rules-fixtures.mjs';
 
@@ -87,8 +87,17 @@ test('a 0.3.0 store in the #824 situation: detected as 0.3 in the header; the si
   const d = await cliJson(['diff-rules', store824, '--json']);
   // the lease w2's takeover left behind keeps the split with w1 by 0.1's rules, not by 0.3's
   assert.deepEqual(d.kept_only_by_0_3, ['s']);
-  await withServedPage(chrome.browser, [store824], async (page) => {
+  // the test build: a request can be made to fail
+  await withServedPage(chrome.browser, ['--dir', testDist, store824], async (page) => {
     assert.deepEqual(await rulesLine(page), { text: `Rules: ${plan.rules_note}`, rules: '0.3', source: 'elector' });
+    // a failure reaches the person; looking again asks again
+    await page.evaluate(() => document.querySelector('spate-planner').failNextForTest('diffRules'));
+    await page.locator('.tab[data-tab="upgrade"]').click();
+    await page.waitForFunction(() => /The two releases’ plans could not be made.*diffRules failed \(forced/s.test(document.querySelector('spate-planner').shadowRoot.querySelector('.message')?.textContent || ''));
+    assert.equal(await page.locator('.upgrade').getAttribute('data-has-result'), 'false');
+    await page.locator('.message button').click();
+    assert.equal(await message(page), '');
+    await page.locator('.tab[data-tab="moves"]').click();
     await openUpgrade(page);
     const s = await shown(page);
     const { today, ...rest } = expected(d);
