@@ -168,7 +168,7 @@ export interface DiffFigures {
   max_load_now: U64; max_load_planned: U64; max_over_mean_planned: number; queued: number;
   moves: number; bytes_moved: U64; completed: number; quarantined: number;
 }
-/** `Planner.compare(before)`: the document of `spate-planner diff --json`. */
+/** `Planner.compare(before, scenario)`: the document of `spate-planner diff --json` (`--rules` the scenario's). */
 export interface Diff {
   before: Identity; after: Identity; joined: string[]; left: string[]; members: MemberChange[];
   owner_changes: OwnerChange[]; figures_before: DiffFigures; figures_after: DiffFigures;
@@ -182,7 +182,7 @@ export interface RulesSide {
 export interface PlacedApart { split: string; published: string | null; by_0_1: string | null; by_0_3: string | null; }
 /** `Planner.diffRules(scenario)`: the document of `spate-planner diff-rules --json`. */
 export interface RulesDiff {
-  format: string; job: string; taken_at_ms: I64; today: RulesChoice; v0_1: RulesSide; v0_3: RulesSide;
+  format: string; job: string; taken_at_ms: I64; today: RulesChoice; today_note: string; v0_1: RulesSide; v0_3: RulesSide;
   kept_only_by_0_3: string[]; kept_only_by_0_1: string[]; placed_apart: PlacedApart[];
 }
 /** Errors thrown by this module: an Error with a stable code and where it applies. */

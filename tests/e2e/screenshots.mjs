@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { startServer, launch, ready, repoRoot, applyForm, openWhatIf } from './browser.mjs';
 import { demo, withoutCaps, laterSnapshot, planOf } from './review-fixtures.mjs';
 import { steadySnapshot } from './steady-fleet.mjs';
+import { snapshotOfCase } from './rules-fixtures.mjs';
 
 const out = join(repoRoot, 'docs/images');
 const chrome = await launch();
@@ -120,6 +121,18 @@ await unstick(p);
 await shot(p, '.sweep-result', join(out, 'phone-sweep-dark.png'), 900);
 await p.close();
 reviewServer.stop();
+// what upgrading changes: the upstream #820 situation on a 0.1.x/0.2.x store, both releases' plans
+const batch = await snapshotOfCase(dir, 'batch.json', 'batch', 'regression-820-second', { elector: false });
+const upgradeServer = await startServer([batch]);
+p = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+await p.goto(upgradeServer.url);
+await ready(p);
+await p.locator('.tab[data-tab="upgrade"]').click();
+await p.waitForSelector('.upgrade[data-has-result="true"]', { timeout: 30000 });
+await unstick(p);
+await shot(p, '.tabs', join(out, 'upgrade.png'), 1250);
+await p.close();
+upgradeServer.stop();
 // the Timeline, on a steady fleet (six members, ten splits each) and on a hundred members
 const work = await mkdtemp(join(tmpdir(), 'spate-shots-'));
 const steady = await startServer([(await steadySnapshot(join(work, 'steady.json'))).file]);

@@ -87,7 +87,7 @@ test('kept as "before", the snapshot is compared with the next one loaded, not w
   assert.equal(client.calls.length, 1, 'no comparison of a snapshot with itself');
   store.update({ generation: 2, info: { job: 'j', members: [], splits: 0 }, source: { label: 'b.json' } });
   await settle();
-  assert.deepEqual([client.calls[1].op, client.calls[1].args], ['compare', { generation: 2, before: 1 }]);
+  assert.deepEqual([client.calls[1].op, client.calls[1].args], ['compare', { generation: 2, before: 1, text: 'T1' }]);
   const diff = { owner_changes: [], decision: { published: true, matches: true, differences: {} } };
   client.calls[1].resolve(diff);
   await settle();
@@ -98,6 +98,33 @@ test('kept as "before", the snapshot is compared with the next one loaded, not w
   assert.equal(comparisonIsCurrent(store.state), false);
   await settle();
   assert.equal(client.calls[2].args.generation, 3);
+  review.close();
+});
+
+test('the comparison follows the rules picked: a plan by other rules asks for it again, naming the scenario', async () => {
+  const { store, client, review } = setup();
+  store.update({ before: { id: 4, label: 'a.json', generation: null, info: { job: 'j', members: [], splits: 0 } } });
+  const pending = review.compare();
+  assert.deepEqual(client.calls[0].args, { generation: 1, before: 4, text: 'T1' });
+  client.calls[0].resolve({ owner_changes: [], decision: { published: false, matches: false, differences: {} } });
+  await pending;
+  assert.equal(store.state.comparison.rules, null);
+  assert.equal(comparisonIsCurrent(store.state), true);
+  // the what-if panel picks 0.3: the plan comes back with the scenario; the comparison shown is of the old rules
+  store.update({ scenario: { ...store.state.scenario, rules: '0.3' }, result: { text: '{"rules":"0.3"}', view: {} } });
+  assert.equal(comparisonIsCurrent(store.state), false);
+  await settle();
+  const again = client.calls[client.calls.length - 1];
+  assert.deepEqual([again.op, again.args], ['compare', { generation: 1, before: 4, text: '{"rules":"0.3"}' }]);
+  again.resolve({ owner_changes: [], decision: { published: false, matches: false, differences: {} } });
+  await settle();
+  assert.equal(store.state.comparison.rules, '0.3');
+  assert.equal(comparisonIsCurrent(store.state), true);
+  // another scenario change that keeps the rules asks for nothing
+  const n = client.calls.length;
+  store.update({ result: { text: '{"rules":"0.3","default_cap":2}', view: {} } });
+  await settle();
+  assert.equal(client.calls.filter((c) => c.op === 'compare').length, client.calls.slice(0, n).filter((c) => c.op === 'compare').length);
   review.close();
 });
 

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkSweep, checkTargets, currentValue, countScale, ratioScale, valueScale, stepCells, crashCells } from '../../web/review/shared/sweep-model.js';
+import { upgradeRows, sideTitle, todayText } from '../../web/review/shared/upgrade-model.js';
 import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../../web/review/shared/compare-model.js';
 import { loadPlanner } from '../wasm.mjs';
 
@@ -87,8 +88,8 @@ test('scales: the splits axis turns logarithmic when its values span orders of m
 });
 
 const DIFF = {
-  before: { job: 'orders', taken_at_ms: '1767225600000', plan_generation: '3', members: 3, splits: 10 },
-  after: { job: 'orders', taken_at_ms: '1767229200000', plan_generation: null, members: 3, splits: 10 },
+  before: { job: 'orders', taken_at_ms: '1767225600000', plan_generation: '3', members: 3, splits: 10, rules: { rules: '0.1', source: 'no_elector' } },
+  after: { job: 'orders', taken_at_ms: '1767229200000', plan_generation: null, members: 3, splits: 10, rules: { rules: '0.3', source: 'user' } },
   joined: ['w-new'], left: ['w-2'],
   members: [
     { name: 'w-1', load_before: '1073741824', load_after: '536870912', cap_before: 4, cap_after: 6 },
@@ -106,6 +107,7 @@ test('compare model: the two sides, the decision, caps and loads', () => {
   const rows = Object.fromEntries(sideBySide(DIFF).map(([k, ...v]) => [k, v]));
   assert.deepEqual(rows['taken at'], ['2026-01-01 00:00:00 UTC', '2026-01-01 01:00:00 UTC']);
   assert.deepEqual(rows['plan generation'], ['3', 'none']);
+  assert.deepEqual(rows.rules, ['Spate 0.1', 'Spate 0.3 (picked)']);
   assert.deepEqual(rows['max load now'], ['2.00 GiB', '3.00 GiB', '2,147,483,648 bytes', '3,221,225,472 bytes']);
   assert.deepEqual(rows['max / mean planned'], ['1.0000', '1.5000']);
   assert.deepEqual(decisionVerdict(DIFF), { level: 'differs', count: 2, text: 'The later published assignment differs from what the planner decided from the earlier snapshot for 2 splits.' });
@@ -131,8 +133,8 @@ test('SweepStep[] and Diff as declared are what the module returns (tsc)', async
     steps: ['SweepStep[]', a.sweep('', 'add_members', 0, 2, 4, '')],
     capSteps: ['SweepStep[]', a.sweep('{"changes":[{"op":"add_member","member":"x"}]}', 'member_cap', 2, 3, 0, '')],
     crashSteps: ['SweepStep[]', a.sweep('', 'add_members', 0, 1, 0, '{"format":"spate-planner-script/1"}')],
-    diff: ['Diff', b.compare(a)],
-    same: ['Diff', a.compare(a)],
+    diff: ['Diff', b.compare(a, '')],
+    same: ['Diff', a.compare(a, '{"rules":"0.3"}')],
   };
   const body = Object.entries(values).map(([k, [type, v]]) => `export const ${k}: ${type} = ${JSON.stringify(v, null, 1)};`).join('\n');
   await mkdir(join(root, 'tests/ts/generated'), { recursive: true });
@@ -163,4 +165,27 @@ test("crashCells: the member crashed, its recovery in seconds or never, idle spl
   assert.deepEqual(crashCells({ crash: { member: 'w-2', recovery_ms: '46334', idle_split_ms: '646334', idle_weighted: '1' } }), ['w-2', '46.3 s', '646']);
   assert.deepEqual(crashCells({ crash: { member: 'w-1', recovery_ms: null, idle_split_ms: '1500', idle_weighted: '1' } }), ['w-1', 'never', '2']);
   assert.deepEqual(crashCells({}), ['—', '—', '—']);
+});
+
+test('upgrade model: each figure of both sides is the document\'s, as text and as its own value', () => {
+  const side = (rules, moved, reassigned) => ({
+    rules, churn: { moves: 3, weight_moved: moved }, reassigned, weight_reassigned: '18446744073709551615', queued: 1200,
+    max_load: '1073741824', max_over_mean: '1.0400', improving_moves: 0, bound_hit: rules === '0.3', loads: {},
+  });
+  const d = {
+    today: { rules: '0.1', source: 'no_elector' }, today_note: 'Spate 0.1 (the plan record has no elector)',
+    v0_1: side('0.1', '2048', 9), v0_3: side('0.3', '0', 0), kept_only_by_0_3: [], kept_only_by_0_1: [], placed_apart: [],
+  };
+  const rows = Object.fromEntries(upgradeRows(d).map((r) => [r.key, r.cells]));
+  assert.deepEqual(rows.weight_moved, [
+    { value: '2048', text: '2.00 KiB', exact: '2,048 bytes' },
+    { value: '0', text: '0 B', exact: '0 bytes' },
+  ]);
+  assert.deepEqual(rows.reassigned.map((c) => [c.value, c.text]), [['9', '9'], ['0', '0']]);
+  assert.deepEqual(rows.weight_reassigned[0].value, '18446744073709551615', 'a u64 stays exact');
+  assert.deepEqual(rows.queued.map((c) => c.text), ['1,200', '1,200']);
+  assert.deepEqual(rows.max_over_mean.map((c) => c.text), ['1.0400', '1.0400']);
+  assert.deepEqual(rows.bound_hit.map((c) => [c.value, c.text]), [['false', 'no'], ['true', 'yes']]);
+  assert.deepEqual(['v0_1', 'v0_3'].map((k) => sideTitle(d, k)), ['Spate 0.1 / 0.2 (today)', 'Spate 0.3']);
+  assert.equal(todayText(d), 'Today: Spate 0.1 (the plan record has no elector).');
 });

@@ -27,16 +27,26 @@ pub struct Args {
     live: bool,
 }
 
-fn median_ms(repeat: usize, mut f: impl FnMut()) -> f64 {
-    let mut t: Vec<f64> = (0..repeat.max(1))
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
+fn ms_of(f: &mut impl FnMut()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn median(mut t: Vec<f64>) -> f64 {
     t.sort_by(f64::total_cmp);
     t[t.len() / 2]
+}
+
+fn median_ms(repeat: usize, mut f: impl FnMut()) -> f64 {
+    median((0..repeat.max(1)).map(|_| ms_of(&mut f)).collect())
+}
+
+/// The medians of `f` and `g` run in turn (f g f g …), so that a machine whose speed drifts
+/// during the run slows both alike.
+fn paired_median_ms(repeat: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (f64, f64) {
+    let (tf, tg): (Vec<f64>, Vec<f64>) = (0..repeat.max(1)).map(|_| (ms_of(&mut f), ms_of(&mut g))).unzip();
+    (median(tf), median(tg))
 }
 
 fn print_fast(label: &str, shape: Shape, (n, m): (usize, usize), ms: f64, plan: &Plan) {
@@ -80,22 +90,25 @@ pub fn run(args: &Args) -> ExitCode {
         };
         for shape in Shape::ALL {
             let fleet = bench_fleet(shape, n, m);
-            let mut plan = None;
-            let ms = median_ms(args.repeat, || plan = Some(fleet.plan()));
-            let plan = plan.expect("ran at least once");
-            print_fast("fast", shape, (n, m), ms, &plan);
-            // Spate 0.3's rules on the same fleet (its `previous`: a quiet fleet's last publish)
+            // Spate 0.3's rules on the same fleet (its `previous`: a quiet fleet's last publish),
+            // timed in turn with 0.1's
             let fleet_0_3 = LeaderInputs {
                 rules: Rules::V0_3,
                 ..fleet.clone()
             };
-            let mut plan_0_3 = None;
-            let ms = median_ms(args.repeat, || plan_0_3 = Some(fleet_0_3.plan()));
+            let (mut plan, mut plan_0_3) = (None, None);
+            let (ms, ms_0_3) = paired_median_ms(
+                args.repeat,
+                || plan = Some(fleet.plan()),
+                || plan_0_3 = Some(fleet_0_3.plan()),
+            );
+            let plan = plan.expect("ran at least once");
+            print_fast("fast", shape, (n, m), ms, &plan);
             print_fast(
                 "fast-0.3",
                 shape,
                 (n, m),
-                ms,
+                ms_0_3,
                 &plan_0_3.expect("ran at least once"),
             );
             if n <= args.reference_up_to {

@@ -34,7 +34,8 @@ pub fn run(args: &Args) -> ExitCode {
 
 fn command(args: &Args) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
-    let scenario = args.leader.scenario()?;
+    // what applies of the scenario (each change left out named on standard error, as `plan`)
+    let scenario = args.leader.analyse(&fleet)?.planned_scenario();
     let d = diff_rules(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {

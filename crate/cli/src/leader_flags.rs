@@ -53,11 +53,6 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
 }
 
 impl LeaderFlags {
-    /// The rules `--rules` sets, if it does.
-    pub fn rules(&self) -> Option<Rules> {
-        self.rules
-    }
-
     /// The what-if file (if any) with these flags applied on top.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let mut scenario = match &self.what_if {

@@ -5,7 +5,7 @@
 
 use crate::output::{dir_of, Outputs};
 use crate::support::parse_range;
-use spate_planner_core::{diff, sweep, Axis, Review};
+use spate_planner_core::{diff, diff_rules, sweep, Axis, Review};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,9 +28,14 @@ pub struct ReportArgs {
     /// Include a sweep of every member's cap (a range FROM..TO).
     #[arg(long, value_name = "RANGE", group = "sweep_axis")]
     sweep_member_cap: Option<String>,
-    /// Include a comparison with this earlier snapshot.
+    /// Include a comparison with this earlier snapshot (both planned by the rules --rules or the
+    /// what-if file sets, else each by the rules its store names).
     #[arg(long, value_name = "SNAPSHOT")]
     before: Option<PathBuf>,
+    /// Include what upgrading (or not) changes: the scenario planned by Spate 0.1's rules and by
+    /// 0.3's, side by side (`diff-rules`).
+    #[arg(long)]
+    compare_rules: bool,
     /// Write the report here (its SVG images beside it, unless --inline); default: standard
     /// output, images inlined.
     #[arg(short, long, value_name = "FILE.md")]
@@ -85,16 +90,21 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
     };
     let d = match &args.before {
         Some(p) => Some(
-            diff(&crate::support::load(p)?, &fleet, args.leader.rules())
+            diff(&crate::support::load(p)?, &fleet, scenario.rules)
                 .map_err(|e| format!("{e} [{}]", e.code))?,
         ),
         None => None,
+    };
+    let rd = match args.compare_rules {
+        true => Some(diff_rules(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?),
+        false => None,
     };
     let r = review(&ReviewInputs {
         fleet: &fleet,
         analysis: &analysis,
         sweep: steps.as_ref().map(|(a, s)| (*a, s.as_slice())),
         diff: d.as_ref(),
+        rules_diff: rd.as_ref(),
         version: env!("CARGO_PKG_VERSION"),
         link: args.link.as_deref(),
     });

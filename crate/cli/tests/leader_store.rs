@@ -4,139 +4,21 @@
 //! or a worker's rules decide for it.
 
 mod nats_server;
+mod store_writer;
 
-use async_nats::jetstream::{self, kv};
+use async_nats::jetstream;
 use nats_server::NatsServer;
 use serde_json::{json, Value};
-use spate_planner_core::{desired_assignment, stable_hash_str, AssignInputs, Fleet};
+use spate_planner_core::{desired_assignment, AssignInputs, Fleet};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-use std::time::Duration;
-
-const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");
-const FINGERPRINT: &str = "s3://bucket/orders@7";
-
-fn fp() -> u64 {
-    stable_hash_str(0, FINGERPRINT)
-}
-
-/// A job's two buckets, created as Spate creates them.
-struct Writer {
-    state: kv::Store,
-    lease: kv::Store,
-}
-
-impl Writer {
-    async fn new(js: &jetstream::Context, job: &str) -> Writer {
-        let config = |bucket: String, max_age| kv::Config {
-            bucket,
-            history: 1,
-            max_age,
-            ..Default::default()
-        };
-        let state = js
-            .create_key_value(config(format!("spate_coordination_{job}_state"), Duration::ZERO))
-            .await
-            .unwrap();
-        let lease = js
-            .create_key_value(config(
-                format!("spate_coordination_{job}_lease"),
-                Duration::from_secs(30),
-            ))
-            .await
-            .unwrap();
-        Writer { state, lease }
-    }
-    async fn state(&self, key: &str, v: impl ToString) -> &Self {
-        self.state
-            .put(key, v.to_string().into_bytes().into())
-            .await
-            .unwrap();
-        self
-    }
-    async fn lease(&self, key: &str, v: impl ToString) -> &Self {
-        self.lease
-            .put(key, v.to_string().into_bytes().into())
-            .await
-            .unwrap();
-        self
-    }
-    async fn plan(&self) -> &Self {
-        self.state(
-            "plan",
-            json!({"schema":3,"fingerprint":FINGERPRINT,"generation":1,"finality":"open","planned":9,"planner_state":null,"updated_at_ms":0}),
-        )
-        .await
-    }
-    async fn presence(&self, x: &str, cap: u32) -> &Self {
-        self.lease(
-            &format!("worker.{x}"),
-            json!({"schema":3,"nonce":format!("n-{x}"),"max_in_flight":cap}),
-        )
-        .await
-    }
-    async fn split(&self, id: &str, weight: u64, owner: Option<&str>, attempts: u32) -> &Self {
-        let epoch = u64::from(owner.is_some());
-        self.state(
-            &format!("spec.{id}"),
-            json!({"schema":3,"id":id,"fp":fp(),"generation":1,"weight":weight,"descriptor":""}),
-        )
-        .await;
-        self.state(
-            &format!("split.{id}"),
-            json!({"schema":3,"id":id,"fp":fp(),"epoch":epoch,"status":"runnable","owner":owner,"attempts":attempts,
-                "watermark":null,"state":null,"completed":false,"written_at_ms":0}),
-        )
-        .await
-    }
-    async fn held(&self, id: &str, owner: &str, nonce: &str) -> &Self {
-        self.lease(
-            &format!("split.{id}"),
-            json!({"schema":3,"owner":owner,"nonce":nonce,"epoch":1}),
-        )
-        .await
-    }
-    async fn assign(&self, x: &str, ids: &[&str]) -> &Self {
-        self.state(
-            &format!("assign.{x}"),
-            json!({"schema":3,"generation":1,"splits":ids}),
-        )
-        .await
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
+use store_writer::{export, fp, Writer};
 /// Exports `job` and runs `plan --json` and `claims --json` on it with no flags.
 fn export_and_plan(server: &NatsServer, job: &str) -> (PathBuf, Value, Value) {
-    let dir = std::env::temp_dir().join(format!("spate-leader-store-{}-{job}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("snap.json");
-    let o = run(&[
-        "snapshot",
-        "--server",
-        &server.url(),
-        "--job",
-        job,
-        "-o",
-        file.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let json = |args: &[&str]| -> Value {
-        let o = run(args);
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        serde_json::from_slice(&o.stdout).unwrap()
-    };
+    let file = export(&server.url(), job);
     let path = file.to_str().unwrap();
-    let plan = json(&["plan", path, "--json"]);
-    let claims = json(&["claims", path, "--json"]);
+    let plan = store_writer::json(&["plan", path, "--json"]);
+    let claims = store_writer::json(&["claims", path, "--json"]);
     (file, plan, claims)
 }
 
@@ -367,75 +249,4 @@ async fn a_fenced_lease_is_not_held_and_takes_no_lane() {
     assert_eq!(claims["workers"]["w1"]["held"], 0);
     assert_eq!(claims["fenced"]["w1"], json!(["a"]));
     assert_eq!(claims["drains"]["w1"], json!([]));
-}
-
-/// A 0.3.0 store (decision-core-0.3.md sections 7 and 8): the plan carries the elector, and the
-/// leader's start left `_probe.{instance}.{nonce}` keys in both buckets. The #824 situation: w2
-/// took `x` over (record at epoch 2), w1's epoch-1 lease on it lingers. 0.1 keeps `x` with the
-/// lease's owner w1 (its one lane), so `y`, held by w1, goes to w2: both move. 0.3 ignores the
-/// lease that is not current: `y` stays with w1 (walk 3a), `x` with its previous assignee w2
-/// (walk 3b).
-#[tokio::test]
-async fn a_0_3_store_is_detected_and_planned_by_0_3s_rules() {
-    let server = NatsServer::start(true);
-    let client = async_nats::connect(server.url()).await.unwrap();
-    let js = jetstream::new(client);
-    let w = Writer::new(&js, "v03").await;
-    w.state(
-        "plan",
-        json!({"schema":3,"fingerprint":FINGERPRINT,"generation":1,"finality":"open","planned":2,"planner_state":null,"updated_at_ms":0,
-            "elector":{"owner":"w1","nonce":"n-w1"}}),
-    )
-    .await;
-    w.lease(
-        "leader",
-        json!({"schema":3,"owner":"w1","nonce":"n-w1","generation":1}),
-    )
-    .await;
-    let nonce = "0123456789abcdef0123456789abcdef";
-    w.state(&format!("_probe.w1.{nonce}"), "probe").await;
-    w.lease(&format!("_probe.w1.{nonce}"), "probe").await;
-    w.presence("w1", 1).await;
-    w.presence("w2", 1).await;
-    w.split("x", 50, Some("w2"), 0).await;
-    w.state(
-        "split.x",
-        json!({"schema":3,"id":"x","fp":fp(),"epoch":2,"status":"runnable","owner":"w2","attempts":0,
-            "watermark":null,"state":null,"completed":false,"written_at_ms":0}),
-    )
-    .await;
-    w.held("x", "w1", "n-w1").await;
-    w.split("y", 40, Some("w1"), 0).await;
-    w.held("y", "w1", "n-w1").await;
-    w.assign("w1", &["y"]).await;
-    w.assign("w2", &["x"]).await;
-    let (file, plan, claims) = export_and_plan(&server, "v03");
-    assert_eq!(
-        (plan["rules"].as_str(), plan["rules_source"].as_str()),
-        (Some("0.3"), Some("elector"))
-    );
-    assert_eq!(plan["assignment"], json!({"w1": ["y"], "w2": ["x"]}));
-    assert_eq!(
-        plan["warnings"],
-        json!([]),
-        "probe keys ignored; elector and leader agree"
-    );
-    assert_eq!(claims["rules"], "0.3");
-    let path = file.to_str().unwrap();
-    let o = run(&["plan", path, "--json", "--rules", "0.1"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let by_0_1: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(by_0_1["rules_source"], "user");
-    assert_eq!(by_0_1["assignment"], json!({"w1": ["x"], "w2": ["y"]}));
-    let o = run(&["diff-rules", path, "--json"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let d: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(d["today"]["source"], "elector");
-    assert_eq!(d["kept_only_by_0_3"], json!(["x", "y"]));
-    assert_eq!(d["kept_only_by_0_1"], json!([]));
-    assert_eq!(d["v0_1"]["reassigned"], 2);
-    assert_eq!(d["v0_3"]["reassigned"], 0);
-    let o = run(&["simulate", path]);
-    assert!(!o.status.success(), "the simulator refuses 0.3 rules");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("rules_not_simulated"));
 }

@@ -143,3 +143,86 @@ fn sweep_crash_heaviest_crashes_each_steps_heaviest_member() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/s.json"));
 }
+
+fn stdout(args: &[&str]) -> String {
+    let o = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The rules and where they come from, wherever the default cap's source is shown: the human
+/// report's `rules` line and the review document's `rules` row, from the store (the demo's plan
+/// record has no elector at generation 3: a 0.1.x/0.2.x leader), from `--rules` and from a
+/// what-if file's `rules` (which `--rules` overrides).
+#[test]
+fn the_report_and_the_review_document_name_the_rules_and_their_source() {
+    let snap = demo("rules.json", "4", "5");
+    let file = dir().join("rules-0.3.json");
+    std::fs::write(&file, r#"{"rules":"0.3"}"#).unwrap();
+    let what_if = file.to_str().unwrap();
+    let store = "Spate 0.1 (the plan record has no elector: a 0.1.x/0.2.x worker won the last election; 0.1 covers 0.2)";
+    let user = |r: &str| format!("Spate {r} (set by the user)");
+    let line = |text: &str| -> String {
+        let found = text.lines().find(|l| l.starts_with("rules "));
+        found
+            .unwrap_or_else(|| panic!("no rules line in {text}"))
+            .to_string()
+    };
+    assert_eq!(line(&stdout(&["plan", &snap])), format!("rules {store}"));
+    assert_eq!(
+        line(&stdout(&["plan", &snap, "--rules", "0.3"])),
+        format!("rules {}", user("0.3"))
+    );
+    assert_eq!(
+        line(&stdout(&["plan", &snap, "--what-if", what_if])),
+        format!("rules {}", user("0.3"))
+    );
+    assert_eq!(
+        line(&stdout(&["plan", &snap, "--what-if", what_if, "--rules", "0.2"])),
+        format!("rules {}", user("0.1"))
+    );
+    let row = |text: &str| -> String {
+        let found = text.lines().find(|l| l.starts_with("| rules | "));
+        found
+            .unwrap_or_else(|| panic!("no rules row in {text}"))
+            .to_string()
+    };
+    // the review document escapes every punctuation character of the sentence
+    let escaped = |s: &str| -> String {
+        s.chars()
+            .flat_map(|c| match c.is_ascii_punctuation() {
+                true => vec!['\\', c],
+                false => vec![c],
+            })
+            .collect()
+    };
+    assert_eq!(
+        row(&stdout(&["report", &snap])),
+        format!("| rules | {} |", escaped(store))
+    );
+    assert_eq!(
+        row(&stdout(&["report", &snap, "--what-if", what_if])),
+        format!("| rules | {} |", escaped(&user("0.3")))
+    );
+    let doc = json(&["plan", &snap, "--what-if", what_if, "--json"]);
+    assert_eq!(
+        (doc["rules"].as_str(), doc["rules_source"].as_str()),
+        (Some("0.3"), Some("user"))
+    );
+    // a what-if file naming no release this planner implements: the error names the field
+    std::fs::write(&file, r#"{"rules":"0.4"}"#).unwrap();
+    let o = Command::new(BIN)
+        .args(["plan", &snap, "--what-if", what_if])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("\"0.4\" is not a release") && err.contains("rules"),
+        "{err}"
+    );
+}

@@ -2,9 +2,11 @@
 //! side (`spate-planner diff-rules`, and the dashboard's what-if).
 //!
 //! Each side is the leader's next decision under the same scenario, only the rules differ. A
-//! split is *reassigned* by a side when the plan names another member than the one the last
-//! publish named for it (0.3's `previous`: `last_assignees` of the `assign.*` records and the
-//! members, the same map for both sides). The splits 0.1 reassigns and 0.3 keeps are those that
+//! pooled split (runnable, with a spec, not withheld) is *reassigned* by a side when the plan
+//! names another member than the one the last publish named for it, or none (0.3's `previous`:
+//! `last_assignees` of the `assign.*` records and the members, the same map for both sides). A
+//! split the last publish named that has since left the pool (completed, quarantined, withheld)
+//! is reassigned by neither. The splits 0.1 reassigns and 0.3 keeps are those that
 //! would stop moving on upgrading: 0.1's unowned batch moved again by an unrelated completion
 //! (upstream #820), a lease the record moved past keeping its old owner's lane (#824).
 
@@ -16,7 +18,7 @@ use crate::report::Churn;
 use crate::rules::{Rules, RulesChoice};
 use crate::scenario::{Scenario, ScenarioError};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The format tag of the document.
 pub const RULES_DIFF_FORMAT: &str = "spate-planner-rules-diff/1";
@@ -27,7 +29,7 @@ pub struct RulesSide {
     pub rules: Rules,
     /// Splits that change hands from their current owner, and their weight.
     pub churn: Churn,
-    /// Splits whose planned member differs from the one the last publish named.
+    /// Pooled splits the plan places on another member than the last publish named, or queues.
     pub reassigned: u32,
     /// Of those, their total weight (saturating).
     pub weight_reassigned: u64,
@@ -60,6 +62,8 @@ pub struct RulesDiff {
     pub taken_at_ms: i64,
     /// The rules the store names (or the scenario sets), and why: the side that is "today".
     pub today: RulesChoice,
+    /// `today` in words ([`RulesChoice::explain`]).
+    pub today_note: String,
     pub v0_1: RulesSide,
     pub v0_3: RulesSide,
     /// Splits 0.1 reassigns that 0.3 leaves with their published member: they stop moving on
@@ -78,11 +82,27 @@ fn member_of(a: &Assignment) -> BTreeMap<&str, &str> {
         .collect()
 }
 
-/// The splits `plan` places elsewhere than `published` names (ids `published` names only).
-fn reassigned<'a>(published: &'a BTreeMap<String, String>, plan: &BTreeMap<&str, &str>) -> Vec<&'a str> {
+/// The pooled splits `plan` places elsewhere than `published` names, or queues (ids `published`
+/// names only).
+fn reassigned<'a>(
+    published: &'a BTreeMap<String, String>,
+    pooled: &BTreeSet<&str>,
+    plan: &BTreeMap<&str, &str>,
+) -> Vec<&'a str> {
     published
         .iter()
-        .filter(|(id, m)| plan.get(id.as_str()) != Some(&m.as_str()))
+        .filter(|(id, m)| pooled.contains(id.as_str()) && plan.get(id.as_str()) != Some(&m.as_str()))
+        .map(|(id, _)| id.as_str())
+        .collect()
+}
+
+/// The splits the leader places: runnable, with a spec, not withheld (the same for both sides).
+fn pooled(a: &Analysis) -> BTreeSet<&str> {
+    let inputs = &a.applied.inputs;
+    inputs
+        .splits
+        .iter()
+        .filter(|(id, s)| s.is_assignable() && !inputs.reserved.contains(*id))
         .map(|(id, _)| id.as_str())
         .collect()
 }
@@ -129,15 +149,19 @@ pub fn diff_rules(fleet: &Fleet, scenario: &Scenario) -> Result<RulesDiff, Scena
     let today = scenario.apply(fleet)?.rules;
     let published = fleet.previous(&a1.applied.inputs.members);
     let (p1, p3) = (member_of(&a1.assignment), member_of(&a3.assignment));
-    let (m1, m3) = (reassigned(&published, &p1), reassigned(&published, &p3));
+    let pool = pooled(&a1);
+    let (m1, m3) = (
+        reassigned(&published, &pool, &p1),
+        reassigned(&published, &pool, &p3),
+    );
     let only = |a: &[&str], b: &[&str]| -> Vec<String> {
-        let b: std::collections::BTreeSet<&str> = b.iter().copied().collect();
+        let b: BTreeSet<&str> = b.iter().copied().collect();
         a.iter()
             .filter(|id| !b.contains(*id))
             .map(|id| id.to_string())
             .collect()
     };
-    let ids: std::collections::BTreeSet<&str> = p1.keys().chain(p3.keys()).copied().collect();
+    let ids: BTreeSet<&str> = p1.keys().chain(p3.keys()).copied().collect();
     let placed_apart = ids
         .into_iter()
         .filter(|id| p1.get(id) != p3.get(id))
@@ -153,6 +177,7 @@ pub fn diff_rules(fleet: &Fleet, scenario: &Scenario) -> Result<RulesDiff, Scena
         job: fleet.job.clone(),
         taken_at_ms: fleet.taken_at_ms,
         today,
+        today_note: today.explain(),
         v0_1: side(&a1, &m1),
         v0_3: side(&a3, &m3),
         kept_only_by_0_3: only(&m1, &m3),

@@ -184,6 +184,7 @@ fn the_review_document_names_each_change_left_out_and_keeps_names_inside_their_c
         analysis: &a,
         sweep: None,
         diff: None,
+        rules_diff: None,
         version: "test",
         link: Some("http://x/#scenario=a b>c"),
     });

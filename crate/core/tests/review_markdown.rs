@@ -61,6 +61,7 @@ fn document_linked(link: &str) -> Review {
         analysis: &analysis,
         sweep: Some((Axis::AddMembers { cap: None }, &steps)),
         diff: Some(&d),
+        rules_diff: None,
         version: "test",
         // a link of the page's own making, with what a hostile fragment could hold
         link: Some(link),

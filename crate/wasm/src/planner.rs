@@ -340,11 +340,12 @@ impl Planner {
         Ok(o.to_json().to_string())
     }
 
-    /// The store under `scenario` planned by Spate 0.1's rules and by 0.3's, side by side: the
-    /// document of `spate-planner diff-rules --json`.
+    /// The store under what applies of `scenario` planned by Spate 0.1's rules and by 0.3's,
+    /// side by side: the document of `spate-planner diff-rules --json`.
     #[wasm_bindgen(js_name = diffRules, unchecked_return_type = "RulesDiff")]
     pub fn diff_rules(&self, scenario: &str) -> Result<JsValue, JsValue> {
-        let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
+        // what applies of the scenario, as the plan shown (the core's one policy)
+        let sc = self.analysis(scenario)?.planned_scenario();
         to_js(&diff_rules(&self.fleet, &sc).map_err(|e| scenario_error(&e))?)
     }
 

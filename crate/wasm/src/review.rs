@@ -5,8 +5,8 @@
 use crate::js::{error, to_js};
 use crate::planner::{scenario_error, sim_error, Planner};
 use spate_planner_core::{
-    diff, fleet_chart, review, smallest_meeting, sweep, Axis, CrashModel, FleetChart, Palette, ReviewInputs,
-    Step, SweepError, MAX_STEPS,
+    diff, diff_rules, fleet_chart, review, smallest_meeting, sweep, Axis, CrashModel, FleetChart, Palette,
+    ReviewInputs, Scenario, Step, SweepError, MAX_STEPS,
 };
 use spate_planner_sim::{CrashScript, Script};
 use wasm_bindgen::prelude::*;
@@ -41,16 +41,21 @@ struct Verdict {
     smallest: Option<u32>,
 }
 
+/// What a review document holds beyond the plan: a sweep (`axis` "" for none, as in
+/// [`Planner::sweep`]), a comparison with an earlier snapshot, the two releases' rules side by
+/// side, and the view's address.
+struct Extras<'a> {
+    axis: &'a str,
+    range: std::ops::RangeInclusive<u32>,
+    cap: u32,
+    before: Option<&'a Planner>,
+    rules: bool,
+    link: Option<&'a str>,
+}
+
 impl Planner {
-    fn review_with(
-        &self,
-        scenario: &str,
-        axis: &str,
-        range: std::ops::RangeInclusive<u32>,
-        cap: u32,
-        before: Option<&Planner>,
-        link: Option<&str>,
-    ) -> Result<String, JsValue> {
+    fn review_with(&self, scenario: &str, x: Extras) -> Result<String, JsValue> {
+        let (axis, range, cap, before, link) = (x.axis, x.range, x.cap, x.before, x.link);
         let a = self.analysis(scenario)?;
         let steps = match axis {
             "" => None,
@@ -61,15 +66,21 @@ impl Planner {
                 Some((axis, steps))
             }
         };
+        // the comparison plans both snapshots by the rules the scenario sets (else each store's)
         let d = match before {
-            Some(b) => Some(diff(&b.fleet, &self.fleet, None).map_err(|e| scenario_error(&e))?),
+            Some(b) => Some(diff(&b.fleet, &self.fleet, a.scenario.rules).map_err(|e| scenario_error(&e))?),
             None => None,
+        };
+        let rd = match x.rules {
+            true => Some(diff_rules(&self.fleet, &a.planned_scenario()).map_err(|e| scenario_error(&e))?),
+            false => None,
         };
         let r = review(&ReviewInputs {
             fleet: &self.fleet,
             analysis: &a,
             sweep: steps.as_ref().map(|(x, s)| (*x, s.as_slice())),
             diff: d.as_ref(),
+            rules_diff: rd.as_ref(),
             version: env!("CARGO_PKG_VERSION"),
             link,
         });
@@ -130,17 +141,22 @@ impl Planner {
         })
     }
 
-    /// This snapshot compared with an earlier one (`before`), both as their stores show them.
+    /// This snapshot compared with an earlier one (`before`), both as their stores show them,
+    /// planned by the rules `scenario` (its JSON text; "" for none) sets, else each by the rules
+    /// its store names: `spate-planner diff [--rules V]`.
     #[wasm_bindgen(unchecked_return_type = "Diff")]
-    pub fn compare(&self, before: &Planner) -> Result<JsValue, JsValue> {
-        let d = diff(&before.fleet, &self.fleet, None).map_err(|e| scenario_error(&e))?;
+    pub fn compare(&self, before: &Planner, scenario: &str) -> Result<JsValue, JsValue> {
+        let rules = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?.rules;
+        let d = diff(&before.fleet, &self.fleet, rules).map_err(|e| scenario_error(&e))?;
         to_js(&d)
     }
 
     /// The review report under `scenario` as one self-contained Markdown text (SVG charts
-    /// inlined), with a sweep when `axis` is not "" (as in [`Planner::sweep`]) and `link` (the
-    /// view's address), if given, at its head: `spate-planner report --inline`'s document.
+    /// inlined), with a sweep when `axis` is not "" (as in [`Planner::sweep`]), with the two
+    /// releases' rules side by side when `rules` (`--compare-rules`), and `link` (the view's
+    /// address), if given, at its head: `spate-planner report --inline`'s document.
     #[wasm_bindgen(js_name = reviewReport)]
+    #[allow(clippy::too_many_arguments)]
     pub fn review_report(
         &self,
         scenario: &str,
@@ -148,12 +164,22 @@ impl Planner {
         from: u32,
         to: u32,
         cap: u32,
+        rules: bool,
         link: Option<String>,
     ) -> Result<String, JsValue> {
-        self.review_with(scenario, axis, from..=to, cap, None, link.as_deref())
+        let x = Extras {
+            axis,
+            range: from..=to,
+            cap,
+            before: None,
+            rules,
+            link: link.as_deref(),
+        };
+        self.review_with(scenario, x)
     }
 
-    /// [`Planner::review_report`] with a comparison against an earlier snapshot, `before`.
+    /// [`Planner::review_report`] with a comparison against an earlier snapshot, `before`
+    /// (`--before`), planned by the rules `scenario` sets, else each by its store's.
     #[wasm_bindgen(js_name = reviewReportComparedWith)]
     #[allow(clippy::too_many_arguments)]
     pub fn review_report_compared_with(
@@ -163,10 +189,19 @@ impl Planner {
         from: u32,
         to: u32,
         cap: u32,
+        rules: bool,
         before: &Planner,
         link: Option<String>,
     ) -> Result<String, JsValue> {
-        self.review_with(scenario, axis, from..=to, cap, Some(before), link.as_deref())
+        let x = Extras {
+            axis,
+            range: from..=to,
+            cap,
+            before: Some(before),
+            rules,
+            link: link.as_deref(),
+        };
+        self.review_with(scenario, x)
     }
 
     /// The fleet chart of the plan of `scenario` as SVG text: every member in `order` (names;

@@ -51,8 +51,10 @@ export function initialState() {
     beforeLoading: null,
     /** A link's earlier snapshot not read again (a file was compared): { id, url } or null. */
     linkBefore: null,
-    /** The comparison of `before` with the snapshot shown: { before, generation, diff } or null. */
+    /** The comparison of `before` with the snapshot shown: { before, generation, rules (picked, or null), diff } or null. */
     comparison: null,
+    /** The plan shown by Spate 0.1's rules and by 0.3's (the Upgrade tab): { text, generation, doc } or null. */
+    rulesDiff: null,
     /** The Timeline's script and configuration B's overrides (timeline/shared/script.js). */
     timeline: { script: { events: [] }, b: null },
     /** The Timeline's run of it (timeline/page/runner.js): status, models of A and B, error. */

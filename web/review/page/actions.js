@@ -11,9 +11,18 @@ export function sweepIsCurrent(state) {
   return Boolean(state.sweep && state.result && state.sweep.text === state.result.text && state.sweep.generation === state.generation);
 }
 
-/** The comparison shown is of the snapshot shown. */
+/** The rules the scenario shown picks (null: each store's own). */
+const rulesOf = (state) => state.scenario?.rules ?? null;
+
+/** The comparison shown is of the snapshot shown, by the rules picked. */
 export function comparisonIsCurrent(state) {
-  return Boolean(state.comparison && state.before && state.comparison.before === state.before.id && state.comparison.generation === state.generation);
+  return Boolean(state.comparison && state.before && state.comparison.before === state.before.id && state.comparison.generation === state.generation
+    && state.comparison.rules === rulesOf(state));
+}
+
+/** The two releases' plans shown are of the plan shown. */
+export function rulesDiffIsCurrent(state) {
+  return Boolean(state.rulesDiff && state.result && state.rulesDiff.text === state.result.text && state.rulesDiff.generation === state.generation);
 }
 
 /** The URL a snapshot was read from (for the link), or null for a file, text or the demo. */
@@ -30,6 +39,7 @@ export class ReviewActions {
     this.sweepSeq = 0;
     this.beforeSeq = 0;
     this.compareSeq = 0;
+    this.rulesSeq = 0;
     // after the commit has reached every view (an update inside another's dispatch would let
     // the views see the newer state before the older one)
     this.onChange = (e) => queueMicrotask(() => this.follow(e.detail.state, e.detail.prev));
@@ -52,7 +62,8 @@ export class ReviewActions {
       const params = state.sweepRun?.params ?? (state.sweep && !sweepIsCurrent(state) ? state.sweep.params : null);
       if (params) this.run(this.sweep(params), 'The sweep could not be planned again');
     }
-    if (state.before && state.generation !== prev.generation) this.run(this.compare(), 'The snapshots could not be compared');
+    const rulesChanged = rulesOf(state) !== rulesOf(prev) && state.result !== prev.result;
+    if (state.before && (state.generation !== prev.generation || rulesChanged)) this.run(this.compare(), 'The snapshots could not be compared');
   }
 
   // ------------------------------------------------------------------ sweep
@@ -152,20 +163,44 @@ export class ReviewActions {
     await this.client.call('forgetBefore', {});
   }
 
-  /** Compares the earlier snapshot with the one shown (none while they are the same load). */
+  /**
+   * Compares the earlier snapshot with the one shown (none while they are the same load), both
+   * planned by the rules the scenario picks, else each by its store's (`spate-planner diff --rules`).
+   */
   async compare() {
     const s = this.state;
     if (!s.before || !s.info || s.before.generation === s.generation) return;
     const seq = ++this.compareSeq;
-    const diff = await this.client.call('compare', { generation: s.generation, before: s.before.id });
+    const rules = rulesOf(s);
+    const diff = await this.client.call('compare', { generation: s.generation, before: s.before.id, text: s.result?.text ?? '' });
     const now = this.state;
-    if (seq !== this.compareSeq || now.generation !== s.generation || now.before?.id !== s.before.id) return;
+    if (seq !== this.compareSeq || now.generation !== s.generation || now.before?.id !== s.before.id || rulesOf(now) !== rules) return;
     const verdict = !diff.decision.published ? 'no published assignment to check'
       : diff.decision.matches ? 'the later published assignment is what the planner decided'
         : `the later published assignment differs for ${plural(Object.keys(diff.decision.differences).length, 'split')}`;
     this.commit({
-      comparison: { before: s.before.id, generation: s.generation, diff },
+      comparison: { before: s.before.id, generation: s.generation, rules, diff },
       status: `Compared with ${s.before.label}: ${plural(diff.owner_changes.length, 'split')} changed owner; ${verdict}.`,
+    });
+  }
+
+  // ------------------------------------------------------------------ the two releases' rules
+
+  /**
+   * The plan shown by Spate 0.1's rules and by 0.3's, side by side (the core's `diff_rules`,
+   * `spate-planner diff-rules`); a newer plan or snapshot supersedes it.
+   */
+  async diffRules() {
+    const s = this.state;
+    if (!s.result) return;
+    const seq = ++this.rulesSeq;
+    const doc = await this.controller.ask('diffRules', {});
+    const now = this.state;
+    if (seq !== this.rulesSeq || now.generation !== s.generation || now.result?.text !== s.result.text) return;
+    const kept = doc.kept_only_by_0_3.length;
+    this.commit({
+      rulesDiff: { text: s.result.text, generation: s.generation, doc },
+      status: `Planned by Spate 0.1 and 0.3: ${plural(kept, 'split')} that 0.1 reassigns 0.3 keeps.`,
     });
   }
 
@@ -173,14 +208,15 @@ export class ReviewActions {
 
   /**
    * The review document of the plan shown (the core's, `spate-planner report`'s), with the sweep
-   * and the comparison shown (if any) and `link` (the view's address, or null) at its head.
+   * and the comparison shown (if any), the two releases' plans side by side once the Upgrade tab
+   * was looked at (`--compare-rules`), and `link` (the view's address, or null) at its head.
    */
   reviewReport(link = null) {
     const s = this.state;
     const p = s.sweep?.params;
     const sweep = p ? { axis: p.axis, from: p.from, to: p.to, cap: p.cap } : null;
     const before = comparisonIsCurrent(s) ? s.before.id : 0;
-    return this.controller.ask('reviewReport', { sweep, before, link });
+    return this.controller.ask('reviewReport', { sweep, before, rules: Boolean(s.rulesDiff), link });
   }
 
   close() {

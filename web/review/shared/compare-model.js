@@ -6,6 +6,9 @@
 import { humanBytes, exactBytes, thousands, utc, big } from '../../common/shared/format.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 
+/** A side's rules as the table shows them: the release, and whether the user picked it. */
+const rulesText = (r) => `Spate ${r.rules}${r.source === 'user' ? ' (picked)' : ''}`;
+
 /** [label, before, after, exact before, exact after] of the two snapshots and their figures. */
 export function sideBySide(d) {
   const b = d.figures_before;
@@ -16,6 +19,7 @@ export function sideBySide(d) {
     plain('job', d.before.job, d.after.job),
     plain('taken at', utc(d.before.taken_at_ms), utc(d.after.taken_at_ms)),
     plain('plan generation', d.before.plan_generation ?? 'none', d.after.plan_generation ?? 'none'),
+    plain('rules', rulesText(d.before.rules), rulesText(d.after.rules)),
     plain('members', thousands(d.before.members), thousands(d.after.members)),
     plain('splits', thousands(d.before.splits), thousands(d.after.splits)),
     bytes('max load now', b.max_load_now, a.max_load_now),

@@ -1,7 +1,7 @@
 // The worker's requests for design reviews (run in the worker, beside the wasm module): a sweep
 // planned one step at a time (progress after each step, and a newer sweep or another snapshot
 // stops it between steps), the "before" snapshot a comparison is made against, the comparison,
-// and the review report. worker.js merges these into its requests.
+// the two releases' plans side by side, and the review report. worker.js merges these into its requests.
 
 /** The script of a sweep's crash steps: Spate's default timing (its events are not used). */
 const CRASH_SCRIPT = JSON.stringify({ format: 'spate-planner-script/1' });
@@ -81,9 +81,10 @@ export function reviewOps(env) {
       return null;
     },
 
-    compare({ before: id }) {
+    /** The comparison, planned by the rules the scenario `text` picks (else each store's). */
+    compare({ before: id, text = '' }) {
       const b = theBefore(id);
-      return env.guard(() => env.planner().compare(b));
+      return env.guard(() => env.planner().compare(b, text));
     },
 
     /** One step per call into the module, so that progress shows and a newer sweep wins. */
@@ -112,13 +113,21 @@ export function reviewOps(env) {
       return env.guard(() => env.Planner.sweepVerdict(steps, maxOverMean, maxQueued));
     },
 
-    /** The review document (`spate-planner report … --inline`). sweep: { axis, from, to, cap } or null. */
-    reviewReport({ text, sweep, before: id, link = null }) {
+    /** The plan of `text` by Spate 0.1's rules and by 0.3's (`spate-planner diff-rules --json`). */
+    diffRules({ text }) {
+      return env.guard(() => env.planner().diffRules(text));
+    },
+
+    /**
+     * The review document (`spate-planner report … --inline`). sweep: { axis, from, to, cap } or
+     * null; rules: with the two releases' plans side by side (`--compare-rules`).
+     */
+    reviewReport({ text, sweep, before: id, rules = false, link = null }) {
       const s = sweep || { axis: '', from: 0, to: 0, cap: 0 };
       const p = env.planner();
-      if (!id) return env.guard(() => p.reviewReport(text, s.axis, s.from, s.to, s.cap, link));
+      if (!id) return env.guard(() => p.reviewReport(text, s.axis, s.from, s.to, s.cap, rules, link));
       const b = theBefore(id);
-      return env.guard(() => p.reviewReportComparedWith(text, s.axis, s.from, s.to, s.cap, b, link));
+      return env.guard(() => p.reviewReportComparedWith(text, s.axis, s.from, s.to, s.cap, rules, b, link));
     },
   };
   return { ops, holds: (p) => p !== null && p === before, unchecked: ['loadBefore', 'forgetBefore', 'sweepVerdict'] };

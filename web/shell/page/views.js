@@ -17,6 +17,7 @@ import { createLiveJobs } from '../../live/page/jobs.js';
 import { createLive } from '../../live/page/tab.js';
 import { createSweep } from '../../review/page/sweep.js';
 import { createCompare } from '../../review/page/compare.js';
+import { createUpgrade } from '../../review/page/upgrade.js';
 import { createTimeline } from '../../timeline/page/tab.js';
 
 registerView({ id: 'header', place: 'header', create: createHeader });
@@ -37,4 +38,5 @@ registerView({ id: 'live', title: 'Live', place: 'tab', order: 5, create: create
 registerView({ id: 'details', title: 'All figures', place: 'tab', order: 50, print: true, create: createDetails });
 registerView({ id: 'sweep', title: 'Sweep', place: 'tab', order: 60, print: true, create: createSweep });
 registerView({ id: 'compare', title: 'Compare', place: 'tab', order: 70, print: true, create: createCompare });
+registerView({ id: 'upgrade', title: 'Upgrade', place: 'tab', order: 75, print: true, create: createUpgrade });
 registerView({ id: 'timeline', title: 'Timeline', place: 'tab', order: 45, create: createTimeline });

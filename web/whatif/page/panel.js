@@ -68,7 +68,11 @@ function rulesSetting(controller) {
   rules.addEventListener('change', () => controller.setSettings({ rules: rules.value === '' ? null : rules.value }));
   const l = el('label', undefined, 'field');
   l.append(el('span', 'Decision rules (what upgrading changes)'), rules);
-  return { node: l, rules };
+  // the two releases' plans of this what-if, side by side (the Upgrade tab)
+  const both = button('Compare 0.1 and 0.3 side by side', () => controller.showTab('upgrade', true));
+  const box = el('div', undefined, 'rules-setting');
+  box.append(l, both);
+  return { node: box, rules };
 }
 
 export function createWhatIf(ctx) {

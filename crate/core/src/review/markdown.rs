@@ -1,7 +1,8 @@
 //! The review report: one Markdown document a design review can be built from without
 //! screenshots — the snapshot's identity, the planner's version, the scenario, the findings, the
-//! figures, the member loads, and (when given) a sweep's curves and a comparison — with its charts
-//! as SVG images, beside it or inlined.
+//! figures, the member loads, and (when given) a sweep's curves, a comparison and what upgrading
+//! (or not) changes (the store planned by Spate 0.1's rules and by 0.3's) — with its charts as
+//! SVG images, beside it or inlined.
 //!
 //! Every string from the store (job, member, split and instance names, the source, findings'
 //! messages, which quote names) reaches the Markdown as a code span, a fenced block or with every
@@ -17,6 +18,7 @@ use crate::diff::Diff;
 use crate::fleet::Fleet;
 use crate::pipeline::Analysis;
 use crate::report::human_bytes;
+use crate::rules_diff::{RulesDiff, RulesSide};
 use crate::sweep::{Axis, Step};
 use base64::Engine;
 use std::fmt::Write;
@@ -27,6 +29,8 @@ pub struct ReviewInputs<'a> {
     pub analysis: &'a Analysis,
     pub sweep: Option<(Axis, &'a [Step])>,
     pub diff: Option<&'a Diff>,
+    /// The scenario planned by both releases' rules (`spate-planner diff-rules`), if wanted.
+    pub rules_diff: Option<&'a RulesDiff>,
     /// The planner's version, for the record.
     pub version: &'a str,
     /// A link that reopens the view the document was made from (the dashboard's), if any.
@@ -98,6 +102,9 @@ pub fn review(r: &ReviewInputs) -> Review {
     }
     if let Some(d) = r.diff {
         comparison(&mut md, &mut images, d);
+    }
+    if let Some(d) = r.rules_diff {
+        upgrade(&mut md, d);
     }
     Review { markdown: md, images }
 }
@@ -325,4 +332,91 @@ fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
         ),
     });
     let _ = writeln!(md, "![Load per member before and after](review-compare.svg)\n");
+}
+
+/// How many split ids each list of the upgrade section names (`diff-rules --json` has them all).
+const UPGRADE_LIST: usize = 40;
+
+fn upgrade_row(md: &mut String, s: &RulesSide, today: bool) {
+    let _ = writeln!(
+        md,
+        "| {}{} | {} ({}) | {} ({}) | {} | {} | {} |",
+        s.rules.name(),
+        if today { " (today)" } else { "" },
+        s.churn.moves,
+        human_bytes(s.churn.weight_moved),
+        s.reassigned,
+        human_bytes(s.weight_reassigned),
+        s.queued,
+        human_bytes(s.max_load),
+        s.max_over_mean
+    );
+}
+
+fn id_list(md: &mut String, title: &str, ids: &[String]) {
+    let shown: Vec<String> = ids.iter().take(UPGRADE_LIST).map(|s| code_span(s)).collect();
+    let more = match ids.len().saturating_sub(UPGRADE_LIST) {
+        0 => String::new(),
+        n => format!(" … and {n} more"),
+    };
+    let list = if ids.is_empty() {
+        "none".to_string()
+    } else {
+        shown.join(", ")
+    };
+    let _ = writeln!(md, "{title} ({}): {list}{more}.\n", ids.len());
+}
+
+/// The store planned by 0.1's rules and by 0.3's, side by side (`spate-planner diff-rules`).
+fn upgrade(md: &mut String, d: &RulesDiff) {
+    let _ = writeln!(md, "## What upgrading changes: Spate 0.1 and 0.3 side by side\n");
+    let _ = writeln!(
+        md,
+        "The same scenario planned by each release's rules. Today: {}.\n",
+        text(&d.today.explain())
+    );
+    let _ = writeln!(
+        md,
+        "| rules | moves (moved) | reassigned (weight) | queued | max load | max / mean |"
+    );
+    let _ = writeln!(md, "| --- | --- | --- | --- | --- | --- |");
+    upgrade_row(md, &d.v0_1, d.today.rules == d.v0_1.rules);
+    upgrade_row(md, &d.v0_3, d.today.rules == d.v0_3.rules);
+    let _ = writeln!(
+        md,
+        "\nMoves: splits that change hands from their current owner. Reassigned: splits planned elsewhere than the last publish named.\n"
+    );
+    id_list(
+        md,
+        "Reassigned by 0.1, kept by 0.3 (stop moving on upgrading)",
+        &d.kept_only_by_0_3,
+    );
+    id_list(md, "Reassigned by 0.3, kept by 0.1", &d.kept_only_by_0_1);
+    let _ = writeln!(
+        md,
+        "Splits the two plans place apart: {}.\n",
+        d.placed_apart.len()
+    );
+    if d.placed_apart.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "| split | published | by 0.1 | by 0.3 |\n| --- | --- | --- | --- |"
+    );
+    let who = |m: &Option<String>| m.as_deref().map_or_else(|| "—".to_string(), code_cell);
+    for p in d.placed_apart.iter().take(UPGRADE_LIST) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} |",
+            code_cell(&p.split),
+            who(&p.published),
+            who(&p.by_0_1),
+            who(&p.by_0_3)
+        );
+    }
+    if d.placed_apart.len() > UPGRADE_LIST {
+        let _ = writeln!(md, "\n… and {} more.", d.placed_apart.len() - UPGRADE_LIST);
+    }
+    md.push('\n');
 }

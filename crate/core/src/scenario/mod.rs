@@ -256,6 +256,20 @@ impl Refused {
     }
 }
 
+/// A scenario's `rules`, if given, names a release whose rules this planner implements: the
+/// error names the field (serde's would not).
+fn check_rules(v: Option<&serde_json::Value>) -> Result<(), ScenarioError> {
+    let problem = match v {
+        None | Some(serde_json::Value::Null) => return Ok(()),
+        Some(serde_json::Value::String(s)) => match s.parse::<Rules>() {
+            Ok(_) => return Ok(()),
+            Err(e) => e,
+        },
+        Some(other) => format!("{other} is not a release: give \"0.1\", \"0.2\" or \"0.3\" (a string)"),
+    };
+    Err(ScenarioError::at(ErrorCode::InvalidScenario, "rules", problem))
+}
+
 impl Scenario {
     /// Parses a scenario's text strictly, as snapshots are read: a byte-order mark is skipped,
     /// a key twice in one object is refused, and so is text past [`MAX_SCENARIO_BYTES`] or with
@@ -288,6 +302,7 @@ impl Scenario {
         if !value.is_object() {
             return Err(invalid("expected a JSON object".into()));
         }
+        check_rules(value.get("rules"))?;
         let s = Scenario::deserialize(value).map_err(|e| invalid(json::message(&e)))?;
         if s.format != FORMAT {
             return Err(ScenarioError::at(

@@ -13,6 +13,8 @@ pub struct Store {
     lease: Vec<(String, String)>,
     plan: bool,
     generation: u64,
+    /// The plan record's `elector` (owner, nonce): a 0.3.0 leader's.
+    elector: Option<(String, String)>,
 }
 
 pub fn fp() -> u64 {
@@ -34,6 +36,11 @@ impl Store {
     }
     pub fn generation(mut self, g: u64) -> Store {
         self.generation = g;
+        self
+    }
+    /// The plan record names its elector, as a 0.3.0 election writes it.
+    pub fn elector(mut self, owner: &str, nonce: &str) -> Store {
+        self.elector = Some((owner.to_string(), nonce.to_string()));
         self
     }
     pub fn state(mut self, key: &str, value: impl ToString) -> Store {
@@ -105,8 +112,11 @@ impl Store {
         };
         let mut state = entries(&self.state);
         if self.plan {
-            let plan = json!({"schema": 3, "fingerprint": FINGERPRINT, "generation": self.generation,
+            let mut plan = json!({"schema": 3, "fingerprint": FINGERPRINT, "generation": self.generation,
                 "finality": "open", "planned": 0, "planner_state": null, "updated_at_ms": 0});
+            if let Some((owner, nonce)) = &self.elector {
+                plan["elector"] = json!({"owner": owner, "nonce": nonce});
+            }
             state.insert(
                 0,
                 Entry {
