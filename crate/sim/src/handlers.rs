@@ -145,6 +145,10 @@ impl Sim<'_> {
             wk.plan_now = true;
         }
         let next = self.now.saturating_add(wk.cfg.q);
+        if self.trace_renewals {
+            let member = w.to_string();
+            self.rec.log(self.now, What::ReplanTick { member });
+        }
         self.arm(w, TimerKind::Replan, next);
     }
 

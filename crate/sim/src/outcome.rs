@@ -166,6 +166,10 @@ pub enum What {
     Reconciled {
         member: String,
     },
+    /// A replan tick, leading or not (only with `Options::trace_renewals`).
+    ReplanTick {
+        member: String,
+    },
     /// The process lost a split it held without releasing it (fenced by another write).
     Lost {
         member: String,
