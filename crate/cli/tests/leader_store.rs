@@ -435,7 +435,27 @@ async fn a_0_3_store_is_detected_and_planned_by_0_3s_rules() {
     assert_eq!(d["kept_only_by_0_1"], json!([]));
     assert_eq!(d["v0_1"]["reassigned"], 2);
     assert_eq!(d["v0_3"]["reassigned"], 0);
-    let o = run(&["simulate", path]);
-    assert!(!o.status.success(), "the simulator refuses 0.3 rules");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("rules_not_simulated"));
+    // the simulator follows the release the store names, unless told another
+    let o = run(&["simulate", path, "--json", "--config", "until_ms=1000"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sim: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&sim["rules"], &sim["rules_source"]),
+        (&json!("0.3"), &json!("elector"))
+    );
+    let o = run(&[
+        "simulate",
+        path,
+        "--json",
+        "--rules",
+        "0.1",
+        "--config",
+        "until_ms=1000",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sim: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&sim["rules"], &sim["rules_source"]),
+        (&json!("0.1"), &json!("user"))
+    );
 }

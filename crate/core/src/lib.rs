@@ -107,7 +107,7 @@ pub use review::{
 };
 pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,
-    CrashFigures, CrashModel, Step, SweepError, MAX_STEPS, NOT_SIMULATED,
+    CrashFigures, CrashModel, Step, SweepError, MAX_STEPS,
 };
 pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, WorkerView};
 

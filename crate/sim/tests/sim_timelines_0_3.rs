@@ -6,6 +6,8 @@
 //! X 10 s, K 8, A 4; store latency 0; idle (no commits); t = 0 is the event. Every script says
 //! `"rules": "0.3"`.
 
+#[path = "../../core/tests/common/mod.rs"]
+mod common;
 mod sim_support;
 
 use sim_support::*;
@@ -699,4 +701,78 @@ fn heartbeats_and_reconciles_follow_their_formulas() {
         let want: Vec<u64> = (1..=6).map(|k| 1234 + 60_000 * k).collect();
         assert_eq!(replans, want, "seed {seed}");
     }
+}
+
+/// A store a 0.3.0 leader wrote (its plan record names an `elector`) is simulated by 0.3's timing
+/// and decisions unless the script says otherwise, as `plan` reads it (decision-core-0.3.md §8):
+/// the same crash is taken over in (38, 62) s by 0.3's rules and in (38, 80) s, at the leader's
+/// reconcile tick, by 0.1's; a fleet settled on its plan is settled by the same rules.
+#[test]
+fn the_rules_the_store_names_unless_the_script_says() {
+    use serde_json::json;
+    use spate_planner_core::{Rules, RulesSource};
+    use spate_planner_sim::StartFrom;
+    let plan = json!({"schema": 3, "fingerprint": common::store::FINGERPRINT, "generation": 1,
+        "finality": "final", "planned": 6, "planner_state": null, "updated_at_ms": 0,
+        "elector": {"owner": "w1", "nonce": "lead"}});
+    let mut store = common::store::Store::new().without_plan().state("plan", plan);
+    for w in ["w1", "w2", "w3"] {
+        store = store.presence(w, Some(8));
+    }
+    store = store.leader("w1");
+    for (i, w) in ["w1", "w1", "w2", "w2", "w3", "w3"].into_iter().enumerate() {
+        let id = format!("s{i}");
+        store = store.split(&id, 1, Some(w), 1, 0).held(&id, w);
+    }
+    let store = store
+        .assign("w1", 1, &["s0", "s1"])
+        .assign("w2", 1, &["s2", "s3"])
+        .assign("w3", 1, &["s4", "s5"]);
+    let fleet = store.fleet();
+    let start = Start::of(&fleet, StartFrom::Snapshot).unwrap();
+    assert_eq!(
+        (start.rules.rules, start.rules.source),
+        (Rules::V0_3, RulesSource::Elector)
+    );
+    let lost: BTreeSet<String> = ["s4", "s5"].iter().map(|s| s.to_string()).collect();
+    for seed in 0..SEEDS / 10 {
+        let text = |rules: &str| {
+            format!(
+                r#"{{{rules}"seed": {seed}, "until_ms": 120000, "events": [{{"at_ms": 0, "op": "crash", "member": "w3"}}]}}"#
+            )
+        };
+        let o = run(&start, &script(&text("")));
+        assert_eq!(
+            (o.rules.rules, o.rules.source),
+            (Rules::V0_3, RulesSource::Elector)
+        );
+        for (t, _, kind, _) in takeovers(&o, &lost) {
+            assert!(
+                t > 38_000 && t < 62_000 && kind == ClaimKind::Expired,
+                "seed {seed}: {t}"
+            );
+        }
+        let o = run(&start, &script(&text(r#""rules": "0.1", "#)));
+        assert_eq!((o.rules.rules, o.rules.source), (Rules::V0_1, RulesSource::User));
+        let p = presence_expired(&o, "w3");
+        for (t, _, kind, _) in takeovers(&o, &lost) {
+            assert!(
+                t > 38_000 && t < 80_000 && kind == ClaimKind::Expired,
+                "seed {seed}: {t}"
+            );
+            assert!(
+                t >= p + 20_000 && t < p + 50_000,
+                "seed {seed}: at a reconcile tick"
+            );
+        }
+    }
+    let planned = Start::of(&fleet, StartFrom::Planned).unwrap();
+    assert_eq!(planned.rules.rules, Rules::V0_3);
+    let by_0_1 = Start::with_rules(
+        &fleet,
+        StartFrom::Planned,
+        spate_planner_core::RulesChoice::user(Rules::V0_1),
+    )
+    .unwrap();
+    assert_eq!(by_0_1.rules.source, RulesSource::User);
 }
