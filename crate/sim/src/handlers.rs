@@ -124,7 +124,7 @@ impl Sim<'_> {
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };
-        let next = (self.now).saturating_add(timing.reconcile_gap(wk.seed, wk.round, wk.cfg.c));
+        let next = self.now.saturating_add(timing.reconcile_gap(wk.seed, wk.round, wk.cfg.c));
         if wk.leading {
             wk.dirty = true;
         }
