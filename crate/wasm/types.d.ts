@@ -150,6 +150,8 @@ export interface SweepStep {
 export interface SweepVerdict { meets: boolean[]; smallest: number | null; }
 /** `Planner.simDefaults()`: what a Timeline script leaves unset takes, for this snapshot. */
 export interface SimDefaults {
+  /** The release whose timing and decisions the fleet follows: the one the store names. */
+  rules: Rules;
   /** Where the fleet starts: the snapshot as it is, or settled on its plan. */
   start: "snapshot" | "planned";
   rebalance_delay_ms: U64; lease_duration_ms: U64; reconcile_interval_ms: U64; drain_deadline_ms: U64;
@@ -218,6 +220,7 @@ export type SimEvent = { t_ms: number } & (
   | { event: "claim"; member: string; split: string; kind: ClaimKind; attempt: number }
   | { event: "quarantine"; member: string; split: string; attempt: number }
   | { event: "revoke_requested" | "revoke_cancelled" | "decline_forgotten" | "lease_renewed" | "lost" | "completed"; member: string; split: string }
+  | { event: "reconciled" | "replan_tick"; member: string }
   | { event: "released"; member: string; split: string; reason: "drained" | "forced" | "declined" | "departure"; replayed_ms: number }
   | { event: "lease_expired"; split: string; owner: string }
   | { event: "failed"; member: string; split: string; attempt: number; quarantined: boolean }
@@ -228,6 +231,9 @@ export type SimEvent = { t_ms: number } & (
 export interface SplitInterval { from_ms: number; to_ms: number; phase: "running" | "draining" | "idle" | "completed" | "quarantined"; member?: string; }
 /** `JSON.parse(Planner.simulate(script))`: the document of `spate-planner simulate --json`. */
 export interface SimulationDocument {
-  format: string; figures: SimFigures; claims: SimClaim[]; quarantines: SimQuarantine[]; elections: SimElection[];
+  format: string;
+  /** The release whose timing and decisions the fleet followed, where that came from, in words. */
+  rules: Rules; rules_source: RulesSource; rules_note: string;
+  figures: SimFigures; claims: SimClaim[]; quarantines: SimQuarantine[]; elections: SimElection[];
   timeline: SimEvent[]; splits: Record<string, SplitInterval[]>;
 }

@@ -8,8 +8,12 @@ import { cli } from './browser.mjs';
 
 const T = 1767225600000;
 
-/** Writes the snapshot to `file`: `members` members (worker-00 …), each owning `per` splits (part-000000 …). */
-export async function steadySnapshot(file, { job = 'steady', members = 6, per = 10, weight = 67108864, cap = 16 } = {}) {
+/**
+ * Writes the snapshot to `file`: `members` members (worker-00 …), each owning `per` splits
+ * (part-000000 …). `elector`: the plan record names worker-00 as its elector, so the store names
+ * Spate 0.3 (a 0.3.0 leader won the last election).
+ */
+export async function steadySnapshot(file, { job = 'steady', members = 6, per = 10, weight = 67108864, cap = 16, elector = false } = {}) {
   const r = await cli(['demo', '--splits', '4', '--members', '2', '--job', job, '-o', file]);
   if (r.status !== 0) throw new Error(`spate-planner demo failed: ${r.stderr}`);
   const demo = await readFile(file, 'utf8');
@@ -19,7 +23,8 @@ export async function steadySnapshot(file, { job = 'steady', members = 6, per = 
   const entry = (key, created, value) => `{"key":${JSON.stringify(key)},"revision":${++revision},"created_ms":${created},"value":${value}}`;
   const names = Array.from({ length: members }, (_, i) => `worker-${String(i).padStart(2, '0')}`);
   const owned = names.map((_, m) => Array.from({ length: per }, (_, j) => `part-${String(m * per + j).padStart(6, '0')}`));
-  const state = [entry('plan', T - 3600000, `{"schema":3,"fingerprint":${JSON.stringify(fingerprint)},"generation":3,"finality":"final","planned":${members * per},"planner_state":null,"updated_at_ms":${T - 3600000}}`)];
+  const elected = elector ? `,"elector":{"owner":"${names[0]}","nonce":"n-${names[0]}"}` : '';
+  const state = [entry('plan', T - 3600000, `{"schema":3,"fingerprint":${JSON.stringify(fingerprint)},"generation":3${elected},"finality":"final","planned":${members * per},"planner_state":null,"updated_at_ms":${T - 3600000}}`)];
   const lease = [];
   owned.forEach((ids, m) => ids.forEach((id, j) => {
     state.push(entry(`spec.${id}`, T - 3500000, `{"schema":3,"id":"${id}","fp":${fp},"generation":3,"descriptor":"AAAA","weight":${weight}}`));

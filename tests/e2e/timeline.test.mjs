@@ -181,6 +181,70 @@ test('two configurations: rebalance delay 20 s against 0 s, the 0 s recovery sho
   await page.close();
 });
 
+/** The release each configuration followed, as the page names it: { A: '0.1', B: '0.3' }. */
+function pageRules(page) {
+  return page.evaluate(() => Object.fromEntries([...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.tl-rules p')]
+    .map((p) => [p.dataset.config, p.dataset.rules])));
+}
+
+test('0.1 against 0.3, the same crash: the release control, both the command line\'s by its --rules; the link and the report keep them', async () => {
+  const { page, problems } = await open();
+  let n = await crashFromChart(page, 'worker-03');
+  // the store names 0.1 (no elector): A's release is 0.1, as simulate's default
+  assert.equal(await page.locator('select[aria-label="A: release"]').inputValue(), '0.1');
+  await page.locator('button', { hasText: 'Compare releases' }).click();
+  n = await drawn(page, n);
+  assert.equal(await page.locator('select[aria-label="B: release"]').inputValue(), '0.3');
+  assert.deepEqual(await pageRules(page), { A: '0.1', B: '0.3' });
+  const a = await pageFigures(page, 'A');
+  const b = await pageFigures(page, 'B');
+  const cliA = await cliFigures(page, 'release-0.1', ['--rules', '0.1']);
+  const cliB = await cliFigures(page, 'release-0.3', ['--rules', '0.3']);
+  assert.deepEqual(a, cliA.figures);
+  assert.deepEqual(b, cliB.figures);
+  assert.equal(cliA.doc.rules, '0.1');
+  assert.equal(cliB.doc.rules, '0.3');
+  // timing.md §10 and timing-0.3.md §10: a crashed member's splits run again in (38, 80) s by
+  // 0.1, in (38, 62) s by 0.3
+  assert.ok(Number(a.recovery_ms) > 38000 && Number(a.recovery_ms) < 80000, a.recovery_ms);
+  assert.ok(Number(b.recovery_ms) > 38000 && Number(b.recovery_ms) < 62000, b.recovery_ms);
+  assert.match(await page.locator('.tl-rules p[data-config="B"]').textContent(), /^B: timing and decisions of Spate 0\.3 \(set by the user\)$/);
+  assert.deepEqual(await page.locator('.tl-chart figcaption').allTextContents(), ["A: Spate's defaults", 'B: release Spate 0.3']);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'Report (Markdown)' }).click()]);
+  const md = await readFile(await dl.path(), 'utf8');
+  assert.ok(md.includes('B: timing and decisions of Spate 0.3 (set by the user).'), 'the report names each release');
+  assert.ok(md.includes('Configuration B runs the same script with: `{"rules":"0.3"}`'));
+  const again = await open(page.url());
+  await drawn(again.page);
+  assert.deepEqual(await pageRules(again.page), { A: '0.1', B: '0.3' });
+  assert.deepEqual(await pageFigures(again.page, 'B'), b);
+  assert.deepEqual(again.problems, []);
+  await again.page.close();
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a store a 0.3.0 leader wrote: the Timeline follows 0.3 by default, as simulate does', async () => {
+  const v03 = await steadySnapshot(join(work, 'steady-0.3.json'), { job: 'steady03', elector: true });
+  const srv = await startServer([v03.file]);
+  try {
+    const { page, problems } = await open(srv.url);
+    await crashFromChart(page, 'worker-03');
+    assert.equal(await page.locator('select[aria-label="A: release"]').inputValue(), '0.3');
+    assert.deepEqual(await pageRules(page), { A: '0.3' });
+    assert.match(await page.locator('.tl-rules p[data-config="A"]').textContent(), /elector/);
+    const { doc, figures } = await cliFigures(page, 'store-0.3', [], v03.file);
+    assert.equal(doc.rules, '0.3');
+    assert.equal(doc.rules_source, 'elector');
+    assert.deepEqual(await pageFigures(page, 'A'), figures);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    srv.stop();
+  }
+});
+
 test('the scrubber: keys and clicks on the chart move it, and the fleet at that time follows', async () => {
   const { page, problems } = await open();
   await crashFromChart(page, 'worker-01');

@@ -21,6 +21,12 @@ test('simulate: the same seed and input give the same document natively and in w
     { seed: 11, until_ms: 150000, config: { rebalance_delay_ms: 0 },
       events: [{ at_ms: 1000, op: 'stop', member: 'worker-01' }, { at_ms: 5000, op: 'start', member: 'fresh', cap: 12 },
         { at_ms: 9000, op: 'crash_leader' }] },
+    // Spate 0.3's timing and decisions: jittered reconciles from a per-process phase, leases
+    // renewed at every heartbeat, windows ending at the leader's next step, idle departures
+    { rules: '0.3', seed: 7, until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }] },
+    { rules: '0.3', seed: 12, until_ms: 200000, start: 'planned', data_plane: { drain_ms: { min: 500, max: 20000 }, commit_interval_ms: 3000 },
+      events: [{ at_ms: 1000, op: 'stop', member: 'worker-01' }, { at_ms: 5000, op: 'start', member: 'fresh', cap: 12 },
+        { at_ms: 9000, op: 'crash_leader' }, { at_ms: 30000, op: 'start', member: 'worker-01' }, { at_ms: 60000, op: 'stop', member: 'fresh' }] },
   ];
   const { Planner } = await loadPlanner('production');
   const planner = Planner.fromText(await readFile(snapshot, 'utf8'));
@@ -29,7 +35,9 @@ test('simulate: the same seed and input give the same document natively and in w
     await writeFile(file, JSON.stringify(script));
     const native = (await run(bin, ['simulate', snapshot, '--script', file, '--json'], { maxBuffer: 1 << 28 })).stdout.trim();
     const wasm = planner.simulate(JSON.stringify(script));
-    assert.ok(JSON.parse(native).claims.length > 0, `script ${i} makes claims`);
+    const doc = JSON.parse(native);
+    assert.ok(doc.claims.length > 0, `script ${i} makes claims`);
+    assert.equal(doc.rules, script.rules ?? '0.1', `script ${i}: the script's rules, else the store's`);
     assert.equal(wasm, native, `script ${i}`);
   }
 });
@@ -38,7 +46,7 @@ test("the Timeline's defaults are the simulator's: Spate 0.1's, the lease from t
   const { Planner } = await loadPlanner('production');
   const d = Planner.demo(100, 3, 1).simDefaults();
   assert.deepEqual(d, {
-    start: 'snapshot', rebalance_delay_ms: '20000', lease_duration_ms: '30000', reconcile_interval_ms: '30000', drain_deadline_ms: '10000',
+    rules: '0.1', start: 'snapshot', rebalance_delay_ms: '20000', lease_duration_ms: '30000', reconcile_interval_ms: '30000', drain_deadline_ms: '10000',
     max_attempts: 4, detection_ms: '0', drain_ms: '0', seed: '0', until_ms: '600000',
   });
   // a lease bucket whose TTL is 45 s: the lease duration follows it

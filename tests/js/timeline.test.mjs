@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   parseScript, scriptText, withOverrides, setField, setOverride, readInput, inputText, effective, duration, clock,
-  describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents,
+  describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents, otherRelease,
 } from '../../web/timeline/shared/script.js';
 import { averager, bucketMs, timelineModel, marksOf } from '../../web/timeline/shared/model.js';
 import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/timeline/shared/at.js';
@@ -64,6 +64,19 @@ test('settings: set, cleared, overridden in B and placed where the script format
   assert.equal(configNames(emptyTimeline()).A, "A: Spate's defaults");
   assert.equal(hasTimeline(emptyTimeline()), false);
   assert.equal(hasTimeline({ script: { events: [], seed: '1' }, b: null }), true);
+});
+
+test('the release: a top-level choice, its default the store\'s; B on the other release names it', () => {
+  const defaults = { rules: '0.3', seed: '0' };
+  assert.equal(effective({ events: [] }, 'rules', defaults), '0.3');
+  assert.equal(otherRelease('0.3'), '0.1');
+  assert.equal(otherRelease('0.1'), '0.3');
+  const s = setField({ events: [] }, 'rules', readInput('rules', '0.1'));
+  assert.deepEqual(s, { events: [], rules: '0.1' });
+  assert.equal(scriptText(s), '{"format":"spate-planner-script/1","rules":"0.1","events":[]}');
+  assert.deepEqual(withOverrides(s, { rules: '0.3' }), { events: [], rules: '0.3' });
+  assert.deepEqual(configNames({ script: s, b: { rules: '0.3' } }), { A: 'A: release Spate 0.1 (and 0.2)', B: 'B: release Spate 0.3' });
+  assert.throws(() => readInput('rules', '0.4'), (e) => e.code === 'invalid_script' && e.path === 'rules');
 });
 
 test('inputs: seconds to integer ms, the seed exact, empty is the default, the rest goes to the core as is', () => {

@@ -79,6 +79,9 @@ const simScripts = [
       { at_ms: 60000, op: 'add_splits', count: 5, weight: 1000, prefix: 'syn-' }, { at_ms: 80000, op: 'start', member: 'fresh' }] },
   { seed: 4, until_ms: 600000, data_plane: { decline: true, run_ms: { min: 1000, max: 20000 } },
     events: [{ at_ms: 5000, op: 'start', member: 'n1' }, { at_ms: 9000, op: 'stop', member: 'worker-00' }, { at_ms: 10000, op: 'fail', split: 'part-000000' }] },
+  // by Spate 0.3's timing and decisions
+  { rules: '0.3', seed: 5, until_ms: 200000,
+    events: [{ at_ms: 0, op: 'crash_leader' }, { at_ms: 40000, op: 'stop', member: 'worker-02' }, { at_ms: 50000, op: 'start', member: 'worker-02' }] },
 ];
 simScripts.forEach((s, i) => typed(`simulation_${i}`, 'SimulationDocument', JSON.parse(sim.simulate(JSON.stringify(s)))));
 const bench = new wasm.BenchFleet('scale-out', 200, 8);

@@ -1,10 +1,9 @@
 //! `spate-planner simulate`: a deterministic simulation of a fleet's timing (docs/simulator.md).
 
 use crate::support::{load, parse_size};
-use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules, RulesChoice, NOT_SIMULATED};
+use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules};
 use spate_planner_sim::{
-    apply_override, simulate, Figures, Options, Outcome, Script, Start, StartFrom, Stuck, What,
-    MAX_SCRIPT_BYTES,
+    apply_override, simulate, Figures, Options, Outcome, Script, Start, Stuck, What, MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,20 +27,22 @@ pub struct Args {
     /// Print one JSON document instead of the timeline and figures.
     #[arg(long)]
     json: bool,
-    /// Also list every presence write (each heartbeat) and lease renewal.
+    /// Also list every presence write (each heartbeat), lease renewal, reconcile listing and
+    /// replan tick.
     #[arg(long)]
     verbose: bool,
     /// Run the naive engine (every event steps every worker); same result, slower.
     #[arg(long, hide = true)]
     naive: bool,
-    /// The release whose rules the fleet follows. The simulator implements 0.1's (also 0.2's)
-    /// only: a store that names 0.3 is refused unless this says 0.1.
+    /// The release whose timing and decisions the fleet follows: 0.1 (also 0.2) or 0.3. Wins
+    /// over the script's `rules`; without either, the release the snapshot names.
     #[arg(long, value_name = "VERSION")]
     rules: Option<Rules>,
 }
 
-/// The fleet to simulate: the snapshot (or demo) as it is, or settled on its plan (`start`).
-fn start_of(args: &Args, from: StartFrom) -> Result<Start, String> {
+/// The fleet to simulate: the snapshot (or demo) as it is, or settled on its plan (`start`) by
+/// the script's rules (else the ones the snapshot names).
+fn start_of(args: &Args, script: &Script) -> Result<Start, String> {
     let fleet = match (&args.snapshot, &args.demo) {
         (Some(p), _) => load(p)?,
         (None, Some(size)) => {
@@ -60,14 +61,7 @@ fn start_of(args: &Args, from: StartFrom) -> Result<Start, String> {
         }
         (None, None) => return Err("give a snapshot file or --demo SPLITSxMEMBERS".into()),
     };
-    let rules = args.rules.map_or_else(|| fleet.store_rules(), RulesChoice::user);
-    if rules.rules != Rules::V0_1 {
-        return Err(format!(
-            "{}: {NOT_SIMULATED} [rules_not_simulated]",
-            rules.explain()
-        ));
-    }
-    Start::of(&fleet, from).map_err(|e| format!("{e} [{}]", e.code))
+    Start::with_rules(&fleet, script.start, script.rules_for(&fleet)).map_err(|e| format!("{e} [{}]", e.code))
 }
 
 fn script_of(args: &Args) -> Result<Script, String> {
@@ -89,13 +83,17 @@ fn script_of(args: &Args) -> Result<Script, String> {
         .script
         .as_ref()
         .map_or("--config".into(), |p| p.display().to_string());
-    Script::from_value(doc).map_err(|e| format!("{name}: {e} [{}]", e.code))
+    let script = Script::from_value(doc).map_err(|e| format!("{name}: {e} [{}]", e.code))?;
+    Ok(Script {
+        rules: args.rules.or(script.rules),
+        ..script
+    })
 }
 
 pub fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let script = script_of(args)?;
-        let start = start_of(args, script.start)?;
+        let start = start_of(args, &script)?;
         let opts = Options {
             naive: args.naive,
             trace_renewals: args.verbose,
@@ -123,7 +121,14 @@ pub fn run(args: &Args) -> ExitCode {
 
 /// One timeline line, or `None` for the events only `--verbose` shows.
 fn line(what: &What, verbose: bool) -> Option<String> {
-    if !verbose && matches!(what, What::PresenceWritten { .. } | What::LeaseRenewed { .. }) {
+    let traced = matches!(
+        what,
+        What::PresenceWritten { .. }
+            | What::LeaseRenewed { .. }
+            | What::Reconciled { .. }
+            | What::ReplanTick { .. }
+    );
+    if !verbose && traced {
         return None;
     }
     Some(fleet_line(what).unwrap_or_else(|| split_line(what)))
@@ -137,6 +142,8 @@ fn fleet_line(what: &What) -> Option<String> {
             None => format!("{member} writes its presence (no readable max_in_flight)"),
         },
         What::LeaseRenewed { member, split } => format!("{member} renews the lease of {split}"),
+        What::Reconciled { member } => format!("{member} lists both buckets (reconcile)"),
+        What::ReplanTick { member } => format!("{member}'s replan tick"),
         What::Ignored { index, reason } => format!("events[{index}] ignored: {reason}"),
         What::Crashed { member } => format!("{member} crashes"),
         What::Stopped { member } => format!("{member} stops gracefully"),
@@ -229,6 +236,7 @@ fn split_line(what: &What) -> String {
 }
 
 fn human(out: &mut impl Write, o: &Outcome, verbose: bool) -> std::io::Result<()> {
+    writeln!(out, "rules: {}", o.rules.explain())?;
     writeln!(out, "timeline (ms):")?;
     for e in &o.timeline {
         // A line is this module's words and names from the store or the script: escaping the

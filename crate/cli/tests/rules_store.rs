@@ -266,9 +266,25 @@ async fn the_824_store_plans_claims_compares_and_watches_by_0_3s_rules() {
         line.contains("from published 2,") && line.ends_with("rules 0.1\n"),
         "{line}"
     );
-    let o = run(&["simulate", path]);
-    assert!(!o.status.success(), "the simulator refuses 0.3 rules");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("rules_not_simulated"));
+    // the simulator follows the release the store names, unless told another
+    let sim = store_writer::json(&["simulate", path, "--json", "--config", "until_ms=1000"]);
+    assert_eq!(
+        (&sim["rules"], &sim["rules_source"]),
+        (&json!("0.3"), &json!("elector"))
+    );
+    let sim = store_writer::json(&[
+        "simulate",
+        path,
+        "--json",
+        "--rules",
+        "0.1",
+        "--config",
+        "until_ms=1000",
+    ]);
+    assert_eq!(
+        (&sim["rules"], &sim["rules_source"]),
+        (&json!("0.1"), &json!("user"))
+    );
 }
 
 /// The ids of an assignment document, by member.

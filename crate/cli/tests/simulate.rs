@@ -162,3 +162,51 @@ fn the_same_seed_gives_the_same_document_and_overrides_apply() {
         "with no delay: claimed at lease expiry, {r} ms"
     );
 }
+
+/// The rules: the store's (this fleet's plan has no elector: 0.1) unless the script's `rules`,
+/// `--config rules=...` or `--rules` say otherwise (`--rules` winning); a crash recovers by 0.3's
+/// timing in (38, 62) s (timing-0.3.md §8 (a)); a bad value is refused naming the field.
+#[test]
+fn the_rules_come_from_the_script_or_the_command_line() {
+    let crash = |rules: &str| {
+        format!(
+            r#"{{"format":"spate-planner-script/1",{rules}"seed":5,"until_ms":120000,"events":[{{"at_ms":0,"op":"crash","member":"w2"}}]}}"#
+        )
+    };
+    let store = simulate("rules-store", &crash(""), &[]);
+    assert_eq!(
+        (&store["rules"], &store["rules_source"]),
+        (&json!("0.1"), &json!("no_elector"))
+    );
+    let by_script = simulate("rules-script", &crash(r#""rules":"0.3","#), &[]);
+    assert_eq!(
+        (&by_script["rules"], &by_script["rules_source"]),
+        (&json!("0.3"), &json!("user"))
+    );
+    let r = by_script["figures"]["recovery_ms"].as_u64().expect("recovers");
+    assert!(r > 38_000 && r < 62_000, "recovery by 0.3 after {r} ms");
+    let by_flag = simulate("rules-flag", &crash(""), &["--rules", "0.3"]);
+    assert_eq!(by_flag, by_script, "--rules 0.3 is the script's rules");
+    let by_config = simulate("rules-config", &crash(""), &["--config", "rules=0.3"]);
+    assert_eq!(by_config, by_script);
+    let flag_wins = simulate("rules-wins", &crash(r#""rules":"0.3","#), &["--rules", "0.1"]);
+    assert_eq!(flag_wins["rules"], "0.1");
+    let file = dir().join("script-rules-bad.json");
+    std::fs::write(&file, crash(r#""rules":"0.4","#)).unwrap();
+    let fleet = fleet_file("rules-bad");
+    let o = Command::new(BIN)
+        .args([
+            "simulate",
+            fleet.to_str().unwrap(),
+            "--script",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("script rules:") && err.contains("[invalid_script]"),
+        "{err}"
+    );
+}

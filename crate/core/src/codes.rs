@@ -109,8 +109,6 @@ codes! {
         InvalidConfig => "invalid_config",
         /// A simulation that would handle more events than the bound.
         TooManyEvents => "too_many_events",
-        /// A simulation asked of Spate 0.3 rules: the simulator keeps 0.1's timing and decisions.
-        RulesNotSimulated => "rules_not_simulated",
     }
 }
 

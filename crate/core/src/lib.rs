@@ -127,5 +127,5 @@ pub use review::{
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{
     crash_heaviest, smallest_meeting, step_scenario, sweep, Axis, CrashError, CrashFigures, CrashModel, Step,
-    SweepError, MAX_STEPS, NOT_SIMULATED,
+    SweepError, MAX_STEPS,
 };

@@ -11,7 +11,6 @@ use crate::exact::wide;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse, Analysis};
 use crate::report::{at_cap, Report};
-use crate::rules::Rules;
 use crate::scenario::{Change, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 
@@ -221,23 +220,11 @@ pub fn sweep_step(
     let a = analyse(fleet, &scenario)?;
     let mut step = figures(value, &a.report);
     if let Some(model) = crash {
-        let rules = a.applied.rules;
-        if rules.rules != Rules::V0_1 {
-            let error = CrashError {
-                code: ErrorCode::RulesNotSimulated,
-                path: "rules".into(),
-                message: format!("{}: {}", rules.explain(), NOT_SIMULATED),
-            };
-            return Err(SweepError::Simulation { value, error });
-        }
         step.crash =
             crash_heaviest(fleet, &a, model).map_err(|error| SweepError::Simulation { value, error })?;
     }
     Ok(step)
 }
-
-/// Why the simulator refuses Spate 0.3's rules, for every command that simulates.
-pub const NOT_SIMULATED: &str = "the simulator keeps Spate 0.1's timing and decisions (0.3's claim and publish timing is not modelled yet), and does not mix 0.3 plans with 0.1 timers; plan by --rules 0.1 to simulate the 0.1 fleet";
 
 /// The figures at each value of `values`: at most [`MAX_STEPS`] of them, more are refused
 /// (never cut silently) before any step is planned.

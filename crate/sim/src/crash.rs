@@ -5,15 +5,28 @@ use super::options::{Options, SimError};
 use super::run::simulate;
 use super::script::{Op, Script, ScriptEvent};
 use super::start::Start;
-use spate_planner_core::{Analysis, CrashError, CrashFigures, CrashModel, Fleet};
+use spate_planner_core::{Analysis, CrashError, CrashFigures, CrashModel, ErrorCode, Fleet};
 
 /// `script`'s configuration with one event, the member's crash at t = 0, simulated from the fleet
-/// settled on the step's plan ([`Start::planned`]); the script's own events are replaced.
+/// settled on the step's plan ([`Start::planned`]) by the rules the step is planned by (the
+/// sweep's); the script's own events are replaced. A script that names other rules is refused
+/// (`invalid_script` at `rules`) rather than mix one release's plan with the other's timing.
 pub struct CrashScript<'a>(pub &'a Script);
 
 impl CrashModel for CrashScript<'_> {
     fn crash(&self, fleet: &Fleet, a: &Analysis, member: &str) -> Result<CrashFigures, CrashError> {
-        let start = Start::planned(fleet, &a.applied.inputs, &a.assignment);
+        let rules = a.applied.rules;
+        if let Some(r) = self.0.rules.filter(|r| *r != rules.rules) {
+            return Err(CrashError {
+                code: ErrorCode::InvalidScript,
+                path: "rules".into(),
+                message: format!(
+                    "the crash script names Spate {r}, and the sweep plans by {}: set the sweep's rules (--rules) or leave the script's out",
+                    rules.explain()
+                ),
+            });
+        }
+        let start = Start::planned(fleet, &a.applied.inputs, &a.assignment, a.applied.rules);
         let run = Script {
             events: vec![ScriptEvent {
                 at_ms: 0,

@@ -6,10 +6,13 @@ use super::config::Dist;
 use super::script::Script;
 use super::start::StartFrom;
 use serde::Serialize;
+use spate_planner_core::Rules;
 
 /// The value of each setting the dashboard offers, when a script does not set it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Defaults {
+    /// The release the fleet follows: the one the store names (`"0.1"` or `"0.3"`).
+    pub rules: Rules,
     /// Where the fleet starts (`"snapshot"` or `"planned"`).
     pub start: StartFrom,
     pub rebalance_delay_ms: u64,
@@ -25,11 +28,14 @@ pub struct Defaults {
     pub until_ms: u64,
 }
 
-/// The defaults for a snapshot whose lease bucket's TTL is `lease_ttl_ms` (0: unknown).
-pub fn defaults(lease_ttl_ms: u64) -> Defaults {
+/// The defaults for a snapshot whose lease bucket's TTL is `lease_ttl_ms` (0: unknown) and whose
+/// store names the release `rules` (`Fleet::store_rules`). Every other value is Spate's default,
+/// the same in 0.1 and 0.3 (timing-0.3.md §1).
+pub fn defaults(lease_ttl_ms: u64, rules: Rules) -> Defaults {
     let s = Script::default();
     let c = &s.config;
     Defaults {
+        rules,
         start: s.start,
         rebalance_delay_ms: c.rebalance_delay_ms,
         lease_duration_ms: c.lease_ms(lease_ttl_ms),
@@ -54,9 +60,10 @@ mod tests {
 
     #[test]
     fn spate_0_1_defaults_with_the_lease_from_the_snapshot() {
-        let d = defaults(45_000);
+        let d = defaults(45_000, Rules::V0_1);
         assert_eq!(d.lease_duration_ms, 45_000);
-        assert_eq!(defaults(0).lease_duration_ms, 30_000);
+        assert_eq!(defaults(0, Rules::V0_1).lease_duration_ms, 30_000);
+        assert_eq!(defaults(0, Rules::V0_3).rules, Rules::V0_3, "the store's release");
         assert_eq!(
             (
                 d.rebalance_delay_ms,

@@ -6,9 +6,7 @@ use super::engine::Sim;
 use super::outcome::{Phase, ReleaseReason, What};
 use super::queue::{Cmd, Item};
 use super::worker::{Owned, Revocation};
-use spate_planner_core::{
-    claim_candidates, ClaimAction, ClaimCandidate, ClaimKind, Rules, SplitState, SplitStatus,
-};
+use spate_planner_core::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind, SplitState, SplitStatus};
 use std::collections::BTreeMap;
 
 impl Sim<'_> {
@@ -59,8 +57,9 @@ impl Sim<'_> {
             return Vec::new();
         };
         let owned = |id: &str| wk.owned.contains_key(id);
+        let (rules, run) = (self.timing.rules(), self.timing.run(&wk.nonce));
         if self.naive {
-            return claim_candidates(Rules::V0_1, &self.store.splits, owned, w, None, wk.cfg.a);
+            return claim_candidates(rules, &self.store.splits, owned, w, run, wk.cfg.a);
         }
         let splits = &self.store.splits;
         let mut sub: BTreeMap<String, SplitState> = BTreeMap::new();
@@ -94,21 +93,18 @@ impl Sim<'_> {
         for (_, id) in self.store.expired_like.range(from..) {
             take(id);
         }
-        claim_candidates(Rules::V0_1, &sub, owned, w, None, wk.cfg.a)
+        claim_candidates(rules, &sub, owned, w, run, wk.cfg.a)
     }
 
     /// A claim (§6.1): lease write, then record CAS (`epoch + 1`, `owner = self`, an attempt
-    /// for Reclaim and Expired). The view is the store, so the CAS wins and Expired is never
-    /// downgraded.
+    /// for Reclaim and Expired). The view is the store, so the CAS wins, Expired is never
+    /// downgraded, and 0.3's re-check of the read record finds what the candidate saw.
     fn claim(&mut self, w: &str, id: &str, kind: ClaimKind) {
         let Some(s) = self.store.splits.get(id) else {
             return;
         };
-        let lease_ok = match (&s.lease, kind) {
-            (Some(l), ClaimKind::Reclaim) => l.value.owner == w,
-            (None, ClaimKind::Reclaim) => false,
-            (lease, _) => lease.is_none(),
-        };
+        let lease_owner = s.lease.as_ref().map(|l| l.value.owner.as_str());
+        let lease_ok = self.timing.may_write_lease(lease_owner, w, kind);
         let Some(nonce) = self.workers.get(w).map(|wk| wk.nonce.clone()) else {
             return;
         };

@@ -22,9 +22,10 @@
 
 use super::config::{Config, DataPlane};
 use super::options::{Options, SimError, ORIGIN};
-use super::queue::{Item, Queue, COMMAND};
+use super::queue::{Item, Queue, COMMAND, EXPIRY};
 use super::script::Script;
 use super::store::Store;
+use super::timing::Timing;
 use super::track::Recorder;
 use super::worker::Worker;
 use spate_planner_core::ErrorCode;
@@ -38,6 +39,8 @@ pub(crate) type Desired = BTreeMap<String, super::outcome::SplitList>;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct MemoKey {
     pub version: u64,
+    /// The `assign.*` records' version (0.3 reads them as `previous`; 0 under 0.1).
+    pub assign_version: u64,
     pub reserved: BTreeSet<String>,
     pub default_cap: u32,
 }
@@ -48,6 +51,8 @@ pub(crate) struct Sim<'a> {
     pub trace_renewals: bool,
     pub max_events: u64,
     pub events: u64,
+    /// The release whose timing and decisions the fleet follows.
+    pub timing: Timing,
     pub script: &'a Script,
     pub cfg: &'a Config,
     pub dp: &'a DataPlane,
@@ -87,13 +92,14 @@ pub(crate) struct Sim<'a> {
 }
 
 impl<'a> Sim<'a> {
-    pub fn new(script: &'a Script, opts: &Options, job_seed: u64, l: u64) -> Sim<'a> {
+    pub fn new(script: &'a Script, opts: &Options, job_seed: u64, l: u64, timing: Timing) -> Sim<'a> {
         Sim {
             now: ORIGIN,
             naive: opts.naive,
             trace_renewals: opts.trace_renewals,
             max_events: opts.max_events,
             events: 0,
+            timing,
             script,
             cfg: &script.config,
             dp: &script.data_plane,
@@ -101,7 +107,7 @@ impl<'a> Sim<'a> {
             job_seed,
             l,
             r: Duration::from_millis(l) / 3,
-            store: Store::default(),
+            store: Store::new(timing.rules()),
             workers: BTreeMap::new(),
             incarnations: BTreeMap::new(),
             queue: Queue::default(),
@@ -157,6 +163,8 @@ impl<'a> Sim<'a> {
             self.now = key.t;
             if key.class == COMMAND {
                 self.command_batch();
+            } else if key.class == EXPIRY && self.timing.batches_expiries() {
+                self.expiry_batch();
             } else if let Some((_, item)) = self.queue.pop() {
                 self.dispatch(item);
             }
@@ -192,6 +200,19 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Applies every lease-bucket expiry due now, in key order, before any of their watch
+    /// events is delivered: one batch that every observer folds before it steps (0.3, §3.1).
+    fn expiry_batch(&mut self) {
+        while let Some(k) = self.queue.peek() {
+            if k.t != self.now || k.class != EXPIRY {
+                break;
+            }
+            if let Some((_, Item::Expire { key, version })) = self.queue.pop() {
+                self.expire(key, version);
+            }
+        }
+    }
+
     /// Delivers watch events until none is left.
     fn settle(&mut self) -> Result<(), SimError> {
         while self.pending > 0 {
@@ -216,6 +237,9 @@ impl<'a> Sim<'a> {
                 self.step(&l);
             }
             return;
+        }
+        if let Some(l) = leader.as_ref().filter(|l| self.window_ends(l)) {
+            self.marked.insert(l.clone());
         }
         if self.due.first().is_some_and(|(t, _)| *t <= self.now) {
             let due: Vec<String> = self
@@ -256,13 +280,35 @@ impl<'a> Sim<'a> {
     /// returning instance's entries are dropped when its presence reappears (its watch event
     /// would prune them on every worker), and a departure is recorded over an entry that the
     /// last delivery would have pruned (`delete_presence`).
+    ///
+    /// Under 0.3 a window that elapses here marks the assignment dirty (§5.3), so the leader
+    /// republishes in this step; the fast engine steps the leader at every delivery at which
+    /// one has elapsed ([`Sim::window_ends`]), as every delivery steps it in the naive engine.
     pub fn prune(&mut self, w: &str) {
         let (now, present) = (self.now, &self.store.members);
+        let dirties = self.timing.window_end_dirties();
         if let Some(wk) = self.workers.get_mut(w) {
             let d = wk.cfg.d;
-            wk.departed
-                .retain(|x, since| !present.contains(x) && d > 0 && now - *since < d);
+            let mut elapsed = false;
+            wk.departed.retain(|x, since| {
+                let keep = !present.contains(x) && d > 0 && now - *since < d;
+                elapsed |= !keep && d > 0 && now - *since >= d;
+                keep
+            });
+            if elapsed && dirties {
+                wk.dirty = true;
+            }
         }
+    }
+
+    /// Whether a grace window of `w`'s has elapsed, so that its next step prunes it and (0.3)
+    /// republishes.
+    fn window_ends(&self, w: &str) -> bool {
+        let Some(wk) = self.workers.get(w) else {
+            return false;
+        };
+        let d = wk.cfg.d;
+        self.timing.window_end_dirties() && d > 0 && wk.departed.values().any(|&since| self.now - since >= d)
     }
 
     /// The fast engine's interest: `w`'s next step may act.

@@ -48,8 +48,8 @@ impl Sim<'_> {
         self.queue.push(t, item);
     }
 
-    /// `heartbeat()` (§2.4): presence, leader key, due split leases (renewal gate `R`),
-    /// self-fence at `L`; then re-arm at `now + jitter(seed, round, R)`.
+    /// `heartbeat()` (§2.4): presence, leader key, due split leases (0.1: the renewal gate `R`;
+    /// 0.3: every one), self-fence at `L`; then re-arm at `now + jitter(seed, round, R)`.
     fn heartbeat(&mut self, w: &str) {
         let now = self.now;
         let (r, l) = (self.r, Duration::from_millis(self.l));
@@ -59,9 +59,10 @@ impl Sim<'_> {
         wk.round += 1;
         let (cap, leading, nonce, gen) = (wk.cap_adv, wk.leading, wk.nonce.clone(), wk.generation);
         let record = self.trace_renewals || self.naive;
+        let timing = self.timing;
         let mut renewed = Vec::new();
         for (id, o) in wk.owned.iter_mut() {
-            if Duration::from_millis(now - o.last_ok_write) >= r {
+            if timing.renews(Duration::from_millis(now - o.last_ok_write), r) {
                 o.last_ok_write = now;
                 if record {
                     renewed.push(id.clone());
@@ -116,13 +117,22 @@ impl Sim<'_> {
     }
 
     /// Reconcile (§3.3): the listing equals the view here, so what remains is `assign_dirty`.
+    /// The next tick: 0.1 `C` later; 0.3 `jitter(seed⋘32, round, C)` later (the listing takes
+    /// no time, so 0.3's step at its completion is this tick's).
     fn reconcile_tick(&mut self, w: &str) {
+        let timing = self.timing;
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };
-        let next = self.now.saturating_add(wk.cfg.c);
+        let next = self
+            .now
+            .saturating_add(timing.reconcile_gap(wk.seed, wk.round, wk.cfg.c));
         if wk.leading {
             wk.dirty = true;
+        }
+        if self.trace_renewals {
+            let member = w.to_string();
+            self.rec.log(self.now, What::Reconciled { member });
         }
         self.arm(w, TimerKind::Reconcile, next);
     }
@@ -137,6 +147,10 @@ impl Sim<'_> {
             wk.plan_now = true;
         }
         let next = self.now.saturating_add(wk.cfg.q);
+        if self.trace_renewals {
+            let member = w.to_string();
+            self.rec.log(self.now, What::ReplanTick { member });
+        }
         self.arm(w, TimerKind::Replan, next);
     }
 

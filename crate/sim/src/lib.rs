@@ -3,10 +3,12 @@
 //! **Contract.** [`simulate`] takes a starting fleet ([`Start`]: a loaded snapshot or a steady
 //! synthetic fleet), a [`Script`] (configuration, data-plane behaviour, seed, timed events) and
 //! [`Options`], and returns an [`Outcome`]: the timeline, each split's phase intervals, the
-//! headline figures and the final state. It follows the rules of `timing.md` (the shared spec)
-//! listed in its §9 "must model exactly", in the step order of its §2.5, and takes every
-//! decision through the core's own [`spate_planner_core::desired_assignment`] and [`spate_planner_core::claim_candidates`]
-//! (never a copy of them). `docs/simulator.md` says what is modelled, the fixed order of
+//! headline figures and the final state. It follows the release the fleet runs (the script's
+//! `rules`, else the one the snapshot names): Spate 0.1's time rules (`timing.md`, the shared
+//! spec) or 0.3's (`timing-0.3.md`), each as listed in its §9 "must model exactly", in the step
+//! order of §2.5, and takes every decision through the core's own
+//! [`spate_planner_core::desired_assignment`] and [`spate_planner_core::claim_candidates`] by
+//! the same rules (never a copy of them). `docs/simulator.md` says what is modelled, the fixed order of
 //! simultaneous events, and every rule that is not followed, with the reason.
 //!
 //! Pure and deterministic: no I/O, no clock, no randomness but draws hashed from the script's
@@ -33,6 +35,7 @@ mod setup;
 mod start;
 mod step;
 mod store;
+mod timing;
 mod track;
 mod worker;
 mod writes;

@@ -117,8 +117,8 @@ impl Sim<'_> {
     }
 
     /// Graceful shutdown (§3.2): release every held split, then part: give up leadership,
-    /// delete the presence key, and exit. A process holding nothing sends no release: it just
-    /// exits and its keys expire.
+    /// delete the presence key, and exit. Under 0.1 a process holding nothing sends no release:
+    /// it just exits and its keys expire; 0.3's always departs.
     fn stop(&mut self, w: &str) {
         let Some(wk) = self.workers.get(w) else {
             return;
@@ -129,7 +129,7 @@ impl Sim<'_> {
                 member: w.to_string(),
             },
         );
-        if wk.owned.is_empty() {
+        if wk.owned.is_empty() && !self.timing.idle_stop_departs() {
             self.die(w);
             return;
         }
@@ -173,7 +173,8 @@ impl Sim<'_> {
 
     /// A new process (§2.1): presence created (or CAS-overwritten over a predecessor's), the
     /// view read, one step, then the timers armed: heartbeat `jitter(seed, 0, R)`, reconcile
-    /// `C`, replan `Q` from now. A running process of the same id is crashed first.
+    /// `C` (0.3: `spread(seed, C)`), replan `Q` from now. A running process of the same id is
+    /// crashed first.
     fn start(&mut self, w: &str, cap: Option<u32>) {
         if self.workers.contains_key(w) {
             self.crash(w);
@@ -187,6 +188,7 @@ impl Sim<'_> {
             wk.max_gen_seen = rec.generation;
         }
         let first_hb = ceil_ms(jitter(wk.seed, 0, self.r));
+        let first_rec = self.timing.first_reconcile(wk.seed, cfg.c);
         let nonce = wk.nonce.clone();
         self.workers.insert(w.to_string(), wk);
         if self.store.plan.is_none() {
@@ -212,7 +214,7 @@ impl Sim<'_> {
         self.touch(w);
         self.step(w);
         self.arm(w, TimerKind::Heartbeat, now.saturating_add(first_hb));
-        self.arm(w, TimerKind::Reconcile, now.saturating_add(cfg.c));
+        self.arm(w, TimerKind::Reconcile, now.saturating_add(first_rec));
         self.arm(w, TimerKind::Replan, now.saturating_add(cfg.q));
     }
 

@@ -20,7 +20,8 @@ pub struct Options {
     /// Run the naive engine (every event steps every worker over every split), for
     /// differential tests; the default fast engine gives the same outcome.
     pub naive: bool,
-    /// Also record every split lease renewal in the timeline.
+    /// Also record every split lease renewal, reconcile listing and replan tick in the
+    /// timeline.
     pub trace_renewals: bool,
     /// Stop with `too_many_events` after this many units of work: each handled event and
     /// delivery, each worker step, each plan's members plus splits plus, per improving move,

@@ -2,7 +2,7 @@
 //! and the final state (for checking it against the decision core).
 
 use serde::{Serialize, Serializer};
-use spate_planner_core::{ClaimKind, SplitState};
+use spate_planner_core::{ClaimKind, RulesChoice, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -161,6 +161,14 @@ pub enum What {
     LeaseRenewed {
         member: String,
         split: String,
+    },
+    /// A reconcile listing (only with `Options::trace_renewals`).
+    Reconciled {
+        member: String,
+    },
+    /// A replan tick, leading or not (only with `Options::trace_renewals`).
+    ReplanTick {
+        member: String,
     },
     /// The process lost a split it held without releasing it (fenced by another write).
     Lost {
@@ -330,6 +338,8 @@ pub struct FinalState {
 /// Everything a simulation produces.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Outcome {
+    /// The release whose timing and decisions the fleet followed, and where that came from.
+    pub rules: RulesChoice,
     pub timeline: Vec<TimelineEvent>,
     pub splits: BTreeMap<String, Vec<Interval>>,
     pub figures: Figures,
@@ -413,6 +423,9 @@ impl Outcome {
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "format": "spate-planner-simulation/1",
+            "rules": self.rules.rules,
+            "rules_source": self.rules.source,
+            "rules_note": self.rules.explain(),
             "figures": self.figures,
             "claims": self.claims(),
             "quarantines": self.quarantines(),

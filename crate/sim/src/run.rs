@@ -6,23 +6,27 @@ use super::options::{Options, SimError, ORIGIN};
 use super::outcome::{Figures, FinalState, Outcome, Stuck};
 use super::script::Script;
 use super::start::Start;
-use spate_planner_core::{SplitState, SplitStatus};
+use super::timing::Timing;
+use spate_planner_core::{RulesChoice, SplitState, SplitStatus};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Simulates `script` from `start` (see the module documentation).
+/// The rules are the script's (`rules`), else the ones the starting fleet names
+/// ([`Start::rules`]).
 pub fn simulate(start: &Start, script: &Script, opts: &Options) -> Result<Outcome, SimError> {
     script.check(start)?;
+    let rules = script.rules.map_or(start.rules, RulesChoice::user);
     let l = script.config.lease_ms(start.lease_ttl_ms);
-    let mut sim = Sim::new(script, opts, start.seed, l);
+    let mut sim = Sim::new(script, opts, start.seed, l, Timing(rules.rules));
     sim.load(start);
     let end = ORIGIN.saturating_add(script.until_ms);
     sim.run(end)?;
     sim.now = end;
-    Ok(sim.finish())
+    Ok(sim.finish(rules))
 }
 
 impl Sim<'_> {
-    fn finish(mut self) -> Outcome {
+    fn finish(mut self, rules: RulesChoice) -> Outcome {
         if let Some(l) = self.leader.clone() {
             self.prune(&l);
         }
@@ -52,6 +56,7 @@ impl Sim<'_> {
         let (timeline, splits, mut figures) = std::mem::take(&mut self.rec).finish(self.now);
         self.why_not_recovered(&mut figures, &end);
         Outcome {
+            rules,
             timeline,
             splits,
             figures,

@@ -10,7 +10,7 @@ use super::parse::{as_u64, invalid, Obj};
 use super::start::{Start, StartFrom};
 use serde::Serialize;
 use serde_json::Value;
-use spate_planner_core::{json_message, strict_value, ErrorCode};
+use spate_planner_core::{json_message, strict_value, ErrorCode, Fleet, Rules, RulesChoice};
 use std::collections::BTreeSet;
 
 /// The format tag of this version of the script file.
@@ -65,6 +65,9 @@ pub struct ScriptEvent {
 /// A whole script.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Script {
+    /// The release whose timing and decisions the fleet follows; `None`: the one the snapshot
+    /// names ([`Start::rules`]).
+    pub rules: Option<Rules>,
     pub seed: u64,
     pub until_ms: u64,
     /// Where the fleet starts: the snapshot as it is, or settled on its plan.
@@ -77,6 +80,7 @@ pub struct Script {
 impl Default for Script {
     fn default() -> Self {
         Script {
+            rules: None,
             seed: 0,
             until_ms: DEFAULT_UNTIL_MS,
             start: StartFrom::Snapshot,
@@ -108,6 +112,7 @@ impl Script {
         let mut o = Obj::new(v, "")?;
         o.only(&[
             "format",
+            "rules",
             "seed",
             "until_ms",
             "start",
@@ -133,7 +138,12 @@ impl Script {
                 ))
             }
         };
+        let rules = match o.string("rules")? {
+            None => None,
+            Some(r) => Some(r.parse::<Rules>().map_err(|e| invalid("rules", e))?),
+        };
         let mut s = Script {
+            rules,
             seed: o.u64("seed")?.unwrap_or(0),
             until_ms: o.u64("until_ms")?.unwrap_or(DEFAULT_UNTIL_MS),
             start,
@@ -153,6 +163,12 @@ impl Script {
         }
         o.finish()?;
         Ok(s)
+    }
+
+    /// The rules a simulation of `f` under this script follows: the script's, else the ones the
+    /// store names (as `plan` detects them).
+    pub fn rules_for(&self, f: &Fleet) -> RulesChoice {
+        self.rules.map_or_else(|| f.store_rules(), RulesChoice::user)
     }
 
     /// The events in the order they happen: by time, then as written.
@@ -460,13 +476,17 @@ fn read_event(v: Value, path: &str) -> Result<ScriptEvent, SimError> {
     Ok(ScriptEvent { at_ms, op })
 }
 
-/// Sets one field of a script document from `key=value` text (the CLI's `--config`): `seed`,
-/// `until_ms` and `start` at the top, `data_plane.FIELD`, `members.NAME.FIELD` (per-member configuration),
-/// anything else in `config`. The value is read as JSON when it parses, else as a string.
+/// Sets one field of a script document from `key=value` text (the CLI's `--config`): `rules`,
+/// `seed`, `until_ms` and `start` at the top, `data_plane.FIELD`, `members.NAME.FIELD`
+/// (per-member configuration), anything else in `config`. The value is read as JSON when it
+/// parses, else as a string; `rules` is always a string (`rules=0.3`).
 pub fn apply_override(doc: &mut Value, key: &str, value: &str) -> Result<(), SimError> {
-    let parsed: Value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
+    let parsed: Value = match key {
+        "rules" => Value::String(value.to_string()),
+        _ => serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string())),
+    };
     let path: Vec<&str> = match key.split('.').collect::<Vec<_>>().as_slice() {
-        ["seed"] | ["until_ms"] | ["start"] => vec![key],
+        ["rules"] | ["seed"] | ["until_ms"] | ["start"] => vec![key],
         ["data_plane", f] => vec!["data_plane", f],
         ["members", name, f] => vec!["config", "members", name, f],
         ["config", rest @ ..] if !rest.is_empty() => {

@@ -4,7 +4,8 @@
 //! Each member has run for a while: it has made `r0` heartbeats, its next one is due within the
 //! current jittered interval, its presence (and leader key) were written at its last heartbeat,
 //! and each split lease it holds was claimed between 3 and 6 heartbeats ago and renewed since by
-//! the renewal gate. Reconcile and replan phases are uniform over their periods.
+//! the renewal gate (0.1) or at every heartbeat (0.3). Reconcile and replan phases are uniform
+//! over their periods (0.3: the reconcile's current jittered one).
 
 use super::draw::{below, ceil_ms, nonce};
 use super::engine::Sim;
@@ -85,6 +86,7 @@ impl Sim<'_> {
         let interval = ceil_ms(jitter(wk.seed, wk.round, self.r));
         let next_hb = ORIGIN + 1 + below(self.seed, &format!("heartbeat/{name}"), interval);
         let beats = self.past_beats(&wk, next_hb, 7);
+        let (wk_seed, round) = (wk.seed, wk.round);
         if let Some(rec) = self.store.assign.get(name) {
             wk.assignment = Some(rec.splits.clone());
             wk.max_gen_seen = rec.generation;
@@ -93,7 +95,8 @@ impl Sim<'_> {
         self.workers.insert(name.to_string(), wk);
         self.store.put_presence(name, adv, beats[0]);
         self.hold_initial(name, &beats);
-        let rec = ORIGIN + 1 + below(self.seed, &format!("reconcile/{name}"), cfg.c);
+        let period = self.timing.reconcile_gap(wk_seed, round, cfg.c);
+        let rec = ORIGIN + 1 + below(self.seed, &format!("reconcile/{name}"), period);
         let replan = ORIGIN + 1 + below(self.seed, &format!("replan/{name}"), cfg.q);
         self.arm(name, TimerKind::Heartbeat, next_hb);
         self.arm(name, TimerKind::Reconcile, rec);
@@ -101,7 +104,8 @@ impl Sim<'_> {
     }
 
     /// The leases `name` holds at t = 0: claimed between its 6th and 3rd last heartbeat, then
-    /// renewed at every heartbeat at least `R` after the last write (the renewal gate).
+    /// renewed at every heartbeat at least `R` after the last write (0.1's renewal gate), or at
+    /// every heartbeat (0.3).
     fn hold_initial(&mut self, name: &str, beats: &[u64]) {
         let ids: Vec<String> = self
             .store
@@ -114,7 +118,7 @@ impl Sim<'_> {
             let claimed = lo + below(self.seed, &format!("claimed/{name}/{id}"), hi - lo + 1);
             let mut last = claimed;
             for &b in beats.iter().rev().filter(|&&b| b > claimed) {
-                if Duration::from_millis(b - last) >= self.r {
+                if self.timing.renews(Duration::from_millis(b - last), self.r) {
                     last = b;
                 }
             }

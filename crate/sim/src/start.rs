@@ -8,7 +8,8 @@ use super::options::SimError;
 use serde::Serialize;
 use spate_planner_core::{
     analyse, desired_assignment, runnable_split, stable_hash_str, AssignInputs, Assignment, Finality, Fleet,
-    LeaderInputs, LeaseEntry, LeaseVal, Rules, Scenario, SplitMix64, SplitState, SCHEMA,
+    LeaderInputs, LeaseEntry, LeaseVal, Rules, RulesChoice, RulesSource, Scenario, SplitMix64, SplitState,
+    SCHEMA,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,6 +44,9 @@ pub struct Start {
     pub lease_left_ms: BTreeMap<String, i64>,
     /// `assign.{instance}`: generation and splits.
     pub published: BTreeMap<String, (u64, Vec<String>)>,
+    /// The release the store names (decision-core-0.3.md §8), which a simulation follows unless
+    /// its script names one.
+    pub rules: RulesChoice,
 }
 
 impl Start {
@@ -72,23 +76,32 @@ impl Start {
                 .iter()
                 .map(|(m, a)| (m.clone(), (a.generation, a.splits.clone())))
                 .collect(),
+            rules: f.store_rules(),
         }
     }
 
-    /// The starting state a script asks for of a loaded snapshot: the snapshot as it is, or its
-    /// fleet settled on the plan of the snapshot (no what-if). A snapshot the core cannot plan
-    /// is refused with the core's code.
+    /// The starting state a script asks for of a loaded snapshot, by the rules the store names:
+    /// the snapshot as it is, or its fleet settled on the plan of the snapshot (no what-if). A
+    /// snapshot the core cannot plan is refused with the core's code.
     pub fn of(f: &Fleet, from: StartFrom) -> Result<Start, SimError> {
+        Start::with_rules(f, from, f.store_rules())
+    }
+
+    /// [`Start::of`] by `rules` (a script's, say: [`super::Script::rules_for`]): the fleet settled
+    /// on its plan by those rules, and the simulation's rules unless its script names others.
+    pub fn with_rules(f: &Fleet, from: StartFrom, rules: RulesChoice) -> Result<Start, SimError> {
         match from {
-            StartFrom::Snapshot => Ok(Start::from_fleet(f)),
+            StartFrom::Snapshot => Ok(Start {
+                rules,
+                ..Start::from_fleet(f)
+            }),
             StartFrom::Planned => {
-                // settled by the rules the simulator follows (0.1's), whatever the store names
                 let scenario = Scenario {
-                    rules: Some(Rules::V0_1),
+                    rules: Some(rules.rules),
                     ..Scenario::default()
                 };
                 let a = analyse(f, &scenario).map_err(|e| SimError::new(e.code, "start", e.message))?;
-                Ok(Start::planned(f, &a.applied.inputs, &a.assignment))
+                Ok(Start::planned(f, &a.applied.inputs, &a.assignment, rules))
             }
         }
     }
@@ -96,9 +109,10 @@ impl Start {
     /// The fleet settled on a plan: every member of `inputs` running with the cap the leader
     /// gives it, each split of `assignment` held by its member (leased, owner recorded), the
     /// other splits unowned, `assignment` published at the plan's generation, and the fleet's
-    /// leader still leading when it is a member (else the first member). A design review's
-    /// "this fleet in its steady state": what a sweep step crashes (docs/simulator.md).
-    pub fn planned(f: &Fleet, inputs: &LeaderInputs, assignment: &Assignment) -> Start {
+    /// leader still leading when it is a member (else the first member); simulated by `rules`
+    /// (the plan's). A design review's "this fleet in its steady state": what a sweep step
+    /// crashes (docs/simulator.md).
+    pub fn planned(f: &Fleet, inputs: &LeaderInputs, assignment: &Assignment, rules: RulesChoice) -> Start {
         let generation = f.plan.as_ref().map_or(1, |p| p.generation);
         let mut splits = (*inputs.splits).clone();
         for s in splits.values_mut() {
@@ -132,6 +146,7 @@ impl Start {
                 .iter()
                 .map(|(m, ids)| (m.clone(), (generation, ids.clone())))
                 .collect(),
+            rules,
         }
     }
 
@@ -196,6 +211,11 @@ impl Start {
             splits: map,
             lease_left_ms: BTreeMap::new(),
             published: a.into_iter().map(|(m, ids)| (m, (1, ids))).collect(),
+            // a plan at generation 1 with no elector: a 0.1 worker won the last election
+            rules: RulesChoice {
+                rules: Rules::V0_1,
+                source: RulesSource::NoElector,
+            },
         }
     }
 }

@@ -3,8 +3,8 @@
 use super::engine::{Desired, MemoKey, Sim};
 use super::outcome::{Record, SplitList, What};
 use super::queue::Item;
-use spate_planner_core::{plan, AssignInputs};
-use std::collections::BTreeSet;
+use spate_planner_core::{last_assignees, plan, AssignInputs, Rules};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 impl Sim<'_> {
@@ -34,9 +34,12 @@ impl Sim<'_> {
     }
 
     /// Create-if-absent on `leader`; the winner dirties, fences the plan to the new generation
-    /// and wants a planner run (§4). In one step nobody else can have written the key.
+    /// and wants a planner run (§4; 0.3: only over an open plan). In one step nobody else can
+    /// have written the key.
     fn try_elect(&mut self, w: &str) {
         let target = self.store.plan.map_or(1, |p| p.generation.saturating_add(1));
+        let open = self.store.plan.is_none_or(|p| p.open);
+        let plans = self.timing.plans_on_election(open);
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };
@@ -44,7 +47,7 @@ impl Sim<'_> {
         wk.leading = true;
         wk.generation = target;
         wk.dirty = true;
-        wk.plan_now = true;
+        wk.plan_now = plans;
         let nonce = wk.nonce.clone();
         self.put_leader(w, &nonce, target);
         self.rec.log(
@@ -134,21 +137,29 @@ impl Sim<'_> {
         }
     }
 
-    /// `desired_assignment` of the current store. The fast engine reuses the last result when
-    /// nothing it reads has changed (the store's input version, the reserved set, the cap).
+    /// `desired_assignment` of the current store, by the fleet's rules (0.3: with `previous`,
+    /// `last_assignees` of the `assign.*` records). The fast engine reuses the last result when
+    /// nothing it reads has changed (the store's input version, the records under 0.3, the
+    /// reserved set, the cap).
     pub(crate) fn desired(&mut self, reserved: BTreeSet<String>, default_cap: u32) -> Rc<Desired> {
         // A plan costs the budget one unit per member and per split it places, and for each
         // improving move one unit per 16 members (a move scans the heaviest members for the best
         // pair; 16 measured: a 1,000-start run then costs what its time is worth in units).
         let compute = |s: &Self, reserved: &BTreeSet<String>| {
-            let p = plan(&AssignInputs::v0_1(
-                &s.store.members,
-                &s.store.splits,
+            let previous = match s.timing.rules() {
+                Rules::V0_1 => BTreeMap::new(),
+                Rules::V0_3 => last_assignees(&s.store.assign_records(), &s.store.members),
+            };
+            let p = plan(&AssignInputs {
+                rules: s.timing.rules(),
+                members: &s.store.members,
+                splits: &s.store.splits,
                 reserved,
-                &s.store.caps,
+                previous: &previous,
+                caps: &s.store.caps,
                 default_cap,
-                s.job_seed,
-            ));
+                seed: s.job_seed,
+            });
             let m = s.store.members.len() as u64;
             let cost = m + s.store.splits.len() as u64 + p.explain.moves.len() as u64 * m.div_ceil(16);
             let a: Desired = p
@@ -165,6 +176,10 @@ impl Sim<'_> {
         }
         let key = MemoKey {
             version: self.store.input_version,
+            assign_version: match self.timing.rules() {
+                Rules::V0_1 => 0,
+                Rules::V0_3 => self.store.assign_version,
+            },
             reserved,
             default_cap,
         };

@@ -5,7 +5,7 @@
 //! This module only keeps the data consistent; who is told what is the engine's business.
 
 use super::outcome::SplitList;
-use spate_planner_core::{SplitState, SplitStatus};
+use spate_planner_core::{AssignmentVal, Rules, SplitState, SplitStatus, SCHEMA};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// When a lease-bucket key was last written, and its revision (a key's expiry event is stale
@@ -52,9 +52,10 @@ pub(crate) struct Snap {
     pub epoch: u64,
     pub attempts: u32,
     /// What `desired_assignment` reads: assignable, weight (the current owner is
-    /// `lease_owner.or(owner)`).
+    /// `lease_owner.or(owner)`; 0.3 reads the lease only while it is current).
     pub assignable: bool,
     pub weight: Option<u64>,
+    pub lease_current: bool,
 }
 
 impl Snap {
@@ -67,6 +68,22 @@ impl Snap {
             attempts: s.progress.attempts,
             assignable: s.is_assignable(),
             weight: s.assign_weight(),
+            lease_current: s.lease_is_current(),
+        }
+    }
+
+    /// What `desired_assignment` reads of the split under `rules` (decision-core.md §5 step 3;
+    /// decision-core-0.3.md §2: the lease's owner only while it is current, then the record's
+    /// owner, `previous` being the records').
+    fn facts(&self, rules: Rules) -> (bool, Option<u64>, Option<&String>, Option<&String>) {
+        match rules {
+            Rules::V0_1 => (self.assignable, self.weight, self.current_owner(), None),
+            Rules::V0_3 => (
+                self.assignable,
+                self.weight,
+                self.lease_owner.as_ref().filter(|_| self.lease_current),
+                self.owner.as_ref(),
+            ),
         }
     }
 
@@ -79,8 +96,9 @@ impl Snap {
     }
 }
 
-#[derive(Default)]
 pub(crate) struct Store {
+    /// The rules the leader decides by (what `desired_assignment` reads differs).
+    pub rules: Rules,
     pub splits: BTreeMap<String, SplitState>,
     /// Present exactly for the splits with a lease. Its `written_at` is the lease's creation or
     /// takeover; a live holder's renewals are in its `Owned::last_ok_write`.
@@ -101,8 +119,10 @@ pub(crate) struct Store {
     pub expired_like: BTreeSet<(u32, String)>,
     /// Splits with status runnable.
     pub runnable: usize,
-    /// Bumped whenever something `desired_assignment` reads changes.
+    /// Bumped whenever something `desired_assignment` reads changes (but the records).
     pub input_version: u64,
+    /// Bumped whenever an `assign.*` record is written or deleted (0.3's `previous`).
+    pub assign_version: u64,
     /// The store's revision counter.
     pub rev: u64,
 }
@@ -121,6 +141,43 @@ fn remove(map: &mut BTreeMap<String, BTreeSet<String>>, k: &str, v: &str) {
 }
 
 impl Store {
+    pub fn new(rules: Rules) -> Store {
+        Store {
+            rules,
+            splits: BTreeMap::new(),
+            lease_meta: BTreeMap::new(),
+            presence: BTreeMap::new(),
+            members: BTreeSet::new(),
+            caps: BTreeMap::new(),
+            leader: None,
+            plan: None,
+            assign: BTreeMap::new(),
+            assigned_to: BTreeMap::new(),
+            by_progress_owner: BTreeMap::new(),
+            by_lease_owner: BTreeMap::new(),
+            expired_like: BTreeSet::new(),
+            runnable: 0,
+            input_version: 0,
+            assign_version: 0,
+            rev: 0,
+        }
+    }
+
+    /// The `assign.*` records as the core reads them (`last_assignees`).
+    pub fn assign_records(&self) -> BTreeMap<String, AssignmentVal> {
+        self.assign
+            .iter()
+            .map(|(m, r)| {
+                let val = AssignmentVal {
+                    schema: SCHEMA,
+                    generation: r.generation,
+                    splits: r.splits.to_vec(),
+                };
+                (m.clone(), val)
+            })
+            .collect()
+    }
+
     pub fn next_rev(&mut self) -> u64 {
         self.rev += 1;
         self.rev
@@ -157,8 +214,8 @@ impl Store {
         let was = b.is_some_and(|b| b.status == SplitStatus::Runnable);
         let is = after.status == SplitStatus::Runnable;
         self.runnable = self.runnable + usize::from(is) - usize::from(was);
-        let facts = |s: &Snap| (s.assignable, s.weight, s.current_owner().cloned());
-        if b.map(facts) != Some(facts(after)) {
+        let rules = self.rules;
+        if b.map(|b| b.facts(rules)) != Some(after.facts(rules)) {
             self.input_version += 1;
         }
     }
@@ -212,6 +269,7 @@ impl Store {
     /// Writes `assign.{member}`, updating the index by the difference of the two lists (a merge
     /// when both are sorted, as Spate writes them).
     pub fn put_assign(&mut self, member: &str, rec: AssignRec) {
+        self.assign_version += 1;
         let old = self.assign.remove(member).map(|r| r.splits).unwrap_or_default();
         let sorted = |v: &[String]| v.windows(2).all(|w| w[0] < w[1]);
         if !sorted(&old) || !sorted(&rec.splits) {
@@ -252,6 +310,7 @@ impl Store {
     pub fn delete_assign(&mut self, member: &str) -> bool {
         match self.assign.remove(member) {
             Some(old) => {
+                self.assign_version += 1;
                 for id in old.splits.iter() {
                     remove(&mut self.assigned_to, id, member);
                 }

@@ -106,8 +106,12 @@ impl Sim<'_> {
         self.delivery();
     }
 
+    /// An `assign.*` record deleted; under 0.3 its delete event dirties the leader (§2.6).
     pub fn delete_assign(&mut self, member: &str) {
         if self.store.delete_assign(member) {
+            if self.timing.assign_delete_dirties() {
+                self.dirty_leader();
+            }
             if let Some(wk) = self.workers.get_mut(member) {
                 wk.assignment = None;
             }

@@ -371,3 +371,41 @@ fn a_thousand_or_three_thousand_starts_are_stopped_by_the_default_budget() {
         assert!(e.message.contains("before 0 ms"), "{}", e.message);
     }
 }
+
+/// `rules`: "0.1" (or "0.2", the same rules) or "0.3", read strictly (`invalid_script` at `rules`
+/// for anything else, a number included); absent, the rules the starting fleet names, which the
+/// outcome reports with their source; `--config rules=0.3` sets it as text.
+#[test]
+fn the_rules_field_is_read_strictly_and_reported() {
+    use spate_planner_core::{Rules, RulesSource};
+    assert_eq!(script(r#"{"rules": "0.3"}"#).rules, Some(Rules::V0_3));
+    assert_eq!(script(r#"{"rules": "0.2"}"#).rules, Some(Rules::V0_1));
+    assert_eq!(script(r#"{"rules": "0.1"}"#).rules, Some(Rules::V0_1));
+    assert_eq!(script("{}").rules, None);
+    for bad in [
+        r#"{"rules": "0.4"}"#,
+        r#"{"rules": 0.3}"#,
+        r#"{"rules": ""}"#,
+        r#"{"rules": ["0.3"]}"#,
+    ] {
+        assert_eq!(err(bad), ("invalid_script".into(), "rules".into()), "{bad}");
+    }
+    let mut doc = serde_json::json!({});
+    apply_override(&mut doc, "rules", "0.3").unwrap();
+    assert_eq!(doc, serde_json::json!({"rules": "0.3"}));
+    assert_eq!(Script::from_value(doc).unwrap().rules, Some(Rules::V0_3));
+    let start = fleet_8();
+    let o = run(&start, &script(r#"{"until_ms": 1000}"#));
+    assert_eq!(
+        (o.rules.rules, o.rules.source),
+        (Rules::V0_1, RulesSource::NoElector)
+    );
+    let o = run(&start, &script(r#"{"rules": "0.3", "until_ms": 1000}"#));
+    assert_eq!((o.rules.rules, o.rules.source), (Rules::V0_3, RulesSource::User));
+    let doc = o.to_json();
+    assert_eq!(
+        (&doc["rules"], &doc["rules_source"]),
+        (&serde_json::json!("0.3"), &serde_json::json!("user"))
+    );
+    assert_eq!(doc["rules_note"], "Spate 0.3 (set by the user)");
+}

@@ -86,3 +86,54 @@ fn a_crash_of_each_steps_heaviest_member_follows_spates_timing() {
     let idle = crashed[2].crash.as_ref().unwrap().idle_split_ms;
     assert!(idle >= 38_000, "idle {idle} ms");
 }
+
+/// The sweep's crash steps simulate by the rules the sweep plans by: under 0.3 (the scenario's
+/// `rules`) the heaviest member's splits run again at the leader's first step at or after its
+/// presence expiry + D: (38, 62) s (timing-0.3.md §10), or at its presence expiry with no delay;
+/// a crash script naming the other release is refused rather than mixed in.
+#[test]
+fn a_crash_step_follows_the_rules_the_sweep_plans_by() {
+    use spate_planner_core::{ErrorCode, Rules, SweepError};
+    let f = fleet().fleet();
+    let add = Axis::AddMembers { cap: Some(2) };
+    let by_0_3 = Scenario {
+        rules: Some(Rules::V0_3),
+        ..Scenario::default()
+    };
+    let model = CrashScript(&Script::default());
+    let steps = sweep(&f, &by_0_3, add, 2..=2, Some(&model as &dyn CrashModel)).unwrap();
+    let r = steps[0].crash.as_ref().unwrap().recovery_ms.unwrap();
+    assert!(38_000 < r && r < 62_000, "recovery {r} ms by 0.3");
+    let d0 = Script::parse(r#"{"rules":"0.3","config":{"rebalance_delay_ms":0}}"#).unwrap();
+    let steps = sweep(
+        &f,
+        &by_0_3,
+        add,
+        2..=2,
+        Some(&CrashScript(&d0) as &dyn CrashModel),
+    )
+    .unwrap();
+    let r0 = steps[0].crash.as_ref().unwrap().recovery_ms.unwrap();
+    assert!(
+        18_000 < r0 && r0 <= 30_000,
+        "recovery {r0} ms by 0.3 with no delay"
+    );
+    let by_0_1 = Script::parse(r#"{"rules":"0.1"}"#).unwrap();
+    let err = sweep(
+        &f,
+        &by_0_3,
+        add,
+        2..=2,
+        Some(&CrashScript(&by_0_1) as &dyn CrashModel),
+    )
+    .unwrap_err();
+    match err {
+        SweepError::Simulation { value, error } => {
+            assert_eq!(
+                (value, error.code, error.path.as_str()),
+                (2, ErrorCode::InvalidScript, "rules")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -8,8 +8,8 @@
 use crate::js::{error, to_js};
 use spate_planner_core::{
     analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, next_claims,
-    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, ErrorCode, Fleet, LiveEvent, LiveJob,
-    Rules, Scenario, ScenarioError, Snapshot, SnapshotError, NOT_SIMULATED,
+    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob, Scenario,
+    ScenarioError, Snapshot, SnapshotError,
 };
 use spate_planner_sim::{simulate, Options, Script, SimError, Start};
 use std::cell::RefCell;
@@ -280,10 +280,12 @@ impl Planner {
     }
 
     /// What the Timeline's script leaves unset takes, for this snapshot (the simulator's
-    /// defaults, the lease duration from the snapshot's lease TTL); u64 values as decimal strings.
+    /// defaults, the lease duration from the snapshot's lease TTL, the rules the store names);
+    /// u64 values as decimal strings.
     #[wasm_bindgen(js_name = simDefaults, unchecked_return_type = "SimDefaults")]
     pub fn sim_defaults(&self) -> Result<JsValue, JsValue> {
-        to_js(&spate_planner_sim::defaults(self.fleet.lease_ttl_ms))
+        let rules = self.fleet.store_rules().rules;
+        to_js(&spate_planner_sim::defaults(self.fleet.lease_ttl_ms, rules))
     }
 
     /// The plan as the JSON text `spate-planner plan --json` prints (the same bytes).
@@ -325,17 +327,12 @@ impl Planner {
 
     /// A timing simulation of this fleet (docs/simulator.md) under a script's text
     /// (docs/script-format.md): the JSON document `spate-planner simulate --json` prints (times
-    /// in ms are numbers; weights are decimal strings).
-    /// A store that names Spate 0.3 is refused (`rules_not_simulated`): the simulator keeps 0.1's
-    /// timing and decisions.
+    /// in ms are numbers; weights are decimal strings). The fleet follows the script's `rules`,
+    /// else the release the store names.
     pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
-        let rules = self.fleet.store_rules();
-        if rules.rules != Rules::V0_1 {
-            let msg = format!("{}: {NOT_SIMULATED}", rules.explain());
-            return Err(error(ErrorCode::RulesNotSimulated.as_str(), &msg, Some("rules")));
-        }
         let script = Script::parse(script).map_err(|e| sim_error(&e))?;
-        let start = Start::of(&self.fleet, script.start).map_err(|e| sim_error(&e))?;
+        let rules = script.rules_for(&self.fleet);
+        let start = Start::with_rules(&self.fleet, script.start, rules).map_err(|e| sim_error(&e))?;
         let o = simulate(&start, &script, &Options::default()).map_err(|e| sim_error(&e))?;
         Ok(o.to_json().to_string())
     }

@@ -2,7 +2,7 @@
 // lease duration is the snapshot's lease TTL) and, when comparing, B (a knob left as A follows
 // A; one changed is marked). A value the core refuses marks its input with the reason.
 import { el, attrs, button, input, select } from '../../common/page/dom.js';
-import { FIELDS, FIELD, fieldIn, effective, setField, setOverride, readInput, inputText, emptyTimeline } from '../shared/script.js';
+import { FIELDS, FIELD, fieldIn, effective, setField, setOverride, readInput, inputText, emptyTimeline, otherRelease } from '../shared/script.js';
 
 const UNIT = { ms: ' (s)', count: '', choice: '' };
 
@@ -80,13 +80,19 @@ export function createTimelineConfig(ctx) {
     controller.setTimeline({ ...t, b: compare.checked ? { rebalance_delay_ms: 0 } : null },
       compare.checked ? 'Timeline: comparing with B (rebalance delay 0 s).' : 'Timeline: one configuration.');
   });
-  const hint = attrs(el('p', "B starts as A with no rebalance delay; change any of its settings. Both run the same events.", 'hint'), { id: 'tl-compare-hint' });
+  const hint = attrs(el('p', "B starts as A with no rebalance delay; change any of its settings. Both run the same events. To see what upgrading (or not) does to the same events, compare the releases.", 'hint'), { id: 'tl-compare-hint' });
+  // B as A on the other Spate release: "0.1 vs 0.3, same crash"
+  const releases = button('Compare releases', () => {
+    const t = controller.state.timeline;
+    const other = otherRelease(effective(t.script, 'rules', controller.state.simDefaults));
+    controller.setTimeline({ ...t, b: { rules: other } }, `Timeline: comparing with B on Spate ${other}.`);
+  }, undefined, 'Compare releases: configuration B as A, on the other Spate release (0.1 or 0.3)');
   const reset = button("Spate's defaults", () => {
     const t = controller.state.timeline;
     controller.setTimeline({ ...emptyTimeline(), script: { events: t.script.events } }, "Timeline: Spate's defaults, no comparison.");
   }, undefined, "Back to Spate's defaults (the events stay)");
   const tools = el('div', undefined, 'row');
-  tools.append(compareLabel, reset);
+  tools.append(compareLabel, releases, reset);
   node.append(title, tools, hint, table.node, error);
   return {
     node,

@@ -39,6 +39,16 @@ export function figuresTable(run, hasEvents) {
   return t;
 }
 
+/** The release each configuration followed, in the core's words (`rules_note`). */
+export function rulesLine(run) {
+  const node = el('div', undefined, 'tl-rules');
+  for (const [which, model] of [['A', run.a], ...(run.b ? [['B', run.b]] : [])]) {
+    const p = attrs(el('p', `${run.b ? `${which}: ` : ''}timing and decisions of ${model.rules.note}`), { 'data-config': which, 'data-rules': model.rules.rules });
+    node.append(p);
+  }
+  return node;
+}
+
 /** The splits one configuration's events took and never ran again, each with why. */
 function stuckList(which, list) {
   const d = attrs(el('details', undefined, 'tl-stuck'), { 'data-config': which });

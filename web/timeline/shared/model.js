@@ -189,6 +189,7 @@ export function timelineModel(doc, { weightOf, ownerOf = () => null, members = [
   const s = series(splits, names.length, buckets, step, end);
   const { alive, leaders } = lives(doc, names, members, leader);
   return {
+    rules: { rules: doc.rules, source: doc.rules_source, note: doc.rules_note },
     figures: doc.figures, endMs: end, stepMs: step, buckets, members: names, firstEventMs, ...s,
     splits, alive, leaders, marks: marksOf(doc, firstEventMs),
     counts: { claims: doc.claims.length, quarantines: doc.quarantines.length, elections: doc.elections.length, events: doc.timeline.length },

@@ -58,7 +58,11 @@ export function timelineSection({ timeline, run, defaults, images = [] }) {
     return lines.join('\n');
   }
   const hasEvents = Array.isArray(timeline.script.events) && timeline.script.events.length > 0;
-  lines.push('', '### Figures', '', ...figuresLines(run, names, hasEvents));
+  lines.push('', '### Figures', '');
+  for (const [which, model] of [['A', run.a], ...(run.b ? [['B', run.b]] : [])]) {
+    if (model.rules?.note) lines.push(`${run.b ? `${which}: ` : ''}timing and decisions of ${plain(model.rules.note)}.`, '');
+  }
+  lines.push(...figuresLines(run, names, hasEvents));
   for (const img of images) {
     const span = img.range ? `, ${clock(img.range[0])} to ${clock(img.range[1])}` : '';
     lines.push('', `![${plain(names[img.which])}: each member's load over time and the idle work${span}](data:image/svg+xml;base64,${base64(img.svg)})`);

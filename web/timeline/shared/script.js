@@ -14,6 +14,10 @@ const U64_KEYS = ['seed', 'weight'];
  */
 export const FIELDS = [
   {
+    key: 'rules', label: 'release', where: 'top', unit: 'choice',
+    choices: [['0.1', 'Spate 0.1 (and 0.2)'], ['0.3', 'Spate 0.3']],
+  },
+  {
     key: 'start', label: 'starting fleet', where: 'top', unit: 'choice',
     choices: [['snapshot', 'the snapshot as it is'], ['planned', 'the fleet settled on its plan']],
   },
@@ -266,6 +270,11 @@ export function settingsText(settings) {
 /** A's settings as they are set in its script ({ key: value }, only those set). */
 export function settingsOf(script) {
   return Object.fromEntries(FIELDS.map((f) => [f.key, fieldIn(script, f.key)]).filter(([, v]) => v !== undefined && v !== null));
+}
+
+/** The release other than `rules` ('0.1' or '0.3'): what upgrading, or staying, changes. */
+export function otherRelease(rules) {
+  return rules === '0.3' ? '0.1' : '0.3';
 }
 
 /** Names for the two configurations: `A: Spate's defaults`, `B: rebalance delay 0 s`. */

@@ -144,6 +144,12 @@ pub fn arb_event(max_at: u64) -> impl Strategy<Value = String> {
 
 /// A random script for `start`: configuration, data plane and events whose names exist.
 pub fn arb_script(start: Start) -> impl Strategy<Value = (Start, Script)> {
+    arb_script_by(start, None)
+}
+
+/// [`arb_script`] with the script naming the rules `rules` (`"0.3"`), or none.
+pub fn arb_script_by(start: Start, rules: Option<&'static str>) -> impl Strategy<Value = (Start, Script)> {
+    let rules_field = rules.map_or(String::new(), |r| format!(r#""rules": "{r}", "#));
     let cfg = (
         prop::sample::select(vec![0u64, 3_000, 20_000]),
         prop::sample::select(vec![2_000u64, 30_000]),
@@ -162,7 +168,7 @@ pub fn arb_script(start: Start) -> impl Strategy<Value = (Start, Script)> {
     (cfg, prop::collection::vec(arb_event(150_000), 0..8), any::<u64>()).prop_map(
         move |((d, c, x, a, det, dp), events, seed)| {
             let text = format!(
-                r#"{{"seed": {seed}, "until_ms": 400000,
+                r#"{{{rules_field}"seed": {seed}, "until_ms": 400000,
                 "config": {{"rebalance_delay_ms": {d}, "reconcile_interval_ms": {c}, "drain_deadline_ms": {x},
                             "max_attempts": {a}, "detection_ms": {det}}},
                 "data_plane": {{{dp}}}, "events": [{}]}}"#,
@@ -322,6 +328,12 @@ pub fn check_settled(o: &Outcome) {
 
 /// The published records of the present members are `desired_assignment` of the final state.
 pub fn check_final_assignment(o: &Outcome, job_seed: u64) {
+    check_final_assignment_by(o, job_seed, spate_planner_core::Rules::V0_1);
+}
+
+/// [`check_final_assignment`] by `rules`: 0.3 with `previous`, `last_assignees` of the final
+/// `assign.*` records and members (decision-core-0.3.md §3).
+pub fn check_final_assignment_by(o: &Outcome, job_seed: u64, rules: spate_planner_core::Rules) {
     let (Some(_), Some(default_cap)) = (&o.end.leader, o.end.default_cap) else {
         return;
     };
@@ -332,14 +344,33 @@ pub fn check_final_assignment(o: &Outcome, job_seed: u64) {
         .iter()
         .filter_map(|(m, c)| c.filter(|&c| c > 0).map(|c| (m.clone(), c)))
         .collect();
-    let want = spate_planner_core::desired_assignment(&spate_planner_core::AssignInputs::v0_1(
-        &members,
-        &o.end.splits,
-        &o.end.reserved,
-        &caps,
+    let records: BTreeMap<String, spate_planner_core::AssignmentVal> = o
+        .end
+        .published
+        .iter()
+        .map(|(m, (generation, splits))| {
+            let val = spate_planner_core::AssignmentVal {
+                schema: SCHEMA,
+                generation: *generation,
+                splits: splits.clone(),
+            };
+            (m.clone(), val)
+        })
+        .collect();
+    let previous = match rules {
+        spate_planner_core::Rules::V0_1 => BTreeMap::new(),
+        spate_planner_core::Rules::V0_3 => spate_planner_core::last_assignees(&records, &members),
+    };
+    let want = spate_planner_core::desired_assignment(&spate_planner_core::AssignInputs {
+        rules,
+        members: &members,
+        splits: &o.end.splits,
+        reserved: &o.end.reserved,
+        previous: &previous,
+        caps: &caps,
         default_cap,
-        job_seed,
-    ));
+        seed: job_seed,
+    });
     for (m, ids) in &want {
         let got = o.end.published.get(m).map(|(_, s)| s.clone()).unwrap_or_default();
         assert_eq!(&got, ids, "assign.{m}");
