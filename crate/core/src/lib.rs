@@ -79,8 +79,8 @@ pub use fleet::{
 };
 pub use leader::LeaderInputs;
 pub use live::{
-    names_text, BucketState, EventKind, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp,
-    Regression, Revisions, MAX_NAMES,
+    freshness, names_text, BucketState, EventKind, Freshness, JobState, LiveChange, LiveEvent, LiveFrame,
+    LiveJob, LiveOp, Regression, Revisions, MAX_NAMES,
 };
 pub use scenario::{
     Applied, Change, Departed, DepartedState, Departure, Origin, Refused, Scenario, ScenarioError,
@@ -93,21 +93,24 @@ pub use snapshot::{
 };
 
 // A plan's figures, many plans, two snapshots, and the documents a person reads.
-pub use diff::{diff, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange};
+pub use diff::{
+    diff, CapChange, Chronology, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange,
+};
 pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{
-    converge, human_bytes, published_distance, report, summary, Balance, Churn, Counts, Heaviest, Marks,
-    Mean, MemberReport, MoveReport, PublishedDistance, Reason, Report, Round, Summary, SummarySide,
-    OVER_MEAN_PERCENT,
+    converge, human_bytes, published_distance, ratio4, reason_words, relief, report, summary, Balance, Churn,
+    Convergence, Counts, Heaviest, Marks, Mean, MemberReport, MoveReport, PublishedDistance, Reason,
+    ReasonWords, Report, Round, Summary, SummarySide, CONVERGE_FORMAT, OVER_MEAN_PERCENT,
 };
 pub use review::{
     claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info,
-    plan_document, plan_view, review, Finding, FleetChart, Image, Level, Palette, Review, ReviewInputs,
-    CLAIMS_FORMAT, PLAN_FORMAT,
+    plan_document, plan_figures, plan_view, review, Figure, FigureValue, Finding, FleetChart, Image, Level,
+    Palette, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use sweep::{
-    added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,
-    CrashFigures, CrashModel, Step, SweepError, MAX_STEPS, NOT_SIMULATED,
+    added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_document, sweep_step, today,
+    Axis, CrashError, CrashFigures, CrashModel, Step, SweepDocument, SweepError, Targets, Today, MAX_STEPS,
+    NOT_SIMULATED, SWEEP_FORMAT,
 };
 pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, WorkerView};
 

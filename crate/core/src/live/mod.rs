@@ -3,14 +3,16 @@
 //! deadlines), the change message and its JSON form ([`LiveChange`]), and a job kept current
 //! and shown in frames with what happened between them ([`LiveJob`], [`LiveEvent`]). The
 //! server holds a `JobState` per followed job; the page's worker and `watch` hold a `LiveJob`
-//! fed by the same changes.
+//! fed by the same changes. When a followed job counts as stale is [`freshness`]'s rule.
 
 mod change;
 mod events;
+mod fresh;
 mod job;
 mod state;
 
 pub use change::{LiveChange, LiveOp, Revisions};
 pub use events::{names_text, EventKind, LiveEvent, MAX_NAMES};
+pub use fresh::{freshness, Freshness};
 pub use job::{LiveFrame, LiveJob};
 pub use state::{BucketState, JobState, Regression};

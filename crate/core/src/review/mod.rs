@@ -5,6 +5,7 @@
 //! which they present; nothing below imports them.
 
 mod document;
+mod figures;
 mod findings;
 mod fleet_chart;
 mod markdown;
@@ -14,6 +15,7 @@ pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
     CLAIMS_FORMAT, PLAN_FORMAT,
 };
+pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
 pub use fleet_chart::{fleet_chart, FleetChart, Palette};
 pub use markdown::{review, Image, Review, ReviewInputs};
