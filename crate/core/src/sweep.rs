@@ -408,3 +408,21 @@ pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Opti
         .filter(|s| s.meets(max_over_mean, queued))
         .min_by_key(|s| s.value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_crash_in_the_seconds_the_tables_show() {
+        let c = CrashFigures::new("w-2".into(), Some(46_334), 646_334, 1);
+        assert_eq!((c.recovery_s.as_deref(), c.idle_split_s), (Some("46.3"), 646));
+        // idle time rounded to the nearest second, half up; never recovered: no seconds
+        let c = CrashFigures::new("w-1".into(), None, 1_500, 1);
+        assert_eq!((c.recovery_s, c.idle_split_s), (None, 2));
+        assert_eq!(CrashFigures::new("w".into(), Some(0), 499, 0).idle_split_s, 0);
+        assert_eq!(CrashFigures::new("w".into(), Some(u64::MAX), u64::MAX, 0).idle_split_s, u64::MAX / 1000);
+    }
+}
