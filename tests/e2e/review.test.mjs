@@ -88,7 +88,7 @@ function figuresOfPlan(view) {
 }
 
 function stepFigures(s) {
-  const { value, mean_load: meanLoad, ...rest } = s;
+  const { value, mean_load: meanLoad, today, ...rest } = s;
   return rest;
 }
 
@@ -108,6 +108,8 @@ test('sweep: every step is the plan of its what-if, applied through the what-if 
     assert.deepEqual((await row.allTextContents()).slice(1, 8), [thousands(fromCli.steps[3].members), humanBytes(fromCli.steps[3].max_load),
       fromCli.steps[3].max_over_mean, fromCli.steps[3].max_over_bound, thousands(fromCli.steps[3].queued), thousands(fromCli.steps[3].moves), humanBytes(fromCli.steps[3].bytes_moved)]);
     assert.match(await page.locator('.sweep-table tbody tr[data-value="0"] td').first().textContent(), /^0 \(now\)$/);
+    // today's fleet is the step the core marks, as sweep --json marks it
+    assert.deepEqual(added.steps.map((s) => s.today), [true, false, false, false, false]);
 
     const byCap = await runSweep(page, { axis: 'default_cap', from: 2, to: 6 });
     assert.deepEqual(byCap.steps, (await cliJson(['sweep', fleet, '--default-cap', '2..6', '--json'])).steps);
