@@ -20,8 +20,8 @@ let planner = null;
 /** Generation of the planner loaded, and the newest load asked for. */
 let loaded = 0;
 let newest = 0;
-/** The moves of the last plan, by scenario text: { text, moves }. */
-let kept = { text: null, moves: [] };
+/** The moves of the last plan, by scenario text, and the core's words for their reasons: { text, moves, reasons }. */
+let kept = { text: null, moves: [], reasons: [] };
 /** Set once the module has trapped: every later request fails the same way. */
 let poisoned = null;
 /** A live job's stream and frames (live/worker/job.js), or null. */
@@ -106,7 +106,7 @@ const ops = {
     if (!review.holds(planner)) planner?.free();
     planner = next;
     loaded = generation;
-    kept = { text: null, moves: [] };
+    kept = { text: null, moves: [], reasons: [] };
     live?.close();
     live = input.live || null;
     live?.started(next, info);
@@ -126,7 +126,7 @@ const ops = {
     const text = scenarioText(scenario);
     const r = guard(() => planner.analyse(text));
     const planMs = performance.now() - t0;
-    kept = { text, moves: r.view.report.moves };
+    kept = { text, moves: r.view.report.moves, reasons: r.view.reasons };
     return {
       view: withoutMoves(r.view),
       baseline: r.baseline && withoutMoves(r.baseline),
@@ -148,8 +148,11 @@ const ops = {
   },
 
   moves({ text, ...query }) {
-    if (kept.text !== text) kept = { text, moves: guard(() => planner.plan(text)).report.moves };
-    return movesSlice(kept.moves, query);
+    if (kept.text !== text) {
+      const view = guard(() => planner.plan(text));
+      kept = { text, moves: view.report.moves, reasons: view.reasons };
+    }
+    return movesSlice(kept.moves, { ...query, reasons: kept.reasons });
   },
 
   planJson({ text }) {

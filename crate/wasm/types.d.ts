@@ -38,7 +38,10 @@ export type Change =
   | { op: "set_weight"; split: string; weight: U64 | number }
   | { op: "add_splits"; count: U64 | number; weight: U64 | number; prefix: string; owner?: string }
   | UnknownChange;
-/** A change whose `op` this planner does not know, kept as written; it is refused (`unknown_op`). */
+/**
+ * A change whose `op` this planner does not know, or that it cannot read (a bad field), kept as
+ * written; it is refused (`unknown_op`, `invalid_change`).
+ */
 export interface UnknownChange { op: string; [field: string]: unknown; }
 export interface Scenario {
   format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; rules?: Rules | "0.2"; changes: Change[];
@@ -51,12 +54,23 @@ export interface Departed {
 export interface Finding { level: "fatal" | "warning" | "notice"; code: string; message: string; }
 export interface MemberReport {
   name: string; cap: number; default_cap: boolean; lanes: number; lanes_now: number;
-  load_now: U64; load_planned: U64; gained: number; lost: number;
+  load_now: U64; load_planned: U64;
+  /** `load_planned - load_now`, a signed decimal string ("-1024"). */
+  load_change: string; gained: number; lost: number;
 }
 export type Reason =
   | "unowned" | "owner_gone" | "over_cap" | "improve" | "queued"
   | "lease_not_current" | "previous" | "record_owner";
-export interface MoveReport { split: string; weight: U64; from: string | null; to: string | null; reason: Reason; gain: U64 | null; }
+export interface MoveReport {
+  split: string; weight: U64; from: string | null; to: string | null; reason: Reason; gain: U64 | null;
+  /** What the improving move took off the heavier of its two members: min(weight, gain / weight). */
+  relief: U64 | null;
+}
+/** A reason in the words the report and the dashboard use, and in a sentence. */
+export interface ReasonWords { reason: Reason; words: string; help: string; }
+/** A figure of the Details table: counts as numbers, bytes as decimal strings, ratios with four decimals. */
+export type FigureValue = { count: number } | { bytes: U64 } | { ratio: string } | { text: string };
+export interface Figure { label: string; value: FigureValue; unit?: string; note?: string; }
 export interface Counts {
   splits: number; assigned: number; queued: number; reserved: number; completed: number;
   quarantined: number; waiting_for_spec: number;
@@ -98,19 +112,25 @@ export interface PlanView {
   rules: Rules; rules_source: RulesSource; rules_note: string;
   rebalance_delay_ms: U64; departed: Departed[]; reserved: string[]; findings: Finding[];
   scenario: Scenario; refused: Refused[]; assignment?: Record<string, string[]>; report: Report;
-  summary: Summary; published: PublishedDistance | null; warnings: Warning[];
+  summary: Summary; figures: Figure[]; reasons: ReasonWords[]; published: PublishedDistance | null;
+  warnings: Warning[];
 }
 /** `Planner.analyse()`: the plan and its baseline (null when the scenario has no change). */
 export interface Analysed { view: PlanView; baseline: PlanView | null; }
 
-export interface ActionView { split: string; action: "claim" | "quarantine"; kind: "create" | "released" | "reclaim" | "expired"; }
-export interface WorkerLine { cap: number; held: number; has_assignment: boolean; skipped: number; }
+export interface ActionView { order: number; split: string; action: "claim" | "quarantine"; kind: "create" | "released" | "reclaim" | "expired"; }
+export interface WorkerLine {
+  cap: number; held: number; has_assignment: boolean; actions: number; acts: boolean; skipped: number;
+  /** Why it skipped candidates, in words (null: it skipped none). */
+  skipped_why: string | null;
+}
+export interface ClaimsTotals { members: number; actions: number; acting: number; idle: number; }
 /** The workers' next actions (`spate-planner claims --json`). */
 export interface ClaimsDocument {
   format: string; job: string; taken_at_ms: I64; assignment_source: "published" | "plan";
   max_attempts: number; rules: Rules; rules_source: RulesSource; rules_note: string;
   claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
-  fenced: Record<string, string[]>; workers: Record<string, WorkerLine>;
+  fenced: Record<string, string[]>; workers: Record<string, WorkerLine>; totals: ClaimsTotals;
 }
 
 export interface SplitLine {
@@ -137,17 +157,26 @@ export interface ReplayFrame {
 }
 export interface Round {
   round: number; moves: number; weight_moved: U64; improving_moves: number; bound_hit: boolean;
-  max_over_mean: number; max_over_bound: number;
+  /** Four decimals. */
+  max_over_mean: string; max_over_bound: string;
 }
+/** `Planner.converge()`: the document of `spate-planner converge --json`. */
+export interface Convergence { format: string; rounds: Round[]; converged: boolean; verdict: string; }
+/** When a followed job is stale (no change for longer than the lease TTL): `Planner.freshness()`. */
+export interface Freshness { last_change_ms: I64; lease_ttl_ms: U64; stale_after_ms: I64 | null; }
 export interface SweepStep {
   value: number; members: number; max_load: U64; mean_load: number; max_over_mean: string;
   max_over_bound: string; queued: number; moves: number; bytes_moved: U64; at_cap: number;
   bound_hit: boolean;
+  /** This step plans today's fleet (the scenario as it is). */
+  today: boolean;
   /** With a crash script: its heaviest member crashed, simulated (`sweep --crash-heaviest`). */
   crash?: CrashFigures;
 }
 /** `Planner.sweepVerdict()`: per step whether it meets the targets, and the smallest value that does. */
 export interface SweepVerdict { meets: boolean[]; smallest: number | null; }
+/** `Planner.sweepToday()`: the value that is today's fleet (null: none is), in words too. */
+export interface SweepToday { value: number | null; note: string; }
 /** `Planner.simDefaults()`: what a Timeline script leaves unset takes, for this snapshot. */
 export interface SimDefaults {
   /** The release whose timing and decisions the fleet follows: the one the store names. */
@@ -158,23 +187,36 @@ export interface SimDefaults {
   max_attempts: number; detection_ms: U64; drain_ms: U64; seed: U64; until_ms: U64;
 }
 /** A sweep step's crash of its heaviest member, from the fleet settled on the step's plan. */
-export interface CrashFigures { member: string; recovery_ms: U64 | null; idle_split_ms: U64; idle_weighted: string; }
+export interface CrashFigures {
+  member: string; recovery_ms: U64 | null; idle_split_ms: U64; idle_weighted: string;
+  /** `recovery_ms` in seconds, one decimal (null: never); `idle_split_ms` in whole seconds, rounded. */
+  recovery_s: string | null; idle_split_s: U64;
+}
 export interface Identity {
   job: string; taken_at_ms: I64; plan_generation: U64 | null; members: number; splits: number; rules: RulesChoice;
 }
 export interface MemberChange {
   name: string; load_before: U64 | null; load_after: U64 | null; cap_before: number | null; cap_after: number | null;
+  /** `load_after - load_before` (a side where it is not a member counts 0), a signed decimal string. */
+  load_change: string;
 }
+export interface CapChange { name: string; before: number; after: number; }
 export interface OwnerChange { split: string; before: string | null; after: string | null; }
 export interface DiffFigures {
-  max_load_now: U64; max_load_planned: U64; max_over_mean_planned: number; queued: number;
+  max_load_now: U64; max_load_planned: U64; max_over_mean_planned: string; queued: number;
   moves: number; bytes_moved: U64; completed: number; quarantined: number;
 }
 /** `Planner.compare(before, scenario)`: the document of `spate-planner diff --json` (`--rules` the scenario's). */
 export interface Diff {
   before: Identity; after: Identity; joined: string[]; left: string[]; members: MemberChange[];
-  owner_changes: OwnerChange[]; figures_before: DiffFigures; figures_after: DiffFigures;
-  decision: { published: boolean; matches: boolean; differences: Record<string, [string | null, string | null]> };
+  cap_changes: CapChange[]; owner_changed: number; owner_changes: OwnerChange[];
+  figures_before: DiffFigures; figures_after: DiffFigures;
+  decision: {
+    published: boolean; matches: boolean; differing: number;
+    differences: Record<string, [string | null, string | null]>; verdict: string;
+  };
+  /** Whether "before" was taken before "after"; the warning when it was not. */
+  chronology: "forward" | "same_instant" | "backwards"; chronology_warning: string | null;
 }
 /** One rule set's plan in figures (`RulesDiff`). */
 export interface RulesSide {

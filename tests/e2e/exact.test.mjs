@@ -8,10 +8,10 @@
 // baseline and the refused change; errors show where the person is looking.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launch, watchedPage, ready, cli, axeViolations, message, inView } from './browser.mjs';
+import { startServer, launch, watchedPage, ready, cli, axeViolations, message, inView, applyForm } from './browser.mjs';
 import { humanBytes, thousands, plural } from '../../web/common/shared/format.js';
 
 let chrome;
@@ -206,13 +206,51 @@ for (const delay of [0, 100, 400]) {
   });
 }
 
+/**
+ * Holds the worker's answers to `analyse` while `window.holdAnalyse` is true (the page sees them
+ * once `window.releaseAnalyses()` is called, in order): a plan can then be kept from appearing,
+ * so that what the page does before it appears is tested every time, not when the machine is slow.
+ */
+function holdPlans(page) {
+  return page.addInitScript(() => {
+    const Real = window.Worker;
+    window.holdAnalyse = false;
+    const held = [];
+    window.heldAnalyses = () => held.length;
+    window.releaseAnalyses = () => { window.holdAnalyse = false; for (const deliver of held.splice(0)) deliver(); };
+    window.Worker = class extends Real {
+      constructor(...args) {
+        super(...args);
+        this.ops = new Map();
+      }
+
+      postMessage(m, ...rest) {
+        if (m?.id) this.ops.set(m.id, m.op);
+        return super.postMessage(m, ...rest);
+      }
+
+      set onmessage(fn) {
+        super.onmessage = (ev) => {
+          const d = ev.data;
+          if (window.holdAnalyse && d && !d.progress && !d.live && this.ops.get(d.id) === 'analyse') held.push(() => fn.call(this, ev));
+          else fn.call(this, ev);
+        };
+      }
+
+      get onmessage() { return super.onmessage; }
+    };
+  });
+}
+
 for (const delay of [0, 200, 500, 1000]) {
   test(`Apply pressed ${delay} ms after the snapshot is parsing, before its plan appears, waits for it (the button says so) and is applied`, async () => {
     const file = await bigSnapshot();
     await withPage([file], async (page, server) => {
-      // the page presses Apply itself, `delay` ms after the load says it is parsing: while the
-      // worker reads the snapshot and plans it, before the page has a plan of it
+      await holdPlans(page);
+      // the page presses Apply itself, `delay` ms after the load says it is parsing; the first
+      // plan is held until then, so the press always comes before the page has a plan
       await page.addInitScript((ms) => {
+        window.holdAnalyse = true;
         const wait = setInterval(() => {
           const root = document.querySelector('spate-planner')?.shadowRoot;
           if (!/^parsing /.test(root?.querySelector('.progress span')?.textContent ?? '')) return;
@@ -223,6 +261,7 @@ for (const delay of [0, 200, 500, 1000]) {
             window.seenPlans = Number(document.querySelector('spate-planner').dataset.plans || 0);
             form.querySelector('button[type=submit]').click();
             window.saidWaiting = form.querySelector('button[type=submit]').textContent;
+            window.releaseAnalyses();
           }, ms);
         }, 5);
       }, delay);
@@ -235,12 +274,41 @@ for (const delay of [0, 200, 500, 1000]) {
       assert.equal(r.job, 'big');
       assert.equal(r.has, true, 'the change is in the plan shown');
       // pressed before the plan appeared, it said what it waited for
-      if (r.seenPlans === 0) assert.match(r.said, /^Apply: (waiting for the snapshot being loaded|planning)…$/);
+      assert.equal(r.seenPlans, 0);
+      assert.equal(r.said, 'Apply: waiting for the snapshot being loaded…');
       assert.match(await page.locator('ol.changes').textContent(), /add member w-early/);
       await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('form[data-form="add"] button[type=submit]').textContent === 'Apply');
     });
   });
 }
+
+test('a second Apply while the change before it is still planning waits for it (the button says so); both are applied, in order', async () => {
+  await withPage([], async (page, server) => {
+    await holdPlans(page);
+    await page.goto(server.url);
+    await ready(page);
+    const before = await page.evaluate(() => document.querySelector('spate-planner').controller.state.result.view.report.members.find((m) => m.name === 'worker-02').cap);
+    await page.evaluate(() => { window.holdAnalyse = true; });
+    await applyForm(page, 'add', { 'new member name': 'w-first' });
+    // the first change's plan is held: it is still planning
+    await page.waitForFunction(() => window.heldAnalyses() === 1);
+    assert.equal(await page.locator('form[data-form="add"] button[type=submit]').textContent(), 'Apply: planning…');
+    const cap = before === 5 ? '6' : '5';
+    await applyForm(page, 'cap', { 'member whose cap to change': 'worker-02', 'new cap': cap });
+    assert.equal(await page.locator('form[data-form="cap"] button[type=submit]').textContent(), 'Apply: waiting for the change before it…');
+    await page.evaluate(() => window.releaseAnalyses());
+    await page.waitForFunction(() => document.querySelector('spate-planner').controller.state.scenario.changes.length === 2);
+    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('form[data-form="cap"] button[type=submit]').textContent === 'Apply');
+    const s = await page.evaluate(() => {
+      const st = document.querySelector('spate-planner').controller.state;
+      return { changes: st.scenario.changes, members: st.result.view.report.members.map((m) => [m.name, m.cap]) };
+    });
+    assert.deepEqual(s.changes, [{ op: 'add_member', member: 'w-first' }, { op: 'set_cap', member: 'worker-02', cap: Number(cap) }]);
+    assert.ok(s.members.some(([n]) => n === 'w-first'), 'the first change is planned');
+    assert.deepEqual(s.members.find(([n]) => n === 'worker-02'), ['worker-02', Number(cap)], 'and the second, on top of it');
+    assert.match(await page.locator('ol.changes').textContent(), /add member w-first.*cap of worker-02: \d/s);
+  });
+});
 
 test('a ?snapshot= that cannot be loaded says so, naming it, and shows no fleet: 404, cross-origin, not JSON, too large', async () => {
   await withPage([], async (page, server) => {
@@ -277,9 +345,53 @@ test('a link with an unknown op shows the baseline and the refused change, never
     assert.match(await message(page), /A change of the link no longer applies; the rest are shown.*change 1/s);
     // the baseline is there: the Moves tile names it
     assert.match(await page.locator('.tile[data-tile="moves"] .sub').textContent(), /; baseline \d/);
-    // and the page's plan document is what the command line prints for the same scenario
     const { doc } = await documents(page);
     assert.deepEqual(doc.refused.map((r) => [r.index, r.code]), [[0, 'unknown_op']]);
+  });
+});
+
+/**
+ * A scenario that partly applies: an op the planner does not know, a member that is not there, a
+ * known op with a field it cannot read, and changes that apply. One policy, the core's: the
+ * command line and the page leave out the same changes for the same reasons and plan the rest.
+ */
+const PARTLY = {
+  format: 'spate-planner-scenario/1',
+  changes: [
+    { op: 'add_member', member: 'w-new', cap: 12 },
+    { op: 'explode', how: { big: true } },
+    { op: 'set_cap', member: 'ghost', cap: 3 },
+    { op: 'set_cap', member: 'worker-02', cap: 'lots' },
+    { op: 'remove_member', member: 'worker-03', departure: 'graceful' },
+  ],
+};
+
+test('a partly applying scenario: the page\'s refused changes and plan are plan --what-if --json\'s; a known op with a bad field is refused on both, not the whole scenario', async () => {
+  const file = await snapshot('partly.json', ['--splits', '600', '--members', '8', '--job', 'partly']);
+  const whatIf = join(dir, 'partly-what-if.json');
+  await writeFile(whatIf, JSON.stringify(PARTLY));
+  const r = await cli(['plan', file, '--what-if', whatIf, '--json']);
+  assert.equal(r.status, 0, `without --strict the command plans what applies: ${r.stderr}`);
+  const fromCli = JSON.parse(r.stdout);
+  const refused = [[1, 'unknown_op'], [2, 'unknown_member'], [3, 'invalid_change']];
+  assert.deepEqual(fromCli.refused.map((x) => [x.index, x.code]), refused);
+  for (const [i, code] of refused) assert.match(r.stderr, new RegExp(`warning: change ${i + 1} not applied, left out of the plan: .*\\[${code}\\]`));
+  const strict = await cli(['plan', file, '--what-if', whatIf, '--json', '--strict']);
+  assert.equal(strict.status, 1);
+  assert.match(strict.stderr, /3 change\(s\) of the scenario do not apply \(--strict\)/);
+  await withPage([file], async (page, server) => {
+    await page.goto(`${server.url}#scenario=${encodeURIComponent(JSON.stringify(PARTLY))}`);
+    await ready(page);
+    // the page's list of changes marks exactly the command line's refusals, in its words
+    const failing = await page.locator('ol.changes li.failing').evaluateAll((lis) => lis.map((li) => [Number(li.dataset.change), li.querySelector('.reason').textContent]));
+    assert.deepEqual(failing, fromCli.refused.map((x) => [x.index, `not applied: ${x.message} (${x.code})`]));
+    assert.match(await message(page), /3 changes of the link no longer apply; the rest are shown/);
+    // the rest are planned: the new member is in the chart, the one that left is not
+    assert.equal(await page.locator('.chart button[data-member="w-new"]').count(), 1);
+    assert.equal(await page.locator('.chart button[data-member="worker-03"]').count(), 0);
+    // and the page's plan document is the command line's, byte for byte
+    const text = await page.evaluate(() => document.querySelector('spate-planner').controller.ask('planJson'));
+    assert.equal(text, r.stdout.trimEnd());
   });
 });
 

@@ -120,8 +120,11 @@ test('Planner: claims, split search by owner, convergence', () => {
   assert.equal(one.assignment_source, 'plan');
   const owned = p.findSplits('', 'worker-01', 1000);
   assert.ok(owned.length > 0 && owned.every((s) => s.owner === 'worker-01' || s.lease_owner === 'worker-01'));
-  const rounds = p.converge('', 10);
-  assert.equal(rounds[rounds.length - 1].moves, 0);
+  const c = p.converge('', 10);
+  assert.equal(c.format, 'spate-planner-converge/1');
+  assert.equal(c.rounds[c.rounds.length - 1].moves, 0);
+  assert.equal(c.converged, true);
+  assert.equal(c.verdict, `Converged: round ${c.rounds.length} moves nothing.`);
   p.free();
 });
 
@@ -149,15 +152,21 @@ test('Planner.fromBytes(bytes, now): the state read as taken now (a live job\'s 
   now.free();
 });
 
-test('Planner: changes that do not apply are refused with code and path; a scenario it cannot read throws; u64 fields as strings; the handle stays usable', () => {
+test('Planner: changes that do not apply or cannot be read are refused with code and path; a scenario it cannot read as a whole throws; u64 fields as strings; the handle stays usable', () => {
   const p = planner.Planner.demo(50, 3, 1);
   // the core's one policy: a change that does not apply (an unknown member, an unknown op) is
   // left out and listed with its reason, the rest planned
   const partly = p.plan('{"changes":[{"op":"set_cap","member":"nobody","cap":1},{"op":"fly"},{"op":"add_member","member":"y"}]}');
   assert.deepEqual(partly.refused.map((r) => [r.index, r.code, r.path]), [[0, 'unknown_member', 'changes[0].member'], [1, 'unknown_op', 'changes[1].op']]);
   assert.ok(partly.report.members.some((m) => m.name === 'y'));
-  assert.throws(() => p.plan('{"changes":[{"op":"set_cap","member":"x"}]}'), (e) => e.code === 'invalid_scenario');
-  assert.throws(() => p.plan('{"changes":[{"op":3}]}'), (e) => e.code === 'invalid_scenario');
+  // a change it cannot read (a known op with a field missing, an op that is not a string) is
+  // such a change too; a scenario it cannot read as a whole throws
+  const unread = p.plan('{"changes":[{"op":"set_cap","member":"x"},{"op":3},{"op":"add_member","member":"z"}]}');
+  assert.deepEqual(unread.refused.map((r) => [r.index, r.code, r.path]), [[0, 'invalid_change', 'changes[0]'], [1, 'invalid_change', 'changes[1]']]);
+  assert.match(unread.refused[0].message, /missing field `cap`/);
+  assert.ok(unread.report.members.some((m) => m.name === 'z'));
+  assert.throws(() => p.plan('{"changes":{}}'), (e) => e.code === 'invalid_scenario');
+  assert.throws(() => p.plan('{"default_cap":"x"}'), (e) => e.code === 'invalid_scenario');
   const v = p.plan('{"rebalance_delay_ms":"0","changes":[{"op":"add_member","member":"x","cap":2},{"op":"add_splits","count":"2","weight":"18446744073709551615","prefix":"big-"}]}');
   assert.equal(v.report.members.length, 4);
   assert.equal(v.rebalance_delay_ms, '0');

@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkSweep, checkTargets, currentValue, countScale, ratioScale, valueScale, stepCells, crashCells } from '../../web/review/shared/sweep-model.js';
+import { checkSweep, checkTargets, countScale, ratioScale, valueScale, stepCells, crashCells } from '../../web/review/shared/sweep-model.js';
 import { upgradeRows, sideTitle, todayText } from '../../web/review/shared/upgrade-model.js';
-import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names } from '../../web/review/shared/compare-model.js';
+import { sideBySide, decisionVerdict, memberLoads, maxLoad, capText, names } from '../../web/review/shared/compare-model.js';
+import { signedBytes } from '../../web/common/shared/format.js';
 import { loadPlanner } from '../wasm.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -56,14 +57,20 @@ test("targets: the core's smallest value meeting both, as spate-planner sweep --
   assert.equal(Planner.maxSweepSteps(), 1024);
 });
 
-test("today's fleet on each axis", () => {
-  const view = (caps, dc = 8) => ({ default_cap: dc, report: { members: caps.map((cap) => ({ cap })) } });
-  assert.deepEqual(currentValue('add_members', view([4, 8])), { value: 0, note: 'no member added' });
-  assert.equal(currentValue('default_cap', view([4, 8], 12)).value, 12);
-  assert.equal(currentValue('member_cap', view([6, 6, 6])).value, 6);
-  const mixed = currentValue('member_cap', view([96, 16, 256]));
+test("today's fleet: the core marks its step, and says which value it is on each axis", async () => {
+  const { Planner } = await loadPlanner();
+  const a = Planner.demo(300, 6, 1);
+  assert.deepEqual(a.sweep('', 'add_members', 0, 2, 0, '').map((s) => s.today), [true, false, false]);
+  assert.deepEqual(a.sweepToday('', 'add_members', 0), { value: 0, note: 'no member added' });
+  assert.deepEqual(a.sweepToday('{"default_cap":12}', 'default_cap', 0), { value: 12, note: 'the default cap now (12)' });
+  assert.deepEqual(a.sweep('{"default_cap":12}', 'default_cap', 11, 13, 0, '').map((s) => s.today), [false, true, false]);
+  const names = a.info().members.map((m) => m.name);
+  const caps = (cs) => JSON.stringify({ changes: names.map((member, i) => ({ op: 'set_cap', member, cap: cs[i % cs.length] })) });
+  assert.equal(a.sweepToday(caps([6]), 'member_cap', 0).value, 6);
+  const mixed = a.sweepToday(caps([96, 16, 256]), 'member_cap', 0);
   assert.equal(mixed.value, null);
   assert.match(mixed.note, /caps differ now \(16–256\)/);
+  assert.ok(a.sweep(caps([96, 16, 256]), 'member_cap', 15, 17, 0, '').every((s) => !s.today), 'no step is today\'s fleet');
 });
 
 test('scales: the splits axis turns logarithmic when its values span orders of magnitude', () => {
@@ -85,6 +92,11 @@ test('scales: the splits axis turns logarithmic when its values span orders of m
   assert.deepEqual(valueScale(2, 33, 8).ticks.map((t) => t.label), ['5', '10', '15', '20', '25', '30']);
   assert.equal(valueScale(4, 4, 5).at(4), 0.5);
   assert.deepEqual(stepCells(step(3, '1.0400', 1200)), ['3', '13', '1000 B', '1.0400', '1.0400', '1,200', '5', '2.00 KiB', '0']);
+  // the crash cells are the core's seconds, as they are
+  const crash = { member: 'w-1', recovery_ms: '12345', idle_split_ms: '2500', idle_weighted: '1', recovery_s: '12.3', idle_split_s: '3' };
+  assert.deepEqual(crashCells(step(3, '1.0', 0, { crash })), ['w-1', '12.3 s', '3']);
+  assert.deepEqual(crashCells(step(3, '1.0', 0, { crash: { ...crash, recovery_ms: null, recovery_s: null } })), ['w-1', 'never', '3']);
+  assert.deepEqual(crashCells(step(3, '1.0', 0)), ['—', '—', '—']);
 });
 
 const DIFF = {
@@ -92,15 +104,18 @@ const DIFF = {
   after: { job: 'orders', taken_at_ms: '1767229200000', plan_generation: null, members: 3, splits: 10, rules: { rules: '0.3', source: 'user' } },
   joined: ['w-new'], left: ['w-2'],
   members: [
-    { name: 'w-1', load_before: '1073741824', load_after: '536870912', cap_before: 4, cap_after: 6 },
-    { name: 'w-2', load_before: '2147483648', load_after: null, cap_before: 4, cap_after: null },
-    { name: 'w-new', load_before: null, load_after: '3221225472', cap_before: null, cap_after: 4 },
-    { name: 'w-3', load_before: '10', load_after: '10', cap_before: 2, cap_after: 2 },
+    { name: 'w-1', load_before: '1073741824', load_after: '536870912', cap_before: 4, cap_after: 6, load_change: '-536870912' },
+    { name: 'w-2', load_before: '2147483648', load_after: null, cap_before: 4, cap_after: null, load_change: '-2147483648' },
+    { name: 'w-new', load_before: null, load_after: '3221225472', cap_before: null, cap_after: 4, load_change: '3221225472' },
+    { name: 'w-3', load_before: '10', load_after: '10', cap_before: 2, cap_after: 2, load_change: '0' },
   ],
+  cap_changes: [{ name: 'w-1', before: 4, after: 6 }],
+  owner_changed: 1,
   owner_changes: [{ split: 's1', before: 'w-2', after: 'w-new' }],
-  figures_before: { max_load_now: '2147483648', max_load_planned: '1610612736', max_over_mean_planned: 1.00004, queued: 0, moves: 2, bytes_moved: '1024', completed: 1, quarantined: 0 },
-  figures_after: { max_load_now: '3221225472', max_load_planned: '3221225472', max_over_mean_planned: 1.5, queued: 4, moves: 0, bytes_moved: '0', completed: 2, quarantined: 1 },
-  decision: { published: true, matches: false, differences: { s1: ['w-1', 'w-new'], s4: [null, 'w-3'] } },
+  figures_before: { max_load_now: '2147483648', max_load_planned: '1610612736', max_over_mean_planned: '1.0000', queued: 0, moves: 2, bytes_moved: '1024', completed: 1, quarantined: 0 },
+  figures_after: { max_load_now: '3221225472', max_load_planned: '3221225472', max_over_mean_planned: '1.5000', queued: 4, moves: 0, bytes_moved: '0', completed: 2, quarantined: 1 },
+  decision: { published: true, matches: false, differing: 2, differences: { s1: ['w-1', 'w-new'], s4: [null, 'w-3'] }, verdict: 'The later published assignment differs from what the planner decided from the earlier snapshot for 2 splits.' },
+  chronology: 'forward', chronology_warning: null,
 };
 
 test('compare model: the two sides, the decision, caps and loads', () => {
@@ -110,14 +125,15 @@ test('compare model: the two sides, the decision, caps and loads', () => {
   assert.deepEqual(rows.rules, ['Spate 0.1', 'Spate 0.3 (picked)']);
   assert.deepEqual(rows['max load now'], ['2.00 GiB', '3.00 GiB', '2,147,483,648 bytes', '3,221,225,472 bytes']);
   assert.deepEqual(rows['max / mean planned'], ['1.0000', '1.5000']);
-  assert.deepEqual(decisionVerdict(DIFF), { level: 'differs', count: 2, text: 'The later published assignment differs from what the planner decided from the earlier snapshot for 2 splits.' });
-  assert.equal(decisionVerdict({ ...DIFF, decision: { published: true, matches: true, differences: {} } }).level, 'ok');
-  assert.equal(decisionVerdict({ ...DIFF, decision: { published: false, matches: false, differences: {} } }).level, 'none');
-  assert.deepEqual(capChanges(DIFF), [{ name: 'w-1', before: 4, after: 6 }]);
+  // the core's verdict and count, as they are
+  assert.deepEqual(decisionVerdict(DIFF), { level: 'differs', count: 2, text: DIFF.decision.verdict });
+  assert.equal(decisionVerdict({ ...DIFF, decision: { published: true, matches: true, differing: 0, differences: {}, verdict: 'v' } }).level, 'ok');
+  assert.equal(decisionVerdict({ ...DIFF, decision: { published: false, matches: false, differing: 0, differences: {}, verdict: 'v' } }).level, 'none');
   const loads = memberLoads(DIFF);
   assert.deepEqual(loads.map((r) => r.name), ['w-1', 'w-2', 'w-new', 'w-3']); // the core's order, kept
   assert.equal(loads[1].after, null);
   assert.equal(loads[1].change, -2147483648n);
+  assert.equal(loads[2].change, 3221225472n);
   assert.equal(maxLoad(loads), 3221225472n);
   assert.deepEqual(loads.map(capText), ['4 → 6', '4 → —', '— → 4', '2']);
   assert.deepEqual([signedBytes(-536870912n), signedBytes(3221225472n), signedBytes(0n)], ['−512 MiB', '+3.00 GiB', '±0 B']);
@@ -161,9 +177,11 @@ test('SweepStep[] and Diff as declared are what the module returns (tsc)', async
   }
 });
 
-test("crashCells: the member crashed, its recovery in seconds or never, idle split-seconds", () => {
-  assert.deepEqual(crashCells({ crash: { member: 'w-2', recovery_ms: '46334', idle_split_ms: '646334', idle_weighted: '1' } }), ['w-2', '46.3 s', '646']);
-  assert.deepEqual(crashCells({ crash: { member: 'w-1', recovery_ms: null, idle_split_ms: '1500', idle_weighted: '1' } }), ['w-1', 'never', '2']);
+test("crashCells: the member crashed, its recovery in seconds or never, idle split-seconds: the core's seconds", async () => {
+  const { Planner } = await loadPlanner();
+  const [step] = Planner.demo(300, 6, 1).sweep('', 'add_members', 0, 0, 0, '{"format":"spate-planner-script/1"}');
+  const c = step.crash;
+  assert.deepEqual(crashCells(step), [c.member, c.recovery_s === null ? 'never' : `${c.recovery_s} s`, Number(c.idle_split_s).toLocaleString('en')]);
   assert.deepEqual(crashCells({}), ['—', '—', '—']);
 });
 

@@ -11,7 +11,7 @@ import { toFragment, fromFragment, linkExtras } from '../../web/shell/shared/per
 import { emptyScenario } from '../../web/common/shared/scenario.js';
 import { defaultRange, AXES } from '../../web/review/shared/sweep-model.js';
 import { MEMBER_COLUMNS, orderWarning, memberLoads } from '../../web/review/shared/compare-model.js';
-import { acts, skippedText, workerFacts, claimsSummary, fencedText } from '../../web/plan/shared/claims-text.js';
+import { skippedText, workerFacts, claimsSummary, fencedText } from '../../web/plan/shared/claims-text.js';
 import { recoverySentences, stuckGroups, stuckText } from '../../web/timeline/shared/recovery.js';
 
 test('tab keys (ARIA tab pattern): arrows wrap around, Home is the first tab, End the last; other keys are not theirs', () => {
@@ -98,22 +98,19 @@ test("permalink: the store's state gives every part of the link (the sweep under
   assert.equal(x.before, null);
 });
 
-const view = (defaultCap, caps) => ({ default_cap: defaultCap, report: { members: caps.map((cap, i) => ({ name: `w${i}`, cap })) } });
-
-test("the sweep's default ranges take in today's value: a default cap of 96 is swept over 64..128, one inside 2..32 keeps it", () => {
-  assert.deepEqual(defaultRange('default_cap', view(96, [96, 96])), { from: 64, to: 128 });
-  assert.deepEqual(defaultRange('default_cap', view(8, [8])), { from: AXES.default_cap.from, to: AXES.default_cap.to });
-  assert.deepEqual(defaultRange('default_cap', view(1, [1])), { from: 1, to: 32 });
-  assert.deepEqual(defaultRange('member_cap', view(8, [40, 40])), { from: 8, to: 72 });
+test("the sweep's default ranges take in today's value (the core's): a default cap of 96 is swept over 64..128, one inside 2..32 keeps it", () => {
+  assert.deepEqual(defaultRange('default_cap', 96), { from: 64, to: 128 });
+  assert.deepEqual(defaultRange('default_cap', 8), { from: AXES.default_cap.from, to: AXES.default_cap.to });
+  assert.deepEqual(defaultRange('default_cap', 1), { from: 1, to: 32 });
+  assert.deepEqual(defaultRange('member_cap', 40), { from: 8, to: 72 });
   // caps that differ have no today's value: the axis's range
-  assert.deepEqual(defaultRange('member_cap', view(8, [40, 50])), { from: 2, to: 32 });
-  assert.deepEqual(defaultRange('add_members', view(96, [96])), { from: 0, to: 8 });
-  assert.deepEqual(defaultRange('default_cap', null), { from: 2, to: 32 });
+  assert.deepEqual(defaultRange('member_cap', null), { from: 2, to: 32 });
+  assert.deepEqual(defaultRange('add_members', 0), { from: 0, to: 8 });
 });
 
-const diff = (members, before = '1000', after = '2000') => ({
-  before: { taken_at_ms: before }, after: { taken_at_ms: after },
-  members: members.map(([name, lb, la, cb, ca]) => ({ name, load_before: lb, load_after: la, cap_before: cb, cap_after: ca })),
+const diff = (members, before = '1000', after = '2000', warning = null) => ({
+  before: { taken_at_ms: before }, after: { taken_at_ms: after }, chronology_warning: warning,
+  members: members.map(([name, lb, la, cb, ca]) => ({ name, load_before: lb, load_after: la, cap_before: cb, cap_after: ca, load_change: String(BigInt(la ?? 0) - BigInt(lb ?? 0)) })),
 });
 
 test('Compare: members in natural order first, sortable by each column (absent sides last, ties by name)', () => {
@@ -127,30 +124,27 @@ test('Compare: members in natural order first, sortable by each column (absent s
   assert.deepEqual(order(4), ['worker-1', 'worker-10', 'worker-100', 'worker-2']);
 });
 
-test('Compare: a warning when "before" is not earlier than the snapshot shown (later, or the same instant), none when it is', () => {
+test('Compare: the core\'s warning when "before" is not earlier, with when each was taken; none when it is', () => {
   assert.equal(orderWarning(diff([], '1000', '2000')), null);
-  assert.match(orderWarning(diff([], '3000', '2000')), /not earlier than the snapshot shown.*runs backwards/);
-  assert.match(orderWarning(diff([], '2000', '2000')), /same instant/);
-  // exact beyond 2^53
-  assert.match(orderWarning(diff([], '9007199254740993', '9007199254740992')), /runs backwards/);
+  assert.equal(orderWarning(diff([], '3600000', '0', 'It runs backwards.')),
+    'It runs backwards. ("Before" was taken 1970-01-01 01:00:00 UTC; "after", the snapshot shown, 1970-01-01 00:00:00 UTC.)');
 });
 
-test('Claims: "skipped" in words — no assignment record, not in its assignment, or beyond its cap once its lanes fill; idle members folded', () => {
-  assert.equal(skippedText({ skipped: 0, held: 1, cap: 4, has_assignment: true }, []), '');
-  assert.equal(skippedText({ skipped: 3, held: 0, cap: 4, has_assignment: false }, []), '3 candidates skipped: it has no assignment record, so it claims nothing');
-  // lanes left after its claims: only the assignment can have skipped them
-  assert.equal(skippedText({ skipped: 1, held: 1, cap: 4, has_assignment: true }, [{ action: 'claim' }]), '1 candidate skipped: not in its assignment');
-  // held 2 + 2 claims = cap 4: the cap may have skipped the rest too
-  assert.equal(skippedText({ skipped: 3414, held: 2, cap: 4, has_assignment: true }, [{ action: 'claim' }, { action: 'claim' }, { action: 'quarantine' }]),
+test('Claims: the core\'s "skipped" words with how many, the facts of a worker, the totals; idle members folded', () => {
+  assert.equal(skippedText({ skipped: 0, skipped_why: null }), '');
+  assert.equal(skippedText({ skipped: 3414, skipped_why: 'not in its assignment, or beyond its cap of 4 lanes' }),
     '3,414 candidates skipped: not in its assignment, or beyond its cap of 4 lanes');
-  assert.equal(workerFacts({ skipped: 0, held: 1200, cap: 2048, has_assignment: true }, []), 'holds 1,200 of 2,048 lanes; has an assignment');
-  const doc = { claims: { a: [{ action: 'claim' }], b: [], c: [], d: [] }, drains: { c: ['s1'] }, fenced: { d: ['s9'] }, assignment_source: 'plan', max_attempts: 4 };
-  // a fenced split is dropped: the worker acts
-  assert.deepEqual(['a', 'b', 'c', 'd'].map((x) => acts(doc, x)), [true, false, true, true]);
+  assert.equal(skippedText({ skipped: 1, skipped_why: 'not in its assignment' }), '1 candidate skipped: not in its assignment');
+  assert.equal(workerFacts({ skipped: 0, skipped_why: null, held: 1200, cap: 2048, has_assignment: true }), 'holds 1,200 of 2,048 lanes; has an assignment');
   assert.equal(fencedText([]), '');
   assert.match(fencedText(['s9', 's10']), /^fenced, .*not held, not drained, no lane\): s9, s10$/);
-  assert.equal(claimsSummary(doc, ['a', 'b', 'c'], 1), '3 live members, 1 action (acting on the plan; max_attempts 4). 1 of them has nothing to claim, quarantine, drain or drop.');
-  assert.equal(claimsSummary({ ...doc, assignment_source: 'published' }, ['a'], 0), '1 live member, 1 action (acting on the published records; max_attempts 4).');
+  const doc = { assignment_source: 'plan', max_attempts: 4, totals: { members: 3, actions: 1, acting: 2, idle: 1 } };
+  assert.equal(claimsSummary(doc), '3 live members, 1 action (acting on the plan; max_attempts 4). 1 of them has nothing to claim, quarantine, drain or drop.');
+  // one member shown, whatever it does: no idle count
+  assert.equal(claimsSummary({ ...doc, assignment_source: 'published', totals: { members: 1, actions: 1, acting: 0, idle: 1 } }, true),
+    '1 live member, 1 action (acting on the published records; max_attempts 4).');
+  assert.equal(claimsSummary({ ...doc, totals: { members: 2048, actions: 12000, acting: 2000, idle: 48 } }),
+    '2,048 live members, 12,000 actions (acting on the plan; max_attempts 4). 48 of them have nothing to claim, quarantine, drain or drop.');
 });
 
 test('recovery in words: what the events took, which never ran again and why (grouped, largest first), what else stopped, what was idle before', () => {

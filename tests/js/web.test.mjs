@@ -3,7 +3,7 @@
 // crate/core/tests/partial.rs and report/summary.rs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { humanBytes, thousands, parseBytes, exactBytes, ratio, gainRelief, utc, plural } from '../../web/common/shared/format.js';
+import { humanBytes, thousands, parseBytes, exactBytes, ratio, signedBytes, utc, plural } from '../../web/common/shared/format.js';
 import { naturalCompare, sortRows } from '../../web/common/shared/sort.js';
 import { scenarioText, parseScenario, describe, emptyScenario } from '../../web/common/shared/scenario.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
@@ -33,7 +33,11 @@ test('parseScenario refuses what is not a scenario, with a code', () => {
   assert.throws(() => parseScenario('{not json'), (e) => e.code === 'invalid_scenario');
   assert.throws(() => parseScenario('[]'), (e) => e.code === 'invalid_scenario');
   assert.throws(() => parseScenario('{"format":"other/2"}'), (e) => e.code === 'unsupported_format');
-  assert.throws(() => parseScenario('{"changes":[3]}'), (e) => e.code === 'invalid_scenario');
+  assert.throws(() => parseScenario('{"changes":3}'), (e) => e.code === 'invalid_scenario');
+  // a change is the core's to read: one it cannot read is kept as written, and refused there
+  assert.deepEqual(parseScenario('{"changes":[3,{"op":"set_cap","member":"w1","cap":"lots"}]}').changes, [3, { op: 'set_cap', member: 'w1', cap: 'lots' }]);
+  assert.equal(describe({ op: 'set_cap', member: 'w1', cap: 'lots' }, { code: 'invalid_change' }), '{"op":"set_cap","member":"w1","cap":"lots"}');
+  assert.equal(describe(3, { code: 'invalid_change' }), '3');
 });
 
 test('scenario text carries every change, one the core does not know included, for the core to judge', () => {
@@ -79,16 +83,9 @@ test('formatting: sizes, separators, exact bytes, ratios, times', () => {
   assert.equal(utc('1764547200000'), '2025-12-01 00:00:00 UTC');
 });
 
-test('gainRelief: what an improving move takes off the heavier member', () => {
-  // D = 10, w = 3: gain 3·7 = 21; the pair's max falls by min(3, 7) = 3
-  assert.equal(gainRelief('21', '3'), 3n);
-  // D = 10, w = 8: gain 8·2 = 16; falls by 2
-  assert.equal(gainRelief('16', '8'), 2n);
-  // a 20-digit gain stays exact
-  const w = 6442450944n;
-  const d = 3n * w + 12345n;
-  assert.equal(gainRelief(String(w * (d - w)), String(w)), w);
-  assert.equal(gainRelief(null, '5'), null);
+test('signedBytes: a load change with its sign, exact beyond 2^53', () => {
+  assert.deepEqual([signedBytes('-536870912'), signedBytes('3221225472'), signedBytes('0')], ['−512 MiB', '+3.00 GiB', '±0 B']);
+  assert.equal(signedBytes('-18446744073709551615'), '−16.0 EiB');
 });
 
 test('natural sort: worker-2 < worker-10 < worker-100, and sort by now, planned, change', () => {
@@ -149,11 +146,15 @@ test('the chart folds a big fleet to the top 25, the heaviest now and planned pi
 test('moves slices: exact u128 order, filter by member', () => {
   assert.equal(cmpDecimal('99999999999999999999', '100000000000000000000'), -1);
   const moves = [
-    { split: 's-10', weight: '5', from: 'a', to: 'b', reason: 'improve', gain: '100000000000000000000' },
-    { split: 's-2', weight: '7', from: 'b', to: 'c', reason: 'improve', gain: '99999999999999999999' },
-    { split: 's-1', weight: '7', from: null, to: 'a', reason: 'unowned', gain: null },
+    { split: 's-10', weight: '5', from: 'a', to: 'b', reason: 'improve', gain: '100000000000000000000', relief: '10000000000000000000' },
+    { split: 's-2', weight: '7', from: 'b', to: 'c', reason: 'improve', gain: '99999999999999999999', relief: '9999999999999999999' },
+    { split: 's-1', weight: '7', from: null, to: 'a', reason: 'unowned', gain: null, relief: null },
   ];
-  assert.deepEqual(movesSlice(moves, { sort: 'gain', desc: true }).rows.map((m) => m.split), ['s-10', 's-2', 's-1']);
+  assert.deepEqual(movesSlice(moves, { sort: 'relief', desc: true }).rows.map((m) => m.split), ['s-10', 's-2', 's-1']);
+  // a reason is found by its code or by the core's words for it
+  const reasons = [{ reason: 'unowned', words: 'unowned: fill', help: '' }, { reason: 'improve', words: 'improving move', help: '' }];
+  assert.equal(movesSlice(moves, { filter: 'improving', reasons }).total, 2);
+  assert.equal(movesSlice(moves, { filter: 'fill', reasons }).total, 1);
   assert.deepEqual(movesSlice(moves, { sort: 'split', desc: false }).rows.map((m) => m.split), ['s-1', 's-2', 's-10']);
   assert.deepEqual(movesSlice(moves, { sort: 'split', desc: false, member: 'a' }).rows.map((m) => m.split), ['s-1', 's-10']);
   assert.equal(movesSlice(moves, { filter: 'unowned' }).total, 1);

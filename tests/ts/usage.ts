@@ -16,7 +16,7 @@ export async function example(bytes: Uint8Array): Promise<string> {
   const why: 'unowned' | 'owner_gone' | 'over_cap' | 'improve' | 'queued' | 'lease_not_current' | 'previous' | 'record_owner' | undefined = view.report.moves[0]?.reason;
   const claims = p.claims('', heaviest, true, 4);
   const first = Object.values(claims.claims)[0]?.map((c) => `${c.kind}:${c.action}:${c.split}`) ?? [];
-  const rounds = p.converge('', 10).map((r) => r.moves);
+  const rounds = p.converge('', 10).rounds.map((r) => r.moves);
   const fatal = view.findings.filter((f) => f.level === 'fatal').map((f) => f.message);
   try {
     Planner.fromText('nope');

@@ -54,7 +54,13 @@ fn claims(args: &ClaimsArgs) -> Result<(), String> {
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;
     } else {
         writeln!(out, "{}", claims_rules_note(a.applied.rules)).map_err(|e| e.to_string())?;
-        crate::human::claims(&mut out, &next, |x| a.applied.inputs.cap_of(x)).map_err(|e| e.to_string())?;
+        crate::human::claims(
+            &mut out,
+            &next,
+            |x| a.applied.inputs.cap_of(x),
+            |x| source.has_assignment(&fleet, &a, x),
+        )
+        .map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
 }

@@ -227,10 +227,11 @@ pub fn claims(
     out: &mut impl Write,
     next: &BTreeMap<String, NextActions>,
     caps: impl Fn(&str) -> u32,
+    has_assignment: impl Fn(&str) -> bool,
 ) -> Result<()> {
     for (x, n) in next {
         writeln!(out, "{}: holds {} of {} lane(s)", shown(x), n.held.len(), caps(x))?;
-        if n.actions.is_empty() && n.drains.is_empty() && n.fenced.is_empty() {
+        if !n.acts() {
             writeln!(out, "  nothing to do")?;
         }
         for c in &n.actions {
@@ -252,12 +253,8 @@ pub fn claims(
                 shown(id)
             )?;
         }
-        if n.skipped > 0 {
-            writeln!(
-                out,
-                "  ({} candidate(s) passed over: not assigned to it, or no free lane)",
-                n.skipped
-            )?;
+        if let Some(why) = n.skipped_why(caps(x), has_assignment(x)) {
+            writeln!(out, "  ({} candidate(s) skipped: {why})", n.skipped)?;
         }
     }
     Ok(())
@@ -283,14 +280,9 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
         a.splits
     )?;
     let dc = &d.decision;
-    match (dc.published, dc.matches) {
-        (false, _) => writeln!(out, "the later state has no published assignment to compare")?,
-        (true, true) => writeln!(out, "the later published assignment is what the planner decided from the earlier state")?,
-        (true, false) => writeln!(
-            out,
-            "the later published assignment differs from what the planner decided from the earlier state for {} split(s)",
-            dc.differences.len()
-        )?,
+    writeln!(out, "{}", dc.verdict)?;
+    if let Some(w) = d.chronology_warning {
+        writeln!(out, "{w}")?;
     }
     writeln!(out, "joined: {}\nleft:   {}", names(&d.joined), names(&d.left))?;
     writeln!(out, "\nmembers:")?;
@@ -327,8 +319,8 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
         ),
         (
             "max/mean planned",
-            format!("{:.4}", fb.max_over_mean_planned),
-            format!("{:.4}", fa.max_over_mean_planned),
+            fb.max_over_mean_planned.clone(),
+            fa.max_over_mean_planned.clone(),
         ),
         ("queued", fb.queued.to_string(), fa.queued.to_string()),
         ("moves pending", fb.moves.to_string(), fa.moves.to_string()),

@@ -9,6 +9,7 @@ mod bench_live;
 mod bench_sim;
 mod claims;
 mod conformance;
+mod converge;
 mod cut;
 mod demo;
 mod diff_rules;
@@ -60,6 +61,8 @@ enum Command {
     Claims(claims::ClaimsArgs),
     /// The plan's figures across a range of fleet sizes or caps.
     Sweep(review::SweepArgs),
+    /// The plan carried out and replanned, round after round, until a round moves nothing.
+    Converge(converge::Args),
     /// Compare two snapshots of a job: members, caps, owners, figures, and the leader's decision.
     Diff(review::DiffArgs),
     /// The store planned by Spate 0.1's rules and by 0.3's, side by side: what upgrading changes.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Claims(args) => claims::run(&args),
         Command::Sweep(args) => review::run_sweep(&args),
+        Command::Converge(args) => converge::run(&args),
         Command::Diff(args) => review::run_diff(&args),
         Command::DiffRules(args) => diff_rules::run(&args),
         Command::Report(args) => report::run_report(&args),

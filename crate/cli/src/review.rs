@@ -1,7 +1,7 @@
 //! `spate-planner sweep` and `spate-planner diff`: the design-review commands.
 
 use spate_planner_core::{
-    diff, human_bytes, smallest_meeting, sweep, to_json, Axis, CrashModel, Rules, Scenario, Step,
+    diff, human_bytes, sweep, sweep_document, to_json, Axis, CrashModel, Rules, Scenario, Step, Targets,
 };
 use spate_planner_sim::{CrashScript, Script, MAX_SCRIPT_BYTES};
 use std::io::Write;
@@ -73,17 +73,6 @@ pub fn run_sweep(args: &SweepArgs) -> ExitCode {
     }
 }
 
-#[derive(serde::Serialize)]
-struct SweepDocument<'a> {
-    format: &'static str,
-    job: &'a str,
-    taken_at_ms: i64,
-    axis: Axis,
-    scenario: &'a Scenario,
-    steps: &'a [Step],
-    smallest_meeting: Option<u32>,
-}
-
 /// The script of --crash-heaviest: the file given, else Spate's defaults.
 fn crash_script(args: &SweepArgs) -> Result<Option<Script>, String> {
     if !args.crash_heaviest {
@@ -115,25 +104,20 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     let model = script.as_ref().map(CrashScript);
     let crash = model.as_ref().map(|m| m as &dyn CrashModel);
     let steps = sweep(&fleet, &base, axis, range, crash).map_err(|e| format!("{e} [{}]", e.code()))?;
-    let best = args
-        .max_over_mean
-        .and_then(|r| smallest_meeting(&steps, r, args.max_queued))
-        .map(|s| s.value);
+    let targets = args.max_over_mean.map(|r| Targets {
+        max_over_mean: r,
+        max_queued: args.max_queued,
+    });
+    let doc =
+        sweep_document(&fleet, &base, axis, &steps, targets).map_err(|e| format!("{e} [{}]", e.code))?;
+    let best = doc.smallest_meeting;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let doc = SweepDocument {
-            format: "spate-planner-sweep/1",
-            job: &fleet.job,
-            taken_at_ms: fleet.taken_at_ms,
-            axis,
-            scenario: &base,
-            steps: &steps,
-            smallest_meeting: best,
-        };
         let text = to_json(&doc).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {
         sweep_table(&mut out, &steps, args, best).map_err(|e| e.to_string())?;
+        writeln!(out, "today's fleet: {}", doc.today.note).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
 }
@@ -157,7 +141,7 @@ fn sweep_table(
     for s in steps {
         writeln!(
             out,
-            "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}{}{}",
+            "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}{}{}{}",
             s.value,
             s.members,
             human_bytes(s.max_load),
@@ -168,7 +152,8 @@ fn sweep_table(
             human_bytes(s.bytes_moved),
             s.at_cap,
             crash_cells(s),
-            if s.bound_hit { "  (move bound hit)" } else { "" }
+            if s.bound_hit { "  (move bound hit)" } else { "" },
+            if s.today { "  (today's fleet)" } else { "" }
         )?;
     }
     if args.crash_heaviest {
@@ -187,11 +172,10 @@ fn crash_cells(s: &Step) -> String {
         Some(c) => format!(
             "  {:<12} {:>9} {:>12}",
             crate::term::shown(&c.member),
-            c.recovery_ms.map_or_else(
-                || "never".to_string(),
-                |ms| format!("{:.1} s", ms as f64 / 1000.0)
-            ),
-            c.idle_split_ms / 1000
+            c.recovery_s
+                .as_deref()
+                .map_or_else(|| "never".to_string(), |s| format!("{s} s")),
+            c.idle_split_s
         ),
     }
 }

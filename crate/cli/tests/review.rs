@@ -226,3 +226,78 @@ fn the_report_and_the_review_document_name_the_rules_and_their_source() {
         "{err}"
     );
 }
+
+#[test]
+fn the_sweep_document_marks_todays_fleet_and_names_its_targets() {
+    let snap = demo("today.json", "6", "2");
+    let doc = json(&[
+        "sweep",
+        &snap,
+        "--add-members",
+        "0..2",
+        "--max-over-mean",
+        "1.5",
+        "--json",
+    ]);
+    assert_eq!(
+        doc["today"],
+        serde_json::json!({"value": 0, "note": "no member added"})
+    );
+    let today: Vec<bool> = doc["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["today"].as_bool().unwrap())
+        .collect();
+    assert_eq!(today, [true, false, false]);
+    assert_eq!(
+        doc["targets"],
+        serde_json::json!({"max_over_mean": 1.5, "max_queued": 0})
+    );
+    let o = Command::new(BIN)
+        .args(["sweep", &snap, "--add-members", "0..1"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        table.contains("(today's fleet)") && table.contains("today's fleet: no member added"),
+        "{table}"
+    );
+}
+
+#[test]
+fn converge_prints_the_rounds_and_the_verdict_the_dashboard_shows() {
+    let snap = demo("converge.json", "6", "4");
+    let doc = json(&["converge", &snap, "--json"]);
+    assert_eq!(doc["format"], "spate-planner-converge/1");
+    let rounds = doc["rounds"].as_array().unwrap();
+    let last = rounds.last().unwrap();
+    assert_eq!(last["moves"], 0);
+    assert_eq!(doc["converged"], true);
+    assert_eq!(
+        doc["verdict"],
+        format!("Converged: round {} moves nothing.", last["round"])
+    );
+    // the first round is the plan of the snapshot: its moves are plan --json's
+    let plan = json(&["plan", &snap, "--json"]);
+    assert_eq!(rounds[0]["moves"], plan["report"]["churn"]["moves"]);
+    assert_eq!(
+        rounds[0]["max_over_mean"].as_str().unwrap().len(),
+        6,
+        "four decimals"
+    );
+    // at most --max-rounds (the demo fleet's first plan moves splits)
+    assert!(rounds.len() > 1, "{rounds:?}");
+    let one = json(&["converge", &snap, "--max-rounds", "1", "--json"]);
+    assert_eq!(one["rounds"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (one["converged"].as_bool(), one["verdict"].as_str()),
+        (Some(false), Some("Still moving after 1 round."))
+    );
+    let o = Command::new(BIN).args(["converge", &snap]).output().unwrap();
+    let table = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        table.trim_end().ends_with(doc["verdict"].as_str().unwrap()),
+        "{table}"
+    );
+}

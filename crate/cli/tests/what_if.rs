@@ -1,6 +1,7 @@
 //! `plan --what-if` with changes that do not apply: the core's one policy (the dashboard's too):
 //! each such change is named on standard error and in the JSON document, the rest are planned,
-//! and the command succeeds; `--strict` makes it fail without a plan.
+//! and the command succeeds (a change of a known op with a bad field too); `--strict` makes it
+//! fail without a plan.
 
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -33,7 +34,7 @@ fn files() -> (String, String) {
     let what_if = dir().join("what-if.json");
     std::fs::write(
         &what_if,
-        r#"{"changes":[{"op":"add_member","member":"a"},{"op":"explode"},{"op":"set_cap","member":"ghost","cap":1},{"op":"add_member","member":"b"}]}"#,
+        r#"{"changes":[{"op":"add_member","member":"a"},{"op":"explode"},{"op":"set_cap","member":"ghost","cap":1},{"op":"set_cap","member":"a","cap":"lots"},{"op":"add_member","member":"b"}]}"#,
     )
     .unwrap();
     (snap.to_str().unwrap().into(), what_if.to_str().unwrap().into())
@@ -53,6 +54,11 @@ fn changes_that_do_not_apply_are_named_and_the_rest_planned() {
         err.contains("warning: change 3 not applied") && err.contains("changes[2].member [unknown_member]"),
         "{err}"
     );
+    // a known op with a bad field is one more change that does not apply, not a failed command
+    assert!(
+        err.contains("warning: change 4 not applied") && err.contains("at changes[3] [invalid_change]"),
+        "{err}"
+    );
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     let refused: Vec<(u64, &str)> = doc["refused"]
         .as_array()
@@ -60,7 +66,10 @@ fn changes_that_do_not_apply_are_named_and_the_rest_planned() {
         .iter()
         .map(|r| (r["index"].as_u64().unwrap(), r["code"].as_str().unwrap()))
         .collect();
-    assert_eq!(refused, [(1, "unknown_op"), (2, "unknown_member")]);
+    assert_eq!(
+        refused,
+        [(1, "unknown_op"), (2, "unknown_member"), (3, "invalid_change")]
+    );
     let members: Vec<&str> = doc["report"]["members"]
         .as_array()
         .unwrap()
@@ -88,7 +97,7 @@ fn strict_fails_without_a_plan() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("error: change 2 not applied")
-            && err.contains("2 change(s) of the scenario do not apply (--strict)"),
+            && err.contains("3 change(s) of the scenario do not apply (--strict)"),
         "{err}"
     );
     // a scenario that applies whole plans with --strict as without

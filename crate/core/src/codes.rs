@@ -87,6 +87,9 @@ codes! {
         InvalidScenario => "invalid_scenario",
         /// A scenario change whose `op` this planner does not know (refused; the others apply).
         UnknownOp => "unknown_op",
+        /// A scenario change that cannot be read: a known `op` with a missing, unknown or
+        /// ill-typed field, or not an object with a string `op` (refused; the others apply).
+        InvalidChange => "invalid_change",
         /// A scenario change names a member that is not there.
         UnknownMember => "unknown_member",
         /// A scenario change names a split that is not there.

@@ -7,7 +7,7 @@
 use crate::exact::count;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse, Analysis};
-use crate::report::Report;
+use crate::report::{ratio4, Report};
 use crate::rules::{Rules, RulesChoice};
 use crate::scenario::{Scenario, ScenarioError};
 use serde::Serialize;
@@ -34,6 +34,47 @@ pub struct MemberChange {
     pub load_after: Option<u64>,
     pub cap_before: Option<u32>,
     pub cap_after: Option<u32>,
+    /// `load_after - load_before`, a side where it is not a member counting 0.
+    pub load_change: i128,
+}
+
+/// A member on both sides whose cap changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CapChange {
+    pub name: String,
+    pub before: u32,
+    pub after: u32,
+}
+
+/// Whether "before" was taken before "after".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chronology {
+    /// Before is the earlier snapshot, as a comparison reads it.
+    Forward,
+    /// Both were taken at the same instant: nothing happened between them.
+    SameInstant,
+    /// Before was taken later: the comparison runs backwards.
+    Backwards,
+}
+
+impl Chronology {
+    fn of(before_ms: i64, after_ms: i64) -> Chronology {
+        match before_ms.cmp(&after_ms) {
+            std::cmp::Ordering::Less => Chronology::Forward,
+            std::cmp::Ordering::Equal => Chronology::SameInstant,
+            std::cmp::Ordering::Greater => Chronology::Backwards,
+        }
+    }
+
+    /// The warning a comparison that does not run forward carries (`None` when it does).
+    pub fn warning(self) -> Option<&'static str> {
+        match self {
+            Chronology::Forward => None,
+            Chronology::SameInstant => Some("\"Before\" is not earlier than \"after\": both were taken at the same instant, so nothing happened between them."),
+            Chronology::Backwards => Some("\"Before\" is not earlier than \"after\": it was taken later, so the comparison runs backwards (joined and left, and every change, read the wrong way round); take the earlier snapshot as \"before\"."),
+        }
+    }
 }
 
 /// A split whose current owner changed.
@@ -49,7 +90,8 @@ pub struct OwnerChange {
 pub struct Figures {
     pub max_load_now: u64,
     pub max_load_planned: u64,
-    pub max_over_mean_planned: f64,
+    /// The planned max/mean load, four decimals.
+    pub max_over_mean_planned: String,
     pub queued: u32,
     pub moves: u32,
     pub bytes_moved: u64,
@@ -63,8 +105,12 @@ pub struct DecisionCheck {
     /// The later state has `assign.*` records to compare.
     pub published: bool,
     pub matches: bool,
+    /// How many splits `differences` lists.
+    pub differing: u32,
     /// Splits whose published member differs from the planned one (planned, published).
     pub differences: BTreeMap<String, (Option<String>, Option<String>)>,
+    /// The check in one sentence.
+    pub verdict: String,
 }
 
 /// The comparison.
@@ -75,10 +121,17 @@ pub struct Diff {
     pub joined: Vec<String>,
     pub left: Vec<String>,
     pub members: Vec<MemberChange>,
+    /// The members on both sides whose cap changed, by name.
+    pub cap_changes: Vec<CapChange>,
+    /// How many splits `owner_changes` lists.
+    pub owner_changed: u32,
     pub owner_changes: Vec<OwnerChange>,
     pub figures_before: Figures,
     pub figures_after: Figures,
     pub decision: DecisionCheck,
+    /// Whether "before" was taken before "after", and the warning when it was not.
+    pub chronology: Chronology,
+    pub chronology_warning: Option<&'static str>,
 }
 
 fn identity(f: &Fleet, a: &Analysis) -> Identity {
@@ -96,7 +149,7 @@ fn figures(r: &Report) -> Figures {
     Figures {
         max_load_now: r.members.iter().map(|m| m.load_now).max().unwrap_or(0),
         max_load_planned: r.balance.max_load,
-        max_over_mean_planned: r.balance.max_over_mean,
+        max_over_mean_planned: ratio4(r.balance.max_over_mean),
         queued: r.counts.queued,
         moves: r.churn.moves,
         bytes_moved: r.churn.weight_moved,
@@ -117,12 +170,31 @@ fn members(b: &Analysis, a: &Analysis) -> Vec<MemberChange> {
     let names: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     names
         .into_iter()
-        .map(|n| MemberChange {
-            name: n.clone(),
-            load_before: before.get(n).map(|v| v.0),
-            load_after: after.get(n).map(|v| v.0),
-            cap_before: before.get(n).map(|v| v.1),
-            cap_after: after.get(n).map(|v| v.1),
+        .map(|n| {
+            let (b, a) = (before.get(n), after.get(n));
+            let load = |v: Option<&(u64, u32)>| i128::from(v.map_or(0, |v| v.0));
+            MemberChange {
+                name: n.clone(),
+                load_before: b.map(|v| v.0),
+                load_after: a.map(|v| v.0),
+                cap_before: b.map(|v| v.1),
+                cap_after: a.map(|v| v.1),
+                load_change: load(a) - load(b),
+            }
+        })
+        .collect()
+}
+
+fn cap_changes(members: &[MemberChange]) -> Vec<CapChange> {
+    members
+        .iter()
+        .filter_map(|m| match (m.cap_before, m.cap_after) {
+            (Some(before), Some(after)) if before != after => Some(CapChange {
+                name: m.name.clone(),
+                before,
+                after,
+            }),
+            _ => None,
         })
         .collect()
 }
@@ -161,10 +233,22 @@ fn decision(planned: &Analysis, later: &Fleet) -> DecisionCheck {
         .filter(|id| plan.get(*id) != published.get(*id))
         .map(|id| (id.clone(), (plan.get(id).cloned(), published.get(id).cloned())))
         .collect();
+    let published = !later.published.is_empty();
+    let differing = count(differences.len());
+    let verdict = match (published, differences.is_empty()) {
+        (false, _) => "The later snapshot has no published assignment (no assign.* records) to check against the planner.".to_string(),
+        (true, true) => "The later published assignment is exactly what the planner decided from the earlier snapshot.".to_string(),
+        (true, false) => format!(
+            "The later published assignment differs from what the planner decided from the earlier snapshot for {differing} split{}.",
+            if differing == 1 { "" } else { "s" }
+        ),
+    };
     DecisionCheck {
-        published: !later.published.is_empty(),
-        matches: !later.published.is_empty() && differences.is_empty(),
+        published,
+        matches: published && differences.is_empty(),
+        differing,
         differences,
+        verdict,
     }
 }
 
@@ -179,15 +263,22 @@ pub fn diff(before: &Fleet, after: &Fleet, rules: Option<Rules>) -> Result<Diff,
     let a = analyse(after, &scenario)?;
     let names = |f: &Fleet| f.members.keys().cloned().collect::<BTreeSet<_>>();
     let (nb, na) = (names(before), names(after));
+    let members = members(&b, &a);
+    let owners = owner_changes(before, after);
+    let chronology = Chronology::of(before.taken_at_ms, after.taken_at_ms);
     Ok(Diff {
         before: identity(before, &b),
         after: identity(after, &a),
         joined: na.difference(&nb).cloned().collect(),
         left: nb.difference(&na).cloned().collect(),
-        members: members(&b, &a),
-        owner_changes: owner_changes(before, after),
+        cap_changes: cap_changes(&members),
+        members,
+        owner_changed: count(owners.len()),
+        owner_changes: owners,
         figures_before: figures(&b.report),
         figures_after: figures(&a.report),
         decision: decision(&b, after),
+        chronology,
+        chronology_warning: chronology.warning(),
     })
 }

@@ -99,15 +99,16 @@ pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, 
 // scenarios, the one path from a fleet to its analysis, and demo snapshots.
 pub use demo::{demo_snapshot, DemoParams};
 pub use live::{
-    change_line, names_text, state_line, status_line, BucketState, EventKind, JobState, LiveChange,
-    LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader,
-    Regression, Replay, ReplayFrame, Revisions, StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT,
-    REPLAY_FAR,
+    change_line, freshness, names_text, state_line, status_line, BucketState, EventKind, Freshness, JobState,
+    LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem, Recorded, RecordedStatus, Recording,
+    RecordingHeader, Regression, Replay, ReplayFrame, Revisions, StateReason, MAX_RECORDING_BYTES,
+    RECORDING_FORMAT, REPLAY_FAR,
 };
 pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{
-    converge, human_bytes, published_distance, report, summary, Balance, Churn, Counts, Heaviest, Marks,
-    Mean, MemberReport, MoveReport, PublishedDistance, Reason, Report, Round, Summary, SummarySide,
+    converge, human_bytes, published_distance, ratio4, reason_words, relief, report, summary, Balance, Churn,
+    Convergence, Counts, Heaviest, Marks, Mean, MemberReport, MoveReport, PublishedDistance, Reason,
+    ReasonWords, Report, Round, Summary, SummarySide, CONVERGE_FORMAT,
 };
 pub use scenario::{
     Applied, Change, Departed, DepartedState, Departure, Origin, Refused, Scenario, ScenarioError,
@@ -118,14 +119,17 @@ pub use synth::{bench_fleet, max_min_ratio, runnable_split, Shape, SplitMix64};
 
 // Many analyses: two snapshots, two releases' rules, a sweep; and at the top the documents a
 // person reads.
-pub use diff::{diff, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange};
+pub use diff::{
+    diff, CapChange, Chronology, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange,
+};
 pub use review::{
     claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info, gauges,
-    last_publish_ms, plan_document, plan_view, review, Finding, FleetChart, Gauges, Image, Level, LoadGauges,
-    Palette, PublishedGauges, Review, ReviewInputs, SplitStates,
+    last_publish_ms, plan_document, plan_figures, plan_view, review, Figure, FigureValue, Finding,
+    FleetChart, Gauges, Image, Level, LoadGauges, Palette, PublishedGauges, Review, ReviewInputs,
+    SplitStates,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{
-    crash_heaviest, smallest_meeting, step_scenario, sweep, Axis, CrashError, CrashFigures, CrashModel, Step,
-    SweepError, MAX_STEPS,
+    crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_document, today, Axis, CrashError,
+    CrashFigures, CrashModel, Step, SweepDocument, SweepError, Targets, Today, MAX_STEPS, SWEEP_FORMAT,
 };

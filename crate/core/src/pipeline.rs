@@ -137,6 +137,16 @@ pub enum AssignmentSource {
     Plan,
 }
 
+impl AssignmentSource {
+    /// Whether `instance` has an assignment record to act on, from this source.
+    pub fn has_assignment(self, fleet: &Fleet, analysis: &Analysis, instance: &str) -> bool {
+        match self {
+            AssignmentSource::Published => fleet.published.contains_key(instance),
+            AssignmentSource::Plan => analysis.assignment.contains_key(instance),
+        }
+    }
+}
+
 /// Each live member's next reconcile (or just `instance`'s). Errors when `instance` is not a
 /// member of the scenario's fleet.
 pub fn next_claims(

@@ -10,7 +10,7 @@ use crate::exact::count;
 use crate::exact::wide;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse, Analysis};
-use crate::report::{at_cap, Report};
+use crate::report::{at_cap, ratio4, Report};
 use crate::scenario::{Change, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +52,9 @@ pub struct Step {
     /// Members whose lanes are all used.
     pub at_cap: u32,
     pub bound_hit: bool,
+    /// This step is today's fleet (the base scenario as it is: [`today`]).
+    #[serde(default)]
+    pub today: bool,
     /// With a crash script: the heaviest member crashed in the step's steady state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crash: Option<CrashFigures>,
@@ -72,6 +75,31 @@ pub struct CrashFigures {
     /// The same, each split weighted by `max(1, weight)`.
     #[serde(deserialize_with = "wide::u128")]
     pub idle_weighted: u128,
+    /// `recovery_ms` in seconds with one decimal, as the table shows it (`None`: never).
+    #[serde(default)]
+    pub recovery_s: Option<String>,
+    /// `idle_split_ms` in whole seconds (rounded), as the table shows it.
+    #[serde(default, deserialize_with = "wide::u64")]
+    pub idle_split_s: u64,
+}
+
+impl CrashFigures {
+    /// The figures of a crash of `member`, with the seconds the tables show.
+    pub fn new(
+        member: String,
+        recovery_ms: Option<u64>,
+        idle_split_ms: u64,
+        idle_weighted: u128,
+    ) -> CrashFigures {
+        CrashFigures {
+            member,
+            recovery_ms,
+            idle_split_ms,
+            idle_weighted,
+            recovery_s: recovery_ms.map(|ms| format!("{:.1}", ms as f64 / 1000.0)),
+            idle_split_s: idle_split_ms.saturating_add(500) / 1000,
+        }
+    }
 }
 
 /// What a sweep asks of a timing model for its crash columns. The decision core names no
@@ -175,13 +203,14 @@ fn figures(value: u32, r: &Report) -> Step {
         members: count(r.members.len()),
         max_load: r.balance.max_load,
         mean_load: r.balance.mean_load,
-        max_over_mean: format!("{:.4}", r.balance.max_over_mean),
-        max_over_bound: format!("{:.4}", r.balance.max_over_bound),
+        max_over_mean: ratio4(r.balance.max_over_mean),
+        max_over_bound: ratio4(r.balance.max_over_bound),
         queued: r.counts.queued,
         moves: r.churn.moves,
         bytes_moved: r.churn.weight_moved,
         at_cap: count(r.members.iter().filter(|m| at_cap(m, true)).count()),
         bound_hit: r.bound_hit,
+        today: false,
         crash: None,
     }
 }
@@ -239,10 +268,112 @@ pub fn sweep(
     if values.len() > MAX_STEPS as usize {
         return Err(SweepError::TooManySteps);
     }
+    let now = today(fleet, base, axis)?.value;
     values
         .into_iter()
-        .map(|value| sweep_step(fleet, base, axis, value, crash))
+        .map(|value| {
+            let mut step = sweep_step(fleet, base, axis, value, crash)?;
+            step.today = now == Some(value);
+            Ok(step)
+        })
         .collect()
+}
+
+/// Which value of a sweep is today's fleet (the base scenario as it is), and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Today {
+    /// The step that plans today's fleet; `None` when none does (members' caps that differ,
+    /// for "every member's cap").
+    pub value: Option<u32>,
+    /// The value in words.
+    pub note: String,
+}
+
+/// Today's value of `axis` on `base`: no member added; the default cap the base plans with;
+/// every member's cap, when they are all one.
+pub fn today(fleet: &Fleet, base: &Scenario, axis: Axis) -> Result<Today, ScenarioError> {
+    if let Axis::AddMembers { .. } = axis {
+        return Ok(Today {
+            value: Some(0),
+            note: "no member added".into(),
+        });
+    }
+    let applied = base.apply(fleet)?;
+    let inputs = &applied.inputs;
+    if axis == Axis::DefaultCap {
+        let cap = inputs.default_cap;
+        return Ok(Today {
+            value: Some(cap),
+            note: format!("the default cap now ({cap})"),
+        });
+    }
+    let caps: std::collections::BTreeSet<u32> = inputs.members.iter().map(|m| inputs.cap_of(m)).collect();
+    Ok(match (caps.first(), caps.last()) {
+        (Some(&lo), Some(&hi)) if lo == hi => Today {
+            value: Some(lo),
+            note: format!("every member's cap now ({lo})"),
+        },
+        (Some(lo), Some(hi)) => Today {
+            value: None,
+            note: format!("the members' caps differ now ({lo}–{hi}): no step is today's fleet"),
+        },
+        _ => Today {
+            value: None,
+            note: "there are no members: no step is today's fleet".into(),
+        },
+    })
+}
+
+/// The targets a sweep's steps are measured against.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Targets {
+    /// The largest max/mean acceptable.
+    pub max_over_mean: f64,
+    /// The most queued splits acceptable.
+    pub max_queued: u32,
+}
+
+/// The format tag of the sweep document.
+pub const SWEEP_FORMAT: &str = "spate-planner-sweep/1";
+
+/// The sweep as one document (`spate-planner sweep --json`): its axis and base scenario, which
+/// value is today's fleet (each step says whether it is, `today`), the steps, and with targets
+/// the smallest value meeting them. Serialize it through [`crate::exact::Exact`].
+#[derive(Serialize)]
+pub struct SweepDocument<'a> {
+    pub format: &'static str,
+    pub job: &'a str,
+    pub taken_at_ms: i64,
+    pub axis: Axis,
+    pub scenario: &'a Scenario,
+    pub today: Today,
+    pub targets: Option<Targets>,
+    pub steps: &'a [Step],
+    pub smallest_meeting: Option<u32>,
+}
+
+/// The sweep document of `steps` (a sweep of `axis` on `base`), with the smallest value that
+/// meets `targets`, if given.
+pub fn sweep_document<'a>(
+    fleet: &'a Fleet,
+    base: &'a Scenario,
+    axis: Axis,
+    steps: &'a [Step],
+    targets: Option<Targets>,
+) -> Result<SweepDocument<'a>, ScenarioError> {
+    Ok(SweepDocument {
+        format: SWEEP_FORMAT,
+        job: &fleet.job,
+        taken_at_ms: fleet.taken_at_ms,
+        axis,
+        scenario: base,
+        today: today(fleet, base, axis)?,
+        targets,
+        steps,
+        smallest_meeting: targets
+            .and_then(|t| smallest_meeting(steps, t.max_over_mean, t.max_queued))
+            .map(|s| s.value),
+    })
 }
 
 impl Step {
@@ -263,4 +394,25 @@ pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Opti
         .iter()
         .filter(|s| s.meets(max_over_mean, queued))
         .min_by_key(|s| s.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_crash_in_the_seconds_the_tables_show() {
+        let c = CrashFigures::new("w-2".into(), Some(46_334), 646_334, 1);
+        assert_eq!((c.recovery_s.as_deref(), c.idle_split_s), (Some("46.3"), 646));
+        // idle time rounded to the nearest second, half up; never recovered: no seconds
+        let c = CrashFigures::new("w-1".into(), None, 1_500, 1);
+        assert_eq!((c.recovery_s, c.idle_split_s), (None, 2));
+        assert_eq!(CrashFigures::new("w".into(), Some(0), 499, 0).idle_split_s, 0);
+        assert_eq!(
+            CrashFigures::new("w".into(), Some(u64::MAX), u64::MAX, 0).idle_split_s,
+            u64::MAX / 1000
+        );
+    }
 }

@@ -468,3 +468,95 @@ fn a_fenced_lease_is_not_held_not_drained_and_takes_no_lane() {
     assert_eq!(n.drains, vec!["a".to_string()]);
     assert!(n.actions.is_empty(), "no free lane for b");
 }
+
+/// The claims document's judgements, from the rules (crate/core/src/worker: a claim is taken only
+/// if it is in the assignment and a lane is free; quarantines are never skipped): whether each
+/// worker acts, why it skipped candidates, and the totals.
+#[test]
+fn the_claims_document_says_who_acts_and_why_candidates_were_skipped() {
+    // w1 (cap 2) holds a, its record names a, b and c: it claims b (its lanes fill), then c is
+    // beyond its cap; d is not in its record. w2 (cap 4) has a record naming nothing: every
+    // candidate is outside its assignment and its lanes never fill. w3 has no record at all.
+    // w4 holds e, its record names e: nothing to do.
+    let store = Store::new()
+        .presence("w1", Some(2))
+        .presence("w2", Some(4))
+        .presence("w3", Some(4))
+        .presence("w4", Some(4))
+        .leader("w1")
+        .split("a", 1, Some("w1"), 1, 0)
+        .held("a", "w1")
+        .split("b", 1, None, 0, 0)
+        .split("c", 1, None, 0, 0)
+        .split("d", 1, None, 0, 0)
+        .split("e", 1, Some("w4"), 1, 0)
+        .held("e", "w4")
+        .assign("w1", 1, &["a", "b", "c"])
+        .assign("w2", 1, &[])
+        .assign("w4", 1, &["e"]);
+    let fleet = store.fleet();
+    let a = analyse(&fleet, &Scenario::default()).unwrap();
+    let source = AssignmentSource::Published;
+    let next = next_claims(&fleet, &a, None, source, 4).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&spate_planner_core::claims_document(&fleet, &a, &next, source, 4).unwrap())
+            .unwrap();
+    let w = &doc["workers"];
+    // b, c and d are candidates of every worker (create claims): w1 takes b, skips c (cap) and d
+    assert_eq!(w["w1"]["actions"], 1);
+    assert_eq!(w["w1"]["skipped"], 2);
+    assert_eq!(
+        w["w1"]["skipped_why"],
+        "not in its assignment, or beyond its cap of 2 lanes"
+    );
+    assert_eq!(doc["claims"]["w1"][0]["order"], 1);
+    assert_eq!(doc["claims"]["w1"][0]["split"], "b");
+    assert_eq!(
+        (w["w2"]["skipped"].as_u64(), w["w2"]["skipped_why"].as_str()),
+        (Some(3), Some("not in its assignment"))
+    );
+    assert_eq!(
+        w["w3"]["skipped_why"],
+        "it has no assignment record, so it claims nothing"
+    );
+    assert_eq!(w["w4"]["skipped_why"], "not in its assignment");
+    let acts: Vec<bool> = ["w1", "w2", "w3", "w4"]
+        .iter()
+        .map(|x| w[x]["acts"].as_bool().unwrap())
+        .collect();
+    assert_eq!(acts, [true, false, false, false]);
+    assert_eq!(
+        doc["totals"],
+        serde_json::json!({"members": 4, "actions": 1, "acting": 1, "idle": 3})
+    );
+    // nothing skipped: no words
+    let quiet = Store::new()
+        .presence("w1", Some(4))
+        .leader("w1")
+        .split("a", 1, Some("w1"), 1, 0)
+        .held("a", "w1")
+        .assign("w1", 1, &["a"]);
+    let fleet = quiet.fleet();
+    let a = analyse(&fleet, &Scenario::default()).unwrap();
+    let next = next_claims(&fleet, &a, None, source, 4).unwrap();
+    assert_eq!(next["w1"].skipped_why(4, true), None);
+    assert!(!next["w1"].acts());
+}
+
+/// A worker that only drops a split it was fenced from acts (decision-core: a lease behind its
+/// record is dropped at the worker's next look).
+#[test]
+fn a_worker_that_only_drops_a_fenced_split_acts() {
+    let store = Store::new()
+        .presence("w1", Some(4))
+        .leader("w1")
+        .split("a", 1, Some("w2"), 3, 0)
+        .held("a", "w1")
+        .assign("w1", 1, &[]);
+    let fleet = store.fleet();
+    let a = analyse(&fleet, &Scenario::default()).unwrap();
+    let n = &next_claims(&fleet, &a, None, AssignmentSource::Published, 4).unwrap()["w1"];
+    assert_eq!(n.fenced, vec!["a".to_string()]);
+    assert!(n.actions.is_empty() && n.drains.is_empty());
+    assert!(n.acts());
+}

@@ -94,10 +94,26 @@ fn an_empty_scenario_file_is_not_a_scenario_but_empty_api_text_is_no_changes() {
 
 #[test]
 fn two_to_the_64_is_larger_than_the_largest_u64_wherever_a_u64_is_read() {
+    let fleet = Fleet::from_snapshot(
+        &demo_snapshot(&DemoParams {
+            splits: 3,
+            members: 2,
+            ..DemoParams::default()
+        })
+        .unwrap(),
+    )
+    .unwrap();
+    // a change's field: that change is refused (the others apply), in the same words
+    let change_refused = |text: &str| {
+        let s = Scenario::parse(text).unwrap();
+        let a = spate_planner_core::analyse_partly(&fleet, &s);
+        assert_eq!(a.refused.len(), 1, "{text}");
+        a.refused[0].error()
+    };
     for weight in ["18446744073709551616", "\"18446744073709551616\"", "1e30"] {
         let text = changes(&[format!(r#"{{"op":"set_weight","split":"a","weight":{weight}}}"#)]);
-        let e = refused(&text);
-        assert_eq!(e.code.as_str(), "invalid_scenario", "{weight}");
+        let e = change_refused(&text);
+        assert_eq!(e.code.as_str(), "invalid_change", "{weight}");
         assert!(
             e.message
                 .contains("larger than the largest u64 (18446744073709551615)"),
@@ -106,10 +122,19 @@ fn two_to_the_64_is_larger_than_the_largest_u64_wherever_a_u64_is_read() {
         );
         assert!(!e.message.contains("floating point"), "{weight}: {}", e.message);
     }
-    let e = refused(&changes(&[
+    let e = change_refused(&changes(&[
         r#"{"op":"set_weight","split":"a","weight":1.5}"#.into()
     ]));
     assert!(e.message.contains("not an integer"), "{}", e.message);
+    // a setting: the whole scenario is refused, in the same words
+    let e = refused(r#"{"rebalance_delay_ms":18446744073709551616}"#);
+    assert_eq!(e.code.as_str(), "invalid_scenario");
+    assert!(
+        e.message
+            .contains("larger than the largest u64 (18446744073709551615)"),
+        "{}",
+        e.message
+    );
     // In a record of the store: the same words, and the bucket and key once.
     let snap = demo_snapshot(&DemoParams {
         splits: 3,

@@ -1,7 +1,7 @@
 //! Scenarios that partly apply (docs/scenario-format.md, "Changes that do not apply"): each
 //! change that does not apply is left out with its reason, changes nothing, and the rest are
-//! planned exactly as the scenario without it; an unknown op is such a change; the file format
-//! stays strict otherwise.
+//! planned exactly as the scenario without it; an unknown op and a change that cannot be read are
+//! such changes; the file format stays strict otherwise.
 
 mod common;
 
@@ -108,30 +108,76 @@ fn an_unknown_op_is_a_refused_change_kept_as_written() {
     assert_eq!(doc["refused"][0]["code"], "unknown_op");
 }
 
+/// A change that cannot be read (a known op with a missing, unknown or ill-typed field; not an
+/// object with a string op) is a change that does not apply: left out with `invalid_change`,
+/// kept as written, the others planned. One policy for the command line and the page.
 #[test]
-fn the_format_stays_strict_for_everything_else() {
+fn a_change_that_cannot_be_read_is_refused_and_the_others_apply() {
+    let f = fleet();
     let bad = [
-        r#"{"changes":[{"op":"add_member","member":"a","bogus":1}]}"#,
-        r#"{"changes":[{"op":"add_member"}]}"#,
-        r#"{"changes":[{"op":"set_cap","member":"a","cap":"x"}]}"#,
-        r#"{"changes":[{"op":5}]}"#,
-        r#"{"changes":[{"member":"a"}]}"#,
-        r#"{"changes":[3]}"#,
+        (
+            r#"{"op":"add_member","member":"a","bogus":1}"#,
+            "unknown field `bogus`",
+        ),
+        (r#"{"op":"add_member"}"#, "missing field `member`"),
+        (
+            r#"{"op":"set_cap","member":"w1","cap":"x"}"#,
+            "invalid type: string \"x\"",
+        ),
+        (r#"{"op":5}"#, "its `op` is missing or not a string"),
+        (r#"{"member":"a"}"#, "its `op` is missing or not a string"),
+        ("3", "a change is an object with an `op`"),
+        (
+            r#"{"op":"set_weight","split":"s0","weight":18446744073709551616}"#,
+            "larger than the largest u64",
+        ),
+    ];
+    for (change, words) in bad {
+        let text = format!(r#"{{"changes":[{{"op":"add_member","member":"n"}},{change}]}}"#);
+        let s = scenario(&text);
+        let a = analyse_partly(&f, &s);
+        assert_eq!(
+            refused(&f, &text),
+            [(1, "invalid_change".into(), "changes[1]".into())],
+            "{change}"
+        );
+        assert!(
+            a.refused[0].message.contains(words),
+            "{change}: {}",
+            a.refused[0].message
+        );
+        assert!(
+            a.report.members.iter().any(|m| m.name == "n"),
+            "{change}: the others apply"
+        );
+        // kept as written, and read back the same
+        let back: serde_json::Value = serde_json::from_str(&s.to_json().unwrap()).unwrap();
+        let given: serde_json::Value = serde_json::from_str(change).unwrap();
+        assert_eq!(back["changes"][1], given, "{change}");
+        assert_eq!(Scenario::parse(&s.to_json().unwrap()).unwrap(), s);
+        // the strict reading (--strict) stops at it
+        let e = analyse(&f, &s).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.path.as_str()),
+            ("invalid_change", "changes[1]"),
+            "{change}"
+        );
+    }
+}
+
+#[test]
+fn the_format_stays_strict_for_everything_but_a_change() {
+    let bad = [
         r#"{"changes":{}}"#,
         r#"{"extra":1}"#,
+        r#"{"default_cap":"x"}"#,
+        r#"{"rules":"0.9"}"#,
+        r#"{"changes":[{"op":"add_member","member":"a","member":"b"}]}"#,
     ];
     for text in bad {
         let e = Scenario::parse(text).unwrap_err();
         assert_eq!(e.code.as_str(), "invalid_scenario", "{text}");
     }
-    let e =
-        Scenario::parse(r#"{"changes":[{"op":"add_member","member":"a"},{"op":"set_cap","member":"a"}]}"#)
-            .unwrap_err();
-    assert!(
-        e.message.contains("changes[1]"),
-        "names the change: {}",
-        e.message
-    );
 }
 
 #[test]

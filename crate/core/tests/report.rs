@@ -177,7 +177,8 @@ fn owned_as_carries_out_a_plan_and_never_overflows() {
 fn converge_runs_until_nothing_moves() {
     // 9000 unit splits on a: the first plan stops at the 4096-move bound; the second finishes.
     let f = shaped_fleet(&["a", "b"], &vec![1u64; 9000], |_| Some("a".to_string()), 9000, 3);
-    let rounds = converge(&f, 10);
+    let c = converge(&f, 10);
+    let rounds = &c.rounds;
     assert_eq!(rounds.len(), 3);
     assert_eq!((rounds[0].moves, rounds[0].bound_hit), (4096, true));
     assert_eq!(
@@ -186,7 +187,16 @@ fn converge_runs_until_nothing_moves() {
         "4500 - 4096 more"
     );
     assert_eq!(rounds[2].moves, 0);
-    assert_eq!(rounds[2].max_over_mean, 1.0);
-    assert_eq!(converge(&f, 1).len(), 1, "at most max_rounds");
-    assert_eq!(converge(&f, 0).len(), 1, "at least one round");
+    assert_eq!(rounds[2].max_over_mean, "1.0000");
+    assert_eq!(
+        (c.converged, c.verdict.as_str()),
+        (true, "Converged: round 3 moves nothing.")
+    );
+    let one = converge(&f, 1);
+    assert_eq!(one.rounds.len(), 1, "at most max_rounds");
+    assert_eq!(
+        (one.converged, one.verdict.as_str()),
+        (false, "Still moving after 1 round.")
+    );
+    assert_eq!(converge(&f, 0).rounds.len(), 1, "at least one round");
 }

@@ -4,7 +4,9 @@
 mod common;
 
 use common::store::Store;
-use spate_planner_core::{analyse, diff, smallest_meeting, sweep, Axis, Scenario};
+use spate_planner_core::{
+    analyse, diff, smallest_meeting, sweep, sweep_document, today, Axis, Chronology, Fleet, Scenario, Targets,
+};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -184,4 +186,120 @@ fn a_comparison_names_what_changed_and_checks_the_leaders_decision() {
         (Some("w2".to_string()), Some("w1".to_string()))
     );
     assert!(d.owner_changes.is_empty() && d.joined.is_empty());
+}
+
+/// Today's fleet on each axis, from the rule (a step that changes nothing is today's fleet): no
+/// member added; the default cap the scenario plans with; every member's cap when they are one.
+#[test]
+fn the_sweep_marks_the_step_that_is_todays_fleet() {
+    let f = fleet().fleet();
+    let none = Scenario::default();
+    let add = Axis::AddMembers { cap: None };
+    let marked = |base: &Scenario, axis: Axis, values: std::ops::RangeInclusive<u32>| -> Vec<u32> {
+        sweep(&f, base, axis, values, None)
+            .unwrap()
+            .iter()
+            .filter(|s| s.today)
+            .map(|s| s.value)
+            .collect()
+    };
+    assert_eq!(marked(&none, add, 0..=3), [0]);
+    assert_eq!(today(&f, &none, add).unwrap().note, "no member added");
+    // the default cap is the leader's own (w1's 3); the step at it plans the base as it is
+    let dc = today(&f, &none, Axis::DefaultCap).unwrap();
+    let at = dc.value.unwrap();
+    assert_eq!(at, 3);
+    assert_eq!(dc.note, format!("the default cap now ({at})"));
+    let steps = sweep(&f, &none, Axis::DefaultCap, at..=at, None).unwrap();
+    let plain = analyse(&f, &none).unwrap().report;
+    assert_eq!(
+        (steps[0].today, steps[0].max_load, steps[0].moves),
+        (true, plain.balance.max_load, plain.churn.moves)
+    );
+    assert_eq!(
+        marked(&scenario(r#"{"default_cap":5}"#), Axis::DefaultCap, 1..=9),
+        [5]
+    );
+    // caps 3 and 2 differ: no step is today's fleet
+    let mixed = today(&f, &none, Axis::MemberCap).unwrap();
+    assert_eq!(mixed.value, None);
+    assert_eq!(
+        mixed.note,
+        "the members' caps differ now (2–3): no step is today's fleet"
+    );
+    assert!(marked(&none, Axis::MemberCap, 1..=4).is_empty());
+    let same = scenario(r#"{"changes":[{"op":"set_cap","member":"w2","cap":3}]}"#);
+    assert_eq!(marked(&same, Axis::MemberCap, 1..=4), [3]);
+    // the document names it, and the smallest value meeting the targets given
+    let steps = sweep(&f, &none, add, 0..=2, None).unwrap();
+    let targets = Targets {
+        max_over_mean: 10.0,
+        max_queued: 0,
+    };
+    let doc = sweep_document(&f, &none, add, &steps, Some(targets)).unwrap();
+    assert_eq!(
+        (doc.today.value, doc.smallest_meeting),
+        (Some(0), smallest_meeting(&steps, 10.0, 0).map(|s| s.value))
+    );
+}
+
+/// A comparison says which way it runs, exactly (i64 milliseconds beyond 2^53), the caps that
+/// changed and each member's change, counted as the core counts them.
+#[test]
+fn a_comparison_says_which_way_it_runs_and_what_each_member_gained() {
+    let at = |ms: i64| {
+        let mut snap = before().snapshot();
+        snap.taken_at_ms = ms;
+        Fleet::from_snapshot(&snap).unwrap()
+    };
+    let (early, late) = (at(9_007_199_254_740_992), at(9_007_199_254_740_993));
+    let forward = diff(&early, &late, None).unwrap();
+    assert_eq!(
+        (forward.chronology, forward.chronology_warning),
+        (Chronology::Forward, None)
+    );
+    let back = diff(&late, &early, None).unwrap();
+    assert_eq!(back.chronology, Chronology::Backwards);
+    assert!(back.chronology_warning.unwrap().contains("runs backwards"));
+    let same = diff(&early, &early, None).unwrap();
+    assert_eq!(same.chronology, Chronology::SameInstant);
+    assert!(same.chronology_warning.unwrap().contains("same instant"));
+    // w2's cap 4 → 6, w3 joins with 10, w1 goes from 20 to 0
+    let after = Store::new()
+        .presence("w2", Some(6))
+        .presence("w3", Some(4))
+        .leader("w2")
+        .split("s0", 10, Some("w3"), 2, 0)
+        .held("s0", "w3")
+        .split("s1", 10, Some("w2"), 2, 0)
+        .held("s1", "w2")
+        .fleet();
+    let d = diff(&before().fleet(), &after, None).unwrap();
+    let change: Vec<(&str, i128)> = d
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.load_change))
+        .collect();
+    assert_eq!(change, [("w1", -20), ("w2", 10), ("w3", 10)]);
+    assert_eq!(d.cap_changes.len(), 1);
+    assert_eq!(
+        (
+            d.cap_changes[0].name.as_str(),
+            d.cap_changes[0].before,
+            d.cap_changes[0].after
+        ),
+        ("w2", 4, 6)
+    );
+    assert_eq!(d.owner_changed, 2);
+    assert_eq!(d.decision.differing as usize, d.decision.differences.len());
+    assert_eq!(
+        d.decision.verdict,
+        "The later snapshot has no published assignment (no assign.* records) to check against the planner."
+    );
+    assert_eq!(
+        d.figures_before.max_over_mean_planned.len(),
+        6,
+        "four decimals: {}",
+        d.figures_before.max_over_mean_planned
+    );
 }

@@ -199,7 +199,9 @@ fn convergence_rounds_follow_the_rules() {
     let fleet = store_824(true).fleet();
     for rules in [Rules::V0_1, Rules::V0_3] {
         let a = by(&fleet, Some(rules));
-        let rounds = converge(&a.applied.inputs, 5);
+        let c = converge(&a.applied.inputs, 5);
+        let rounds = &c.rounds;
+        assert!(c.converged, "{rules}");
         // round 1 is the leader's plan by these rules; carried out, it moves nothing more
         assert_eq!(rounds[0].weight_moved, moved_824(rules), "{rules}");
         assert_eq!(rounds.len(), 2, "{rules}: {rounds:?}");

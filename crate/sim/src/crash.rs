@@ -39,12 +39,12 @@ impl CrashModel for CrashScript<'_> {
         let f = simulate(&start, &run, &Options::default())
             .map_err(crash_error)?
             .figures;
-        Ok(CrashFigures {
-            member: member.to_string(),
-            recovery_ms: f.recovery_ms,
-            idle_split_ms: f.idle_split_ms,
-            idle_weighted: f.idle_weighted,
-        })
+        Ok(CrashFigures::new(
+            member.to_string(),
+            f.recovery_ms,
+            f.idle_split_ms,
+            f.idle_weighted,
+        ))
     }
 }
 

@@ -7,9 +7,9 @@
 
 use crate::js::{error, to_js};
 use spate_planner_core::{
-    analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, next_claims,
-    plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob, Scenario,
-    ScenarioError, Snapshot, SnapshotError,
+    analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, freshness,
+    next_claims, plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob,
+    Scenario, ScenarioError, Snapshot, SnapshotError,
 };
 use spate_planner_sim::{simulate, Options, Script, SimError, Start};
 use std::cell::RefCell;
@@ -206,6 +206,13 @@ impl Planner {
         })
     }
 
+    /// The staleness rule for this job (its lease TTL) when its last change arrived at
+    /// `last_change_ms`: from when it is stale (no change for longer than the lease TTL).
+    #[wasm_bindgen(unchecked_return_type = "Freshness")]
+    pub fn freshness(&self, last_change_ms: f64) -> Result<JsValue, JsValue> {
+        to_js(&freshness(last_change_ms as i64, self.fleet.lease_ttl_ms))
+    }
+
     /// This live job's full state replaces `previous`'s (the whole state read again): its next
     /// frame tells what changed from the fleet `previous` showed, and that the state was read.
     #[wasm_bindgen(js_name = resyncFrom)]
@@ -347,8 +354,8 @@ impl Planner {
     }
 
     /// Applies each plan as the new ownership and replans, round after round, until nothing
-    /// moves or `max_rounds` rounds.
-    #[wasm_bindgen(unchecked_return_type = "Round[]")]
+    /// moves or `max_rounds` rounds: the document of `spate-planner converge --json`.
+    #[wasm_bindgen(unchecked_return_type = "Convergence")]
     pub fn converge(&self, scenario: &str, max_rounds: u32) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
         to_js(&converge(&a.applied.inputs, max_rounds))

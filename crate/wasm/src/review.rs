@@ -5,8 +5,8 @@
 use crate::js::{error, to_js};
 use crate::planner::{scenario_error, sim_error, Planner};
 use spate_planner_core::{
-    diff, diff_rules, fleet_chart, review, smallest_meeting, sweep, Axis, CrashModel, FleetChart, Palette,
-    ReviewInputs, Scenario, Step, SweepError, MAX_STEPS,
+    diff, diff_rules, fleet_chart, review, smallest_meeting, sweep, today, Axis, CrashModel, FleetChart,
+    Palette, ReviewInputs, Scenario, Step, SweepError, MAX_STEPS,
 };
 use spate_planner_sim::{CrashScript, Script};
 use wasm_bindgen::prelude::*;
@@ -115,6 +115,15 @@ impl Planner {
         let crash = model.as_ref().map(|m| m as &dyn CrashModel);
         let steps = sweep(&self.fleet, &base, axis, from..=to, crash).map_err(|e| sweep_error(&e))?;
         to_js(&steps)
+    }
+
+    /// Which value of a sweep of `axis` (as in [`Planner::sweep`]) on what applies of `scenario`
+    /// is today's fleet, and why: the sweep document's `today` (`spate-planner sweep --json`).
+    #[wasm_bindgen(js_name = sweepToday, unchecked_return_type = "SweepToday")]
+    pub fn sweep_today(&self, scenario: &str, axis: &str, cap: u32) -> Result<JsValue, JsValue> {
+        let axis = parse_axis(axis, cap)?;
+        let base = self.analysis(scenario)?.planned_scenario();
+        to_js(&today(&self.fleet, &base, axis).map_err(|e| scenario_error(&e))?)
     }
 
     /// Most steps one sweep takes (the core's bound).

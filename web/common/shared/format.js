@@ -79,36 +79,9 @@ export function seconds(ms) {
   return `${(Number(big(ms)) / 1000).toFixed(1)} s`;
 }
 
-const REASONS = {
-  unowned: ['unowned → fill', 'Nobody owned it: the leader fills it into the lightest member with a free lane.'],
-  owner_gone: ['owner gone', 'Its owner is no longer a member, so it goes to a live one.'],
-  over_cap: ['owner over cap', "Its owner's lanes were taken by heavier splits."],
-  improve: ['improving move', 'Kept by its owner, then moved to even out the load.'],
-  queued: ['queued (no free lane)', 'No member has a free lane: it waits in the queue.'],
-  lease_not_current: ['lease behind its record', 'Spate 0.3: its lease is older than its progress record (the split was released or taken over), so the lease keeps no lane for its owner.'],
-  previous: ['kept by the last assignee', "Spate 0.3: kept by the member the leader's last publish named for it."],
-  record_owner: ["kept by its record's owner", 'Spate 0.3: kept by the owner its progress record names.'],
-};
-
-/** The words for a move's reason. */
-export function reasonText(r) {
-  return REASONS[r]?.[0] ?? r;
-}
-
-/** One sentence explaining a move's reason. */
-export function reasonHelp(r) {
-  return REASONS[r]?.[1] ?? '';
-}
-
-/**
- * What an improving move takes off the heavier of its two members, in bytes: with D the load
- * gap and w the weight, gain = w·(D−w), and the pair's heavier load falls by min(w, D−w).
- * Exact (BigInt); null when there is no gain.
- */
-export function gainRelief(gain, weight) {
-  if (gain === null || gain === undefined) return null;
-  const w = big(weight);
-  if (w === 0n) return 0n;
-  const rest = big(gain) / w;
-  return rest < w ? rest : w;
+/** A signed decimal string of bytes (a load change) as `+1.50 GiB`, `−512 MiB`, `±0 B`. */
+export function signedBytes(v) {
+  const b = big(v);
+  const sign = b > 0n ? '+' : b < 0n ? '−' : '±';
+  return `${sign}${humanBytes(b < 0n ? -b : b)}`;
 }

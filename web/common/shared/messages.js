@@ -24,7 +24,7 @@ export function failuresMessage(scenario, failures, where) {
   if (!failures.length) return null;
   const parts = failures.map((f) => (f.index < 0
     ? `the settings (${f.message})`
-    : `change ${f.index + 1} (${describe(scenario.changes[f.index])}): ${f.message}`));
+    : `change ${f.index + 1} (${describe(scenario.changes[f.index], f)}): ${f.message}`));
   return {
     level: 'warning',
     title: `${failures.length === 1 ? 'A change' : `${failures.length} changes`} ${where} no longer appl${failures.length === 1 ? 'ies' : 'y'}; the rest are shown`,

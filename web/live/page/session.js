@@ -2,9 +2,10 @@
 // instead of a file load. The worker holds the event stream and says when changes wait; this
 // asks it for a frame (everything that arrived applied, the scenario planned once) at most every
 // MIN_FRAME_MS while busy, and commits each frame's fleet, plan and live state in one update.
-// Pause stops asking (the worker keeps the changes, one per key); stale is a timer to the lease
-// TTL after the last change, the only timer that runs while nothing changes.
-import { initialLive, withFrame, withStatus, liveStatus } from '../shared/state.js';
+// Pause stops asking (the worker keeps the changes, one per key); stale is a timer to the core's
+// deadline (each frame's `freshness`: its last change plus the lease TTL), the only timer that
+// runs while nothing changes.
+import { initialLive, withFrame, withStatus, liveStatus, isStale } from '../shared/state.js';
 import { errorMessage, planSentence, failuresMessage } from '../../common/shared/messages.js';
 import { download } from '../../common/page/dom.js';
 
@@ -73,12 +74,11 @@ export class LiveSession {
     }
   }
 
-  /** A message from the worker's stream: { status } or { pending, lastChangeMs }. */
+  /** A message from the worker's stream: { status } or { pending }. */
   onWorker(m) {
     if (this.closed || !this.live) return;
     if (m.status) this.status(m.status);
     if (m.pending !== undefined) {
-      this.lastChangeMs = m.lastChangeMs;
       if (this.paused && m.pending !== this.live.waiting) this.commit({ live: { ...this.live, waiting: m.pending, stale: false } });
       this.schedule();
     }
@@ -130,7 +130,7 @@ export class LiveSession {
     }
     const result = { ...planned, roundTripMs: performance.now() - t0 };
     const s = this.c.state;
-    const live = withFrame(s.live, r.live, result.baseline ?? result.view, Number(r.info.lease_ttl_ms), Date.now());
+    const live = withFrame(s.live, r.live, result.baseline ?? result.view, Date.now());
     const news = r.live.rows.map((row) => row.text).join('; ');
     this.commit({
       generation, info: r.info, snapshotId: `${r.info.job}@live`, result, simDefaults: r.simDefaults, live, loading: null, ready: true,
@@ -167,19 +167,17 @@ export class LiveSession {
     if (!on && this.pending) this.schedule();
   }
 
-  /** "stale" once no change came for longer than the lease TTL, then its age every second. */
+  /** "stale" once the page's clock passes the core's deadline (the frame's `freshness`). */
   watchStale() {
     clearTimeout(this.staleTimer);
     const live = this.live;
-    if (!live || !live.ttlMs || liveStatus(live) === 'paused' || live.conn !== 'live') return;
-    const last = Math.max(live.lastChangeMs, this.lastChangeMs || 0);
-    const age = Date.now() - last;
-    if (age <= live.ttlMs) {
-      this.staleTimer = setTimeout(() => this.watchStale(), live.ttlMs - age + 50);
+    if (!live || live.staleAfterMs === null || liveStatus(live) === 'paused' || live.conn !== 'live') return;
+    const now = Date.now();
+    if (!isStale(live, now)) {
+      this.staleTimer = setTimeout(() => this.watchStale(), live.staleAfterMs - now + 50);
       return;
     }
-    this.commit({ live: { ...live, stale: true, ageMs: age } });
-    this.staleTimer = setTimeout(() => this.watchStale(), 1000);
+    if (!live.stale) this.commit({ live: { ...live, stale: true } });
   }
 
   /** Downloads the state shown as a snapshot file (what `spate-planner snapshot` writes). */

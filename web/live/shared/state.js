@@ -17,7 +17,7 @@ export function clock(ms) {
 export function figuresPoint(view) {
   const r = view.report;
   return {
-    members: r.members.length,
+    members: view.summary.members,
     maxOverMean: r.balance.max_over_mean,
     maxLoad: Number(r.balance.max_load),
     meanLoad: r.balance.mean_load,
@@ -45,9 +45,13 @@ export function initialLive(job, url) {
     /** Page time of the last change received (ms since the epoch), and the lease TTL (ms). */
     lastChangeMs: 0,
     ttlMs: 0,
-    /** Set once no change came for longer than the lease TTL; ageMs: how long. */
+    /**
+     * The core's staleness rule (`Planner.freshness`): the job is stale from just after
+     * `staleAfterMs` (its last change plus the lease TTL; null: never) if no change comes; `stale`
+     * is set once the page's clock passes it.
+     */
+    staleAfterMs: null,
     stale: false,
-    ageMs: 0,
     /** Newest first: { id, at, revisions, kind, text, names }. */
     rows: [],
     /** Oldest first: { id, at, revisions, ...figures } (figuresPoint). */
@@ -81,10 +85,11 @@ export function slimView(view) {
 }
 
 /**
- * The live state after a frame. `frame`: the worker's { revisions, rows, point, lastChangeMs };
- * `view`: the leader's plan of the frame; `ttlMs`: the lease TTL; `now`: page time.
+ * The live state after a frame. `frame`: the worker's { revisions, rows, point, lastChangeMs,
+ * freshness }; `view`: the leader's plan of the frame; `now`: page time.
  */
-export function withFrame(live, frame, view, ttlMs, now) {
+export function withFrame(live, frame, view, now) {
+  const fresh = frame.freshness;
   const id = live.nextId;
   const stamp = (r) => ({ ...r, id, at: now, revisions: frame.revisions });
   const rows = frame.rows.length ? [...frame.rows.map(stamp).reverse(), ...live.rows].slice(0, MAX_ROWS) : live.rows;
@@ -94,10 +99,10 @@ export function withFrame(live, frame, view, ttlMs, now) {
     ...live,
     nextId: id + 1,
     revisions: frame.revisions,
-    lastChangeMs: Math.max(live.lastChangeMs, frame.lastChangeMs || 0),
-    ttlMs,
+    lastChangeMs: Number(fresh.last_change_ms),
+    ttlMs: Number(fresh.lease_ttl_ms),
+    staleAfterMs: fresh.stale_after_ms === null ? null : Number(fresh.stale_after_ms),
     stale: false,
-    ageMs: 0,
     waiting: 0,
     /** The worker's time applying the last frame's changes (ms). */
     applyMs: frame.applyMs ?? 0,
@@ -119,6 +124,11 @@ export function withStatus(live, s, now) {
   const next = { ...live, conn: s.status, connMessage: s.message };
   const text = s.status === 'live' ? 'connection: live' : `connection: ${s.status}${s.message ? ` (${s.message})` : ''}`;
   return withRow(next, { kind: 'status', text }, now);
+}
+
+/** Whether the page's clock `now` is past the core's deadline: the job is stale. */
+export function isStale(live, now) {
+  return live.staleAfterMs !== null && now > live.staleAfterMs;
 }
 
 /** What the status badge says: replay | paused | error | reconnecting | connecting | stale | live. */

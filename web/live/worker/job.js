@@ -133,7 +133,8 @@ export function liveFrame(live, planner, now) {
   if (live.fresh) {
     live.fresh = false;
     const f = { revisions: live.shown, rows: [], applyMs: 0 };
-    return { planner, info: live.info, first: true, describe: describe(f, { received: 0, lastChangeMs: live.feed.lastChangeMs }) };
+    const batch = { received: 0, lastChangeMs: live.feed.lastChangeMs };
+    return { planner, info: live.info, first: true, describe: describe(f, batch, live.guard(() => planner.freshness(batch.lastChangeMs))) };
   }
   const broken = live.broken;
   live.broken = null;
@@ -155,10 +156,11 @@ export function liveFrame(live, planner, now) {
   }
   f.applyMs = performance.now() - t0;
   live.currentShown = true;
-  return { planner: p, info: live.guard(() => live.infoOf(p)), first: false, describe: describe(f, batch) };
+  return { planner: p, info: live.guard(() => live.infoOf(p)), first: false, describe: describe(f, batch, live.guard(() => p.freshness(batch.lastChangeMs))) };
 }
 
-function describe(f, batch) {
+/** `freshness`: the core's staleness rule at the frame's last change (from when it is stale). */
+function describe(f, batch, freshness) {
   return (result) => ({
     revisions: f.revisions,
     rows: f.rows,
@@ -166,6 +168,7 @@ function describe(f, batch) {
     received: batch.received,
     applyMs: f.applyMs,
     lastChangeMs: batch.lastChangeMs,
+    freshness,
     refused: errorFields(f.refused),
     resync: errorFields(f.resync),
   });

@@ -7,20 +7,20 @@ import { changed } from '../../common/page/store.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 import { thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
-import { acts, workerFacts, claimsSummary, fencedText } from '../shared/claims-text.js';
+import { workerFacts, claimsSummary, fencedText } from '../shared/claims-text.js';
 
 const SHOW = 200;
 const MEMBERS_SHOWN = 100;
 
 function workerBlock(name, actions, drains, fenced, w) {
   const d = attrs(el('div', undefined, 'worker'), { 'data-worker': name });
-  d.append(el('h3', name), el('p', workerFacts(w, actions), 'hint'));
+  d.append(el('h3', name), el('p', workerFacts(w), 'hint'));
   if (actions.length) {
-    const rows = actions.slice(0, SHOW).map((a, i) => [i + 1, a.split, a.kind, a.action]);
+    const rows = actions.slice(0, SHOW).map((a) => [thousands(a.order), a.split, a.kind, a.action]);
     const t = table(['#', 'split', 'kind', 'action'], rows, 'data claims-table', `${name}'s next actions`);
     [...t.tBodies[0].rows].forEach((tr, i) => { if (actions[i].action === 'quarantine') tr.className = 'quarantine'; });
     d.append(t);
-    if (actions.length > SHOW) d.append(el('p', `… and ${thousands(actions.length - SHOW)} more`, 'hint'));
+    if (actions.length > SHOW) d.append(el('p', `… the first ones of its ${thousands(w.actions)} actions (spate-planner claims --json lists them all).`, 'hint'));
   } else {
     d.append(el('p', 'nothing to claim', 'hint'));
   }
@@ -32,8 +32,9 @@ function workerBlock(name, actions, drains, fenced, w) {
 /** The members with nothing to do: one line with their count, opening to a row each. */
 function idleFold(names, doc) {
   const d = attrs(el('details', undefined, 'idle-workers'), { 'data-count': names.length });
-  d.append(el('summary', `${thousands(names.length)} member${names.length === 1 ? '' : 's'} with nothing to claim, quarantine, drain or drop`));
-  const rows = names.map((x) => [x, workerFacts(doc.workers[x], [])]);
+  const idle = doc.totals.idle;
+  d.append(el('summary', `${thousands(idle)} member${idle === 1 ? '' : 's'} with nothing to claim, quarantine, drain or drop`));
+  const rows = names.map((x) => [x, workerFacts(doc.workers[x])]);
   const t = table(['member', 'lanes, assignment, skipped'], rows, 'data idle-table', 'members with nothing to do');
   [...t.tBodies[0].rows].forEach((tr, i) => { tr.dataset.worker = names[i]; });
   d.append(t);
@@ -46,7 +47,7 @@ export function createClaims(ctx) {
   const source = select([['published', 'the published records'], ['plan', 'the plan (after the leader publishes it)']], 'assignment the workers act on');
   const max = input('number', { min: '0', value: '4', 'aria-label': 'max attempts' });
   const form = el('div', undefined, 'row');
-  form.append(field('Workers act on', source), field('max_attempts (Spate\'s default 4)', max));
+  form.append(field('Workers act on', source), field('max_attempts (starts at Spate\'s default)', max));
   const chip = focusChip(controller);
   const host = scrollArea('claims per member');
   const summary = el('p', '', 'hint claims-summary');
@@ -59,13 +60,13 @@ export function createClaims(ctx) {
   function show(doc, focus) {
     const names = Object.keys(doc.workers).sort(naturalCompare);
     // a focused member is shown whatever it does; the others with nothing to do are folded
-    const busy = focus ? names : names.filter((x) => acts(doc, x));
-    const idle = focus ? [] : names.filter((x) => !acts(doc, x));
-    summary.textContent = claimsSummary(doc, names, idle.length);
+    const busy = focus ? names : names.filter((x) => doc.workers[x].acts);
+    const idle = focus ? [] : names.filter((x) => !doc.workers[x].acts);
+    summary.textContent = claimsSummary(doc, Boolean(focus));
     rules.textContent = doc.rules_note;
     const blocks = busy.slice(0, MEMBERS_SHOWN).map((x) => workerBlock(x, doc.claims[x] || [], doc.drains[x] || [], doc.fenced?.[x] || [], doc.workers[x]));
     host.replaceChildren(...blocks);
-    if (busy.length > MEMBERS_SHOWN) host.append(el('p', `… ${thousands(busy.length - MEMBERS_SHOWN)} more members act: click one in the chart to see it`, 'hint'));
+    if (busy.length > MEMBERS_SHOWN) host.append(el('p', `… the first ones of the ${thousands(doc.totals.acting)} members that act: click one in the chart to see it`, 'hint'));
     if (idle.length) host.append(idleFold(idle, doc));
   }
 

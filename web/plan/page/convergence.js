@@ -1,11 +1,15 @@
 // Convergence: the plan applied as the new ownership and planned again, round after round,
-// until a round moves nothing; a table and a small chart (moves and max/mean per round).
+// until a round moves nothing; a table and a small chart (moves and max/mean per round). The
+// rounds and the verdict are the core's (`spate-planner converge --json`'s document).
 import { el, attrs, button, table, scrollArea } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { humanBytes, ratio, thousands } from '../../common/shared/format.js';
+import { humanBytes, thousands } from '../../common/shared/format.js';
 import { errorReporter } from '../../common/page/focus-chip.js';
 
 const NS = 'http://www.w3.org/2000/svg';
+
+/** Most rounds run (`spate-planner converge`'s default). */
+export const MAX_ROUNDS = 30;
 
 function svg(tag, map = {}, text) {
   const e = document.createElementNS(NS, tag);
@@ -14,25 +18,37 @@ function svg(tag, map = {}, text) {
   return e;
 }
 
-/** Moves per round and max/mean per round, two lines on one small chart. */
+/** The span of `values` as [low, high] (the same value twice when they are all one). */
+function span(values) {
+  return [Math.min(...values), Math.max(...values)];
+}
+
+/**
+ * Moves per round and max/mean per round, two lines on one small chart. Each axis runs from the
+ * lowest to the highest value the rounds have (a round that assigns nothing has max/mean 0,
+ * drawn at 0), and its labels are those two values as the core's document writes them.
+ */
 export function roundsChart(rounds, width = 420, height = 170) {
   const s = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'rounds-chart', 'aria-labelledby': 'rounds-title' });
-  s.append(svg('title', { id: 'rounds-title' }, `Convergence: splits moved per round (${rounds.map((r) => r.moves).join(', ')}) and max/mean load`));
+  s.append(svg('title', { id: 'rounds-title' }, `Convergence: splits moved per round (${rounds.map((r) => thousands(r.moves)).join(', ')}) and max/mean load`));
   const L = 44; const R = 48; const T = 22; const B = 26;
   const n = Math.max(1, rounds.length - 1);
-  const maxMoves = Math.max(1, ...rounds.map((r) => r.moves));
-  const maxRatio = Math.max(1.0001, ...rounds.map((r) => r.max_over_mean || 1));
+  const [lowMoves, highMoves] = span(rounds.map((r) => r.moves));
+  const ratios = rounds.map((r) => Number(r.max_over_mean));
+  const [lowRatio, highRatio] = span(ratios);
+  // a flat series sits in the middle of its axis
+  const at = (v, lo, hi) => (hi > lo ? (v - lo) / (hi - lo) : 0.5);
   const px = (i) => L + (i / n) * (width - L - R);
-  const pyM = (v) => height - B - (v / maxMoves) * (height - T - B);
-  const pyR = (v) => height - B - ((v - 1) / (maxRatio - 1)) * (height - T - B);
+  const py = (f) => height - B - f * (height - T - B);
   const line = (pts, cls) => svg('polyline', { points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(' '), class: cls });
   s.append(svg('line', { x1: L, x2: width - R, y1: height - B, y2: height - B, class: 'axis-line' }));
-  s.append(line(rounds.map((r, i) => [px(i), pyM(r.moves)]), 'series-moves'));
-  s.append(line(rounds.map((r, i) => [px(i), pyR(r.max_over_mean || 1)]), 'series-ratio'));
+  s.append(line(rounds.map((r, i) => [px(i), py(at(r.moves, lowMoves, highMoves))]), 'series-moves'));
+  s.append(line(ratios.map((v, i) => [px(i), py(at(v, lowRatio, highRatio))]), 'series-ratio'));
   const t = (x, y, text, cls, anchor = 'start') => svg('text', { x, y, class: cls, 'text-anchor': anchor }, text);
-  s.append(t(4, T + 4, thousands(maxMoves), 'label-moves'), t(4, height - B, '0', 'label-moves'));
-  s.append(t(width - 4, T + 4, maxRatio.toFixed(3), 'label-ratio', 'end'), t(width - 4, height - B, '1.000', 'label-ratio', 'end'));
-  s.append(t(L, height - 8, 'round 1', 'label'), t(width - R, height - 8, `round ${rounds.length}`, 'label', 'end'));
+  const ratioText = (v) => rounds[ratios.indexOf(v)].max_over_mean;
+  s.append(t(4, T + 4, thousands(highMoves), 'label-moves'), t(4, height - B, thousands(lowMoves), 'label-moves'));
+  s.append(t(width - 4, T + 4, ratioText(highRatio), 'label-ratio', 'end'), t(width - 4, height - B, ratioText(lowRatio), 'label-ratio', 'end'));
+  s.append(t(L, height - 8, 'round 1', 'label'), t(width - R, height - 8, `round ${rounds[rounds.length - 1].round}`, 'label', 'end'));
   s.append(t(L, T - 8, 'moves', 'label-moves'), t(L + 60, T - 8, 'max/mean load', 'label-ratio'));
   return s;
 }
@@ -45,13 +61,12 @@ export function createConvergence(ctx) {
   const run = button('Run rounds', async () => {
     run.disabled = true;
     try {
-      const rounds = await controller.ask('converge', { maxRounds: 30 });
-      const rows = rounds.map((r) => [r.round, thousands(r.moves), humanBytes(r.weight_moved), thousands(r.improving_moves), r.bound_hit ? 'yes' : 'no', ratio(r.max_over_mean)]);
-      const last = rounds[rounds.length - 1];
-      const verdict = last && last.moves === 0 ? `Converged: round ${last.round} moves nothing.` : `Still moving after ${rounds.length} rounds.`;
+      const doc = await controller.ask('converge', { maxRounds: MAX_ROUNDS });
+      const { rounds } = doc;
+      const rows = rounds.map((r) => [thousands(r.round), thousands(r.moves), humanBytes(r.weight_moved), thousands(r.improving_moves), r.bound_hit ? 'yes' : 'no', r.max_over_mean]);
       const area = scrollArea('convergence rounds');
       area.append(table(['round', 'moves', 'weight moved', 'improving', 'bound hit', 'max/mean'], rows));
-      out.replaceChildren(roundsChart(rounds), attrs(el('p', verdict, 'hint verdict'), { role: 'status' }), area);
+      out.replaceChildren(roundsChart(rounds), attrs(el('p', doc.verdict, 'hint verdict'), { role: 'status' }), area);
       out.dataset.rounds = String(rounds.length);
     } catch (e) {
       report(e);

@@ -1,25 +1,28 @@
-// Moves: every split that changes hands, why, and for improving moves what they take off the
-// heavier member. Sorted and filtered in the worker; filtered to the chart's chosen member.
+// Moves: every split that changes hands, why (the core's words for each reason, the plan
+// document's `reasons`), and for improving moves what they take off the heavier member (the
+// core's `relief`). Sorted and filtered in the worker; filtered to the chart's chosen member.
 import { el, input } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { VirtualTable } from './virtual-table.js';
-import { humanBytes, exactBytes, thousands, reasonText, reasonHelp, gainRelief } from '../../common/shared/format.js';
+import { humanBytes, exactBytes, thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
 
-function gainCell(m) {
-  const relief = gainRelief(m.gain, m.weight);
-  if (relief === null) return '';
-  return { text: humanBytes(relief), title: `takes ${exactBytes(relief)} off the heavier member (gain ${thousands(m.gain)} byte²)` };
+function reliefCell(m) {
+  if (m.relief === null || m.relief === undefined) return '';
+  return { text: humanBytes(m.relief), title: `takes ${exactBytes(m.relief)} off the heavier member (gain ${thousands(m.gain)} byte²)` };
 }
 
-const COLUMNS = [
-  { key: 'split', label: 'split', render: (m) => m.split },
-  { key: 'weight', label: 'weight', render: (m) => ({ text: humanBytes(m.weight), title: exactBytes(m.weight) }) },
-  { key: 'from', label: 'from', render: (m) => m.from ?? '(nobody)' },
-  { key: 'to', label: 'to', render: (m) => m.to ?? '(queue)' },
-  { key: 'reason', label: 'why', render: (m) => ({ text: reasonText(m.reason), title: reasonHelp(m.reason) }) },
-  { key: 'gain', label: 'relief', help: 'For improving moves: how much the move takes off the heavier of its two members (hover a cell for the exact gain).', render: gainCell },
-];
+/** The columns; `reasonOf(code)`: the core's { words, help } of a reason. */
+function columns(reasonOf) {
+  return [
+    { key: 'split', label: 'split', render: (m) => m.split },
+    { key: 'weight', label: 'weight', render: (m) => ({ text: humanBytes(m.weight), title: exactBytes(m.weight) }) },
+    { key: 'from', label: 'from', render: (m) => m.from ?? '(nobody)' },
+    { key: 'to', label: 'to', render: (m) => m.to ?? '(queue)' },
+    { key: 'reason', label: 'why', render: (m) => { const r = reasonOf(m.reason); return { text: r?.words ?? m.reason, title: r?.help ?? '' }; } },
+    { key: 'relief', label: 'relief', help: 'For improving moves: how much the move takes off the heavier of its two members (hover a cell for the exact gain).', render: reliefCell },
+  ];
+}
 
 export function createMoves(ctx) {
   const { controller } = ctx;
@@ -27,9 +30,10 @@ export function createMoves(ctx) {
   const filter = input('search', { placeholder: 'filter by split, member or reason', 'aria-label': 'filter moves' });
   const chip = focusChip(controller);
   const report = errorReporter(controller, 'The moves could not be shown');
+  const reasonOf = (code) => controller.state.result?.view.reasons?.find((r) => r.reason === code);
   const table = new VirtualTable({
     label: 'moves',
-    columns: COLUMNS,
+    columns: columns(reasonOf),
     initialSort: { key: 'weight', desc: true },
     onError: report,
     fetch: (q) => {

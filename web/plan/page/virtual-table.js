@@ -46,7 +46,7 @@ export class VirtualTable {
 
   setSort(key) {
     if (this.sort === key) this.desc = !this.desc;
-    else { this.sort = key; this.desc = key === 'weight' || key === 'gain'; }
+    else { this.sort = key; this.desc = key === 'weight' || key === 'relief'; }
     this.markSort();
     this.refresh(true);
   }

@@ -3,7 +3,7 @@
 // and the words for each member. Every mark is the core's: a bar is "over" exactly when the plan
 // view's summary says so, against the mean it names (now: the mean now; planned: the planned
 // mean), and the chart draws both means where the summary puts them.
-import { humanBytes, exactBytes } from '../../common/shared/format.js';
+import { humanBytes, exactBytes, signedBytes } from '../../common/shared/format.js';
 import { ticks } from '../../common/shared/ticks.js';
 import { sortRows } from '../../common/shared/sort.js';
 import { big } from '../../common/shared/format.js';
@@ -23,18 +23,16 @@ export function memberRows(view) {
     lanesNow: m.lanes_now,
     now: big(m.load_now),
     planned: big(m.load_planned),
+    change: m.load_change,
     gained: m.gained,
     lost: m.lost,
     marks: marks[i],
   }));
 }
 
-/** Labels of a member for the tooltip and for assistive technology. */
+/** Labels of a member for the tooltip and for assistive technology: every figure the core's (its change is `load_change`). */
 export function describeMember(r, pct) {
   const k = r.marks;
-  const change = r.planned - r.now;
-  const sign = change > 0n ? '+' : change < 0n ? '−' : '±';
-  const abs = change < 0n ? -change : change;
   const full = k.at_cap_planned;
   const over = [k.over_now && `now more than ${pct}% over the mean now`, k.over_planned && `planned more than ${pct}% over the planned mean`].filter(Boolean);
   return {
@@ -42,7 +40,7 @@ export function describeMember(r, pct) {
     lines: [
       `now ${humanBytes(r.now)} (${exactBytes(r.now)}), ${k.now_over_mean}× the mean now`,
       `planned ${humanBytes(r.planned)} (${exactBytes(r.planned)}), ${k.planned_over_mean}× the planned mean`,
-      `change ${sign}${humanBytes(abs)}: gains ${r.gained} split${r.gained === 1 ? '' : 's'}, loses ${r.lost}`,
+      `change ${signedBytes(r.change)}: gains ${r.gained} split${r.gained === 1 ? '' : 's'}, loses ${r.lost}`,
       `lanes ${r.lanes} of ${r.cap}${r.defaultCap ? " (the leader's default cap)" : ''}${full ? ': every lane used' : ''}`,
     ],
     full,

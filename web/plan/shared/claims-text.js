@@ -1,14 +1,7 @@
-// The Claims view's words (the core's claims document: per live member its actions, drains and
-// circumstances): who acts, who has nothing to do, and what "skipped" means for each. No DOM.
+// The Claims view's words (the core's claims document: per live member its actions, drains,
+// circumstances, whether it acts and why it skipped candidates; the totals). The judgements are
+// the core's (`acts`, `skipped_why`, `totals`); these only write them. No DOM.
 import { plural, thousands } from '../../common/shared/format.js';
-
-/**
- * A worker acts when its next reconcile claims, quarantines or drains something, or drops a
- * split it was fenced from (its lease is behind the split's progress record).
- */
-export function acts(doc, name) {
-  return [doc.claims, doc.drains, doc.fenced].some((m) => (m?.[name]?.length || 0) > 0);
-}
 
 /** A worker's fenced splits in words: not held, not drained, no lane of its cap. '' for none. */
 export function fencedText(splits) {
@@ -16,30 +9,26 @@ export function fencedText(splits) {
   return `fenced, dropped at its next look (each lease is behind the split's progress record: not held, not drained, no lane): ${splits.join(', ')}`;
 }
 
-/**
- * Why a worker passed candidates over, in words. A candidate is skipped when it is a claim of a
- * split its assignment does not name, or when its lanes are full (held plus claims taken reach
- * its cap); quarantines are never skipped. '' when nothing was skipped.
- */
-export function skippedText(w, actions) {
-  if (!w.skipped) return '';
-  const n = plural(w.skipped, 'candidate');
-  if (!w.has_assignment) return `${n} skipped: it has no assignment record, so it claims nothing`;
-  const claims = actions.filter((a) => a.action === 'claim').length;
-  if (w.held + claims < w.cap) return `${n} skipped: not in its assignment`;
-  return `${n} skipped: not in its assignment, or beyond its cap of ${thousands(w.cap)} lanes`;
+/** Why a worker passed candidates over (the core's `skipped_why`), with how many. '' when none. */
+export function skippedText(w) {
+  if (!w.skipped || !w.skipped_why) return '';
+  return `${plural(w.skipped, 'candidate')} skipped: ${w.skipped_why}`;
 }
 
 /** One line of a worker's circumstances: lanes, assignment, what it skipped. */
-export function workerFacts(w, actions) {
-  const skipped = skippedText(w, actions);
+export function workerFacts(w) {
+  const skipped = skippedText(w);
   return `holds ${thousands(w.held)} of ${thousands(w.cap)} lanes; ${w.has_assignment ? 'has an assignment' : 'no assignment record'}${skipped ? `; ${skipped}` : ''}`;
 }
 
-/** The view's first line: members, actions, where they act from, and how many have nothing to do. */
-export function claimsSummary(doc, names, idle) {
-  const total = names.reduce((n, x) => n + (doc.claims[x]?.length || 0), 0);
+/**
+ * The view's first line: members, actions, where they act from, and (unless `focused`: one
+ * member shown whatever it does) how many have nothing to do — the core's totals.
+ */
+export function claimsSummary(doc, focused = false) {
+  const t = doc.totals;
   const source = doc.assignment_source === 'plan' ? 'the plan' : 'the published records';
-  const head = `${plural(names.length, 'live member')}, ${plural(total, 'action')} (acting on ${source}; max_attempts ${doc.max_attempts}).`;
-  return idle ? `${head} ${thousands(idle)} of them ${idle === 1 ? 'has' : 'have'} nothing to claim, quarantine, drain or drop.` : head;
+  const head = `${plural(t.members, 'live member')}, ${plural(t.actions, 'action')} (acting on ${source}; max_attempts ${thousands(doc.max_attempts)}).`;
+  if (focused || !t.idle) return head;
+  return `${head} ${thousands(t.idle)} of them ${t.idle === 1 ? 'has' : 'have'} nothing to claim, quarantine, drain or drop.`;
 }

@@ -4,8 +4,8 @@
 // the splits that changed owner and where the published assignment differs from the plan.
 import { el, attrs, table, scrollArea } from '../../common/page/dom.js';
 import { sortableTable } from '../../common/page/sortable.js';
-import { humanBytes, exactBytes, thousands } from '../../common/shared/format.js';
-import { sideBySide, decisionVerdict, capChanges, memberLoads, maxLoad, signedBytes, capText, names, MEMBER_COLUMNS, orderWarning } from '../shared/compare-model.js';
+import { humanBytes, exactBytes, thousands, signedBytes } from '../../common/shared/format.js';
+import { sideBySide, decisionVerdict, memberLoads, maxLoad, capText, names, MEMBER_COLUMNS, orderWarning } from '../shared/compare-model.js';
 
 /** Rows shown of the long lists (the review document and `spate-planner diff` have them all). */
 const SHOW = 200;
@@ -57,13 +57,14 @@ function membersTable(d) {
   return area;
 }
 
-function ownerTable(list, headers, label, cellsOf) {
+/** The first rows of a long list; `total`: the core's count of it. */
+function ownerTable(list, total, headers, label, cellsOf) {
   const frag = el('div');
   const t = table(headers, list.slice(0, SHOW).map(cellsOf), 'data compare-splits', label);
   const area = scrollArea(label);
   area.append(t);
   frag.append(area);
-  if (list.length > SHOW) frag.append(el('p', `… and ${thousands(list.length - SHOW)} more (spate-planner diff --json lists them all).`, 'hint'));
+  if (list.length > SHOW) frag.append(el('p', `… the first ones of the ${thousands(total)} (spate-planner diff --json lists them all).`, 'hint'));
   return frag;
 }
 
@@ -79,7 +80,7 @@ export function comparisonNode(d, labels) {
   if (backwards) node.append(attrs(el('p', backwards, 'message warning compare-order'), { role: 'note' }));
   node.append(sideTable(d), el('h3', "The leader's decision"), verdict);
   if (d.before.job !== d.after.job) node.append(el('p', `These are two different jobs (${d.before.job} and ${d.after.job}).`, 'hint warn-text'));
-  const caps = capChanges(d);
+  const caps = d.cap_changes;
   const facts = el('ul', undefined, 'compare-facts');
   facts.append(attrs(el('li', `Joined: ${names(d.joined)}.`), { 'data-fact': 'joined' }), attrs(el('li', `Left: ${names(d.left)}.`), { 'data-fact': 'left' }),
     attrs(el('li', `Caps that changed: ${caps.length ? caps.map((c) => `${c.name} ${c.before} → ${c.after}`).join('; ') : 'none'}.`), { 'data-fact': 'caps' }));
@@ -91,12 +92,12 @@ export function comparisonNode(d, labels) {
   }
   const what = el('p', 'Load: what each member holds of the assignable splits, as each store shows it.', 'hint');
   node.append(el('h3', 'Members'), facts, what, key, membersTable(d));
-  node.append(attrs(el('h3', `Splits that changed owner (${thousands(d.owner_changes.length)})`), { 'data-count': d.owner_changes.length }));
-  if (d.owner_changes.length) node.append(ownerTable(d.owner_changes, ['split', 'owner before', 'owner after'], 'splits that changed owner', (c) => [c.split, who(c.before), who(c.after)]));
+  node.append(attrs(el('h3', `Splits that changed owner (${thousands(d.owner_changed)})`), { 'data-count': d.owner_changed }));
+  if (d.owner_changes.length) node.append(ownerTable(d.owner_changes, d.owner_changed, ['split', 'owner before', 'owner after'], 'splits that changed owner', (c) => [c.split, who(c.before), who(c.after)]));
   const diffs = Object.entries(d.decision.differences);
   if (d.decision.published && diffs.length) {
-    node.append(el('h3', `Where the later published assignment differs from the plan (${thousands(diffs.length)})`),
-      ownerTable(diffs, ['split', 'planned from the earlier snapshot', 'published later'], 'where the published assignment differs', ([id, [p, q]]) => [id, who(p), who(q)]));
+    node.append(el('h3', `Where the later published assignment differs from the plan (${thousands(d.decision.differing)})`),
+      ownerTable(diffs, d.decision.differing, ['split', 'planned from the earlier snapshot', 'published later'], 'where the published assignment differs', ([id, [p, q]]) => [id, who(p), who(q)]));
   }
   return node;
 }

@@ -1,7 +1,9 @@
 // The sweep's chart: one SVG, the swept value on x; max/mean on the left axis (with the
 // target), queued splits and moves on the right axis (log scale when they span orders of
-// magnitude); today's fleet and the smallest value meeting the targets marked. Drawn at the
-// width it is given; colours come from the theme (classes in style.css), text is textContent.
+// magnitude); today's fleet (the step the core marks `today`) and the smallest value meeting the
+// targets marked. Drawn at the width it is given; colours come from the theme (classes in
+// style.css), text is textContent. The axes' tick labels (class `tick`) are the page's scale,
+// not figures of the sweep.
 import { valueScale, ratioScale, countScale } from '../shared/sweep-model.js';
 import { thousands } from '../../common/shared/format.js';
 
@@ -58,10 +60,10 @@ export function sweepChart(steps, { width, axisLabel, current, chosen, target })
   root.append(g);
   for (const t of ys.ticks) {
     g.append(svg('line', { x1: L, x2: W - R, y1: f1(py(t.at)), y2: f1(py(t.at)), class: 'grid' }));
-    g.append(svg('text', { x: L - 6, y: f1(py(t.at) + 4), class: 'lbl lbl-ratio', 'text-anchor': 'end' }, t.label));
+    g.append(svg('text', { x: L - 6, y: f1(py(t.at) + 4), class: 'lbl lbl-ratio tick', 'text-anchor': 'end' }, t.label));
   }
-  for (const t of cs.ticks) g.append(svg('text', { x: W - R + 6, y: f1(py(t.at) + 4), class: 'lbl lbl-count' }, t.label));
-  for (const t of xs.ticks) g.append(svg('text', { x: f1(px(t.value)), y: H - B + 16, class: 'lbl', 'text-anchor': 'middle' }, t.label));
+  for (const t of cs.ticks) g.append(svg('text', { x: W - R + 6, y: f1(py(t.at) + 4), class: 'lbl lbl-count tick' }, t.label));
+  for (const t of xs.ticks) g.append(svg('text', { x: f1(px(t.value)), y: H - B + 16, class: 'lbl tick', 'text-anchor': 'middle' }, t.label));
   g.append(svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'axis' }));
   g.append(svg('text', { x: f1(L + (W - L - R) / 2), y: H - 6, class: 'lbl axis-title', 'text-anchor': 'middle' }, axisLabel));
   const yt = py(ys.at(target));

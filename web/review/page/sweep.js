@@ -4,7 +4,7 @@
 // step at a time (progress shown, a newer sweep wins); planned again when the plan changes.
 import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { AXES, defaultRange, checkSweep, checkTargets, currentValue, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
+import { AXES, defaultRange, checkSweep, checkTargets, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
 import { isSuperseded } from '../../common/shared/messages.js';
 import { sweepIsCurrent } from './actions.js';
 import { thousands } from '../../common/shared/format.js';
@@ -21,8 +21,8 @@ function legend() {
   return l;
 }
 
-/** onFail(err): a failure that is not the form's; view(): the plan view shown (today's value of each axis), or null. */
-function form(onRun, onFail, view) {
+/** onFail(err): a failure that is not the form's; today(axis, cap): the core's value of the axis that is today's fleet (a promise of it, null when none). */
+function form(onRun, onFail, today) {
   const f = attrs(el('form', undefined, 'sweep-form'), { 'aria-label': 'sweep' });
   const axis = select(Object.entries(AXES).map(([k, a]) => [k, a.option]), 'what the sweep varies');
   const from = input('number', { min: '0', step: '1', value: String(AXES.add_members.from), 'aria-label': 'sweep from' });
@@ -43,11 +43,19 @@ function form(onRun, onFail, view) {
   const targets = el('div', undefined, 'row');
   targets.append(field('Target: max/mean at most', ratio), field('Target: queued splits at most', queued));
   f.append(what, targets, crashField, crashHint, error);
-  axis.addEventListener('change', () => {
-    const range = defaultRange(axis.value, view());
+  axis.addEventListener('change', async () => {
+    const chosen = axis.value;
+    capField.hidden = chosen !== 'add_members';
+    let now = null;
+    try {
+      now = await today(chosen, cap.value);
+    } catch (err) {
+      onFail(err);
+    }
+    if (axis.value !== chosen) return; // another axis was chosen meanwhile
+    const range = defaultRange(chosen, now);
     from.value = String(range.from);
     to.value = String(range.to);
-    capField.hidden = axis.value !== 'add_members';
   });
   f.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -84,36 +92,41 @@ function form(onRun, onFail, view) {
   return { node: f, ratio, queued, readTargets, show };
 }
 
-function stepsTable(steps, axisLabel, verdict, current, chosen) {
+function stepsTable(steps, axisLabel, verdict, chosen) {
   const crashed = steps.some((s) => s.crash);
   const rows = steps.map((s, i) => [...stepCells(s), ...(crashed ? crashCells(s) : []), verdict.meets[i] ? 'meets' : '—']);
   const t = table([axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
   [...t.tBodies[0].rows].forEach((tr, i) => {
     const v = steps[i].value;
     tr.dataset.value = String(v);
-    if (v === current) { tr.classList.add('is-now'); tr.cells[0].textContent += ' (now)'; }
+    if (steps[i].today) { tr.classList.add('is-now'); tr.cells[0].textContent += ' (now)'; }
     if (v === chosen) tr.classList.add('is-chosen');
   });
   return t;
 }
 
-function verdictText(steps, params, targets, best) {
-  const label = AXES[params.axis].label;
+function verdictText(steps, axis, targets, best) {
+  const label = AXES[axis].label;
   const goal = `max/mean at most ${targets.maxOverMean} and at most ${thousands(targets.maxQueued)} queued`;
-  if (!best) return `No value of ${label} from ${params.from} to ${params.to} meets the targets (${goal}).`;
-  return `${AXES[params.axis].smallest} meeting the targets (${goal}): ${thousands(best.value)} — ${thousands(best.members)} members, max/mean ${best.max_over_mean}, ${thousands(best.queued)} queued, ${thousands(best.moves)} moves.`;
+  if (!best) return `No value of ${label} from ${thousands(steps[0].value)} to ${thousands(steps[steps.length - 1].value)} meets the targets (${goal}).`;
+  return `${AXES[axis].smallest} meeting the targets (${goal}): ${thousands(best.value)} — ${thousands(best.members)} members, max/mean ${best.max_over_mean}, ${thousands(best.queued)} queued, ${thousands(best.moves)} moves.`;
 }
 
-function nowText(steps, cur) {
-  const s = cur.value === null ? null : steps.find((x) => x.value === cur.value);
-  if (!s) return `Today's fleet: ${cur.note}${cur.value === null ? '' : '; outside this range'}.`;
-  return `Today's fleet (${cur.note}): max/mean ${s.max_over_mean}, ${thousands(s.queued)} queued.`;
+/** Today's fleet in words: the core's note, and its step's figures when the sweep has it. */
+function nowText(steps, today) {
+  const s = steps.find((x) => x.today);
+  if (!s) return `Today's fleet: ${today.note}${today.value === null ? '' : '; outside this range'}.`;
+  return `Today's fleet (${today.note}): max/mean ${s.max_over_mean}, ${thousands(s.queued)} queued.`;
 }
 
 export function createSweep(ctx) {
   const { controller, review } = ctx;
   const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false' });
-  const f = form((params) => review.sweep(params), (err) => controller.report(err, 'The sweep could not be run'), () => controller.state.result?.view ?? null);
+  const today = async (axis, cap) => {
+    if (!controller.state.result) return null;
+    return (await controller.ask('sweepToday', { axis, cap: Number(cap) || 0 })).value;
+  };
+  const f = form((params) => review.sweep(params), (err) => controller.report(err, 'The sweep could not be run'), today);
   const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'planning the sweep', 'aria-valuemin': 0, 'aria-valuemax': 100 });
   const fill = el('div', undefined, 'progress-bar');
   const progressText = el('span');
@@ -143,24 +156,27 @@ export function createSweep(ctx) {
     if (!targets) return;
     const mine = ++drawn;
     let v;
+    let day;
     try {
       v = await controller.ask('sweepVerdict', { steps: s.steps, maxOverMean: targets.maxOverMean, maxQueued: targets.maxQueued });
+      day = await controller.ask('sweepToday', { text: s.text, axis: s.params.axis, cap: s.params.cap });
     } catch (e) {
       controller.report(e, 'The sweep could not be checked against the targets');
       return;
     }
     if (mine !== drawn) return;
     const label = AXES[s.params.axis].label;
-    const cur = currentValue(s.params.axis, state.result.view);
     const best = v.smallest === null ? null : s.steps.find((x) => x.value === v.smallest);
-    verdict.textContent = verdictText(s.steps, s.params, targets, best);
+    verdict.textContent = verdictText(s.steps, s.params.axis, targets, best);
     verdict.dataset.value = best ? String(best.value) : '';
-    now.textContent = nowText(s.steps, cur);
-    area.replaceChildren(stepsTable(s.steps, label, v, cur.value, best?.value ?? null));
+    now.textContent = nowText(s.steps, day);
+    area.replaceChildren(stepsTable(s.steps, label, v, best?.value ?? null));
     const current = sweepIsCurrent(state);
     result.classList.toggle('stale', !current);
-    if (width > 0) chart.replaceChildren(sweepChart(s.steps, { width, axisLabel: label, current: cur.value, chosen: best?.value ?? null, target: targets.maxOverMean }));
-    if (current) status.textContent = `${thousands(s.steps.length)} steps planned in ${Math.round(s.ms)} ms, on top of the plan shown.`;
+    const nowValue = s.steps.find((x) => x.today)?.value ?? null;
+    if (width > 0) chart.replaceChildren(sweepChart(s.steps, { width, axisLabel: label, current: nowValue, chosen: best?.value ?? null, target: targets.maxOverMean }));
+    node.dataset.ms = String(Math.round(s.ms));
+    if (current) status.textContent = `The sweep of ${label} from ${thousands(s.steps[0].value)} to ${thousands(s.steps[s.steps.length - 1].value)} is planned, on top of the plan shown.`;
   }
 
   function busy(state) {

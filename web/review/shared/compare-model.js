@@ -1,8 +1,9 @@
 // What the Compare view shows of a comparison (`Planner.compare`, the document of
-// `spate-planner diff --json`), computed without the DOM: the two snapshots side by side, the
-// leader's decision checked, the caps that changed, each member's load before and after.
-// Splits stay in the core's order; members are shown in natural order (worker-2 before
-// worker-10), and sorted by any column for display only.
+// `spate-planner diff --json`), without the DOM: the two snapshots side by side, the leader's
+// decision checked, the caps that changed, each member's load before and after and its change,
+// whether "before" is earlier — every figure and verdict the core's, written here. Splits stay in
+// the core's order; members are shown in natural order (worker-2 before worker-10), and sorted
+// by any column for display only.
 import { humanBytes, exactBytes, thousands, utc, big } from '../../common/shared/format.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 
@@ -24,7 +25,7 @@ export function sideBySide(d) {
     plain('splits', thousands(d.before.splits), thousands(d.after.splits)),
     bytes('max load now', b.max_load_now, a.max_load_now),
     bytes('max load planned', b.max_load_planned, a.max_load_planned),
-    plain('max / mean planned', b.max_over_mean_planned.toFixed(4), a.max_over_mean_planned.toFixed(4)),
+    plain('max / mean planned', b.max_over_mean_planned, a.max_over_mean_planned),
     plain('queued', thousands(b.queued), thousands(a.queued)),
     plain('moves pending', thousands(b.moves), thousands(a.moves)),
     bytes('weight those moves carry', b.bytes_moved, a.bytes_moved),
@@ -33,28 +34,23 @@ export function sideBySide(d) {
   ];
 }
 
-/** Whether the later published assignment is the earlier state's plan: { level, text, count }. */
+/** Whether the later published assignment is the earlier state's plan (the core's check): { level, text, count }. */
 export function decisionVerdict(d) {
-  const n = Object.keys(d.decision.differences).length;
-  if (!d.decision.published) return { level: 'none', count: n, text: 'The later snapshot has no published assignment (no assign.* records) to check against the planner.' };
-  if (d.decision.matches) return { level: 'ok', count: 0, text: 'The later published assignment is exactly what the planner decided from the earlier snapshot.' };
-  return { level: 'differs', count: n, text: `The later published assignment differs from what the planner decided from the earlier snapshot for ${thousands(n)} split${n === 1 ? '' : 's'}.` };
+  const c = d.decision;
+  const level = !c.published ? 'none' : c.matches ? 'ok' : 'differs';
+  return { level, count: c.differing, text: c.verdict };
 }
 
-/** Members on both sides whose cap changed: [{ name, before, after }]. */
-export function capChanges(d) {
-  return d.members.filter((m) => m.cap_before !== null && m.cap_after !== null && m.cap_before !== m.cap_after)
-    .map((m) => ({ name: m.name, before: m.cap_before, after: m.cap_after }));
-}
-
-/** Rows of the members table: loads as BigInt (null: not a member on that side). */
+/** Rows of the members table: loads as BigInt (null: not a member on that side), the core's change. */
 export function memberLoads(d) {
-  return d.members.map((m) => {
-    const before = m.load_before === null ? null : big(m.load_before);
-    const after = m.load_after === null ? null : big(m.load_after);
-    const change = (after ?? 0n) - (before ?? 0n);
-    return { name: m.name, before, after, change, capBefore: m.cap_before, capAfter: m.cap_after };
-  });
+  return d.members.map((m) => ({
+    name: m.name,
+    before: m.load_before === null ? null : big(m.load_before),
+    after: m.load_after === null ? null : big(m.load_after),
+    change: big(m.load_change),
+    capBefore: m.cap_before,
+    capAfter: m.cap_after,
+  }));
 }
 
 /** The largest load on either side (the bars' scale). */
@@ -62,12 +58,6 @@ export function maxLoad(rows) {
   let max = 0n;
   for (const r of rows) for (const v of [r.before, r.after]) if (v !== null && v > max) max = v;
   return max;
-}
-
-/** "+1.50 GiB", "−512 MiB", "±0 B". */
-export function signedBytes(v) {
-  const sign = v > 0n ? '+' : v < 0n ? '−' : '±';
-  return `${sign}${humanBytes(v < 0n ? -v : v)}`;
 }
 
 /** A cap on both sides: "96", "96 → 64", "— → 128". */
@@ -97,15 +87,10 @@ export const MEMBER_COLUMNS = [
 ];
 
 /**
- * Whether "before" is earlier than "after": null when it is, else a warning sentence (taken at
- * the same instant, or later: the comparison runs backwards).
+ * The core's warning when "before" is not earlier than "after" (null when it is), with when
+ * each was taken.
  */
 export function orderWarning(d) {
-  const b = big(d.before.taken_at_ms);
-  const a = big(d.after.taken_at_ms);
-  if (b < a) return null;
-  const when = `"before" was taken ${utc(d.before.taken_at_ms)}, the snapshot shown ${utc(d.after.taken_at_ms)}`;
-  return b === a
-    ? `"Before" is not earlier than the snapshot shown: both were taken at the same instant (${utc(d.after.taken_at_ms)}), so nothing happened between them.`
-    : `"Before" is not earlier than the snapshot shown: ${when}. The comparison runs backwards: joined and left, and every change, read the wrong way round; open the earlier snapshot as "before".`;
+  if (!d.chronology_warning) return null;
+  return `${d.chronology_warning} ("Before" was taken ${utc(d.before.taken_at_ms)}; "after", the snapshot shown, ${utc(d.after.taken_at_ms)}.)`;
 }

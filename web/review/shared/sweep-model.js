@@ -1,7 +1,8 @@
-// What the Sweep view shows, computed without the DOM: the axes a sweep can vary, reading a
-// request and the targets from the form, the value that is today's fleet, and the chart's scales
-// (the splits axis in log scale when its values span orders of magnitude). Which steps meet the
-// targets, and the most steps a sweep takes, are the core's (the worker's `sweepVerdict`, and
+// What the Sweep view shows, without the DOM: the axes a sweep can vary, reading a request and
+// the targets from the form, the range a sweep starts with, and the chart's scales (the splits
+// axis in log scale when its values span orders of magnitude). Which steps meet the targets,
+// which value is today's fleet (each step's `today`, and `Planner.sweepToday`), and the most
+// steps a sweep takes, are the core's (the worker's `sweepVerdict`, `sweepToday`, and
 // `Planner.maxSweepSteps` where the worker runs the sweep).
 import { humanBytes, thousands } from '../../common/shared/format.js';
 
@@ -39,32 +40,19 @@ export function checkTargets({ maxOverMean, maxQueued }) {
   return { maxOverMean: r, maxQueued: whole(maxQueued, 'The queued target') };
 }
 
-/**
- * The value of the sweep that is the fleet shown (under its scenario): { value, note }; value
- * null when no step is (members whose caps differ, for "every member's cap").
- */
-export function currentValue(axis, view) {
-  if (axis === 'add_members') return { value: 0, note: 'no member added' };
-  if (axis === 'default_cap') return { value: view.default_cap, note: `the default cap now (${view.default_cap})` };
-  const caps = new Set(view.report.members.map((m) => m.cap));
-  if (caps.size === 1) return { value: [...caps][0], note: `every member's cap now (${[...caps][0]})` };
-  const sorted = [...caps].sort((a, b) => a - b);
-  return { value: null, note: `the members' caps differ now (${sorted[0]}–${sorted[sorted.length - 1]}): no step is today's fleet` };
-}
-
 /** Steps a default range spans around today's value when the axis's own range leaves it out. */
 const AROUND = 32;
 
 /**
  * The range a sweep of `axis` starts with: the axis's own (2..32 for caps), widened to take in
- * today's value (a cap of 96: 64..128), so that today's fleet is always one of the steps.
+ * `today` (the core's value that is today's fleet, or null: a cap of 96 gives 64..128), so that
+ * today's fleet is always one of the steps.
  */
-export function defaultRange(axis, view) {
+export function defaultRange(axis, today) {
   const a = AXES[axis];
-  const now = view ? currentValue(axis, view).value : null;
-  if (now === null || (now >= a.from && now <= a.to)) return { from: a.from, to: a.to };
-  if (now < a.from) return { from: now, to: a.to };
-  return { from: Math.max(a.from, now - AROUND), to: now + AROUND };
+  if (today === null || today === undefined || (today >= a.from && today <= a.to)) return { from: a.from, to: a.to };
+  if (today < a.from) return { from: today, to: a.to };
+  return { from: Math.max(a.from, today - AROUND), to: today + AROUND };
 }
 
 /** Round steps 1, 2, 2.5, 5 × 10^k at or above `raw`. */
@@ -134,10 +122,9 @@ export const STEP_HEADERS = ['members', 'max load', 'max / mean', 'max / bound',
 /** The columns of a sweep with a crash of each step's heaviest member (after STEP_HEADERS). */
 export const CRASH_HEADERS = ['crashed', 'recovery', 'idle split-seconds'];
 
-/** A step's crash cells: the member, its recovery (or "never"), the idle split-seconds. */
+/** A step's crash cells: the member, its recovery (or "never"), the idle split-seconds (the core's seconds). */
 export function crashCells(s) {
   const c = s.crash;
   if (!c) return ['—', '—', '—'];
-  const recovery = c.recovery_ms === null ? 'never' : `${(Number(c.recovery_ms) / 1000).toFixed(1)} s`;
-  return [c.member, recovery, thousands(Math.round(Number(c.idle_split_ms) / 1000))];
+  return [c.member, c.recovery_s === null ? 'never' : `${c.recovery_s} s`, thousands(c.idle_split_s)];
 }

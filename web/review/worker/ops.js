@@ -104,6 +104,11 @@ export function reviewOps(env) {
       return steps;
     },
 
+    /** Which value of a sweep of `axis` on the scenario `text` is today's fleet (the core's). */
+    sweepToday({ text, axis, cap }) {
+      return env.guard(() => env.planner().sweepToday(text, axis, cap));
+    },
+
     /**
      * Which of a sweep's steps meet the targets, and the smallest value that does (the core's
      * `smallest_meeting`, as `spate-planner sweep --max-over-mean R --max-queued N`).

@@ -387,7 +387,7 @@ export class Controller extends EventTarget {
    */
   setWithheld(instance, withheld) {
     const next = (s) => {
-      const mine = (c) => c.member === instance && (c.op === 'release_departed' || (c.op === 'remove_member' && !this.isMember(instance)));
+      const mine = (c) => c?.member === instance && (c.op === 'release_departed' || (c.op === 'remove_member' && !this.isMember(instance)));
       const rest = s.changes.filter((c) => !mine(c));
       const fromStore = this.state.info.recent_departures.includes(instance);
       const add = fromStore ? (withheld ? null : { op: 'release_departed', member: instance })

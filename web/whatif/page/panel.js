@@ -9,10 +9,10 @@ import { createForms } from './forms.js';
 
 function changeItem(c, i, failure, controller) {
   const li = attrs(el('li', undefined, failure ? 'failing' : ''), { 'data-change': i });
-  const text = el('span', describe(c), 'what');
+  const text = el('span', describe(c, failure), 'what');
   li.append(text);
   if (failure) li.append(el('span', `not applied: ${failure.message} (${failure.code})`, 'reason'));
-  li.append(button('✕', () => controller.removeChange(i), 'icon', `Remove change ${i + 1}: ${describe(c)}`));
+  li.append(button('✕', () => controller.removeChange(i), 'icon', `Remove change ${i + 1}: ${describe(c, failure)}`));
   return li;
 }
 

@@ -4,10 +4,12 @@
 //! and shown in frames with what happened between them ([`LiveJob`], [`LiveEvent`]). The
 //! server holds a `JobState` per followed job; the page's worker and `watch` hold a `LiveJob`
 //! fed by the same changes. A recording ([`Recording`]) keeps a job's changes with their times;
-//! a [`Replay`] shows it at any moment through the same `LiveJob`.
+//! a [`Replay`] shows it at any moment through the same `LiveJob`. When a followed
+//! job counts as stale is [`freshness`]'s rule.
 
 mod change;
 mod events;
+mod fresh;
 mod job;
 mod recording;
 mod replay;
@@ -15,6 +17,7 @@ mod state;
 
 pub use change::{LiveChange, LiveOp, Revisions};
 pub use events::{names_text, EventKind, LiveEvent};
+pub use fresh::{freshness, Freshness};
 pub use job::{LiveFrame, LiveJob};
 pub use recording::{
     change_line, state_line, status_line, RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader,

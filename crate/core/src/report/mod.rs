@@ -19,7 +19,7 @@ use crate::state::SplitState;
 use foldhash::{HashMap, HashSet};
 use serde::Serialize;
 
-pub use converge::{converge, Round};
+pub use converge::{converge, Convergence, Round, CONVERGE_FORMAT};
 pub use published::{published_distance, PublishedDistance};
 pub use summary::{at_cap, summary, Heaviest, Marks, Mean, Summary, SummarySide};
 
@@ -39,6 +39,8 @@ pub struct MemberReport {
     pub load_now: u64,
     /// Weight after the plan (the leader's running load).
     pub load_planned: u64,
+    /// `load_planned - load_now`: what the plan adds to it (negative: takes off).
+    pub load_change: i128,
     pub gained: u32,
     pub lost: u32,
 }
@@ -69,7 +71,20 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// The reason in a few words, as the human report and the review document write it.
+    /// Every reason, in declaration order.
+    pub const ALL: [Reason; 8] = [
+        Reason::Unowned,
+        Reason::OwnerGone,
+        Reason::OverCap,
+        Reason::Improve,
+        Reason::Queued,
+        Reason::LeaseNotCurrent,
+        Reason::Previous,
+        Reason::RecordOwner,
+    ];
+
+    /// The reason in a few words, as the human report, the review document and the dashboard
+    /// write it.
     pub fn words(self) -> &'static str {
         match self {
             Reason::Unowned => "unowned: fill",
@@ -82,6 +97,52 @@ impl Reason {
             Reason::RecordOwner => "kept by its record's owner (0.3)",
         }
     }
+
+    /// The reason in one sentence (the dashboard's help beside the words).
+    pub fn help(self) -> &'static str {
+        match self {
+            Reason::Unowned => "Nobody owned it: the leader fills it into the lightest member with a free lane.",
+            Reason::OwnerGone => "Its owner is no longer a member, so it goes to a live one.",
+            Reason::OverCap => "Its owner's lanes were taken by heavier splits.",
+            Reason::Improve => "Kept by its owner, then moved to even out the load.",
+            Reason::Queued => "No member has a free lane: it waits in the queue.",
+            Reason::LeaseNotCurrent => "Spate 0.3: its lease is older than its progress record (the split was released or taken over), so the lease keeps no lane for its owner.",
+            Reason::Previous => "Spate 0.3: kept by the member the leader's last publish named for it.",
+            Reason::RecordOwner => "Spate 0.3: kept by the owner its progress record names.",
+        }
+    }
+}
+
+/// A reason with its words, as the plan document lists every one (`reasons`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ReasonWords {
+    pub reason: Reason,
+    pub words: &'static str,
+    pub help: &'static str,
+}
+
+/// Every reason with its words and its sentence.
+pub fn reason_words() -> Vec<ReasonWords> {
+    Reason::ALL
+        .iter()
+        .map(|&reason| ReasonWords {
+            reason,
+            words: reason.words(),
+            help: reason.help(),
+        })
+        .collect()
+}
+
+/// What an improving move of a split of weight `weight` with gain `gain` takes off the heavier
+/// of its two members: with `d` the load gap between them, the gain is `weight × (d − weight)`
+/// (decision-core.md, pass 3) and the heavier load of the pair falls by `min(weight, d −
+/// weight)`, so the relief is `min(weight, gain / weight)`. 0 for a weightless split.
+pub fn relief(gain: u128, weight: u64) -> u64 {
+    if weight == 0 {
+        return 0;
+    }
+    let rest = gain / u128::from(weight);
+    u64::try_from(rest.min(u128::from(weight))).unwrap_or(weight)
 }
 
 /// A split that changes hands.
@@ -96,6 +157,8 @@ pub struct MoveReport {
     pub reason: Reason,
     /// The gain of its last improving move, if one moved it.
     pub gain: Option<u128>,
+    /// What that move took off the heavier of its two members ([`relief`]), if one moved it.
+    pub relief: Option<u64>,
 }
 
 /// Splits by state.
@@ -184,6 +247,9 @@ pub fn report(inputs: &LeaderInputs, plan: &Plan) -> Report {
                 .count(),
         ),
     };
+    for m in &mut walk.members {
+        m.load_change = i128::from(m.load_planned) - i128::from(m.load_now);
+    }
     Report {
         balance: balance(&plan.explain.loads, walk.total, walk.heaviest),
         members: walk.members,
@@ -210,6 +276,7 @@ fn member_lines(inputs: &LeaderInputs, plan: &Plan) -> Vec<MemberReport> {
             lanes_now: 0,
             load_now: 0,
             load_planned: load,
+            load_change: 0,
             gained: 0,
             lost: 0,
         })
@@ -276,15 +343,17 @@ impl Walk<'_> {
             Some(_) if owner_idx.is_none() => Reason::OwnerGone,
             Some(_) => Reason::OverCap,
         };
+        let gain = placement
+            .and_then(|p| p.last_move)
+            .map(|i| plan.explain.moves[i].gain);
         self.moves.push(MoveReport {
             split: id.to_string(),
             weight: w,
             from: owner.map(str::to_string),
             to: to_idx.map(|t| names[t].clone()),
             reason,
-            gain: placement
-                .and_then(|p| p.last_move)
-                .map(|i| plan.explain.moves[i].gain),
+            gain,
+            relief: gain.map(|g| relief(g, w)),
         });
     }
 
@@ -334,6 +403,7 @@ impl Report {
         for m in &mut self.members {
             m.lanes = m.lanes_now;
             m.load_planned = m.load_now;
+            m.load_change = 0;
             m.gained = 0;
             m.lost = 0;
         }
@@ -350,6 +420,12 @@ impl Report {
         self.balance = balance(&loads, total, 0);
         self
     }
+}
+
+/// A ratio with four decimals: how the documents write a plan's max/mean and max/bound beside
+/// its exact figures (sweep steps, convergence rounds, a comparison, the Details table).
+pub fn ratio4(r: f64) -> String {
+    format!("{r:.4}")
 }
 
 /// Bytes in binary units, for people: `1.5 GiB`.
@@ -380,6 +456,44 @@ mod tests {
         assert_eq!(human_bytes(1023), "1023 B");
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(u64::MAX), "16.0 EiB");
+    }
+
+    /// The relief from the rule: moving `w` across a gap `d` (admitted when d > w) lowers the
+    /// pair's heavier load from `h` to max(h − w, h − d + w), that is by min(w, d − w).
+    #[test]
+    fn relief_is_what_the_move_takes_off_the_heavier_member() {
+        for (heavy, light, w) in [
+            (100u64, 10u64, 30u64),
+            (100, 10, 60),
+            (100, 10, 45),
+            (50, 0, 49),
+            (10, 0, 0),
+        ] {
+            let d = heavy - light;
+            let gain = u128::from(w) * u128::from(d - w);
+            // the pair's heavier load after the move
+            let after = (heavy - w).max(light + w);
+            assert_eq!(relief(gain, w), heavy - after, "{heavy} {light} {w}");
+        }
+        // the worked figures: a 30 GiB gap, a 10 GiB split: 10 GiB off the heavier
+        let g = 1u64 << 30;
+        assert_eq!(relief(u128::from(10 * g) * u128::from(20 * g), 10 * g), 10 * g);
+        // a 25 GiB split across the same gap: the heavier falls by 5 GiB only
+        assert_eq!(relief(u128::from(25 * g) * u128::from(5 * g), 25 * g), 5 * g);
+        // the largest weights do not overflow
+        assert_eq!(
+            relief(u128::from(u64::MAX) * u128::from(u64::MAX - 1), u64::MAX),
+            u64::MAX - 1
+        );
+    }
+
+    #[test]
+    fn every_reason_has_words_and_a_sentence() {
+        let all = reason_words();
+        assert_eq!(all.len(), Reason::ALL.len());
+        for r in all {
+            assert!(!r.words.is_empty() && r.help.ends_with('.'), "{:?}", r.reason);
+        }
     }
 
     #[test]

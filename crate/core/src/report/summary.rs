@@ -221,6 +221,7 @@ mod tests {
             lanes_now,
             load_now: now,
             load_planned: planned,
+            load_change: i128::from(planned) - i128::from(now),
             gained: 0,
             lost: 0,
         }

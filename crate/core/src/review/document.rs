@@ -1,13 +1,14 @@
 //! The JSON documents: `spate-planner plan --json` (also the dashboard's "plan as JSON") and
 //! `spate-planner claims --json`. Both go through [`crate::exact`]: 64-bit integers are strings.
 
+use super::figures::{plan_figures, Figure};
 use super::findings::{findings, Finding};
 use crate::assign::Assignment;
 use crate::claims::{ClaimAction, ClaimKind};
 use crate::exact::{self, count};
 use crate::fleet::{CapSource, Fleet, Warning};
 use crate::pipeline::{Analysis, AssignmentSource, NoPublish};
-use crate::report::{summary, PublishedDistance, Report, Summary};
+use crate::report::{reason_words, summary, PublishedDistance, ReasonWords, Report, Summary};
 use crate::rules::{Rules, RulesChoice, RulesSource};
 use crate::scenario::{Departed, Refused, Scenario};
 use crate::worker::NextActions;
@@ -45,6 +46,10 @@ struct PlanDocument<'a> {
     assignment: Option<&'a Assignment>,
     report: &'a Report,
     summary: Summary,
+    /// Every figure of the plan, labelled and typed (the dashboard's Details table).
+    figures: Vec<Figure>,
+    /// Every reason a split moves for, in words and in a sentence.
+    reasons: Vec<ReasonWords>,
     published: &'a Option<PublishedDistance>,
     warnings: &'a [Warning],
 }
@@ -87,6 +92,8 @@ fn plan_doc<'a>(fleet: &'a Fleet, a: &'a Analysis, with_assignment: bool) -> Pla
         assignment: with_assignment.then_some(&a.assignment),
         report: &a.report,
         summary: summary(&a.report),
+        figures: plan_figures(a),
+        reasons: reason_words(),
         published: &a.published,
         warnings: &fleet.warnings,
     }
@@ -230,6 +237,8 @@ pub fn claims_rules_note(rules: RulesChoice) -> String {
 /// One action of a worker, as the claims document lists it.
 #[derive(Serialize)]
 pub struct ActionView<'a> {
+    /// Its place in the worker's order (1 for the first it takes).
+    pub order: u32,
     pub split: &'a str,
     pub action: ClaimAction,
     pub kind: ClaimKind,
@@ -241,7 +250,26 @@ pub struct WorkerLine {
     pub cap: u32,
     pub held: u32,
     pub has_assignment: bool,
+    /// How many claims and quarantines it takes (its list in `claims`).
+    pub actions: u32,
+    /// Whether it does anything: claims, quarantines, drains, or drops a fenced split.
+    pub acts: bool,
     pub skipped: u32,
+    /// Why it skipped candidates, in words (`null` when it skipped none).
+    pub skipped_why: Option<String>,
+}
+
+/// The workers' totals.
+#[derive(Serialize)]
+pub struct ClaimsTotals {
+    /// Live members listed.
+    pub members: u32,
+    /// Claims and quarantines, over all of them.
+    pub actions: u32,
+    /// Members that do anything.
+    pub acting: u32,
+    /// Members with nothing to claim, quarantine, drain or drop.
+    pub idle: u32,
 }
 
 #[derive(Serialize)]
@@ -260,6 +288,7 @@ struct ClaimsDocument<'a> {
     drains: BTreeMap<&'a str, &'a [String]>,
     fenced: BTreeMap<&'a str, &'a [String]>,
     workers: BTreeMap<&'a str, WorkerLine>,
+    totals: ClaimsTotals,
 }
 
 /// The workers' next actions as one JSON document: per live member, its claims and quarantines
@@ -298,7 +327,9 @@ pub fn claims_view<'a>(
                 let actions = n
                     .actions
                     .iter()
-                    .map(|c| ActionView {
+                    .zip(1..)
+                    .map(|(c, order)| ActionView {
+                        order,
                         split: &c.id,
                         action: c.action,
                         kind: c.kind,
@@ -318,18 +349,31 @@ pub fn claims_view<'a>(
         workers: next
             .iter()
             .map(|(x, n)| {
-                let has_assignment = match source {
-                    AssignmentSource::Published => fleet.published.contains_key(x),
-                    AssignmentSource::Plan => a.assignment.contains_key(x),
-                };
+                let has_assignment = source.has_assignment(fleet, a, x);
+                let cap = inputs.cap_of(x);
                 let line = WorkerLine {
-                    cap: inputs.cap_of(x),
+                    cap,
                     held: count(n.held.len()),
                     has_assignment,
+                    actions: count(n.actions.len()),
+                    acts: n.acts(),
                     skipped: n.skipped,
+                    skipped_why: n.skipped_why(cap, has_assignment),
                 };
                 (x.as_str(), line)
             })
             .collect(),
+        totals: totals(next),
+    }
+}
+
+fn totals(next: &BTreeMap<String, NextActions>) -> ClaimsTotals {
+    let acting = count(next.values().filter(|n| n.acts()).count());
+    let members = count(next.len());
+    ClaimsTotals {
+        members,
+        actions: count(next.values().map(|n| n.actions.len()).sum()),
+        acting,
+        idle: members - acting,
     }
 }

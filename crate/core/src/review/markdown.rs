@@ -276,11 +276,7 @@ fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
         d.before.members,
         d.before.splits
     );
-    let verdict = match (d.decision.published, d.decision.matches) {
-        (false, _) => "The later state has no published assignment to compare.".to_string(),
-        (true, true) => "The later published assignment is what the planner decided from the earlier state.".to_string(),
-        (true, false) => format!("The later published assignment differs from what the planner decided from the earlier state for {} split(s).", d.decision.differences.len()),
-    };
+    let verdict = text(&d.decision.verdict);
     let names = |v: &[String]| {
         if v.is_empty() {
             "none".to_string()
@@ -305,7 +301,7 @@ fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
     );
     let _ = writeln!(
         md,
-        "| max / mean planned | {:.4} | {:.4} |",
+        "| max / mean planned | {} | {} |",
         b.max_over_mean_planned, a.max_over_mean_planned
     );
     let _ = writeln!(md, "| queued | {} | {} |", b.queued, a.queued);

@@ -5,6 +5,7 @@
 //! the pipeline, the sweep and the comparison, which they present; nothing below imports them.
 
 mod document;
+mod figures;
 mod findings;
 mod fleet_chart;
 mod gauges;
@@ -15,6 +16,7 @@ mod plan_sections;
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
 };
+pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
 pub use fleet_chart::{fleet_chart, FleetChart, Palette};
 pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, SplitStates};

@@ -257,6 +257,11 @@ impl Change {
                     OPS.join(", ")
                 ),
             )),
+            Change::Unreadable { message, .. } => Err(ScenarioError {
+                code: ErrorCode::InvalidChange,
+                path: format!("changes[{at}]"),
+                message: message.clone(),
+            }),
             Change::AddMember { member, cap } => add_member(d, at, member, cap.unwrap_or(0)),
             Change::RemoveMember {
                 member,

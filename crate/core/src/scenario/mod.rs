@@ -67,6 +67,12 @@ pub enum Change {
     /// Read and written only through [`Scenario`]'s `changes` (see `ops`).
     #[serde(skip)]
     Unknown(serde_json::Map<String, serde_json::Value>),
+    /// A change this planner cannot read (a known `op` with a missing, unknown or ill-typed
+    /// field; or not an object with a string `op`), kept as written with why: it is refused when
+    /// the scenario is applied (code `invalid_change`) and the others still apply, as a change
+    /// that does not apply. Read and written only through [`Scenario`]'s `changes`.
+    #[serde(skip)]
+    Unreadable { raw: serde_json::Value, message: String },
     /// A new live member, with its own cap (`max_in_flight`; absent or 0: the default cap).
     /// An instance that departed recently comes back: its window is cancelled at once.
     AddMember {
@@ -126,31 +132,35 @@ pub const OPS: [&str; 9] = [
 ];
 
 /// A scenario's `changes` read one by one: a change whose `op` is a string that is not one of
-/// [`OPS`] is kept as [`Change::Unknown`]; every other change is read strictly (an unknown field
-/// or a bad value fails the whole scenario, naming the change). Written back as read.
+/// [`OPS`] is kept as [`Change::Unknown`], one that cannot be read as its op says (or is not an
+/// object with a string `op`) as [`Change::Unreadable`]; both are refused when the scenario is
+/// applied, so one bad change never hides the others. Written back as read.
 mod ops {
     use super::{Change, OPS};
-    use serde::de::{Deserialize, Deserializer, Error};
+    use serde::de::{Deserialize, Deserializer};
     use serde::ser::{SerializeSeq, Serializer};
     use serde_json::Value;
 
-    fn read(at: usize, v: Value) -> Result<Change, String> {
-        if let Value::Object(m) = &v {
-            if let Some(Value::String(op)) = m.get("op") {
-                if !OPS.contains(&op.as_str()) {
-                    return Ok(Change::Unknown(m.clone()));
-                }
-            }
+    fn read(v: Value) -> Change {
+        let unreadable = |raw: Value, why: String| Change::Unreadable {
+            raw,
+            message: format!("not a change this planner can read: {why}"),
+        };
+        match &v {
+            Value::Object(m) => match m.get("op") {
+                Some(Value::String(op)) if !OPS.contains(&op.as_str()) => Change::Unknown(m.clone()),
+                Some(Value::String(_)) => match Change::deserialize(v.clone()) {
+                    Ok(c) => c,
+                    Err(e) => unreadable(v, crate::json::message(&e)),
+                },
+                _ => unreadable(v, "its `op` is missing or not a string".into()),
+            },
+            _ => unreadable(v, "a change is an object with an `op`".into()),
         }
-        Change::deserialize(v).map_err(|e| format!("changes[{at}]: {e}"))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Change>, D::Error> {
-        Vec::<Value>::deserialize(d)?
-            .into_iter()
-            .enumerate()
-            .map(|(at, v)| read(at, v).map_err(D::Error::custom))
-            .collect()
+        Ok(Vec::<Value>::deserialize(d)?.into_iter().map(read).collect())
     }
 
     pub fn serialize<S: Serializer>(changes: &[Change], s: S) -> Result<S::Ok, S::Error> {
@@ -158,6 +168,7 @@ mod ops {
         for c in changes {
             match c {
                 Change::Unknown(raw) => seq.serialize_element(raw)?,
+                Change::Unreadable { raw, .. } => seq.serialize_element(raw)?,
                 known => seq.serialize_element(known)?,
             }
         }

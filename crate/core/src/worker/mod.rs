@@ -59,6 +59,37 @@ pub struct NextActions {
     pub skipped: u32,
 }
 
+impl NextActions {
+    /// Whether the worker does anything at its next reconcile: claims, quarantines or drains a
+    /// split, or drops one it was fenced from.
+    pub fn acts(&self) -> bool {
+        !(self.actions.is_empty() && self.drains.is_empty() && self.fenced.is_empty())
+    }
+
+    /// Why it passed candidates over, in words (`None` when it skipped none), for a worker with
+    /// `cap` lanes that has an assignment record or not. With no record it claims nothing; when
+    /// its lanes never filled (held plus claims taken stay below its cap), every candidate it
+    /// skipped was a claim its assignment does not name; otherwise either reason may apply.
+    pub fn skipped_why(&self, cap: u32, has_assignment: bool) -> Option<String> {
+        if self.skipped == 0 {
+            return None;
+        }
+        if !has_assignment {
+            return Some("it has no assignment record, so it claims nothing".into());
+        }
+        let claims = self
+            .actions
+            .iter()
+            .filter(|a| a.action == ClaimAction::Claim)
+            .count();
+        Some(if self.held.len() + claims < cap as usize {
+            "not in its assignment".into()
+        } else {
+            format!("not in its assignment, or beyond its cap of {cap} lanes")
+        })
+    }
+}
+
 /// `s`'s lease epoch, when the lease names the worker under its nonce (when that is known).
 fn own_lease_epoch(s: &SplitState, instance: &str, nonce: Option<&str>) -> Option<u64> {
     s.lease
