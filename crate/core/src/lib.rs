@@ -101,9 +101,10 @@ pub use report::{
     OVER_MEAN_PERCENT,
 };
 pub use review::{
-    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info,
-    plan_document, plan_view, review, Finding, FleetChart, Image, Level, Palette, Review, ReviewInputs,
-    CLAIMS_FORMAT, PLAN_FORMAT,
+    claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, find_splits, findings,
+    fleet_chart, fleet_info, plan_csv, plan_document, plan_view, review, sweep_csv, DiffTable, Finding,
+    FleetChart, Image, Level, Palette, PlanTable, Review, ReviewInputs, CLAIMS_FORMAT, PLAN_FORMAT,
+    SLIDE_ROWS,
 };
 pub use sweep::{
     added_name, crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_step, Axis, CrashError,

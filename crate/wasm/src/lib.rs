@@ -20,6 +20,7 @@ use wasm_bindgen::prelude::*;
 
 mod planner;
 mod review;
+mod tables;
 #[cfg(feature = "testing")]
 mod testing;
 

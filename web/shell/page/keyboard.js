@@ -1,12 +1,13 @@
 // The keyboard's way around the page: skip links (to the What-if panel, to the details) first in
-// the tab order, a few shortcuts, and the help panel that lists them (a modal dialog: Escape
-// closes it and the focus goes back where it was). Shortcuts act when the focus is in the
-// dashboard or nowhere (the page's body), never while a person types in a field, and never with
-// Ctrl, Alt or Meta held.
+// the tab order, a few shortcuts (`/` finds a member, `u` undoes, `?` lists them), and the help
+// panel that lists them (a modal dialog: Escape closes it and the focus goes back where it was).
+// Shortcuts act when the focus is in the dashboard or nowhere (the page's body), never while a
+// person types in a field, and never with Ctrl, Alt or Meta held.
 import { el, attrs, button } from '../../common/page/dom.js';
 
 /** The shortcuts, as the help panel lists them: [keys, what they do]. */
 export const SHORTCUTS = [
+  ['/', 'Find a member or a split in the fleet chart'],
   ['u', 'Undo the last what-if change'],
   ['?', 'Show this list'],
   ['Esc', 'Close this list'],
@@ -14,6 +15,8 @@ export const SHORTCUTS = [
 
 /** Keys that work where the focus is, listed under the shortcuts. */
 export const FOCUS_KEYS = [
+  ['↑ ↓', 'In the fleet chart: the previous or next member'],
+  ['Home End', 'In the fleet chart: the first or last member shown'],
   ['← →', 'On the detail tabs: the previous or next tab'],
   ['Home End', 'On the detail tabs: the first or last tab'],
   ['Tab, Shift+Tab', 'The next or previous control; the skip links come first'],
@@ -30,9 +33,10 @@ export function isTyping(e, target = e.composedPath?.()[0] ?? e.target) {
   return !['button', 'checkbox', 'radio', 'range', 'reset', 'submit', 'file', 'color'].includes(target.type);
 }
 
-/** The shortcut a key event asks for ('undo', 'help'), or null. */
+/** The shortcut a key event asks for ('search', 'undo', 'help'), or null. */
 export function shortcutOf(e) {
   if (isTyping(e)) return null;
+  if (e.key === '/') return 'search';
   if (e.key === 'u') return 'undo';
   if (e.key === '?') return 'help';
   return null;
@@ -87,6 +91,13 @@ function skipLinks(root, help) {
   return bar;
 }
 
+/** The fleet chart's member search, focused and its text selected (the `/` key). */
+function findMember(root) {
+  const box = root.querySelector('.member-search input');
+  box?.focus();
+  box?.select();
+}
+
 /**
  * The skip links (first in `app`), the help panel and the shortcuts of the app in `root`.
  * Returns { open() (the help panel), destroy() }.
@@ -101,6 +112,7 @@ export function mountKeyboard(ctx, app) {
     if (!what || help.node.open) return;
     e.preventDefault();
     if (what === 'help') help.open();
+    else if (what === 'search') findMember(root);
     else controller.undo();
   };
   // a key pressed with the focus nowhere reaches the document, not the element (a key pressed

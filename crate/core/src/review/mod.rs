@@ -1,19 +1,23 @@
 //! What a person reads or shares of a whole analysis: the headline [`findings`], the JSON
 //! documents of `plan --json` and `claims --json` ([`document`]), the fleet chart
-//! ([`fleet_chart`], the dashboard's SVG export) and the Markdown review ([`markdown`]) with its
-//! charts. These sit above the pipeline, the sweep and the comparison,
-//! which they present; nothing below imports them.
+//! ([`fleet_chart`], the dashboard's SVG export), the Markdown review ([`markdown`]) with its
+//! charts, and the tables as CSV ([`tables`], through the one writer of [`csv`]). These sit
+//! above the pipeline, the sweep and the comparison, which they present; nothing below imports
+//! them.
 
+mod csv;
 mod document;
 mod findings;
 mod fleet_chart;
 mod markdown;
 mod plan_sections;
+mod tables;
 
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
     CLAIMS_FORMAT, PLAN_FORMAT,
 };
 pub use findings::{findings, Finding, Level};
-pub use fleet_chart::{fleet_chart, FleetChart, Palette};
+pub use fleet_chart::{fleet_chart, FleetChart, Palette, SLIDE_ROWS};
 pub use markdown::{review, Image, Review, ReviewInputs};
+pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};
