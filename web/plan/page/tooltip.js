@@ -23,11 +23,20 @@ export function createTooltip(host) {
     const h = host.getBoundingClientRect();
     const t = target.getBoundingClientRect();
     const below = under?.(target)?.getBoundingClientRect() ?? t;
-    const left = Math.min(Math.max(0, t.left - h.left + 24), Math.max(0, h.width - tip.offsetWidth - 4));
-    tip.style.left = `${left}px`;
-    // above the row when below it would run past the window's bottom (a phone's last rows)
-    const above = below.bottom + tip.offsetHeight + 8 > innerHeight && t.top - tip.offsetHeight - 8 > 0;
-    tip.style.top = `${above ? t.top - h.top - tip.offsetHeight - 4 : below.bottom - h.top + 4}px`;
+    // (rectangles are in the window's pixels; left and top in the host's, which a wall screen's
+    // zoom scales: style.css)
+    const z = host.currentCSSZoom || 1;
+    const width = tip.offsetWidth * z;
+    const height = tip.offsetHeight * z;
+    const left = Math.min(Math.max(0, t.left - h.left + 24), Math.max(0, h.width - width - 4));
+    tip.style.left = `${left / z}px`;
+    // above the row (clear of the sticky strip) when below it would run past the window's
+    // bottom, or under the what-if drawer of a narrow element (app.js measures both)
+    const cs = getComputedStyle(host);
+    const bottom = innerHeight - (parseFloat(cs.getPropertyValue('--drawer-h')) || 0);
+    const top = parseFloat(cs.getPropertyValue('--strip-h')) || 0;
+    const above = below.bottom + height + 8 > bottom && t.top - height - 8 > top;
+    tip.style.top = `${(above ? t.top - h.top - height - 4 : below.bottom - h.top + 4) / z}px`;
   }
 
   function hide(target) {
