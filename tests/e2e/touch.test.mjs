@@ -59,6 +59,7 @@ function tooltip(page) {
 
 /** A touch held on the element's centre for `ms` (Chromium's own touch events, as a finger). */
 async function longPress(page, selector, ms = 800) {
+  await page.locator(selector).evaluate((e) => e.scrollIntoView({ block: 'center' }));
   const box = await page.locator(selector).boundingBox();
   const cdp = await page.context().newCDPSession(page);
   const at = { x: box.x + Math.min(box.width / 2, 60), y: box.y + box.height / 2 };
