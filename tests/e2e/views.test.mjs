@@ -200,7 +200,7 @@ test('shortcuts: u undoes the last what-if change, ? opens the help (Escape clos
     await page.keyboard.press('?');
     await page.waitForSelector('dialog.help[open]');
     assert.equal(await page.locator('dialog.help').getAttribute('aria-labelledby'), 'help-title');
-    assert.deepEqual(await page.locator('dialog.help dt').allTextContents(), ['/', 'u', '?', 'Esc', '↑ ↓', 'Home End', '← →', 'Home End', 'Tab Shift+Tab']);
+    assert.deepEqual(await page.locator('dialog.help dt').allTextContents(), ['/', 'u', '?', 'Esc', '↑ ↓', 'Home End', '← →', 'Home End', 'Tab Shift+Tab', 'Tap', 'Long-press', '?']);
     assert.equal((await focused(page)).text, 'Close');
     assert.deepEqual(await axeViolations(page), []);
     await page.keyboard.press('Escape');

@@ -176,7 +176,11 @@ export function createChart(ctx) {
   function restore(part) {
     if (!part) return;
     const to = part.fold ? more.querySelector('button') : body.querySelector(`button[data-member="${CSS.escape(part.member)}"]`);
-    to?.focus({ preventScroll: true });
+    if (!to) return;
+    // the row and the actions opened under it in view (a tap near a phone's drawer), then the focus
+    const opened = to.nextElementSibling?.classList.contains('row-actions') ? to.nextElementSibling : null;
+    (opened ?? to).scrollIntoView({ block: 'nearest' });
+    to.focus({ preventScroll: true });
   }
 
   function draw(state) {

@@ -38,7 +38,7 @@ function tileCell(t, open, shown) {
 /** The one line a narrow strip shows: max/mean, moves and members over the mean, now → planned (the core's). */
 function oneLine(v) {
   const s = v.summary;
-  return `max/mean ${s.now.max_over_mean} → ${s.planned.max_over_mean} · ${thousands(s.moves)} moves · over ${thousands(s.now.over_mean)} → ${thousands(s.planned.over_mean)}`;
+  return `max/mean ${s.now.max_over_mean}→${s.planned.max_over_mean} · ${thousands(s.moves)} moves · over ${thousands(s.now.over_mean)}→${thousands(s.planned.over_mean)}`;
 }
 
 function publishedTile(v) {

@@ -22,6 +22,13 @@ export const FOCUS_KEYS = [
   ['Tab, Shift+Tab', 'The next or previous control; the skip links come first'],
 ];
 
+/** What a finger does on a touch screen, listed last. */
+export const TOUCH = [
+  ['Tap', 'A member of the fleet chart: its figures, and only its moves, splits and claims'],
+  ['Long-press', 'A member of the fleet chart: its figures only'],
+  ['?', 'On a tile of the summary: what its figure means'],
+];
+
 /** True when a key event is someone typing (a text field, a select, an editable element) or a chord. */
 export function isTyping(e, target = e.composedPath?.()[0] ?? e.target) {
   if (e.ctrlKey || e.metaKey || e.altKey) return true;
@@ -42,12 +49,14 @@ export function shortcutOf(e) {
   return null;
 }
 
-function keyList(rows, label) {
+/** A list of keys (each a <kbd>), or of gestures (`keys` false: their names as they are). */
+function keyList(rows, label, keys = true) {
   const list = attrs(el('dl', undefined, 'keys'), { 'aria-label': label });
-  for (const [keys, what] of rows) {
+  for (const [what, does] of rows) {
     const dt = el('dt');
-    keys.split(/, | /).forEach((k, i) => { if (i) dt.append(' '); dt.append(el('kbd', k)); });
-    list.append(dt, el('dd', what));
+    if (keys) what.split(/, | /).forEach((k, i) => { if (i) dt.append(' '); dt.append(el('kbd', k)); });
+    else dt.append(el('strong', what));
+    list.append(dt, el('dd', does));
   }
   return list;
 }
@@ -58,7 +67,8 @@ function helpDialog(root) {
   const close = button('Close', () => dialog.close());
   dialog.append(attrs(el('h2', 'Keyboard shortcuts'), { id: 'help-title' }), keyList(SHORTCUTS, 'shortcuts'),
     el('p', 'Shortcuts work when the focus is in the dashboard (or nowhere), not while you type in a field.', 'hint'),
-    el('h3', 'Moving around'), keyList(FOCUS_KEYS, 'keys where the focus is'), close);
+    el('h3', 'Moving around'), keyList(FOCUS_KEYS, 'keys where the focus is'),
+    el('h3', 'On a touch screen'), keyList(TOUCH, 'touch gestures', false), close);
   let back = null;
   dialog.addEventListener('close', () => {
     const to = back;
