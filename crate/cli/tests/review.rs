@@ -157,20 +157,39 @@ fn csv_tables_have_a_record_per_row_of_the_json_document() {
     let later = demo("csv-later.json", "7", "5");
     let lines = |args: &[&str]| -> Vec<String> {
         let o = run(args);
-        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let text = String::from_utf8(o.stdout).unwrap();
         assert!(text.ends_with("\r\n"), "records end with CRLF");
-        text.split("\r\n").filter(|l| !l.is_empty()).map(str::to_string).collect()
+        text.split("\r\n")
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
     };
     let plan = json(&["plan", &snap, "--json"]);
     let moves = lines(&["plan", &snap, "--csv", "moves"]);
     assert_eq!(moves[0], "split,weight,from,to,reason,gain");
     assert_eq!(moves.len() - 1, plan["report"]["moves"].as_array().unwrap().len());
     let claims = json(&["claims", &snap, "--after-plan", "--json"]);
-    let actions: usize = claims["claims"].as_object().unwrap().values().map(|v| v.as_array().unwrap().len()).sum::<usize>()
+    let actions: usize = claims["claims"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_array().unwrap().len())
+        .sum::<usize>()
         + ["drains", "fenced"]
             .iter()
-            .map(|k| claims[k].as_object().unwrap().values().map(|v| v.as_array().unwrap().len()).sum::<usize>())
+            .map(|k| {
+                claims[k]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .map(|v| v.as_array().unwrap().len())
+                    .sum::<usize>()
+            })
             .sum::<usize>();
     let csv = lines(&["claims", &snap, "--after-plan", "--csv"]);
     assert_eq!(csv[0], "member,step,split,action,kind");
