@@ -137,9 +137,8 @@ function rowsGroup() {
   return rows;
 }
 
-export function createChart(ctx) {
-  const { controller } = ctx;
-  const node = section('fleet', 'Fleet', 'fleet');
+/** The chart's tools (the order, the member search, the legend's slot) and its caption. */
+function chartParts(controller) {
   const order = select(Object.entries(ORDERS).map(([k, o]) => [k, o.label]), 'Order the members by');
   order.addEventListener('change', () => controller.setOrder(order.value));
   const tools = el('div', undefined, 'chart-tools');
@@ -150,43 +149,77 @@ export function createChart(ctx) {
   tools.append(orderField, search.node, key);
   const caption = el('p', '', 'hint chart-caption');
   const figures = el('span', '', 'chart-figures');
+  // how to use it, on screen only: paper is not touched
   const how = el('span', 'Hover, focus, tap or long-press a member for its figures; click, tap or press Enter to show only its moves, splits and claims, or to crash it in the Timeline. The arrow keys move between members.', 'screen-only');
   caption.append(figures, how);
+  return { order, tools, search, key, caption, figures };
+}
+
+/**
+ * What has the focus in the chart `node` before it is drawn again: the member a tap asked for,
+ * a member's row, the fold's button (in `more`), or nothing.
+ */
+function focusedPart(node, more, tapped) {
+  const active = node.getRootNode().activeElement;
+  if (tapped) return { member: tapped };
+  if (!active || !node.contains(active)) return null;
+  if (active.dataset.member) return { member: active.dataset.member };
+  return more.contains(active) ? { fold: true } : null;
+}
+
+/** Gives the focus back to what had it (focusedPart()), once `body` and `more` are drawn again. */
+function restore(part, body, more) {
+  if (!part) return;
+  const to = part.fold ? more.querySelector('button') : body.querySelector(`button[data-member="${CSS.escape(part.member)}"]`);
+  if (!to) return;
+  // the row and the actions opened under it in view (a tap near a phone's drawer), then the focus
+  const opened = to.nextElementSibling?.classList.contains('row-actions') ? to.nextElementSibling : null;
+  (opened ?? to).scrollIntoView({ block: 'nearest' });
+  to.focus({ preventScroll: true });
+}
+
+/** The fold's line: how many members are folded and Show all, or Show the top 25 only (`unfold(all)`). */
+function foldLine(model, order, all, unfold) {
+  if (model.folded) {
+    return [el('span', `${model.folded} more member${model.folded === 1 ? '' : 's'} folded (the heaviest now and planned first, then ${ORDERS[order]?.label || 'name'} order). `),
+      button(`Show all ${model.total}`, () => unfold(true))];
+  }
+  return all && model.total > FOLD_OVER ? [button(`Show the top ${TOP_N} only`, () => unfold(false))] : [];
+}
+
+export function createChart(ctx) {
+  const { controller } = ctx;
+  const node = section('fleet', 'Fleet', 'fleet');
+  const { order, tools, search, key, caption, figures } = chartParts(controller);
   const body = el('div', undefined, 'chart');
   const more = el('div', undefined, 'fold');
   const tip = createTooltip(node);
   node.append(tools, caption, body, more);
-  let all = false;
-  let tickCount = 5;
+  let [all, tickCount] = [false, 5];
   /** The member asked for last (a tile, the search): kept in view while the plan changes. */
   let asked = null;
   /** The row that holds the tab stop (the last focused), and the one a tap asks to keep the focus. */
-  let roving = null;
-  let tapped = null;
+  let [roving, tapped] = [null, null];
 
-  /** What has the focus in the chart before it is drawn again: a member's row, the fold's button, or nothing. */
-  function focusedPart() {
-    const active = node.getRootNode().activeElement;
-    if (tapped) return { member: tapped };
-    if (!active || !node.contains(active)) return null;
-    if (active.dataset.member) return { member: active.dataset.member };
-    return more.contains(active) ? { fold: true } : null;
-  }
-
-  function restore(part) {
-    if (!part) return;
-    const to = part.fold ? more.querySelector('button') : body.querySelector(`button[data-member="${CSS.escape(part.member)}"]`);
-    if (!to) return;
-    // the row and the actions opened under it in view (a tap near a phone's drawer), then the focus
-    const opened = to.nextElementSibling?.classList.contains('row-actions') ? to.nextElementSibling : null;
-    (opened ?? to).scrollIntoView({ block: 'nearest' });
-    to.focus({ preventScroll: true });
+  /** One member's row, its figures on hover, focus, tap and long-press, its filter on click. */
+  function rowOf(r, model, state) {
+    const row = memberRow(r, model, state);
+    if (r.name === asked) row.node.classList.add('is-asked');
+    // the picked member's actions (crash, stop) sit under its row: its figures go below them
+    tip.attach(row.node, row.title, row.lines, (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null));
+    row.node.addEventListener('click', () => {
+      if (tip.longPressed(row.node)) return; // a long-press showed the figures: no filter
+      tapped = r.name;
+      controller.focus(state.focus === r.name ? null : r.name);
+    });
+    row.node.addEventListener('focus', () => { roving = r.name; });
+    return row.node;
   }
 
   function draw(state) {
     const view = state.result?.view;
     if (!view) return;
-    const part = focusedPart();
+    const part = focusedPart(node, more, tapped);
     tapped = null;
     order.value = state.order;
     tip.hide(); // the rows it belongs to are replaced
@@ -195,17 +228,7 @@ export function createChart(ctx) {
     const rows = rowsGroup();
     rows.append(...meanLines(model));
     for (const r of model.rows) {
-      const row = memberRow(r, model, state);
-      if (r.name === asked) row.node.classList.add('is-asked');
-      // the picked member's actions (crash, stop) sit under its row: its figures go below them
-      tip.attach(row.node, row.title, row.lines, (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null));
-      row.node.addEventListener('click', () => {
-        if (tip.longPressed(row.node)) return; // a long-press showed the figures: no filter
-        tapped = r.name;
-        controller.focus(state.focus === r.name ? null : r.name);
-      });
-      row.node.addEventListener('focus', () => { roving = r.name; });
-      rows.append(row.node);
+      rows.append(rowOf(r, model, state));
       if (state.focus === r.name) rows.append(memberActions(controller, r.name));
     }
     rows.append(...paperRows(view, state, model, keep, tickCount));
@@ -213,18 +236,8 @@ export function createChart(ctx) {
     rove(rows, rows.querySelector(`button[data-member="${CSS.escape(part?.member ?? roving ?? state.focus ?? '')}"]`));
     key.replaceChildren(legend(model.pct));
     figures.textContent = `${model.total} members; scale 0 – ${humanBytes(BigInt(Math.round(model.end)))}; ${model.means.now.label}, ${model.means.planned.label}. `;
-    foldLine(model, state);
-    restore(part);
-  }
-
-  function foldLine(model, state) {
-    more.replaceChildren();
-    if (model.folded) {
-      more.append(el('span', `${model.folded} more member${model.folded === 1 ? '' : 's'} folded (the heaviest now and planned first, then ${ORDERS[state.order]?.label || 'name'} order). `),
-        button(`Show all ${model.total}`, () => { all = true; draw(controller.state); }));
-    } else if (all && model.total > FOLD_OVER) {
-      more.append(button(`Show the top ${TOP_N} only`, () => { all = false; draw(controller.state); }));
-    }
+    more.replaceChildren(...foldLine(model, state.order, all, (v) => { all = v; draw(controller.state); }));
+    restore(part, body, more);
   }
 
   /** Shows the member asked for (unfolded if need be), scrolls its row into view and focuses it. */

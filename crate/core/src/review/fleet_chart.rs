@@ -361,6 +361,33 @@ fn rest_line(out: &mut String, y: f64, rest: &[Row], p: &Palette) {
     );
 }
 
+/// The SVG's opening, its text alternative (saying when only the heaviest of the members are
+/// drawn: `(shown, rest)`), its background, the title and the lines under it.
+fn open(out: &mut String, c: &FleetChart, height: f64, (shown, rest): (usize, usize), p: &Palette) {
+    let cut = match rest {
+        0 => String::new(),
+        n => format!(" The {shown} heaviest of {} members.", shown + n),
+    };
+    let alt = format!("{}. {}.{cut}", c.title, c.lines.join(". "));
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" role="img" font-family="system-ui, sans-serif" font-size="12"><title>{}</title><rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{}"/><text x="12" y="22" font-size="16" font-weight="600" fill="{}">{}</text>"#,
+        escape(&alt),
+        p.bg,
+        p.text,
+        escape(c.title),
+    );
+    for (i, line) in c.lines.iter().enumerate() {
+        let _ = write!(
+            out,
+            r#"<text x="12" y="{}" fill="{}">{}</text>"#,
+            42.0 + i as f64 * 16.0,
+            p.muted,
+            escape(line)
+        );
+    }
+}
+
 /// The fleet chart of `a`'s plan.
 pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
     let p = c.palette.checked();
@@ -375,29 +402,7 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
     let at = |v: f64| v / end * (WIDTH - LEFT - RIGHT);
     let l = Layout::of(c.lines.len(), rows.len(), !rest.is_empty());
     let mut out = String::new();
-    let shown = match rest.len() {
-        0 => String::new(),
-        n => format!(" The {} heaviest of {} members.", rows.len(), rows.len() + n),
-    };
-    let alt = format!("{}. {}.{shown}", c.title, c.lines.join(". "));
-    let _ = write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" viewBox="0 0 {WIDTH} {h}" role="img" font-family="system-ui, sans-serif" font-size="12"><title>{}</title><rect x="0" y="0" width="{WIDTH}" height="{h}" fill="{}"/><text x="12" y="22" font-size="16" font-weight="600" fill="{}">{}</text>"#,
-        escape(&alt),
-        p.bg,
-        p.text,
-        escape(c.title),
-        h = l.height
-    );
-    for (i, line) in c.lines.iter().enumerate() {
-        let _ = write!(
-            out,
-            r#"<text x="12" y="{}" fill="{}">{}</text>"#,
-            42.0 + i as f64 * 16.0,
-            p.muted,
-            escape(line)
-        );
-    }
+    open(&mut out, c, l.height, (rows.len(), rest.len()), &p);
     let now_label = format!("mean now {}", human_bytes(s.now.mean_load as u64));
     let planned_label = format!("planned mean {}", human_bytes(s.planned.mean_load as u64));
     legend(
