@@ -142,9 +142,19 @@ const ops = {
     return guard(() => planner.simDefaults());
   },
 
-  /** The fleet chart of the plan as SVG text (the core's): { order (names), palette, title, lines }. */
-  fleetChart({ text, order, palette, title, lines }) {
-    return guard(() => planner.fleetChart(text, order, palette, title, lines));
+  /** The fleet chart of the plan as SVG text (the core's): { order (names), palette, title, lines, rows (0: every member) }. */
+  fleetChart({ text, order, palette, title, lines, rows = 0 }) {
+    return guard(() => planner.fleetChart(text, order, palette, title, lines, rows));
+  },
+
+  /** A table of the plan as CSV (`moves`, `members`, `splits`): `spate-planner plan --csv TABLE`. */
+  planCsv({ text, table }) {
+    return guard(() => planner.planCsv(text, table));
+  },
+
+  /** Every live member's next actions as CSV: `spate-planner claims [--after-plan] --csv`. */
+  claimsCsv({ text, afterPlan, maxAttempts }) {
+    return guard(() => planner.claimsCsv(text, afterPlan, maxAttempts));
   },
 
   moves({ text, ...query }) {

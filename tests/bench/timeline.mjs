@@ -5,7 +5,8 @@
 // 2 s), as `spate-planner bench --sim` runs it, on a steady fleet (equal weights) and on the demo
 // fleet (byte weights). Per run: the worker's busy time (the wasm simulation, the reduction to
 // series, the round trip with the copy to the page), the main thread's time to draw the result
-// and to the next painted frame, the longest main-thread task while it ran, and a scrubber step.
+// and to the next painted frame, the longest main-thread task while it ran, and a scrubber step
+// (A alone, then A and B).
 // Then the issue's fleet, the demo's 20,000 splits on 200 members, for the scrubber at that size.
 //   node tests/bench/timeline.mjs [REPEATS] [steady|demo|big]   (a name: only that fleet)
 import { mkdtemp } from 'node:fs/promises';
@@ -55,7 +56,7 @@ async function once(url) {
     const d = document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset;
     return { ...c.state.timelineRun.a.timing, drawMs: Number(d.drawMs), paintMs: Number(d.paintMs), longest: window.__longest, claims: c.state.timelineRun.a.figures.claims };
   });
-  r.scrubMs = await page.evaluate(async () => {
+  const scrubStep = () => page.evaluate(async () => {
     const s = document.querySelector('spate-planner').shadowRoot.querySelector('.tl-fleet input[type=range]');
     const times = [];
     for (let v = 30; v < 600; v += 30) {
@@ -67,6 +68,13 @@ async function once(url) {
     }
     return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
   });
+  r.scrubMs = await scrubStep();
+  // and with configuration B beside A (no rebalance delay): two fleets at each step
+  const runs = await page.evaluate(() => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset.run));
+  await page.locator('label', { hasText: 'Compare with a second configuration (B)' }).locator('input').check();
+  await page.waitForFunction((n) => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset.run) > n
+    && document.querySelector('spate-planner').controller.state.timelineRun?.b, runs, { timeout: 300000 });
+  r.scrubBothMs = await scrubStep();
   await page.close();
   return r;
 }
@@ -79,7 +87,7 @@ async function fleet(name, file) {
     const m = (k) => median(runs.map((x) => x[k]));
     console.log(`${name}: ${runs[0].claims} claims, document ${(runs[0].bytes / 1048576).toFixed(1)} MiB`);
     console.log(`  worker: simulation ${m('simMs').toFixed(0)} ms + reduction ${m('modelMs').toFixed(0)} ms; round trip ${m('roundTripMs').toFixed(0)} ms`);
-    console.log(`  main thread: draw ${m('drawMs').toFixed(0)} ms, to the next painted frame ${m('paintMs').toFixed(0)} ms; longest task ${m('longest').toFixed(0)} ms; a scrubber step ${m('scrubMs').toFixed(0)} ms to its frame`);
+    console.log(`  main thread: draw ${m('drawMs').toFixed(0)} ms, to the next painted frame ${m('paintMs').toFixed(0)} ms; longest task ${m('longest').toFixed(0)} ms; a scrubber step ${m('scrubMs').toFixed(0)} ms to its frame (A), ${m('scrubBothMs').toFixed(0)} ms (A and B)`);
   } finally {
     server.stop();
   }

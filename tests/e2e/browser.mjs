@@ -47,10 +47,10 @@ export const testDist = new URL('web/dist-test', root).pathname;
 
 /**
  * A page that records console errors, page errors and CSP violations.
- * options: { width, height, theme: 'light' | 'dark' }.
+ * options: { width, height, theme: 'light' | 'dark', touch (a phone's touch screen: taps, no hover) }.
  */
-export async function watchedPage(browser, { width = 1400, height = 1000, theme = 'light' } = {}) {
-  const page = await browser.newPage({ viewport: { width, height }, colorScheme: theme, acceptDownloads: true });
+export async function watchedPage(browser, { width = 1400, height = 1000, theme = 'light', touch = false } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme: theme, acceptDownloads: true, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
   const problems = [];
   // axe-core applies inline styles while it measures; those (and only those) are not the page's
   const fromAxe = (text) => page.axeRunning && /inline style|style-src-elem inline|style-src-attr inline/.test(text);
@@ -158,9 +158,9 @@ export async function axeViolations(page) {
  * runs fn(page, server), then requires axe-core at 0 violations and no console error or CSP
  * violation. The page and the server end either way.
  */
-export async function withServedPage(browser, serverArgs, fn, { url = '', width = 1400, height = 900 } = {}) {
+export async function withServedPage(browser, serverArgs, fn, { url = '', width = 1400, height = 900, theme = 'light', touch = false } = {}) {
   const server = await startServer(serverArgs);
-  const { page, problems } = await watchedPage(browser, { width, height });
+  const { page, problems } = await watchedPage(browser, { width, height, theme, touch });
   try {
     await page.goto(server.url + url);
     await ready(page, 0, 120000);

@@ -64,6 +64,25 @@ await ready(p, 1);
 await p.screenshot({ path: join(out, 'phone-whatif.png') });
 await p.close();
 
+// a phone by touch: the one-line strip over the chart's first rows, a member's figures after a
+// tap, the keyboard shortcuts (the header's ? button)
+p = await chrome.browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light', hasTouch: true, isMobile: true });
+await p.goto(server.url);
+await ready(p);
+await p.screenshot({ path: join(out, 'phone-strip.png') });
+await p.locator('.chart button[data-member="worker-04"]').tap();
+await p.waitForFunction(() => !document.querySelector('spate-planner').shadowRoot.querySelector('.fleet .tooltip').hidden);
+await p.screenshot({ path: join(out, 'phone-popover.png') });
+await p.locator('.load button[aria-label="Keyboard shortcuts (?)"]').tap();
+await p.waitForSelector('dialog.help[open]');
+await p.screenshot({ path: join(out, 'phone-help.png') });
+await p.close();
+
+// a wall screen: larger type, the chart beside the details
+p = await page(2560, 1440);
+await p.screenshot({ path: join(out, 'wall.png') });
+await p.close();
+
 // design review: the sweep, a comparison and the printed page, on a job and its state an hour later
 const dir = await mkdtemp(join(tmpdir(), 'spate-shots-'));
 const fleet = await withoutCaps(await demo(dir, 'orders-0900.json', ['--splits', '1500', '--members', '12', '--job', 'orders', '--seed', '3']), ['worker-01', 'worker-02']);

@@ -100,28 +100,83 @@ test('skip links come first in the tab order: to the What-if panel (the drawer o
   });
 });
 
+/** The chart's rows in the tab order (tabindex 0): the roving tabindex leaves one. */
+const tabStops = (page) => inRoot(page, ({ shadowRoot: root }) => [...root.querySelectorAll('.chart button.member')].filter((b) => b.tabIndex === 0).map((b) => b.dataset.member));
+
 for (const [width, height] of [[1400, 900], [768, 1024], [390, 844]]) {
-  test(`${width} px: Shift+Tab and Tab through the chart never leave the focus under the sticky strip or the drawer (WCAG 2.4.11)`, async () => {
+  test(`${width} px: Shift+Tab and Tab reach the chart's one tab stop, the arrow keys walk its rows, and the focus is never under the sticky strip or the drawer (WCAG 2.4.11)`, async () => {
     await withPage([], { width, height }, async (page) => {
       if (width < 900) await page.locator('.drawer-toggle').click();
+      assert.equal((await tabStops(page)).length, 1, 'one row in the tab order');
       await inRoot(page, ({ shadowRoot: root }) => root.querySelector('.tab[aria-selected="true"]').focus());
-      let rows = 0;
-      for (let i = 0; i < 30; i++) {
+      let row = null;
+      for (let i = 0; i < 30 && !row; i++) {
         await page.keyboard.press('Shift+Tab');
         const f = await focused(page);
-        if (!f?.inMain) continue;
-        rows++;
-        assert.equal(await focusUncovered(page), 'ok', `Shift+Tab ${i + 1}`);
+        if (f?.inMain) assert.equal(await focusUncovered(page), 'ok', `Shift+Tab ${i + 1}`);
+        row = await inRoot(page, ({ shadowRoot: root }) => root.activeElement?.dataset.member ?? null);
       }
-      assert.ok(rows >= 20, `${rows} controls of the chart reached`);
-      for (let i = 0; i < 30; i++) {
-        await page.keyboard.press('Tab');
+      assert.ok(row, 'Shift+Tab reaches a row of the chart');
+      // the rows, one by one, down and up again, every one in view and uncovered
+      const names = await inRoot(page, ({ shadowRoot: root }) => [...root.querySelectorAll('.chart button.member')].map((b) => b.dataset.member));
+      for (const [key, steps] of [['ArrowDown', names.length + 2], ['ArrowUp', names.length + 2]]) {
+        for (let i = 0; i < steps; i++) {
+          await page.keyboard.press(key);
+          assert.equal(await focusUncovered(page), 'ok', `${key} ${i + 1}`);
+        }
+        const at = await inRoot(page, ({ shadowRoot: root }) => root.activeElement?.dataset.member);
+        assert.equal(at, key === 'ArrowDown' ? names.at(-1) : names[0], `${key} stops at the end`);
+      }
+      await page.keyboard.press('End');
+      assert.equal(await inRoot(page, ({ shadowRoot: root }) => root.activeElement?.dataset.member), names.at(-1));
+      assert.deepEqual(await tabStops(page), [names.at(-1)], 'the row last focused holds the tab stop');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('Tab');
+      assert.equal(await inRoot(page, ({ shadowRoot: root }) => root.activeElement?.matches('button.member')), false, 'Tab leaves the rows');
+      for (let i = 0; i < 12; i++) {
         const f = await focused(page);
         if (f?.inMain) assert.equal(await focusUncovered(page), 'ok', `Tab ${i + 1}`);
+        await page.keyboard.press('Tab');
       }
     });
   });
 }
+
+test('Enter or a click on a chart row keeps the focus on its row when the chart is drawn again; so does Show all; / finds a member', async () => {
+  await withPage([big], { width: 1400, height: 900 }, async (page) => {
+    const active = () => inRoot(page, ({ shadowRoot: root }) => root.activeElement?.dataset.member ?? root.activeElement?.textContent ?? null);
+    await page.locator('.chart button[data-member]').nth(3).focus();
+    const name = await active();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((m) => document.querySelector('spate-planner').controller.state.focus === m, name);
+    assert.equal(await active(), name, 'the focus stays on the row Enter filtered to');
+    assert.equal(await page.locator(`.chart button[data-member="${name}"]`).getAttribute('aria-pressed'), 'true');
+    await page.keyboard.press('ArrowDown');
+    const next = await active();
+    assert.notEqual(next, name);
+    await page.locator(`.chart button[data-member="${next}"]`).click();
+    await page.waitForFunction((m) => document.querySelector('spate-planner').controller.state.focus === m, next);
+    assert.equal(await active(), next, 'the focus stays on the row clicked');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('spate-planner').controller.state.focus === null);
+    assert.equal(await active(), next, 'and on the row whose filter Enter removed');
+    // the fold's button: its successor has the focus
+    await page.locator('.fold button', { hasText: /^Show all 200$/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelectorAll('.chart button.member').length === 200);
+    assert.equal(await active(), 'Show the top 25 only');
+    // `/`: the member search, whatever had the focus (not while typing)
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('/');
+    assert.equal(await inRoot(page, ({ shadowRoot: root }) => root.activeElement?.getAttribute('aria-label')), 'member name or split id');
+    await page.keyboard.type('a/b');
+    assert.equal(await page.locator('input[aria-label="member name or split id"]').inputValue(), 'a/b', 'in the field, / is a character');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('worker-17');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.activeElement?.dataset.member === 'worker-17');
+  });
+});
 
 test('shortcuts: u undoes the last what-if change, ? opens the help (Escape closes it, the focus goes back); typing in a field is only typing', async () => {
   await withPage([], { width: 1400, height: 900 }, async (page) => {
@@ -145,7 +200,7 @@ test('shortcuts: u undoes the last what-if change, ? opens the help (Escape clos
     await page.keyboard.press('?');
     await page.waitForSelector('dialog.help[open]');
     assert.equal(await page.locator('dialog.help').getAttribute('aria-labelledby'), 'help-title');
-    assert.deepEqual(await page.locator('dialog.help dt').allTextContents(), ['u', '?', 'Esc', '← →', 'Home End', 'Tab Shift+Tab']);
+    assert.deepEqual(await page.locator('dialog.help dt').allTextContents(), ['/', 'u', '?', 'Esc', '↑ ↓', 'Home End', '← →', 'Home End', 'Tab Shift+Tab', 'Tap', 'Long-press', '?']);
     assert.equal((await focused(page)).text, 'Close');
     assert.deepEqual(await axeViolations(page), []);
     await page.keyboard.press('Escape');

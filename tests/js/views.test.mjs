@@ -13,6 +13,8 @@ import { defaultRange, AXES } from '../../web/review/shared/sweep-model.js';
 import { MEMBER_COLUMNS, orderWarning, memberLoads } from '../../web/review/shared/compare-model.js';
 import { skippedText, workerFacts, claimsSummary, fencedText } from '../../web/plan/shared/claims-text.js';
 import { recoverySentences, stuckGroups, stuckText } from '../../web/timeline/shared/recovery.js';
+import { rowKeyTarget } from '../../web/plan/page/chart.js';
+import { shellWord, command, snapshotArg, stemOf } from '../../web/common/shared/cli.js';
 
 test('tab keys (ARIA tab pattern): arrows wrap around, Home is the first tab, End the last; other keys are not theirs', () => {
   assert.equal(tabKeyTarget('ArrowRight', 2, 5), 3);
@@ -41,6 +43,38 @@ test('shortcuts act only when nobody types: u undoes, ? opens the help; never in
   for (const mod of ['ctrlKey', 'metaKey', 'altKey']) assert.equal(shortcutOf(key('u', body, { [mod]: true })), null, mod);
   assert.equal(shortcutOf(key('x', body)), null);
   assert.equal(shortcutOf(key('U', body, { shiftKey: true })), null);
+  // `/` goes to the member search, except where it is typed
+  assert.equal(shortcutOf(key('/', body)), 'search');
+  assert.equal(shortcutOf(key('/', button)), 'search');
+  assert.equal(shortcutOf(key('/', { tagName: 'INPUT', type: 'search' })), null);
+});
+
+test("the chart's row keys: ↓ ↑ one row, stopping at the ends; Home, End; Page Down and Up ten rows; other keys are not theirs", () => {
+  assert.equal(rowKeyTarget('ArrowDown', 3, 27), 4);
+  assert.equal(rowKeyTarget('ArrowDown', 26, 27), 26);
+  assert.equal(rowKeyTarget('ArrowUp', 0, 27), 0);
+  assert.equal(rowKeyTarget('ArrowUp', 5, 27), 4);
+  assert.equal(rowKeyTarget('Home', 13, 27), 0);
+  assert.equal(rowKeyTarget('End', 2, 27), 26);
+  assert.equal(rowKeyTarget('PageDown', 20, 27), 26);
+  assert.equal(rowKeyTarget('PageDown', 2, 27), 12);
+  assert.equal(rowKeyTarget('PageUp', 4, 27), 0);
+  for (const k of ['ArrowLeft', 'ArrowRight', 'Enter', ' ', 'Tab']) assert.equal(rowKeyTarget(k, 3, 27), null, k);
+});
+
+test('the command line the page copies: plain words as they are, any other in single quotes (a quote inside closed and reopened); the snapshot a file named, else SNAPSHOT.json', () => {
+  assert.equal(shellWord('orders-0900.json'), 'orders-0900.json');
+  assert.equal(shellWord('my job.json'), "'my job.json'");
+  assert.equal(shellWord("it's;rm -rf"), "'it'\\''s;rm -rf'");
+  assert.equal(shellWord('$(x)'), "'$(x)'");
+  assert.equal(command('plan', 'a b.json', '--what-if', 'x.json'), "spate-planner plan 'a b.json' --what-if x.json");
+  assert.equal(snapshotArg({ kind: 'url', label: 'job.json' }), 'job.json');
+  assert.equal(snapshotArg({ kind: 'file', label: 'orders.JSON' }), 'orders.JSON');
+  assert.equal(snapshotArg({ kind: 'demo', label: 'the built-in demo fleet' }), 'SNAPSHOT.json');
+  assert.equal(snapshotArg({ kind: 'url', label: 'https://example.com/a.json' }), 'SNAPSHOT.json');
+  assert.equal(snapshotArg({ kind: 'text', label: 'pasted' }), 'SNAPSHOT.json');
+  assert.equal(stemOf('orders/eu west'), 'orders_eu_west');
+  assert.equal(stemOf(undefined), 'fleet');
 });
 
 test('warnings group by code, the largest group first, each with every one of its keys in order', () => {

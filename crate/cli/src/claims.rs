@@ -1,7 +1,7 @@
 //! `spate-planner claims`: each worker's next full reconcile, as the workers' rules decide it.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::{claims_document, claims_rules_note, next_claims, AssignmentSource};
+use spate_planner_core::{claims_csv, claims_document, claims_rules_note, next_claims, AssignmentSource};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +25,9 @@ pub struct ClaimsArgs {
     /// Print one JSON document instead of the human report.
     #[arg(long)]
     json: bool,
+    /// Print the actions as CSV instead (one record per claim, quarantine, drain and fenced split).
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
 }
 
 pub fn run(args: &ClaimsArgs) -> ExitCode {
@@ -48,7 +51,9 @@ fn claims(args: &ClaimsArgs) -> Result<(), String> {
     let next = next_claims(&fleet, &a, args.instance.as_deref(), source, args.max_attempts)
         .map_err(|e| format!("--instance: {} [{}]", e.message, e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json {
+    if args.csv {
+        write!(out, "{}", claims_csv(&next)).map_err(|e| e.to_string())?;
+    } else if args.json {
         let doc = claims_document(&fleet, &a, &next, source, args.max_attempts)
             .map_err(|e| format!("cannot write the claims as JSON: {e}"))?;
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;

@@ -1,7 +1,7 @@
 //! `spate-planner plan`: the leader's next decision for a snapshot, with optional what-ifs.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::plan_document;
+use spate_planner_core::{plan_csv, plan_document, PlanTable};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,6 +15,9 @@ pub struct PlanArgs {
     /// Print one JSON document instead of the human report.
     #[arg(long)]
     json: bool,
+    /// Print one of the plan's tables as CSV instead: moves, members or splits (every split).
+    #[arg(long, value_name = "TABLE", value_parser = ["moves", "members", "splits"], conflicts_with = "json")]
+    csv: Option<String>,
     /// Print how long each phase took on standard error.
     #[arg(long)]
     timings: bool,
@@ -67,7 +70,9 @@ fn run(args: &PlanArgs, marks: &mut Marks) -> Result<(), String> {
     let analysis = args.leader.analyse(&fleet)?;
     marks.mark("plan and report");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json {
+    if let Some(table) = args.csv.as_deref().and_then(PlanTable::named) {
+        write!(out, "{}", plan_csv(&fleet, &analysis, table)).map_err(|e| e.to_string())?;
+    } else if args.json {
         let doc =
             plan_document(&fleet, &analysis).map_err(|e| format!("cannot write the plan as JSON: {e}"))?;
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;

@@ -1,7 +1,8 @@
 //! `spate-planner sweep` and `spate-planner diff`: the design-review commands.
 
 use spate_planner_core::{
-    diff, human_bytes, sweep, sweep_document, to_json, Axis, CrashModel, Rules, Scenario, Step, Targets,
+    diff, diff_csv, human_bytes, sweep, sweep_csv, sweep_document, to_json, Axis, CrashModel, DiffTable,
+    Rules, Scenario, Step, Targets,
 };
 use spate_planner_sim::{CrashScript, Script, MAX_SCRIPT_BYTES};
 use std::io::Write;
@@ -49,6 +50,9 @@ pub struct SweepArgs {
     /// Print one JSON document instead of the table.
     #[arg(long)]
     json: bool,
+    /// Print the steps as CSV instead.
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
 }
 
 fn axis(args: &SweepArgs) -> Result<(Axis, std::ops::RangeInclusive<u32>), String> {
@@ -112,7 +116,9 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
         sweep_document(&fleet, &base, axis, &steps, targets).map_err(|e| format!("{e} [{}]", e.code))?;
     let best = doc.smallest_meeting;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json {
+    if args.csv {
+        write!(out, "{}", sweep_csv(&steps)).map_err(|e| e.to_string())?;
+    } else if args.json {
         let text = to_json(&doc).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {
@@ -207,6 +213,10 @@ pub struct DiffArgs {
     /// Print one JSON document instead of the report.
     #[arg(long)]
     json: bool,
+    /// Print one of the comparison's tables as CSV instead: members (loads and caps before and
+    /// after) or owners (the splits whose owner changed).
+    #[arg(long, value_name = "TABLE", value_parser = ["members", "owners"], conflicts_with = "json")]
+    csv: Option<String>,
     /// How many owner changes and differences the report lists.
     #[arg(long, default_value_t = 40)]
     limit: usize,
@@ -231,7 +241,9 @@ fn diff_command(args: &DiffArgs) -> Result<(), String> {
     let after = crate::support::load(&args.after)?;
     let d = diff(&before, &after, args.rules).map_err(|e| format!("{e} [{}]", e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json {
+    if let Some(table) = args.csv.as_deref().and_then(DiffTable::named) {
+        write!(out, "{}", diff_csv(&d, table)).map_err(|e| e.to_string())?;
+    } else if args.json {
         let text = to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {

@@ -301,3 +301,65 @@ fn converge_prints_the_rounds_and_the_verdict_the_dashboard_shows() {
         "{table}"
     );
 }
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+/// `--csv`: the first record names the document's fields, one record per row of the document
+/// (`plan`'s moves, `claims`' actions, `sweep`'s steps, `diff`'s members); a table that is not
+/// one is refused by name, and `--csv` with `--json` is refused.
+#[test]
+fn csv_tables_have_a_record_per_row_of_the_json_document() {
+    let snap = demo("csv.json", "6", "4");
+    let later = demo("csv-later.json", "7", "5");
+    let lines = |args: &[&str]| -> Vec<String> {
+        let o = run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.ends_with("\r\n"), "records end with CRLF");
+        text.split("\r\n")
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let plan = json(&["plan", &snap, "--json"]);
+    let moves = lines(&["plan", &snap, "--csv", "moves"]);
+    assert_eq!(moves[0], "split,weight,from,to,reason,gain");
+    assert_eq!(moves.len() - 1, plan["report"]["moves"].as_array().unwrap().len());
+    let claims = json(&["claims", &snap, "--after-plan", "--json"]);
+    let actions: usize = claims["claims"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_array().unwrap().len())
+        .sum::<usize>()
+        + ["drains", "fenced"]
+            .iter()
+            .map(|k| {
+                claims[k]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .map(|v| v.as_array().unwrap().len())
+                    .sum::<usize>()
+            })
+            .sum::<usize>();
+    let csv = lines(&["claims", &snap, "--after-plan", "--csv"]);
+    assert_eq!(csv[0], "member,step,split,action,kind");
+    assert_eq!(csv.len() - 1, actions);
+    let steps = lines(&["sweep", &snap, "--default-cap", "2..5", "--csv"]);
+    assert_eq!(steps.len() - 1, 4);
+    assert!(steps[0].starts_with("value,members,max_load,mean_load,"));
+    let d = json(&["diff", &snap, &later, "--json"]);
+    let members = lines(&["diff", &snap, &later, "--csv", "members"]);
+    assert_eq!(members.len() - 1, d["members"].as_array().unwrap().len());
+    let bad = run(&["plan", &snap, "--csv", "queue"]);
+    assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("queue"));
+    let both = run(&["plan", &snap, "--csv", "moves", "--json"]);
+    assert!(!both.status.success() && String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
+}

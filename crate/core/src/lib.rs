@@ -123,10 +123,10 @@ pub use diff::{
     diff, CapChange, Chronology, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange,
 };
 pub use review::{
-    claims_document, claims_rules_note, claims_view, find_splits, findings, fleet_chart, fleet_info, gauges,
-    last_publish_ms, plan_document, plan_figures, plan_view, review, Figure, FigureValue, Finding,
-    FleetChart, Gauges, Image, Level, LoadGauges, Palette, PublishedGauges, Review, ReviewInputs,
-    SplitStates,
+    claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, find_splits, findings,
+    fleet_chart, fleet_info, gauges, last_publish_ms, plan_csv, plan_document, plan_figures, plan_view,
+    review, sweep_csv, DiffTable, Figure, FigureValue, Finding, FleetChart, Gauges, Image, Level, LoadGauges,
+    Palette, PlanTable, PublishedGauges, Review, ReviewInputs, SplitStates, SLIDE_ROWS,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{

@@ -21,6 +21,7 @@ mod js;
 mod planner;
 mod replay;
 mod review;
+mod tables;
 #[cfg(feature = "testing")]
 mod testing;
 

@@ -216,7 +216,8 @@ impl Planner {
     /// The fleet chart of the plan of `scenario` as SVG text: every member in `order` (names;
     /// those not named follow in the report's order), in `palette`'s colours (`{ bg, text,
     /// muted, now, planned, over, mean, grid }`, CSS colours; one left out or not a plain colour
-    /// takes the light theme's), under `title` and `lines`.
+    /// takes the light theme's), under `title` and `lines`; with `rows` above 0, only the
+    /// `rows` heaviest members, the rest summed up in one line (a slide's chart).
     #[wasm_bindgen(js_name = fleetChart)]
     pub fn fleet_chart(
         &self,
@@ -225,6 +226,7 @@ impl Planner {
         palette: JsValue,
         title: &str,
         lines: Vec<String>,
+        rows: u32,
     ) -> Result<String, JsValue> {
         let a = self.analysis(scenario)?;
         let palette: Palette = serde_wasm_bindgen::from_value(palette)
@@ -236,6 +238,7 @@ impl Planner {
                 lines: &lines,
                 order: Some(&order),
                 palette: &palette,
+                rows: (rows > 0).then_some(rows as usize),
             },
         ))
     }

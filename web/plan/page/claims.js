@@ -7,6 +7,7 @@ import { changed } from '../../common/page/store.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 import { thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
+import { csvButton, csvRow } from '../../common/page/csv.js';
 import { workerFacts, claimsSummary, fencedText } from '../shared/claims-text.js';
 
 const SHOW = 200;
@@ -54,7 +55,10 @@ export function createClaims(ctx) {
   const rules = el('p', '', 'hint claims-rules');
   const words = el('p', 'Skipped: the candidates a worker passes over — claims of splits its assignment does not name, or claims beyond its cap (its lanes are full). Quarantines are never skipped.', 'hint');
   const report = errorReporter(controller, 'The claims could not be listed');
-  node.append(form, chip.node, summary, rules, words, host);
+  const maxAttempts = () => Math.max(0, Math.floor(Number(max.value || 4)));
+  // every member's actions as the form says (`spate-planner claims [--after-plan] --csv`)
+  const csv = csvRow(csvButton(controller, 'claims', () => controller.ask('claimsCsv', { afterPlan: source.value === 'plan', maxAttempts: maxAttempts() }), "every member's actions"));
+  node.append(form, chip.node, summary, rules, words, host, csv);
   let seq = 0;
 
   function show(doc, focus) {
@@ -76,7 +80,7 @@ export function createClaims(ctx) {
     const t0 = performance.now();
     try {
       const doc = await controller.ask('claims', {
-        instance: state.focus, afterPlan: source.value === 'plan', maxAttempts: Math.max(0, Math.floor(Number(max.value || 4))),
+        instance: state.focus, afterPlan: source.value === 'plan', maxAttempts: maxAttempts(),
       });
       if (mine !== seq) return;
       show(doc, state.focus);

@@ -1,8 +1,11 @@
 // Exports and sharing: the plan as JSON (the CLI's document, byte for byte), the report (the
 // core's review document, the CLI's `report`, with the sweep and the comparison as images, and
 // the Timeline's section), the printable page, the chart as SVG and PNG (the core's chart, with
-// title, job, snapshot and scenario, in the theme shown), the link.
-import { el, attrs, button, download } from '../../common/page/dom.js';
+// title, job, snapshot and scenario, in the theme shown: sized for a slide, the heaviest 25 and
+// the rest summed up, or every member), the members' table as CSV, the link.
+import { el, attrs, button, download, select, field } from '../../common/page/dom.js';
+import { csvButton } from '../../common/page/csv.js';
+import { copyText } from '../../common/page/copy.js';
 import { paletteOf, svgToPng } from './chart-png.js';
 import { memberRows } from '../shared/chart-model.js';
 import { describe } from '../../common/shared/scenario.js';
@@ -15,8 +18,11 @@ function fileStem(state) {
   return `spate-plan-${state.info?.job || 'fleet'}${state.scenario.changes.length ? '-whatif' : ''}`.replace(/[^\w.-]+/g, '_');
 }
 
-/** The core's fleet chart of the plan shown (SVG text), in the order and the theme shown. */
-function chartOf(controller, host) {
+/** Rows of a chart sized for a slide: the core's heaviest 25, the rest summed up in one line. */
+const SLIDE_ROWS = 25;
+
+/** The core's fleet chart of the plan shown (SVG text), in the order and the theme shown; `rows` 0: every member. */
+function chartOf(controller, host, rows) {
   const state = controller.state;
   const failed = new Set(state.result.failures.map((f) => f.index));
   const changes = state.scenario.changes.filter((_, i) => !failed.has(i)).map(describe);
@@ -25,7 +31,7 @@ function chartOf(controller, host) {
     changes.length ? `scenario: ${changes.join('; ')}` : 'scenario: none (the baseline plan)',
   ];
   const order = sortRows(memberRows(state.result.view), state.order).map((r) => r.name);
-  return controller.ask('fleetChart', { order, palette: paletteOf(host), title: `Fleet of job ${state.info.job}: load now and planned`, lines });
+  return controller.ask('fleetChart', { order, palette: paletteOf(host), title: `Fleet of job ${state.info.job}: load now and planned`, lines, rows });
 }
 
 export function createExports(ctx) {
@@ -49,17 +55,15 @@ export function createExports(ctx) {
       download(`${fileStem(controller.state).replace(/^spate-plan-/, 'spate-review-')}.md`, 'text/markdown', timeline ? `${md}\n${timeline}` : md);
     }),
     act('Print…', () => window.print()),
-    act('Chart SVG', async () => download(`${fileStem(controller.state)}.svg`, 'image/svg+xml', await chartOf(controller, ctx.host))),
-    act('Chart PNG', async () => download(`${fileStem(controller.state)}.png`, 'image/png', await svgToPng(await chartOf(controller, ctx.host)))),
-    act('Copy link', async () => {
-      try {
-        await navigator.clipboard.writeText(location.href);
-        controller.say('Link copied: it reopens this view on the same snapshot.');
-      } catch {
-        controller.say(`Copy this link: ${location.href}`);
-      }
-    }),
+    act('Chart SVG', async () => download(`${fileStem(controller.state)}.svg`, 'image/svg+xml', await chartOf(controller, ctx.host, rows()))),
+    act('Chart PNG', async () => download(`${fileStem(controller.state)}.png`, 'image/png', await svgToPng(await chartOf(controller, ctx.host, rows())))),
+    csvButton(controller, 'members', () => controller.ask('planCsv', { table: 'members' }), 'members'),
+    act('Copy link', () => copyText(controller, location.href, 'Link copied: it reopens this view on the same snapshot.')),
   );
-  node.append(heading, buttons);
+  const size = select([[String(SLIDE_ROWS), `a slide: the heaviest ${SLIDE_ROWS}, the rest summed up`], ['0', 'every member']]);
+  const rows = () => Number(size.value);
+  const options = el('div', undefined, 'row');
+  options.append(field('Chart SVG and PNG show', size));
+  node.append(heading, buttons, options);
   return { node, update() {} };
 }

@@ -6,6 +6,7 @@ import { changed } from '../../common/page/store.js';
 import { VirtualTable } from './virtual-table.js';
 import { humanBytes, exactBytes, thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
+import { csvButton, csvRow } from '../../common/page/csv.js';
 
 function reliefCell(m) {
   if (m.relief === null || m.relief === undefined) return '';
@@ -47,7 +48,9 @@ export function createMoves(ctx) {
     clearTimeout(timer);
     timer = setTimeout(() => table.refresh(true), 120);
   });
-  node.append(chip.node, filter, table.node);
+  // every move, whatever the filter: the core's table (`spate-planner plan --csv moves`)
+  const csv = csvRow(csvButton(controller, 'moves', () => controller.ask('planCsv', { table: 'moves' }), 'every move'));
+  node.append(chip.node, filter, table.node, csv);
   return {
     node,
     update(state, prev) {

@@ -4,6 +4,7 @@ import { el, input, table, scrollArea, cut } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { humanBytes, exactBytes, seconds, thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
+import { csvButton, csvRow } from '../../common/page/csv.js';
 
 const LIMIT = 200;
 
@@ -31,7 +32,9 @@ export function createSplits(ctx) {
   const host = scrollArea('matching splits');
   const count = el('p', '', 'hint count');
   const report = errorReporter(controller, 'The split search failed');
-  node.append(chip.node, q, host, count);
+  // every split, whatever the search: the core's table (`spate-planner plan --csv splits`)
+  const csv = csvRow(csvButton(controller, 'splits', () => controller.ask('planCsv', { table: 'splits' }), 'every split'));
+  node.append(chip.node, q, host, count, csv);
   let seq = 0;
 
   async function search(query) {

@@ -1,9 +1,11 @@
 // The answer first: a strip of figures for "who is overloaded, and what does the plan do about
-// it", each explained in words on hover (and to assistive technology), and the status line
-// that says what the last action changed. Every figure is the core's summary (the plan view's
-// `summary`: each side against the mean it names), shown as it is; the heaviest members' tiles
-// lead to their rows in the chart.
-import { el, attrs } from '../../common/page/dom.js';
+// it", each explained in words on hover, by its ? button (a tap or a key shows the words under
+// the strip) and to assistive technology, and the status line that says what the last action
+// changed. Every figure is the core's summary (the plan view's `summary`: each side against the
+// mean it names), shown as it is; the heaviest members' tiles lead to their rows in the chart.
+// On a narrow element the strip is one line (max/mean, moves, over the mean) that opens to the
+// tiles.
+import { el, attrs, button } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { humanBytes, exactBytes, thousands, plural } from '../../common/shared/format.js';
 
@@ -16,7 +18,27 @@ function tile(key, label, value, sub, help, onOpen = null) {
   t.append(el('span', label, 'label'), el('span', value, 'value'));
   if (sub) t.append(el('span', sub, 'sub'));
   t.append(el('span', help, 'visually-hidden'));
+  t.help = { label, help };
   return t;
+}
+
+/**
+ * A tile in its cell, with the ? button that shows its words under the strip (touch has no
+ * hover): `open(key)` toggles them; the cell says whether they are shown.
+ */
+function tileCell(t, open, shown) {
+  const cell = el('div', undefined, 'tile-cell');
+  const key = t.dataset.tile;
+  const info = attrs(button('?', () => open(key), 'tile-info', `What “${t.help.label}” means`), { 'aria-expanded': String(shown === key), 'aria-controls': 'tile-help' });
+  info.removeAttribute('title');
+  cell.append(t, info);
+  return cell;
+}
+
+/** The one line a narrow strip shows: max/mean, moves and members over the mean, now → planned (the core's). */
+function oneLine(v) {
+  const s = v.summary;
+  return `max/mean ${s.now.max_over_mean}→${s.planned.max_over_mean} · ${thousands(s.moves)} moves · over ${thousands(s.now.over_mean)}→${thousands(s.planned.over_mean)}`;
 }
 
 function publishedTile(v) {
@@ -59,16 +81,46 @@ function tiles(v, base, controller) {
 export function createSummary(ctx) {
   const node = attrs(el('section', undefined, 'summary'), { 'aria-labelledby': 'summary-title' });
   const title = attrs(el('h2', 'Summary', 'visually-hidden'), { id: 'summary-title' });
-  const strip = el('div', undefined, 'strip');
+  // a narrow element's strip: one line that opens to the tiles (style.css shows it below 600 px)
+  const line = attrs(button('', () => setOpen(!open), 'strip-line'), { 'aria-expanded': 'false', 'aria-controls': 'summary-strip' });
+  const lineText = el('span', '', 'strip-line-text');
+  line.append(lineText, attrs(el('span', '▾', 'chevron'), { 'aria-hidden': 'true' }));
+  const strip = attrs(el('div', undefined, 'strip'), { id: 'summary-strip' });
+  const help = attrs(el('p', '', 'tile-help'), { id: 'tile-help', 'aria-live': 'polite' });
+  help.hidden = true;
   const status = attrs(el('p', '', 'status'), { role: 'status', 'aria-live': 'polite' });
-  node.append(title, strip, status);
+  node.append(title, line, strip, help, status);
+  let open = false;
+  let shown = null;
+  let byKey = new Map();
+
+  function setOpen(v) {
+    open = v;
+    node.classList.toggle('open', v);
+    line.setAttribute('aria-expanded', String(v));
+  }
+
+  /** Shows the words of the tile `key` under the strip, or hides them when they are shown. */
+  function explain(key) {
+    shown = shown === key ? null : key;
+    for (const b of strip.querySelectorAll('.tile-info')) b.setAttribute('aria-expanded', String(b.closest('.tile-cell').firstChild.dataset.tile === shown));
+    const t = byKey.get(shown);
+    help.hidden = !t;
+    help.replaceChildren(...(t ? [el('strong', `${t.help.label}: `), el('span', t.help.help)] : []));
+  }
+
+  function render(state) {
+    const ts = state.result ? tiles(state.result.view, state.result.baseline, ctx.controller) : [];
+    byKey = new Map(ts.map((t) => [t.dataset.tile, t]));
+    strip.replaceChildren(...ts.map((t) => tileCell(t, explain, shown)));
+    lineText.textContent = state.result ? oneLine(state.result.view) : '';
+    if (shown) { const key = shown; shown = null; explain(key); }
+  }
 
   return {
     node,
     update(state, prev) {
-      if (changed(prev, state, 'result')) {
-        strip.replaceChildren(...(state.result ? tiles(state.result.view, state.result.baseline, ctx.controller) : []));
-      }
+      if (changed(prev, state, 'result')) render(state);
       if (changed(prev, state, 'status')) status.textContent = state.status;
     },
   };

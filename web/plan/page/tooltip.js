@@ -1,12 +1,19 @@
-// One tooltip per host: shown on hover and on keyboard focus of a target, hidden on leave,
-// blur or Escape. The same words are the target's accessible name, so nothing is hover-only.
+// One tooltip per host: shown on mouse hover and on keyboard focus of a target (a tap focuses
+// it too; chart.js gives the focus back to the row a tap redrew), and on a touch long-press;
+// hidden on leave, blur or Escape. Below its target, or above it when the window has no room
+// below. The same words are the target's accessible name, so nothing is hover-only.
 import { el, attrs } from '../../common/page/dom.js';
+
+/** How long a touch is held before it shows the figures instead of acting as a tap. */
+export const LONG_PRESS_MS = 500;
 
 export function createTooltip(host) {
   const tip = attrs(el('div', undefined, 'tooltip'), { role: 'tooltip' });
   tip.hidden = true;
   host.append(tip);
   let current = null;
+  /** The target a long-press showed the figures of: its click that follows is not a tap. */
+  let pressed = null;
 
   /** Below `target`, or below `under(target)` when that gives an element (what the target opened). */
   function show(target, title, lines, under) {
@@ -16,9 +23,20 @@ export function createTooltip(host) {
     const h = host.getBoundingClientRect();
     const t = target.getBoundingClientRect();
     const below = under?.(target)?.getBoundingClientRect() ?? t;
-    const left = Math.min(Math.max(0, t.left - h.left + 24), Math.max(0, h.width - tip.offsetWidth - 4));
-    tip.style.left = `${left}px`;
-    tip.style.top = `${below.bottom - h.top + 4}px`;
+    // (rectangles are in the window's pixels; left and top in the host's, which a wall screen's
+    // zoom scales: style.css)
+    const z = host.currentCSSZoom || 1;
+    const width = tip.offsetWidth * z;
+    const height = tip.offsetHeight * z;
+    const left = Math.min(Math.max(0, t.left - h.left + 24), Math.max(0, h.width - width - 4));
+    tip.style.left = `${left / z}px`;
+    // above the row (clear of the sticky strip) when below it would run past the window's
+    // bottom, or under the what-if drawer of a narrow element (app.js measures both)
+    const cs = getComputedStyle(host);
+    const bottom = innerHeight - (parseFloat(cs.getPropertyValue('--drawer-h')) || 0);
+    const top = parseFloat(cs.getPropertyValue('--strip-h')) || 0;
+    const above = below.bottom + height + 8 > bottom && t.top - height - 8 > top;
+    tip.style.top = `${(above ? t.top - h.top - height - 4 : below.bottom - h.top + 4) / z}px`;
   }
 
   function hide(target) {
@@ -30,11 +48,34 @@ export function createTooltip(host) {
   return {
     /** under(target): an element shown below the target that the tooltip must not cover, or null. */
     attach(target, title, lines, under) {
-      target.addEventListener('pointerenter', () => show(target, title, lines, under));
-      target.addEventListener('pointerleave', () => hide(target));
+      // a touch has no hover: its enter and leave are a tap's, which the focus handles
+      target.addEventListener('pointerenter', (e) => { if (e.pointerType !== 'touch') show(target, title, lines, under); });
+      target.addEventListener('pointerleave', (e) => { if (e.pointerType !== 'touch' && target.getRootNode().activeElement !== target) hide(target); });
       target.addEventListener('focus', () => show(target, title, lines, under));
       target.addEventListener('blur', () => hide(target));
       target.addEventListener('keydown', (e) => { if (e.key === 'Escape') hide(target); });
+      let timer = 0;
+      let from = null;
+      target.addEventListener('pointerdown', (e) => {
+        if (e.pointerType !== 'touch') return;
+        pressed = null;
+        from = [e.clientX, e.clientY];
+        clearTimeout(timer);
+        timer = setTimeout(() => { pressed = target; target.focus({ preventScroll: true }); show(target, title, lines, under); }, LONG_PRESS_MS);
+      });
+      // a finger lifted, or moved (the page scrolls), before the time is a tap or a scroll
+      const cancel = () => clearTimeout(timer);
+      target.addEventListener('pointerup', cancel);
+      target.addEventListener('pointercancel', cancel);
+      target.addEventListener('pointermove', (e) => { if (from && Math.hypot(e.clientX - from[0], e.clientY - from[1]) > 10) cancel(); });
+      // a long-press opens no context menu: it shows the figures
+      target.addEventListener('contextmenu', (e) => { if (pressed === target || e.pointerType === 'touch') e.preventDefault(); });
+    },
+    /** True once for the click that ends a long-press on `target` (it showed the figures; it is no tap). */
+    longPressed(target) {
+      if (pressed !== target) return false;
+      pressed = null;
+      return true;
     },
     hide,
   };

@@ -40,8 +40,18 @@ export class VirtualTable {
     b.type = 'button';
     if (c.help) b.title = c.help;
     b.addEventListener('click', () => this.setSort(c.key));
+    // a sticky header cell is not scrolled into view sideways with the focus: bring it in
+    b.addEventListener('focus', () => this.revealColumn(th));
     th.append(b);
     return th;
+  }
+
+  /** Scrolls the table sideways so that the header cell `th` is inside the scroll area. */
+  revealColumn(th) {
+    const v = this.viewport.getBoundingClientRect();
+    const t = th.getBoundingClientRect();
+    if (t.right > v.right) this.viewport.scrollLeft += t.right - v.right + 8;
+    else if (t.left < v.left) this.viewport.scrollLeft -= v.left - t.left + 8;
   }
 
   setSort(key) {

@@ -6,6 +6,7 @@ import { changed } from '../../common/page/store.js';
 import { utc, thousands } from '../../common/shared/format.js';
 import { comparisonIsCurrent } from './actions.js';
 import { comparisonNode } from './compare-result.js';
+import { csvButton, csvRow } from '../../common/page/csv.js';
 
 function beforeText(state) {
   const b = state.before;
@@ -59,6 +60,11 @@ export function createCompare(ctx) {
     tools, dropZone((f) => review.loadBeforeFile(f)), progress, line, result,
   );
 
+  // the comparison's tables, the core's (`spate-planner diff --csv members|owners`)
+  const csvOf = (table) => () => controller.ask('compareCsv', { before: controller.state.before.id, table });
+  const csv = csvRow(csvButton(controller, 'compare-members', csvOf('members'), 'members before and after'),
+    csvButton(controller, 'compare-owners', csvOf('owners'), 'splits that changed owner'));
+
   function loading(state) {
     const l = state.beforeLoading;
     progress.hidden = !l;
@@ -75,7 +81,7 @@ export function createCompare(ctx) {
     keep.disabled = !state.info || (state.before?.kept && state.before.generation === state.generation);
     const current = comparisonIsCurrent(state);
     node.dataset.hasResult = String(current);
-    result.replaceChildren(...(current ? [comparisonNode(state.comparison.diff, { before: state.before.label, after: state.source.label })] : []));
+    result.replaceChildren(...(current ? [comparisonNode(state.comparison.diff, { before: state.before.label, after: state.source.label }), csv] : []));
   }
 
   return {

@@ -9,6 +9,7 @@ import { isSuperseded } from '../../common/shared/messages.js';
 import { sweepIsCurrent } from './actions.js';
 import { thousands } from '../../common/shared/format.js';
 import { sweepChart } from './sweep-chart.js';
+import { csvButton, csvRow } from '../../common/page/csv.js';
 
 function legend() {
   const l = el('ul', undefined, 'legend sweep-legend');
@@ -138,7 +139,9 @@ export function createSweep(ctx) {
   const chart = el('div', undefined, 'sweep-chart');
   const area = scrollArea('sweep steps');
   const result = el('div', undefined, 'sweep-result');
-  result.append(verdict, now, chart, legend(), area);
+  // the steps shown: the core's table (`spate-planner sweep --csv`)
+  const csv = csvRow(csvButton(controller, 'sweep', () => controller.ask('sweepCsv', { steps: controller.state.sweep.steps }), 'sweep steps'));
+  result.append(verdict, now, chart, legend(), area, csv);
   result.hidden = true;
   node.append(el('p', 'Plan the scenario shown across a range of fleet sizes or caps: each step is the what-if of that value, planned exactly as the leader would.', 'hint'),
     f.node, progress, status, result);

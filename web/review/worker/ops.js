@@ -87,6 +87,18 @@ export function reviewOps(env) {
       return env.guard(() => env.planner().compare(b, text));
     },
 
+    /** A table of the comparison as CSV (`members`, `owners`): `spate-planner diff --csv TABLE`. */
+    compareCsv({ before: id, table }) {
+      const b = theBefore(id);
+      return env.guard(() => env.planner().compareCsv(b, table));
+    },
+
+    /** A sweep's steps as CSV: `spate-planner sweep --csv`. */
+    async sweepCsv({ steps }) {
+      await env.ready;
+      return env.guard(() => env.Planner.sweepCsv(steps));
+    },
+
     /** One step per call into the module, so that progress shows and a newer sweep wins. */
     async sweep({ text, axis, from, to, cap, crash, token, generation }, progress) {
       checkRange(from, to);
@@ -135,5 +147,5 @@ export function reviewOps(env) {
       return env.guard(() => p.reviewReportComparedWith(text, s.axis, s.from, s.to, s.cap, rules, b, link));
     },
   };
-  return { ops, holds: (p) => p !== null && p === before, unchecked: ['loadBefore', 'forgetBefore', 'sweepVerdict'] };
+  return { ops, holds: (p) => p !== null && p === before, unchecked: ['loadBefore', 'forgetBefore', 'sweepVerdict', 'sweepCsv'] };
 }

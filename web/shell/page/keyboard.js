@@ -1,12 +1,13 @@
 // The keyboard's way around the page: skip links (to the What-if panel, to the details) first in
-// the tab order, a few shortcuts, and the help panel that lists them (a modal dialog: Escape
-// closes it and the focus goes back where it was). Shortcuts act when the focus is in the
-// dashboard or nowhere (the page's body), never while a person types in a field, and never with
-// Ctrl, Alt or Meta held.
+// the tab order, a few shortcuts (`/` finds a member, `u` undoes, `?` lists them), and the help
+// panel that lists them (a modal dialog: Escape closes it and the focus goes back where it was).
+// Shortcuts act when the focus is in the dashboard or nowhere (the page's body), never while a
+// person types in a field, and never with Ctrl, Alt or Meta held.
 import { el, attrs, button } from '../../common/page/dom.js';
 
 /** The shortcuts, as the help panel lists them: [keys, what they do]. */
 export const SHORTCUTS = [
+  ['/', 'Find a member or a split in the fleet chart'],
   ['u', 'Undo the last what-if change'],
   ['?', 'Show this list'],
   ['Esc', 'Close this list'],
@@ -14,9 +15,18 @@ export const SHORTCUTS = [
 
 /** Keys that work where the focus is, listed under the shortcuts. */
 export const FOCUS_KEYS = [
+  ['↑ ↓', 'In the fleet chart: the previous or next member'],
+  ['Home End', 'In the fleet chart: the first or last member shown'],
   ['← →', 'On the detail tabs: the previous or next tab'],
   ['Home End', 'On the detail tabs: the first or last tab'],
   ['Tab, Shift+Tab', 'The next or previous control; the skip links come first'],
+];
+
+/** What a finger does on a touch screen, listed last. */
+export const TOUCH = [
+  ['Tap', 'A member of the fleet chart: its figures, and only its moves, splits and claims'],
+  ['Long-press', 'A member of the fleet chart: its figures only'],
+  ['?', 'On a tile of the summary: what its figure means'],
 ];
 
 /** True when a key event is someone typing (a text field, a select, an editable element) or a chord. */
@@ -30,20 +40,23 @@ export function isTyping(e, target = e.composedPath?.()[0] ?? e.target) {
   return !['button', 'checkbox', 'radio', 'range', 'reset', 'submit', 'file', 'color'].includes(target.type);
 }
 
-/** The shortcut a key event asks for ('undo', 'help'), or null. */
+/** The shortcut a key event asks for ('search', 'undo', 'help'), or null. */
 export function shortcutOf(e) {
   if (isTyping(e)) return null;
+  if (e.key === '/') return 'search';
   if (e.key === 'u') return 'undo';
   if (e.key === '?') return 'help';
   return null;
 }
 
-function keyList(rows, label) {
+/** A list of keys (each a <kbd>), or of gestures (`keys` false: their names as they are). */
+function keyList(rows, label, keys = true) {
   const list = attrs(el('dl', undefined, 'keys'), { 'aria-label': label });
-  for (const [keys, what] of rows) {
+  for (const [what, does] of rows) {
     const dt = el('dt');
-    keys.split(/, | /).forEach((k, i) => { if (i) dt.append(' '); dt.append(el('kbd', k)); });
-    list.append(dt, el('dd', what));
+    if (keys) what.split(/, | /).forEach((k, i) => { if (i) dt.append(' '); dt.append(el('kbd', k)); });
+    else dt.append(el('strong', what));
+    list.append(dt, el('dd', does));
   }
   return list;
 }
@@ -54,7 +67,8 @@ function helpDialog(root) {
   const close = button('Close', () => dialog.close());
   dialog.append(attrs(el('h2', 'Keyboard shortcuts'), { id: 'help-title' }), keyList(SHORTCUTS, 'shortcuts'),
     el('p', 'Shortcuts work when the focus is in the dashboard (or nowhere), not while you type in a field.', 'hint'),
-    el('h3', 'Moving around'), keyList(FOCUS_KEYS, 'keys where the focus is'), close);
+    el('h3', 'Moving around'), keyList(FOCUS_KEYS, 'keys where the focus is'),
+    el('h3', 'On a touch screen'), keyList(TOUCH, 'touch gestures', false), close);
   let back = null;
   dialog.addEventListener('close', () => {
     const to = back;
@@ -87,6 +101,13 @@ function skipLinks(root, help) {
   return bar;
 }
 
+/** The fleet chart's member search, focused and its text selected (the `/` key). */
+function findMember(root) {
+  const box = root.querySelector('.member-search input');
+  box?.focus();
+  box?.select();
+}
+
 /**
  * The skip links (first in `app`), the help panel and the shortcuts of the app in `root`.
  * Returns { open() (the help panel), destroy() }.
@@ -101,6 +122,7 @@ export function mountKeyboard(ctx, app) {
     if (!what || help.node.open) return;
     e.preventDefault();
     if (what === 'help') help.open();
+    else if (what === 'search') findMember(root);
     else controller.undo();
   };
   // a key pressed with the focus nowhere reaches the document, not the element (a key pressed

@@ -1,10 +1,12 @@
 // The what-if panel: the leader's default cap, the list of changes (a change that no longer
-// applies is marked with its reason), the recently departed instances whose splits the leader
-// withholds, and the forms. Beside the chart when the element is wide; a drawer at the bottom
+// applies is marked with its reason), the scenario as a file and the command that plans it,
+// the recently departed instances whose splits the leader withholds, and the forms. Beside the chart when the element is wide; a drawer at the bottom
 // of the viewport when it is narrow (the summary strip stays in view above).
-import { el, attrs, button, input, select } from '../../common/page/dom.js';
+import { el, attrs, button, input, select, download } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { describe } from '../../common/shared/scenario.js';
+import { describe, scenarioText } from '../../common/shared/scenario.js';
+import { command, snapshotArg, stemOf } from '../../common/shared/cli.js';
+import { copyText } from '../../common/page/copy.js';
 import { createForms } from './forms.js';
 
 function changeItem(c, i, failure, controller) {
@@ -75,6 +77,25 @@ function rulesSetting(controller) {
   return { node: box, rules };
 }
 
+/** The scenario's file name, and the command that plans the snapshot shown with it. */
+function scenarioFile(state) {
+  const name = `${stemOf(state.info?.job)}-scenario.json`;
+  return { name, command: command('plan', snapshotArg(state.source), '--what-if', name) };
+}
+
+/** Scenario JSON (the file `plan --what-if` reads) and the command that plans it. */
+function scenarioTools(controller) {
+  const row = el('div', undefined, 'row scenario-tools');
+  row.append(
+    button('Scenario JSON', () => download(scenarioFile(controller.state).name, 'application/json', `${scenarioText(controller.state.scenario)}\n`)),
+    button('Copy the command', () => {
+      const c = scenarioFile(controller.state).command;
+      copyText(controller, c, `Command copied: ${c}`);
+    }, undefined, 'Copy the command that plans this scenario on the command line'),
+  );
+  return row;
+}
+
 export function createWhatIf(ctx) {
   const { controller } = ctx;
   const node = attrs(el('section', undefined, 'whatif'), { 'aria-labelledby': 'whatif-title', id: 'whatif' });
@@ -90,7 +111,8 @@ export function createWhatIf(ctx) {
   tools.append(undo, clear);
   const departed = el('div', undefined, 'departed-slot');
   const forms = createForms(ctx);
-  body.append(settings.node, rulesField.node, el('h3', 'Changes'), list, tools, departed, forms.node);
+  const files = scenarioTools(controller);
+  body.append(settings.node, rulesField.node, el('h3', 'Changes'), list, tools, files, departed, forms.node);
   node.append(heading, toggle, body);
   let open = false;
 
@@ -113,6 +135,8 @@ export function createWhatIf(ctx) {
     const items = state.scenario.changes.map((c, i) => changeItem(c, i, failures.get(i), controller));
     list.replaceChildren(...(items.length ? items : [el('li', 'none yet: the plan shown is the baseline', 'hint')]));
     undo.disabled = clear.disabled = state.scenario.changes.length === 0;
+    // on paper, a scenario without changes is no section of its own (style.css)
+    node.dataset.changes = String(state.scenario.changes.length);
     toggleText(state);
   }
 

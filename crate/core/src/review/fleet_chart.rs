@@ -80,6 +80,10 @@ impl Palette {
     }
 }
 
+/// How many member rows a chart sized for a slide draws (the heaviest; the rest summed up in one
+/// line): 25 rows under two lines of title make a 1000 × 714 image, near a slide's proportions.
+pub const SLIDE_ROWS: usize = 25;
+
 /// What the chart shows around the plan.
 pub struct FleetChart<'a> {
     pub title: &'a str,
@@ -89,6 +93,10 @@ pub struct FleetChart<'a> {
     /// the report's order.
     pub order: Option<&'a [String]>,
     pub palette: &'a Palette,
+    /// At most this many member rows: the heaviest (by the larger of their load now and
+    /// planned; ties in the report's order), drawn in `order`, and one line that sums up the
+    /// rest. `None`: every member.
+    pub rows: Option<usize>,
 }
 
 /// A round axis end in the binary unit the value is shown in, and its ticks.
@@ -117,12 +125,10 @@ fn clip(name: &str) -> String {
     }
 }
 
+type Row<'a> = (&'a MemberReport, &'a Marks);
+
 /// The members in the order asked for, each with its marks.
-fn rows<'a>(
-    a: &'a Analysis,
-    marks: &'a [Marks],
-    order: Option<&[String]>,
-) -> Vec<(&'a MemberReport, &'a Marks)> {
+fn rows<'a>(a: &'a Analysis, marks: &'a [Marks], order: Option<&[String]>) -> Vec<Row<'a>> {
     let all: Vec<_> = a.report.members.iter().zip(marks).collect();
     let Some(order) = order else { return all };
     let at: std::collections::HashMap<&str, usize> = all
@@ -141,6 +147,41 @@ fn rows<'a>(
     }
     out.extend(all.iter().zip(&taken).filter(|(_, t)| !**t).map(|(r, _)| *r));
     out
+}
+
+/// `rows` cut to the `limit` heaviest (the larger of now and planned; ties in the report's
+/// order, `report`), kept in their order; and the rest.
+fn heaviest<'a>(
+    rows: Vec<Row<'a>>,
+    report: &[MemberReport],
+    limit: Option<usize>,
+) -> (Vec<Row<'a>>, Vec<Row<'a>>) {
+    let Some(limit) = limit.filter(|n| *n < rows.len()) else {
+        return (rows, Vec::new());
+    };
+    let at: std::collections::HashMap<&str, usize> = report
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.name.as_str(), i))
+        .collect();
+    let mut by_load: Vec<usize> = (0..rows.len()).collect();
+    let weight = |i: usize| {
+        let m = rows[i].0;
+        (
+            std::cmp::Reverse(m.load_now.max(m.load_planned)),
+            at.get(m.name.as_str()).copied(),
+        )
+    };
+    by_load.sort_by_key(|&i| weight(i));
+    let mut keep = vec![false; rows.len()];
+    for &i in by_load.iter().take(limit) {
+        keep[i] = true;
+    }
+    let (shown, rest): (Vec<_>, Vec<_>) = rows.into_iter().zip(keep).partition(|(_, k)| *k);
+    (
+        shown.into_iter().map(|(r, _)| r).collect(),
+        rest.into_iter().map(|(r, _)| r).collect(),
+    )
 }
 
 /// One bar from 0 to `value`; when `over`, split at `mean` into its plain and its over part.
@@ -168,108 +209,253 @@ fn bar(
     }
 }
 
-/// A labelled vertical line at `x` from `top` to `bottom`.
-fn mean_line(out: &mut String, x: f64, (top, bottom): (f64, f64), dash: &str, label: &str, p: &Palette) {
+/// A vertical line at `x` from `top` to `bottom`, and its label (baseline `label_y`).
+fn mean_line(
+    out: &mut String,
+    x: f64,
+    (top, bottom, label_y): (f64, f64, f64),
+    dash: &str,
+    label: &str,
+    p: &Palette,
+) {
+    // a label near an edge ends (or starts) at its line rather than running off the image
+    let anchor = if x > WIDTH - RIGHT - 60.0 { "end" } else { "middle" };
     let _ = write!(
         out,
-        r#"<line x1="{x:.1}" x2="{x:.1}" y1="{top}" y2="{bottom}" stroke="{}" stroke-width="1.5" stroke-dasharray="{dash}"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{}" font-size="11">{}</text>"#,
+        r#"<line x1="{x:.1}" x2="{x:.1}" y1="{top:.1}" y2="{bottom:.1}" stroke="{}" stroke-width="1.5" stroke-dasharray="{dash}"/><text x="{x:.1}" y="{label_y:.1}" text-anchor="{anchor}" fill="{}" font-size="11">{}</text>"#,
         p.mean,
-        top - 4.0,
         p.text,
         escape(label)
     );
 }
 
-/// The fleet chart of `a`'s plan.
-pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
-    let p = c.palette.checked();
-    let s = summary(&a.report);
-    let rows = rows(a, &s.marks, c.order);
-    let max = rows
+/// Where the chart's parts go, top to bottom.
+struct Layout {
+    legend: f64,
+    headings: f64,
+    ticks: f64,
+    rows: f64,
+    rows_end: f64,
+    height: f64,
+}
+
+impl Layout {
+    fn of(lines: usize, rows: usize, rest: bool) -> Layout {
+        let legend = 28.0 + lines as f64 * 16.0 + 10.0;
+        let headings = legend + 2.0 * LEGEND_ROW + 16.0;
+        let ticks = headings + 18.0;
+        let rows_top = ticks + 34.0;
+        let rows_end = rows_top + rows as f64 * ROW;
+        let height = rows_end + if rest { 28.0 } else { 0.0 } + 12.0;
+        Layout {
+            legend,
+            headings,
+            ticks,
+            rows: rows_top,
+            rows_end,
+            height,
+        }
+    }
+}
+
+const LEGEND_ROW: f64 = 18.0;
+
+/// The legend: every mark the chart draws, with its swatch, in two rows of four columns.
+fn legend(out: &mut String, y: f64, (now_label, planned_label): (&str, &str), pct: u32, p: &Palette) {
+    let over = format!("over its mean by more than {pct}%");
+    let items: [(&str, &str); 7] = [
+        ("now", "now: the load it holds"),
+        ("planned", "planned: its load after the plan"),
+        ("over", &over),
+        ("full", "full: every lane of its cap used"),
+        ("mean-now", now_label),
+        ("mean-planned", planned_label),
+        ("default", "*: the leader's default cap"),
+    ];
+    for (i, (kind, text)) in items.iter().enumerate() {
+        let x = 12.0 + (i % 4) as f64 * 245.0;
+        let top = y + (i / 4) as f64 * LEGEND_ROW;
+        let _ = match *kind {
+            "now" => write!(
+                out,
+                r#"<rect x="{x}" y="{:.1}" width="18" height="5" fill="{}"/>"#,
+                top + 5.0,
+                p.now
+            ),
+            "planned" => write!(
+                out,
+                r#"<rect x="{x}" y="{:.1}" width="18" height="9" fill="{}"/>"#,
+                top + 3.0,
+                p.planned
+            ),
+            "over" => write!(
+                out,
+                r#"<rect x="{x}" y="{:.1}" width="18" height="9" fill="{}"/>"#,
+                top + 3.0,
+                p.over
+            ),
+            "mean-now" | "mean-planned" => write!(
+                out,
+                r#"<line x1="{x1}" x2="{x1}" y1="{:.1}" y2="{:.1}" stroke="{}" stroke-width="1.5" stroke-dasharray="{}"/>"#,
+                top,
+                top + 14.0,
+                p.mean,
+                if *kind == "mean-now" { "2 3" } else { "6 3" },
+                x1 = x + 9.0
+            ),
+            _ => Ok(()),
+        };
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" fill="{}">{}</text>"#,
+            x + 24.0,
+            top + 12.0,
+            p.text,
+            escape(text)
+        );
+    }
+}
+
+/// The columns' headings and the axis's ticks (with their grid lines down to `rows_end`).
+fn columns(out: &mut String, l: &Layout, ticks: &[f64], at: &dyn Fn(f64) -> f64, p: &Palette) {
+    let _ = write!(
+        out,
+        r#"<g font-weight="600" fill="{t}"><text x="{:.1}" y="{y:.1}" text-anchor="end">member</text><text x="{LEFT}" y="{y:.1}">load (bytes): thin bar now, thick bar planned</text><text x="{:.1}" y="{y:.1}">lanes / cap</text><text x="{:.1}" y="{y:.1}" text-anchor="end">planned</text></g>"#,
+        LEFT - 8.0,
+        WIDTH - RIGHT + 10.0,
+        WIDTH - 12.0,
+        t = p.text,
+        y = l.headings
+    );
+    for t in ticks {
+        let x = LEFT + at(*t);
+        let _ = write!(
+            out,
+            r#"<line x1="{x:.1}" x2="{x:.1}" y1="{:.1}" y2="{:.1}" stroke="{}"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{}">{}</text>"#,
+            l.ticks + 4.0,
+            l.rows_end,
+            p.grid,
+            l.ticks,
+            p.muted,
+            escape(&human_bytes(*t as u64))
+        );
+    }
+}
+
+/// The line that sums up the members not drawn.
+fn rest_line(out: &mut String, y: f64, rest: &[Row], p: &Palette) {
+    let now = rest.iter().fold(0u64, |s, (m, _)| s.saturating_add(m.load_now));
+    let planned = rest
         .iter()
-        .map(|(m, _)| m.load_now.max(m.load_planned))
-        .max()
-        .unwrap_or(0);
-    let (end, ticks) = scale(max);
-    let w = WIDTH - LEFT - RIGHT;
-    let at = |v: f64| v / end * w;
-    let head = 28.0 + c.lines.len() as f64 * 16.0 + 48.0;
-    let height = head + rows.len() as f64 * ROW + 24.0;
-    let mut out = String::new();
-    let alt = format!("{}. {}", c.title, c.lines.join(". "));
+        .fold(0u64, |s, (m, _)| s.saturating_add(m.load_planned));
+    let over = rest.iter().filter(|(_, k)| k.over_planned).count();
+    let full = rest.iter().filter(|(_, k)| k.at_cap_planned).count();
+    let n = rest.len();
+    let _ = write!(
+        out,
+        r#"<text x="12" y="{y:.1}" fill="{}">… and {n} more member{}, each lighter than those drawn: together {} now, {} planned; {over} over the planned mean, {full} with every lane used.</text>"#,
+        p.text,
+        if n == 1 { "" } else { "s" },
+        human_bytes(now),
+        human_bytes(planned)
+    );
+}
+
+/// The SVG's opening, its text alternative (saying when only the heaviest of the members are
+/// drawn: `(shown, rest)`), its background, the title and the lines under it.
+fn open(out: &mut String, c: &FleetChart, height: f64, (shown, rest): (usize, usize), p: &Palette) {
+    let cut = match rest {
+        0 => String::new(),
+        n => format!(" The {shown} heaviest of {} members.", shown + n),
+    };
+    let alt = format!("{}. {}.{cut}", c.title, c.lines.join(". "));
     let _ = write!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" role="img" font-family="system-ui, sans-serif" font-size="12"><title>{}</title><rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{}"/><text x="12" y="22" font-size="16" font-weight="600" fill="{}">{}</text>"#,
         escape(&alt),
         p.bg,
         p.text,
-        escape(c.title)
+        escape(c.title),
     );
-    for (i, l) in c.lines.iter().enumerate() {
+    for (i, line) in c.lines.iter().enumerate() {
         let _ = write!(
             out,
             r#"<text x="12" y="{}" fill="{}">{}</text>"#,
             42.0 + i as f64 * 16.0,
             p.muted,
-            escape(l)
+            escape(line)
         );
     }
-    let axis_y = head - 24.0;
-    for t in &ticks {
-        let x = LEFT + at(*t);
-        let _ = write!(
-            out,
-            r#"<line x1="{x:.1}" x2="{x:.1}" y1="{:.1}" y2="{:.1}" stroke="{}"/><text x="{x:.1}" y="{axis_y:.1}" text-anchor="middle" fill="{}">{}</text>"#,
-            axis_y + 4.0,
-            height - 20.0,
-            p.grid,
-            p.muted,
-            escape(&human_bytes(*t as u64))
-        );
-    }
-    for (i, (m, k)) in rows.iter().enumerate() {
+}
+
+/// The fleet chart of `a`'s plan.
+pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
+    let p = c.palette.checked();
+    let s = summary(&a.report);
+    let (rows, rest) = heaviest(rows(a, &s.marks, c.order), &a.report.members, c.rows);
+    let max = rows
+        .iter()
+        .map(|(m, _)| m.load_now.max(m.load_planned))
+        .max()
+        .unwrap_or(0);
+    let (end, ticks) = scale(max);
+    let at = |v: f64| v / end * (WIDTH - LEFT - RIGHT);
+    let l = Layout::of(c.lines.len(), rows.len(), !rest.is_empty());
+    let mut out = String::new();
+    open(&mut out, c, l.height, (rows.len(), rest.len()), &p);
+    let now_label = format!("mean now {}", human_bytes(s.now.mean_load as u64));
+    let planned_label = format!("planned mean {}", human_bytes(s.planned.mean_load as u64));
+    legend(
+        &mut out,
+        l.legend,
+        (&now_label, &planned_label),
+        s.over_mean_percent,
+        &p,
+    );
+    columns(&mut out, &l, &ticks, &at, &p);
+    let means = (&s.now.mean_load, &s.planned.mean_load);
+    for (i, row) in rows.iter().enumerate() {
         member_row(
             &mut out,
-            head + i as f64 * ROW,
-            (m, k),
-            (&at, &s.now.mean_load, &s.planned.mean_load),
+            l.rows + i as f64 * ROW,
+            *row,
+            (&at, means.0, means.1),
             &p,
         );
     }
-    let lines = (head - 4.0, height - 20.0);
-    let now_label = format!("mean now {}", human_bytes(s.now.mean_load as u64));
-    let planned_label = format!("planned mean {}", human_bytes(s.planned.mean_load as u64));
     let (xn, xp) = (LEFT + at(s.now.mean_load), LEFT + at(s.planned.mean_load));
-    // the labels sit above their lines, the planned one a row higher when the two are close
-    mean_line(&mut out, xn, lines, "2 3", &now_label, &p);
-    let lifted = if (xn - xp).abs() < 150.0 { 12.0 } else { 0.0 };
+    // the labels sit above their lines, the planned one a row lower when the two are close
+    let lowered = if (xn - xp).abs() < 150.0 { 12.0 } else { 0.0 };
+    mean_line(
+        &mut out,
+        xn,
+        (l.rows - 16.0, l.rows_end, l.ticks + 14.0),
+        "2 3",
+        &now_label,
+        &p,
+    );
     mean_line(
         &mut out,
         xp,
-        (lines.0 - lifted, lines.1),
+        (
+            l.rows - 4.0 - 12.0 + lowered,
+            l.rows_end,
+            l.ticks + 14.0 + lowered,
+        ),
         "6 3",
         &planned_label,
         &p,
     );
-    let _ = write!(
-        out,
-        r#"<text x="12" y="{:.1}" fill="{}">thin bar: now, past the dotted line (the mean now) by more than {pct}%: over it; thick bar: planned, past the dashed line (the planned mean) by more than {pct}%: over it; full: every lane used; * default cap</text></svg>"#,
-        height - 6.0,
-        p.muted,
-        pct = s.over_mean_percent
-    );
+    if !rest.is_empty() {
+        rest_line(&mut out, l.rows_end + 20.0, &rest, &p);
+    }
+    out.push_str("</svg>");
     out
 }
 
 type Scales<'a> = (&'a dyn Fn(f64) -> f64, &'a f64, &'a f64);
 
-fn member_row(
-    out: &mut String,
-    y: f64,
-    (m, k): (&MemberReport, &Marks),
-    (at, mean_now, mean_planned): Scales,
-    p: &Palette,
-) {
+fn member_row(out: &mut String, y: f64, (m, k): Row, (at, mean_now, mean_planned): Scales, p: &Palette) {
     let full = k.at_cap_planned;
     let _ = write!(
         out,
@@ -296,16 +482,18 @@ fn member_row(
     bar(out, (y + 8.0, 9.0), planned, &p.planned, &p.over);
     let _ = write!(
         out,
-        r#"<text x="{:.1}" y="{:.1}" fill="{}" font-weight="{}">{}/{}{}{}  {}</text></g>"#,
+        r#"<text x="{:.1}" y="{y14:.1}" fill="{}" font-weight="{}">{}/{}{}{}</text><text x="{:.1}" y="{y14:.1}" text-anchor="end" fill="{}">{}</text></g>"#,
         WIDTH - RIGHT + 10.0,
-        y + 14.0,
         p.text,
         if full { 700 } else { 400 },
         m.lanes,
         m.cap,
         if m.default_cap { "*" } else { "" },
         if full { " full" } else { "" },
-        human_bytes(m.load_planned)
+        WIDTH - 12.0,
+        p.text,
+        human_bytes(m.load_planned),
+        y14 = y + 14.0
     );
 }
 

@@ -10,7 +10,7 @@
 //! from the data wherever the document is rendered.
 
 use super::findings::findings;
-use super::fleet_chart::{fleet_chart, FleetChart, Palette};
+use super::fleet_chart::{fleet_chart, FleetChart, Palette, SLIDE_ROWS};
 use super::markdown_text::{code_cell, code_span, fenced, text};
 use super::plan_sections;
 use crate::chart::{line_chart, paired_bars, Scale, Series};
@@ -194,7 +194,8 @@ fn summary(md: &mut String, a: &Analysis) {
     md.push('\n');
 }
 
-/// The fleet chart (the dashboard's), in the light theme, members in the report's order.
+/// The fleet chart (the dashboard's), in the light theme, sized for a slide: the heaviest
+/// members in the report's order, the rest summed up (the table below lists every member).
 fn loads(md: &mut String, images: &mut Vec<Image>, r: &ReviewInputs) {
     let lines = [format!(
         "job {}; snapshot taken at {} ms since the Unix epoch",
@@ -205,6 +206,7 @@ fn loads(md: &mut String, images: &mut Vec<Image>, r: &ReviewInputs) {
         lines: &lines,
         order: None,
         palette: &Palette::default(),
+        rows: Some(SLIDE_ROWS),
     };
     images.push(Image {
         name: "review-loads.svg".into(),

@@ -1,9 +1,11 @@
 //! What a person reads or shares of a whole analysis: the headline [`findings`], the JSON
 //! documents of `plan --json` and `claims --json` ([`document`]), the fleet chart
 //! ([`fleet_chart`], the dashboard's SVG export), the Markdown review ([`markdown`]) with its
-//! charts, and a job's figures as gauges ([`gauges`], `serve`'s `/metrics`). These sit above
-//! the pipeline, the sweep and the comparison, which they present; nothing below imports them.
+//! charts, a job's figures as gauges ([`gauges`], `serve`'s `/metrics`), and the tables as CSV
+//! ([`tables`], through the one writer of [`csv`]). These sit above the pipeline, the sweep and
+//! the comparison, which they present; nothing below imports them.
 
+mod csv;
 mod document;
 mod figures;
 mod findings;
@@ -12,12 +14,14 @@ mod gauges;
 mod markdown;
 mod markdown_text;
 mod plan_sections;
+mod tables;
 
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
 };
 pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
-pub use fleet_chart::{fleet_chart, FleetChart, Palette};
+pub use fleet_chart::{fleet_chart, FleetChart, Palette, SLIDE_ROWS};
 pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, SplitStates};
 pub use markdown::{review, Image, Review, ReviewInputs};
+pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};
