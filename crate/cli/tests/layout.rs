@@ -25,6 +25,9 @@ use syn::{Item, UseTree, Visibility};
 
 type ModPath = Vec<String>;
 
+/// file -> file -> the import paths that make the edge.
+type Edges = BTreeMap<usize, BTreeMap<usize, BTreeSet<String>>>;
+
 /// One module: a file, or an inline `mod x { … }` inside one.
 #[derive(Default)]
 struct Module {
@@ -258,8 +261,8 @@ impl Crate {
     }
 
     /// Each file's imports: file -> file -> the paths that make the edge.
-    fn edges(&self) -> (BTreeMap<usize, BTreeMap<usize, BTreeSet<String>>>, Vec<String>) {
-        let mut edges: BTreeMap<usize, BTreeMap<usize, BTreeSet<String>>> = BTreeMap::new();
+    fn edges(&self) -> (Edges, Vec<String>) {
+        let mut edges = Edges::new();
         let mut through_root = Vec::new();
         for (from, refs) in self.refs.iter().enumerate() {
             for r in refs {

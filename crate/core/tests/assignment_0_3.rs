@@ -6,7 +6,7 @@
 mod common;
 
 use common::cases::cases;
-use common::{arb_fleet, arb_fleet_0_3, arb_skewed_fleet, shaped_fleet, split, Fleet};
+use common::{arb_fleet, arb_fleet_0_3, arb_skewed_fleet, split, Fleet};
 use proptest::prelude::*;
 use spate_planner_core::{
     plan, plan_with_hash, reference, stable_hash_str, Assignment, Plan, Rules, SplitState,
@@ -255,7 +255,7 @@ mod near_the_bound {
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
             let mut weights = vec![1u64; n];
             weights.extend(heavy);
-            let mut f = as_0_3(shaped_fleet(&refs, &weights, |_| None, 20_000, seed));
+            let mut f = as_0_3(common::shaped_fleet(&refs, &weights, |_| None, 20_000, seed));
             f.previous = Arc::new(f.splits.keys().map(|id| (id.clone(), "m0".to_string())).collect());
             let p = run(&f);
             let (a, moves) = run_reference(&f);

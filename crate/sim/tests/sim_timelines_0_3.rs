@@ -6,8 +6,9 @@
 //! X 10 s, K 8, A 4; store latency 0; idle (no commits); t = 0 is the event. Every script says
 //! `"rules": "0.3"`.
 
-#[path = "../../core/tests/common/mod.rs"]
-mod common;
+/// The core tests' store writer (only it: `sim_support` brings the shared cases).
+#[path = "../../core/tests/common/store.rs"]
+mod store;
 mod sim_support;
 
 use sim_support::*;
@@ -712,10 +713,10 @@ fn the_rules_the_store_names_unless_the_script_says() {
     use serde_json::json;
     use spate_planner_core::{Rules, RulesSource};
     use spate_planner_sim::StartFrom;
-    let plan = json!({"schema": 3, "fingerprint": common::store::FINGERPRINT, "generation": 1,
+    let plan = json!({"schema": 3, "fingerprint": store::FINGERPRINT, "generation": 1,
         "finality": "final", "planned": 6, "planner_state": null, "updated_at_ms": 0,
         "elector": {"owner": "w1", "nonce": "lead"}});
-    let mut store = common::store::Store::new().without_plan().state("plan", plan);
+    let mut store = store::Store::new().without_plan().state("plan", plan);
     for w in ["w1", "w2", "w3"] {
         store = store.presence(w, Some(8));
     }
