@@ -350,6 +350,21 @@ test('a link with an unknown op shows the baseline and the refused change, never
   });
 });
 
+test('a link whose scenario the core refuses as a whole (a prefix past its bound) shows the fleet and names the scenario, not the fleet', async () => {
+  await withPage([], async (page, server) => {
+    const prefix = 'p'.repeat(65); // MAX_PREFIX_BYTES is 64
+    const link = encodeURIComponent(JSON.stringify({ changes: [{ op: 'add_splits', count: 3, weight: 1, prefix }] }));
+    await page.goto(`${server.url}#scenario=${link}`);
+    await ready(page);
+    const text = await message(page);
+    assert.match(text, /The link's scenario could not be read; planning without it/);
+    assert.match(text, /too_large/);
+    assert.doesNotMatch(text, /could not be loaded/, 'the fleet loaded; only the scenario is refused');
+    assert.ok(await page.locator('.chart button[data-member]').count() > 0, 'the demo fleet is shown, planned without the scenario');
+    assert.equal(await page.locator('ol.changes li').count(), 0, 'no change is planned');
+  });
+});
+
 /**
  * A scenario that partly applies: an op the planner does not know, a member that is not there, a
  * known op with a field it cannot read, and changes that apply. One policy, the core's: the

@@ -118,7 +118,7 @@ export class Controller extends EventTarget {
       this.store.update({
         generation, info: shown, snapshotId: id, source: { label, kind: source.kind }, result, simDefaults, loading: null, ready: true,
         scenario, focus: info.members.some((m) => m.name === this.state.focus) ? this.state.focus : null,
-        message: unread ? errorMessage(unread, 'The scenario could not be read; planning without it', 'warning')
+        message: unread ? errorMessage(unread, `The ${link ? "link's " : ''}scenario could not be read; planning without it`, 'warning')
           : replay?.info.warnings.length ? { level: 'warning', title: 'The recording ends early', text: replay.info.warnings.join(' '), code: 'truncated', where: '' }
             : this.loadMessage(scenario, result, link, id),
         status: replay ? this.replayStatus(label, replay, result)
@@ -135,15 +135,17 @@ export class Controller extends EventTarget {
   }
 
   /**
-   * The plan of the scenario on a fresh load; a scenario the core cannot read at all (a change of
-   * a known op with a bad field, say) is reported and the empty one planned, so the fleet shows.
+   * The plan of the scenario on a fresh load. The fleet has loaded by then, so a scenario the
+   * core refuses as a whole (not JSON, another format, past a bound such as a prefix too long:
+   * any code) is reported as the scenario's and the empty one planned, so the fleet shows; only
+   * a trapped worker or a newer load is the load's failure.
    */
   async firstPlan(generation) {
     const scenario = this.state.scenario;
     try {
       return { scenario, result: await this.analyse(scenario, generation), unread: null };
     } catch (e) {
-      if (e.trapped || !['invalid_scenario', 'unsupported_format'].includes(e.code)) throw e;
+      if (e.trapped || isSuperseded(e)) throw e;
       return { scenario: emptyScenario(), result: await this.analyse(emptyScenario(), generation), unread: e };
     }
   }
