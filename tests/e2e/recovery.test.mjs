@@ -45,7 +45,7 @@ test('a trap with three requests in flight starts one restart, and each request 
     const trap = c.client.raw('testTrap').catch((e) => e.code);
     const three = [c.ask('findSplits', { query: 'part-00000', limit: 5 }), c.ask('converge', { maxRounds: 5 }), c.ask('planJson')];
     const results = await Promise.all(three);
-    return { trap: await trap, restarts: c.client.restarts, found: results[0].length, rounds: results[1].length, json: results[2].slice(0, 40) };
+    return { trap: await trap, restarts: c.client.restarts, found: results[0].length, rounds: results[1].rounds.length, json: results[2].slice(0, 40) };
   });
   assert.equal(out.trap, 'wasm_trap');
   assert.equal(out.restarts, 1);

@@ -135,6 +135,8 @@ test("the sweep's default range takes in today's value: a default cap of 96 is s
     assert.equal(await page.evaluate(() => document.querySelector('spate-planner').controller.state.result.view.default_cap), 96);
     await page.locator('.tab[data-tab="sweep"]').click();
     await page.locator('select[aria-label="what the sweep varies"]').selectOption('default_cap');
+    // the range is set once the core has said which value is today's (a worker request)
+    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('input[aria-label="sweep from"]').value !== '0', null, { timeout: 120000 });
     assert.equal(await page.locator('input[aria-label="sweep from"]').inputValue(), '64');
     assert.equal(await page.locator('input[aria-label="sweep to"]').inputValue(), '128');
   });
