@@ -25,7 +25,7 @@ pub fn run(args: &Args) -> ExitCode {
     match rounds(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner converge: {e}");
+            crate::term::fail("converge", &e);
             ExitCode::FAILURE
         }
     }

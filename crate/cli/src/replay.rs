@@ -3,7 +3,6 @@
 //! job at one moment: written as a snapshot file (what `spate-planner snapshot` would have
 //! written then, `-o`), or its plan printed (`--json`).
 
-use crate::base_path::BasePath;
 use crate::live::record::segment_number;
 use axum::body::Bytes;
 use spate_planner_core::{
@@ -11,7 +10,6 @@ use spate_planner_core::{
     MAX_RECORDING_BYTES,
 };
 use std::io::Read;
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -35,21 +33,8 @@ pub struct Args {
     /// the live page makes it (the live job's frame at the moment's time).
     #[arg(long)]
     json: bool,
-    /// Port to listen on (0 picks a free one).
-    #[arg(long, default_value_t = 8080)]
-    port: u16,
-    /// Address to listen on, as for `serve`.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
-    bind: IpAddr,
-    /// Answer under this path prefix, as for `serve`.
-    #[arg(long, value_name = "PATH", default_value = "/", value_parser = BasePath::parse)]
-    base_path: BasePath,
-    /// Also answer requests for this host name (repeatable), as for `serve`.
-    #[arg(long = "allow-host", value_name = "NAME")]
-    allow_host: Vec<String>,
-    /// Serve the dashboard from this directory instead of the copy built into the binary.
-    #[arg(long)]
-    dir: Option<PathBuf>,
+    #[command(flatten)]
+    listen: crate::serve::Listen,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -61,7 +46,7 @@ pub fn run(args: &Args) -> ExitCode {
     let (name, bytes, rec) = match read {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("spate-planner replay: {e}");
+            crate::term::fail("replay", &e);
             return ExitCode::FAILURE;
         }
     };
@@ -71,21 +56,14 @@ pub fn run(args: &Args) -> ExitCode {
             Err("-o and --json take the moment from --at or --revision".into())
         }
         (None, None) => {
-            let page = crate::serve::Page {
-                port: args.port,
-                bind: args.bind,
-                base_path: &args.base_path,
-                allow_host: &args.allow_host,
-                dir: args.dir.as_ref(),
-            };
-            return crate::serve::run_page(&page, name, Bytes::from(bytes));
+            return crate::serve::run_page(&args.listen, name, Bytes::from(bytes));
         }
         (at, revision) => at_moment(rec, at.as_deref(), revision.as_deref(), args),
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spate-planner replay: {e}");
+            crate::term::fail("replay", &e);
             ExitCode::FAILURE
         }
     }

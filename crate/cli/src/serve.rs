@@ -19,28 +19,8 @@ pub struct Args {
     /// A snapshot to open the dashboard with (served as /snapshot.json and shown at /);
     /// without one the dashboard opens with its built-in demo fleet.
     snapshot: Option<PathBuf>,
-    /// Port to listen on (0 picks a free one).
-    #[arg(long, default_value_t = 8080)]
-    port: u16,
-    /// Address to listen on: an IPv4 or IPv6 address of this machine (0.0.0.0 or :: for all).
-    /// Beyond loopback the server is reachable from the network, and it has no authentication:
-    /// it warns so, and belongs behind the team's reverse proxy (docs/user-guide.md).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
-    bind: IpAddr,
-    /// Answer under this path prefix, as a reverse proxy forwards it (e.g. /planner: the page at
-    /// /planner/, the API at /planner/api/…, /planner/healthz); anything outside it is 404.
-    #[arg(long, value_name = "PATH", default_value = "/", value_parser = BasePath::parse)]
-    base_path: BasePath,
-    /// Also answer requests for this host name (repeatable). Against DNS rebinding, every
-    /// request whose Host is not 127.0.0.1:PORT, localhost:PORT or the --bind address with
-    /// PORT, or whose Origin is not one of those, is refused (403); behind a reverse proxy that
-    /// passes its own Host on, name it here. NAME is a host name or address, with :PORT to allow
-    /// that port only.
-    #[arg(long = "allow-host", value_name = "NAME")]
-    allow_host: Vec<String>,
-    /// Serve the dashboard from this directory instead of the copy built into the binary.
-    #[arg(long)]
-    dir: Option<PathBuf>,
+    #[command(flatten)]
+    listen: Listen,
     /// Live mode: follow jobs on this NATS server (as for `snapshot`; credentials stay here and
     /// are never printed or sent to the page). Adds /api/jobs, /api/live, /api/snapshot and
     /// /metrics (Prometheus: the followed jobs' plans, docs/metrics.md).
@@ -124,50 +104,95 @@ impl Source {
     }
 }
 
-pub fn run(args: &Args) -> ExitCode {
-    let hosts = match Hosts::new(args.port, &args.allow_host) {
-        Ok(h) => h,
-        Err(e) => {
-            crate::term::fail("serve", &e);
-            return ExitCode::FAILURE;
-        }
-    };
-    let source = match &args.dir {
-        Some(d) => Source::Dir(d.clone()),
-        None => Source::Embedded,
-    };
-    let usable = match &source {
-        Source::Dir(d) => d.is_dir(),
-        Source::Embedded => source.get("index.html").is_ok(),
-    };
-    if !usable {
-        eprintln!(
-            "spate-planner serve: no dashboard {}: build it with scripts/build (or pass --dir web/dist)",
-            if args.dir.is_some() {
-                "in that directory"
-            } else {
-                "was built into this binary"
-            }
-        );
-        return ExitCode::FAILURE;
+/// Where the dashboard listens and what it serves: the options `serve` and `replay` share.
+#[derive(clap::Args)]
+pub struct Listen {
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on: an IPv4 or IPv6 address of this machine (0.0.0.0 or :: for all).
+    /// Beyond loopback the server is reachable from the network, and it has no authentication:
+    /// it warns so, and belongs behind the team's reverse proxy (docs/user-guide.md).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Answer under this path prefix, as a reverse proxy forwards it (e.g. /planner: the page at
+    /// /planner/, the API at /planner/api/…, /planner/healthz); anything outside it is 404.
+    #[arg(long, value_name = "PATH", default_value = "/", value_parser = BasePath::parse)]
+    pub base_path: BasePath,
+    /// Also answer requests for this host name (repeatable). Against DNS rebinding, every
+    /// request whose Host is not 127.0.0.1:PORT, localhost:PORT or the --bind address with
+    /// PORT, or whose Origin is not one of those, is refused (403); behind a reverse proxy that
+    /// passes its own Host on, name it here. NAME is a host name or address, with :PORT to allow
+    /// that port only.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Serve the dashboard from this directory instead of the copy built into the binary.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+impl Listen {
+    /// The names to answer to and the dashboard's files, or why the server cannot start.
+    fn checked(&self) -> Result<(Hosts, Source), String> {
+        let hosts = Hosts::new(self.port, &self.allow_host)?;
+        let fix = "build it with scripts/build (or pass --dir web/dist)";
+        let source = match &self.dir {
+            Some(d) if d.is_dir() => Source::Dir(d.clone()),
+            Some(_) => return Err(format!("no dashboard in that directory: {fix}")),
+            None if Source::Embedded.get("index.html").is_ok() => Source::Embedded,
+            None => return Err(format!("no dashboard was built into this binary: {fix}")),
+        };
+        Ok((hosts, source))
     }
-    let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
-        Ok(s) => s,
-        Err(e) => {
-            crate::term::fail("serve", &e);
-            return ExitCode::FAILURE;
-        }
-    };
-    let rt = match tokio::runtime::Builder::new_multi_thread()
+
+    /// Binds the listening socket.
+    async fn bind(&self) -> Result<Bound, String> {
+        crate::listen::bind(self.bind, self.port).await
+    }
+
+    /// Says where the dashboard is (`query`: what the printed address opens with), and serves
+    /// `app` under the base path with the security headers until the process ends.
+    async fn serve(&self, (listener, bound): Bound, hosts: Hosts, query: &str, app: axum::Router) {
+        println!(
+            "spate-planner dashboard: http://{bound}{}/{query}",
+            self.base_path.as_str()
+        );
+        let app = crate::headers::secured(
+            self.base_path.wrap(app),
+            hosts.on_port(bound.port()).bound_to(bound.ip()),
+        );
+        crate::listen::serve(listener, app).await;
+    }
+}
+
+/// A bound listening socket and its address.
+type Bound = (tokio::net::TcpListener, std::net::SocketAddr);
+
+/// The runtime the server runs on.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-    {
+        .map_err(|e| format!("cannot start: {e}"))
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let fail = |e: &str| {
+        crate::term::fail("serve", &e);
+        ExitCode::FAILURE
+    };
+    let (hosts, source) = match args.listen.checked() {
+        Ok(x) => x,
+        Err(e) => return fail(&e),
+    };
+    let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let rt = match runtime() {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("spate-planner serve: cannot start: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(&e),
     };
     let target = match args
         .server
@@ -283,79 +308,45 @@ async fn serve(
     snapshot: Option<Served>,
     target: Option<&Target>,
 ) -> Result<(), String> {
-    let (listener, bound) = crate::listen::bind(args.bind, args.port).await?;
+    let bound = args.listen.bind().await?;
     let live = live_side(args, target).await?;
     // A served snapshot opens at `/` (the page names it on its element).
     let query = match (&snapshot, &args.job) {
         (None, Some(job)) => format!("?job={job}"),
         _ => String::new(),
     };
-    println!(
-        "spate-planner dashboard: http://{bound}{}/{query}",
-        args.base_path.as_str()
-    );
-    let app = crate::headers::secured(
-        args.base_path.wrap(router(source, snapshot, live)),
-        hosts.on_port(bound.port()).bound_to(bound.ip()),
-    );
-    crate::listen::serve(listener, app).await;
+    let app = router(source, snapshot, live);
+    args.listen.serve(bound, hosts, &query, app).await;
     Ok(())
-}
-
-/// Where `replay` serves the dashboard: the options it shares with `serve`.
-pub(crate) struct Page<'a> {
-    pub port: u16,
-    pub bind: IpAddr,
-    pub base_path: &'a BasePath,
-    pub allow_host: &'a [String],
-    pub dir: Option<&'a PathBuf>,
 }
 
 /// `replay`: the dashboard with a file served in the snapshot's place (`name`, `bytes`: a
 /// recording, which the page tells from a snapshot by its first line). No live side.
-pub(crate) fn run_page(page: &Page<'_>, name: String, bytes: Bytes) -> ExitCode {
-    let fail = |e: String| {
-        eprintln!("spate-planner replay: {e}");
-        ExitCode::FAILURE
-    };
-    let hosts = match Hosts::new(page.port, page.allow_host) {
-        Ok(h) => h,
-        Err(e) => return fail(e),
-    };
-    let source = match page.dir {
-        Some(d) if d.is_dir() => Source::Dir(d.clone()),
-        Some(_) => return fail("no dashboard in that directory".into()),
-        None if Source::Embedded.get("index.html").is_ok() => Source::Embedded,
-        None => return fail(
-            "no dashboard was built into this binary: build it with scripts/build (or pass --dir web/dist)"
-                .into(),
-        ),
-    };
-    let rt = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => return fail(format!("cannot start: {e}")),
+pub(crate) fn run_page(listen: &Listen, name: String, bytes: Bytes) -> ExitCode {
+    let started = listen
+        .checked()
+        .and_then(|(hosts, source)| Ok((hosts, source, runtime()?)));
+    let (hosts, source, rt) = match started {
+        Ok(x) => x,
+        Err(e) => {
+            crate::term::fail("replay", &e);
+            return ExitCode::FAILURE;
+        }
     };
     let served = Served { name, bytes };
     let run = async {
-        let (listener, bound) = crate::listen::bind(page.bind, page.port).await?;
-        println!(
-            "spate-planner dashboard: http://{bound}{}/",
-            page.base_path.as_str()
-        );
-        let app = crate::headers::secured(
-            page.base_path.wrap(router(source, Some(served), None)),
-            hosts.on_port(bound.port()).bound_to(bound.ip()),
-        );
-        crate::listen::serve(listener, app).await;
+        let bound = listen.bind().await?;
+        listen
+            .serve(bound, hosts, "", router(source, Some(served), None))
+            .await;
         Ok::<(), String>(())
     };
     match rt.block_on(run) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
+        Err(e) => {
+            crate::term::fail("replay", &e);
+            ExitCode::FAILURE
+        }
     }
 }
 

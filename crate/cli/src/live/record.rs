@@ -338,7 +338,8 @@ pub fn start(hub: Arc<Hub>, options: Options) -> Result<(), String> {
         .name(format!("record {job}"))
         .spawn(move || {
             if let Err(e) = recorder.run(first) {
-                eprintln!("spate-planner: the recording of job {job} stopped: cannot write into {dir}: {e}");
+                let what = format!("the recording of job {job} stopped: cannot write into {dir}: {e}");
+                eprintln!("spate-planner: {}", crate::term::shown(&what));
             }
         })
         .map(drop)
