@@ -9,7 +9,7 @@ mod sim_support;
 use sim_support::*;
 use spate_planner_core::ClaimKind;
 use spate_planner_sim::{Outcome, Phase, Start, What};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -20,41 +20,6 @@ fn crash_script(seed: u64, member: &str, delay_ms: u64, until_ms: u64) -> String
         r#"{{"seed": {seed}, "until_ms": {until_ms}, "config": {{"rebalance_delay_ms": {delay_ms}}},
         "events": [{{"at_ms": 0, "op": "crash", "member": "{member}"}}]}}"#
     )
-}
-
-/// The first time of an event matching `f`.
-fn first(o: &Outcome, f: impl Fn(&What) -> bool) -> Option<u64> {
-    o.timeline.iter().find(|e| f(&e.what)).map(|e| e.t_ms)
-}
-
-fn presence_expired(o: &Outcome, m: &str) -> u64 {
-    first(
-        o,
-        |w| matches!(w, What::PresenceExpired { member } if member == m),
-    )
-    .expect("presence expires")
-}
-
-/// Splits each live process holds at the end.
-fn loads(o: &Outcome) -> Vec<usize> {
-    let mut n: BTreeMap<&str, usize> = o.end.lanes.keys().map(|m| (m.as_str(), 0)).collect();
-    for h in o.end.holders.values() {
-        *n.entry(h.as_str()).or_default() += 1;
-    }
-    let mut v: Vec<usize> = n.into_values().collect();
-    v.sort_unstable();
-    v
-}
-
-/// The claims of `ids`: all of them, each once, by a survivor.
-fn takeovers(o: &Outcome, ids: &BTreeSet<String>) -> Vec<(u64, String, ClaimKind, u32)> {
-    let c: Vec<_> = claims(o)
-        .into_iter()
-        .filter(|c| ids.contains(&c.2))
-        .map(|(t, m, _, k, a)| (t, m, k, a))
-        .collect();
-    assert_eq!(c.len(), ids.len(), "each split is taken over once: {c:?}");
-    c
 }
 
 /// (a) 1-6: W4 crashes; its split leases expire in (8, 30] s, its presence in (18, 30] s; its

@@ -37,38 +37,6 @@ fn crash_script(seed: u64, member: &str, delay_ms: u64, until_ms: u64) -> String
     )
 }
 
-fn first(o: &Outcome, f: impl Fn(&What) -> bool) -> Option<u64> {
-    o.timeline.iter().find(|e| f(&e.what)).map(|e| e.t_ms)
-}
-
-fn presence_expired(o: &Outcome, m: &str) -> u64 {
-    first(
-        o,
-        |w| matches!(w, What::PresenceExpired { member } if member == m),
-    )
-    .expect("presence expires")
-}
-
-fn loads(o: &Outcome) -> Vec<usize> {
-    let mut n: BTreeMap<&str, usize> = o.end.lanes.keys().map(|m| (m.as_str(), 0)).collect();
-    for h in o.end.holders.values() {
-        *n.entry(h.as_str()).or_default() += 1;
-    }
-    let mut v: Vec<usize> = n.into_values().collect();
-    v.sort_unstable();
-    v
-}
-
-fn takeovers(o: &Outcome, ids: &BTreeSet<String>) -> Vec<(u64, String, ClaimKind, u32)> {
-    let c: Vec<_> = claims(o)
-        .into_iter()
-        .filter(|c| ids.contains(&c.2))
-        .map(|(t, m, _, k, a)| (t, m, k, a))
-        .collect();
-    assert_eq!(c.len(), ids.len(), "each split is taken over once: {c:?}");
-    c
-}
-
 /// §2.7: the instant of `leader`'s first step at or after `from` on an idle fleet: a store
 /// event (every heartbeat writes presence; expiries), or its own reconcile listing or replan
 /// tick. Read from the traced timeline, independently of how the simulator schedules steps.

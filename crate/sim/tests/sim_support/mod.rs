@@ -376,3 +376,39 @@ pub fn check_final_assignment_by(o: &Outcome, job_seed: u64, rules: spate_planne
         assert_eq!(&got, ids, "assign.{m}");
     }
 }
+
+/// The first time of an event matching `f`.
+pub fn first(o: &Outcome, f: impl Fn(&What) -> bool) -> Option<u64> {
+    o.timeline.iter().find(|e| f(&e.what)).map(|e| e.t_ms)
+}
+
+/// When `m`'s presence expired.
+pub fn presence_expired(o: &Outcome, m: &str) -> u64 {
+    first(
+        o,
+        |w| matches!(w, What::PresenceExpired { member } if member == m),
+    )
+    .expect("presence expires")
+}
+
+/// Splits each live process holds at the end, fewest first.
+pub fn loads(o: &Outcome) -> Vec<usize> {
+    let mut n: BTreeMap<&str, usize> = o.end.lanes.keys().map(|m| (m.as_str(), 0)).collect();
+    for h in o.end.holders.values() {
+        *n.entry(h.as_str()).or_default() += 1;
+    }
+    let mut v: Vec<usize> = n.into_values().collect();
+    v.sort_unstable();
+    v
+}
+
+/// The claims of `ids`: all of them, each once, by a survivor.
+pub fn takeovers(o: &Outcome, ids: &BTreeSet<String>) -> Vec<(u64, String, ClaimKind, u32)> {
+    let c: Vec<_> = claims(o)
+        .into_iter()
+        .filter(|c| ids.contains(&c.2))
+        .map(|(t, m, _, k, a)| (t, m, k, a))
+        .collect();
+    assert_eq!(c.len(), ids.len(), "each split is taken over once: {c:?}");
+    c
+}
