@@ -100,11 +100,6 @@ impl Range {
     }
 }
 
-fn percentile(v: &mut [u64], p: usize) -> u64 {
-    v.sort_unstable();
-    v[(v.len() - 1) * p / 100]
-}
-
 /// Per quantity of §10: every measured value, checked against the range it must fall in.
 #[derive(Default)]
 struct Table {
@@ -295,27 +290,7 @@ fn summary_table_revocations() {
                        {{"at_ms": 1000, "op": "set_cap", "member": "worker-05", "cap": 1}}]}}"#
         );
         let o = run(&start, &script(&join));
-        let mut asked: BTreeMap<String, u64> = BTreeMap::new();
-        let mut cancel: BTreeMap<String, u64> = BTreeMap::new();
-        for e in &o.timeline {
-            match &e.what {
-                What::RevokeRequested { split, .. } => {
-                    asked.insert(split.clone(), e.t_ms);
-                }
-                What::RevokeCancelled { split, .. } => {
-                    cancel.insert(split.clone(), e.t_ms);
-                }
-                What::Released {
-                    split,
-                    reason: ReleaseReason::Forced,
-                    ..
-                } => match cancel.remove(split) {
-                    Some(c) => cancelled.push(e.t_ms - c),
-                    None => forced.push(e.t_ms - asked[split]),
-                },
-                _ => {}
-            }
-        }
+        revocation_times(&o, &mut forced, &mut cancelled);
     }
     let runs = runs as usize;
     assert!(

@@ -9,7 +9,7 @@ pub mod cases;
 
 use proptest::prelude::*;
 use spate_planner_core::{runnable_split, ClaimKind, LeaseEntry, LeaseVal, SplitStatus, SCHEMA};
-use spate_planner_sim::{simulate, Options, Outcome, Script, Start, What};
+use spate_planner_sim::{simulate, Options, Outcome, ReleaseReason, Script, Start, What};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Runs and unwraps.
@@ -411,4 +411,36 @@ pub fn takeovers(o: &Outcome, ids: &BTreeSet<String>) -> Vec<(u64, String, Claim
         .collect();
     assert_eq!(c.len(), ids.len(), "each split is taken over once: {c:?}");
     c
+}
+
+/// The forced releases of `o`'s revocations: from the request to the release (`forced`), or
+/// from a cancellation to the release that still came (`cancelled`), each pushed in order.
+pub fn revocation_times(o: &Outcome, forced: &mut Vec<u64>, cancelled: &mut Vec<u64>) {
+    let mut asked: BTreeMap<String, u64> = BTreeMap::new();
+    let mut cancel: BTreeMap<String, u64> = BTreeMap::new();
+    for e in &o.timeline {
+        match &e.what {
+            What::RevokeRequested { split, .. } => {
+                asked.insert(split.clone(), e.t_ms);
+            }
+            What::RevokeCancelled { split, .. } => {
+                cancel.insert(split.clone(), e.t_ms);
+            }
+            What::Released {
+                split,
+                reason: ReleaseReason::Forced,
+                ..
+            } => match cancel.remove(split) {
+                Some(c) => cancelled.push(e.t_ms - c),
+                None => forced.push(e.t_ms - asked[split]),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// The `p`th percentile of `v` (sorted in place).
+pub fn percentile(v: &mut [u64], p: usize) -> u64 {
+    v.sort_unstable();
+    v[(v.len() - 1) * p / 100]
 }
