@@ -245,6 +245,19 @@ export interface SimFigures {
   leadership_gap_ms: number; longest_leadership_gap_ms: number; elections: number; publishes: number;
   claims: number; end_ms: number;
 }
+/** `figuresTable(a, b, hasEvents)`: one headline figure of A (and B, and B − A); values exact as decimal strings. */
+export interface FigureRow {
+  key: string; label: string; kind: "ms" | "split_ms" | "byte_ms" | "count"; help: string;
+  /** null: no value (`recovery_ms` not recovered, or no events); `a_text` then says which. */
+  a: string | null; a_text: string;
+  /** Without B: null (as b_text, diff, diff_text). */
+  b: string | null; b_text: string | null;
+  /** B − A exact and signed (`+1000`, `-32300`, `0`); null when either has no value. */
+  diff: string | null;
+  /** B − A in words with its sign (`−32.3 s`), `same`, or `—`. */
+  diff_text: string | null;
+  changed: boolean;
+}
 export interface SimClaim { t_ms: number; member: string; split: string; kind: ClaimKind; attempt: number; }
 export interface SimQuarantine { t_ms: number; member: string; split: string; }
 export interface SimElection { t_ms: number; member: string; }

@@ -11,7 +11,7 @@ import {
 import { averager, bucketMs, timelineModel, marksOf } from '../../web/timeline/shared/model.js';
 import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/timeline/shared/at.js';
 import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
-import { figureText, differenceText, figureRows } from '../../web/timeline/shared/figures.js';
+import { figureCells } from '../../web/timeline/shared/figures.js';
 import { fenced, timelineSection, base64 } from '../../web/timeline/shared/report.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
 import { emptyScenario } from '../../web/common/shared/scenario.js';
@@ -266,22 +266,9 @@ test('band and step points: flat buckets, vertical steps, equal neighbours merge
   assert.deepEqual(timeTicks(50000, 130000, 4).map((t) => t.label), ['1:00', '1:30', '2:00']);
 });
 
-test('figures: durations, split-seconds, exact weighted idle beyond 2^53, signed differences', () => {
-  assert.equal(figureText('ms', null), 'not recovered');
-  assert.equal(figureText('ms', null, { hasEvents: false }), 'no events');
-  assert.equal(figureText('ms', 61234), '1 min 1 s');
-  assert.equal(figureText('split_ms', 14570428), '14,570 split-s');
-  assert.equal(figureText('byte_ms', '5658958106497968'), '5.15 TiB·s');
-  assert.equal(differenceText('ms', 57400, 25100), '−32.3 s');
-  assert.equal(differenceText('count', 3, 3), 'same');
-  assert.equal(differenceText('count', 3, 1003), '+1,000');
-  assert.equal(differenceText('ms', null, 5), '—');
-  assert.equal(differenceText('byte_ms', '9007199254740993000', '9007199254740993000'), 'same');
-  const rows = figureRows(smallDoc().figures, { ...smallDoc().figures, recovery_ms: 12000, moves: 0 });
-  const rec = rows.find((r) => r.key === 'recovery_ms');
-  assert.deepEqual([rec.a, rec.b, rec.diff, rec.rawA, rec.rawB], ['30 s', '12 s', '−18 s', 30000, 12000]);
-  assert.equal(rows.find((r) => r.key === 'moves').diff, '−1');
-  assert.equal(figureRows(smallDoc().figures)[0].b, null);
+test('figures: the cells are the simulator\'s rows, texts shown and exact values kept', () => {
+  const rows = [{ key: 'recovery_ms', label: 'recovery', kind: 'ms', help: 'h', a: '30000', a_text: '30 s', b: null, b_text: 'not recovered', diff: null, diff_text: '—', changed: true }];
+  assert.deepEqual(figureCells(rows), [{ key: 'recovery_ms', label: 'recovery', help: 'h', a: '30 s', b: 'not recovered', diff: '—', rawA: '30000', rawB: null, changed: true }]);
 });
 
 test('report section: the script fenced, B, both figures with the difference, the images, failures with code and path', () => {
@@ -290,7 +277,8 @@ test('report section: the script fenced, B, both figures with the difference, th
   const timeline = { script: { events: [{ at_ms: 10000, op: 'crash', member: 'w1' }] }, b: { rebalance_delay_ms: 0 } };
   const a = small();
   const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
-  const md = timelineSection({ timeline, run: { status: 'done', a, b }, defaults: null, images: [{ which: 'A', svg: '<svg/>' }] });
+  const table = [{ key: 'recovery_ms', label: 'recovery', a_text: '30 s', b_text: '12 s', diff_text: '−18 s' }];
+  const md = timelineSection({ timeline, run: { status: 'done', a, b, table }, defaults: null, images: [{ which: 'A', svg: '<svg/>' }] });
   assert.match(md, /^## Timeline/);
   assert.ok(md.includes('```json\n{"format":"spate-planner-script/1","events":[{"at_ms":10000,"op":"crash","member":"w1"}]}\n```'));
   assert.ok(md.includes('Configuration B runs the same script with: `{"rebalance_delay_ms":0}` (rebalance delay 0 s).'));
@@ -322,7 +310,10 @@ function fakeController(state, answer) {
   const c = {
     state, runs: [], pending: [],
     setTimelineRun(run) { c.state = { ...c.state, timelineRun: run }; c.runs.push(run); },
-    ask(op, { script }) {
+    asked: [],
+    ask(op, { script, ...args }) {
+      c.asked.push(op);
+      if (op === 'figuresTable') return Promise.resolve([{ key: 'moves', a: String(args.a?.moves ?? 0), b: args.b ? '0' : null }]);
       assert.equal(op, 'simulate');
       return new Promise((resolve, reject) => c.pending.push({ script, resolve, reject }));
     },
@@ -357,6 +348,9 @@ test('runner: A then B; a newer request supersedes the one in flight, whose resu
   assert.equal(run.key, runKey(c.state));
   assert.match(run.a.script, /"member":"w2"/);
   assert.equal(run.b, null);
+  // the figures come from the simulator's table, asked for once both configurations ran
+  assert.equal(c.asked.at(-1), 'figuresTable');
+  assert.deepEqual(run.table, [{ key: 'moves', a: '0', b: null }]);
   assert.equal(c.pending.length, 0);
   assert.ok(runner.current());
   // the same request again: nothing new runs
@@ -420,4 +414,25 @@ test('the real simulator: the reduction keeps its figures, its idle split-second
   const later = fleetAt(model, 30000).members.find((m) => m.name === 'worker-02');
   assert.deepEqual([later.state, later.lanes], ['crashed', 0]);
   planner.free();
+});
+
+test('the real simulator: the figures table of A and B, exact beyond 2^53, from the documents\' figures', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { figuresTable, Planner } = await loadPlanner();
+  const planner = Planner.demo(300, 6, 4);
+  const crash = { seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }] };
+  const a = JSON.parse(planner.simulate(scriptText(crash))).figures;
+  const b = JSON.parse(planner.simulate(scriptText({ ...crash, config: { rebalance_delay_ms: 0 } }))).figures;
+  const rows = figuresTable(a, b, true);
+  const claims = rows.find((r) => r.key === 'claims');
+  assert.equal(claims.a, String(a.claims));
+  assert.equal(claims.diff, b.claims === a.claims ? '0' : `${b.claims > a.claims ? '+' : '-'}${Math.abs(b.claims - a.claims)}`);
+  // weighted idle work beyond 2^53, one byte-second apart: exact
+  const big = figuresTable({ ...a, idle_weighted: '9007199254740993000' }, { ...a, idle_weighted: '9007199254740994000' }, true);
+  const w = big.find((r) => r.key === 'idle_weighted');
+  assert.deepEqual([w.a, w.diff, w.diff_text, w.changed], ['9007199254740993000', '+1000', '+1 B·s', true]);
+  // without B: no B column; without events: no recovery
+  const alone = figuresTable({ ...a, recovery_ms: null }, null, false);
+  assert.deepEqual([alone[0].a, alone[0].a_text, alone[0].b, alone[0].diff_text], [null, 'no events', null, null]);
+  assert.throws(() => figuresTable({ ...a, idle_weighted: 'lots' }, null, true), (e) => e.code === 'invalid_figures' && e.path === 'A');
 });

@@ -35,8 +35,10 @@ mod setup;
 mod start;
 mod step;
 mod store;
+mod table;
 mod timing;
 mod track;
+mod words;
 mod worker;
 mod writes;
 
@@ -55,3 +57,5 @@ pub use script::{
     MAX_SCRIPT_BYTES, MAX_SCRIPT_EVENTS, MAX_UNTIL_MS,
 };
 pub use start::{Start, StartFrom};
+pub use table::{figures_table, value_text, FigureDef, FigureKind, FigureRow, FIGURES};
+pub use words::{binary_bytes, clock_text, duration_text, thousands};

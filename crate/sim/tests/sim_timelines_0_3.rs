@@ -6,10 +6,10 @@
 //! X 10 s, K 8, A 4; store latency 0; idle (no commits); t = 0 is the event. Every script says
 //! `"rules": "0.3"`.
 
+mod sim_support;
 /// The core tests' store writer (only it: `sim_support` brings the shared cases).
 #[path = "../../core/tests/common/store.rs"]
 mod store;
-mod sim_support;
 
 use sim_support::*;
 use spate_planner_core::{jitter, spread, stable_hash_str, ClaimKind};

@@ -24,6 +24,7 @@ mod review;
 mod tables;
 #[cfg(feature = "testing")]
 mod testing;
+mod timeline;
 
 pub use planner::Planner;
 pub use replay::Replay;

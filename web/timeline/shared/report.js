@@ -2,7 +2,7 @@
 // configurations' figures with the difference, and the charts as SVG images (data URIs). No DOM:
 // the images come in as SVG text.
 import { scriptText, overridesText, configNames, duration, effective, clock } from './script.js';
-import { figureRows } from './figures.js';
+import { figureCells } from './figures.js';
 import { markText } from './marks.js';
 
 /** A fenced code block that no backtick run inside `text` can close. */
@@ -29,8 +29,8 @@ export function base64(text) {
   return btoa(bin);
 }
 
-function figuresLines(run, names, hasEvents) {
-  const rows = figureRows(run.a.figures, run.b?.figures ?? null, { hasEvents });
+function figuresLines(run, names) {
+  const rows = figureCells(run.table);
   if (!run.b) return ['| figure | value |', '| --- | --- |', ...rows.map((r) => `| ${r.label} | ${r.a} |`)];
   return [`| figure | ${pipeSafe(names.A)} | ${pipeSafe(names.B)} | B − A |`, '| --- | --- | --- | --- |',
     ...rows.map((r) => `| ${r.label} | ${r.a} | ${r.b} | ${r.diff} |`)];
@@ -57,12 +57,11 @@ export function timelineSection({ timeline, run, defaults, images = [] }) {
     lines.push('', `**Configuration ${e.which} could not be simulated:** ${plain(e.message)} (code \`${e.code}\`${e.path ? `, at \`${e.path}\`` : ''}).`, '');
     return lines.join('\n');
   }
-  const hasEvents = Array.isArray(timeline.script.events) && timeline.script.events.length > 0;
   lines.push('', '### Figures', '');
   for (const [which, model] of [['A', run.a], ...(run.b ? [['B', run.b]] : [])]) {
     if (model.rules?.note) lines.push(`${run.b ? `${which}: ` : ''}timing and decisions of ${plain(model.rules.note)}.`, '');
   }
-  lines.push(...figuresLines(run, names, hasEvents));
+  lines.push(...figuresLines(run, names));
   for (const img of images) {
     const span = img.range ? `, ${clock(img.range[0])} to ${clock(img.range[1])}` : '';
     lines.push('', `![${plain(names[img.which])}: each member's load over time and the idle work${span}](data:image/svg+xml;base64,${base64(img.svg)})`);
