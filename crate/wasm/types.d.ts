@@ -258,6 +258,21 @@ export interface FigureRow {
   diff_text: string | null;
   changed: boolean;
 }
+/** `timelineSection(input)`: what the review document's Timeline section is written from. */
+export interface TimelineSectionInput {
+  /** A's script as JSON text, and B's overrides as JSON text (null: no comparison). */
+  script: string; b: string | null;
+  names: { A: string; B: string | null };
+  run: { status: "not_run" }
+    | { status: "error"; error: { which: "A" | "B"; message: string; code: string; path: string | null } }
+    | { status: "done"; a: TimelineSectionSide; b: TimelineSectionSide | null };
+  /** The charts as SVG text; range: [from, to] ms shown (null: the whole run). */
+  images: { which: "A" | "B"; svg: string; range: [number, number] | null }[];
+}
+export interface TimelineSectionSide {
+  figures: SimFigures; rules_note: string | null;
+  marks: { t_ms: number; kind: string; who: string[] }[];
+}
 export interface SimClaim { t_ms: number; member: string; split: string; kind: ClaimKind; attempt: number; }
 export interface SimQuarantine { t_ms: number; member: string; split: string; }
 export interface SimElection { t_ms: number; member: string; }

@@ -12,7 +12,7 @@ import { averager, bucketMs, timelineModel, marksOf } from '../../web/timeline/s
 import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/timeline/shared/at.js';
 import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
 import { figureCells } from '../../web/timeline/shared/figures.js';
-import { fenced, timelineSection, base64 } from '../../web/timeline/shared/report.js';
+import { sectionInput } from '../../web/timeline/shared/report.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
 import { emptyScenario } from '../../web/common/shared/scenario.js';
 import { runKey, runScripts, TimelineRunner } from '../../web/timeline/page/runner.js';
@@ -145,7 +145,7 @@ test('bucket averages: each interval adds exactly value × time, whole buckets t
 function smallDoc() {
   return {
     format: 'spate-planner-simulation/1',
-    figures: { recovery_ms: 30000, idle_split_ms: 80000, idle_weighted: '1550000', attempts_burned: 2, splits_quarantined: 1, moves: 1, forced_drains: 0, replayed_ms: 0, leadership_gap_ms: 0, longest_leadership_gap_ms: 0, elections: 1, publishes: 2, claims: 1, end_ms: 60000 },
+    figures: { recovery_ms: 30000, splits_taken: 1, not_recovered: [], others_not_running: 0, idle_before: 0, quarantined_before: 0, idle_split_ms: 80000, idle_weighted: '1550000', attempts_burned: 2, splits_quarantined: 1, moves: 1, forced_drains: 0, replayed_ms: 0, leadership_gap_ms: 0, longest_leadership_gap_ms: 0, elections: 1, publishes: 2, claims: 1, end_ms: 60000 },
     claims: [{ t_ms: 40000, member: 'w2', split: 's2', kind: 'expired', attempt: 1 }],
     quarantines: [{ t_ms: 50000, member: 'w2', split: 's3' }],
     elections: [{ t_ms: 35000, member: 'w2' }],
@@ -271,24 +271,22 @@ test('figures: the cells are the simulator\'s rows, texts shown and exact values
   assert.deepEqual(figureCells(rows), [{ key: 'recovery_ms', label: 'recovery', help: 'h', a: '30 s', b: 'not recovered', diff: '—', rawA: '30000', rawB: null, changed: true }]);
 });
 
-test('report section: the script fenced, B, both figures with the difference, the images, failures with code and path', () => {
-  assert.deepEqual(fenced('a ```` b', 'json'), ['`````json', 'a ```` b', '`````']);
-  assert.equal(Buffer.from(base64('é<svg/>'), 'base64').toString('utf8'), 'é<svg/>');
+test('report section: its input is the script, B, the names, the run\'s figures, notes and marks, and the images', () => {
   const timeline = { script: { events: [{ at_ms: 10000, op: 'crash', member: 'w1' }] }, b: { rebalance_delay_ms: 0 } };
   const a = small();
   const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
-  const table = [{ key: 'recovery_ms', label: 'recovery', a_text: '30 s', b_text: '12 s', diff_text: '−18 s' }];
-  const md = timelineSection({ timeline, run: { status: 'done', a, b, table }, defaults: null, images: [{ which: 'A', svg: '<svg/>' }] });
-  assert.match(md, /^## Timeline/);
-  assert.ok(md.includes('```json\n{"format":"spate-planner-script/1","events":[{"at_ms":10000,"op":"crash","member":"w1"}]}\n```'));
-  assert.ok(md.includes('Configuration B runs the same script with: `{"rebalance_delay_ms":0}` (rebalance delay 0 s).'));
-  assert.ok(md.includes("| figure | A: Spate's defaults | B: rebalance delay 0 s | B − A |"));
-  assert.ok(md.includes('| recovery | 30 s | 12 s | −18 s |'));
-  assert.ok(md.includes(`(data:image/svg+xml;base64,${base64('<svg/>')})`));
-  assert.ok(md.includes('- 0:10 crashed: w1'));
-  const failed = timelineSection({ timeline, run: { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: 'config.lease_duration_ms' } }, defaults: null });
-  assert.match(failed, /\*\*Configuration B could not be simulated:\*\* bad \(code `invalid_config`, at `config\.lease_duration_ms`\)/);
-  assert.doesNotMatch(failed, /### Figures/);
+  const input = sectionInput({ timeline, run: { status: 'done', a, b }, images: [{ which: 'A', svg: '<svg/>', range: [0, 60000] }] });
+  assert.equal(input.script, '{"format":"spate-planner-script/1","events":[{"at_ms":10000,"op":"crash","member":"w1"}]}');
+  assert.equal(input.b, '{"rebalance_delay_ms":0}');
+  assert.deepEqual(input.names, { A: "A: Spate's defaults", B: 'B: rebalance delay 0 s' });
+  assert.equal(input.run.status, 'done');
+  assert.equal(input.run.b.figures.recovery_ms, 12000);
+  assert.deepEqual(input.run.a.marks[0], { t_ms: 10000, kind: 'crash', who: ['w1'] });
+  assert.deepEqual(input.images, [{ which: 'A', svg: '<svg/>', range: [0, 60000] }]);
+  const failed = sectionInput({ timeline, run: { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: '' } } });
+  assert.deepEqual(failed.run, { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: null } });
+  assert.deepEqual(sectionInput({ timeline, run: null }).run, { status: 'not_run' });
+  assert.deepEqual(sectionInput({ timeline, run: { status: 'running' } }).run, { status: 'not_run' });
 });
 
 test('permalink: the timeline and configuration B round-trip, and name the snapshot without a scenario', () => {
@@ -435,4 +433,20 @@ test('the real simulator: the figures table of A and B, exact beyond 2^53, from 
   const alone = figuresTable({ ...a, recovery_ms: null }, null, false);
   assert.deepEqual([alone[0].a, alone[0].a_text, alone[0].b, alone[0].diff_text], [null, 'no events', null, null]);
   assert.throws(() => figuresTable({ ...a, idle_weighted: 'lots' }, null, true), (e) => e.code === 'invalid_figures' && e.path === 'A');
+});
+
+test('the real simulator writes the report section from what the page gathers, names escaped', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { timelineSection } = await loadPlanner();
+  const hostile = '<img src=x onerror=alert(1)>|x`';
+  const timeline = { script: { events: [{ at_ms: 10000, op: 'crash', member: hostile }] }, b: { rebalance_delay_ms: 0 } };
+  const a = small();
+  a.marks[0].who = [hostile];
+  const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
+  const md = timelineSection(sectionInput({ timeline, run: { status: 'done', a, b }, images: [{ which: 'A', svg: '<svg/>' }] }));
+  assert.match(md, /^## Timeline/);
+  assert.ok(md.includes('\n| recovery | 30 s | 12 s | −18 s |\n'), md);
+  assert.ok(md.includes(`(data:image/svg+xml;base64,${Buffer.from('<svg/>').toString('base64')})`), md);
+  assert.ok(md.includes('- 0\\:10 crashed\\: \\<img src\\=x onerror\\=alert\\(1\\)\\>\\|x\\`'), md);
+  assert.throws(() => timelineSection({ script: '{}' }), (e) => e.code === 'invalid_section');
 });

@@ -31,6 +31,7 @@ mod parse;
 mod queue;
 mod run;
 mod script;
+mod section;
 mod setup;
 mod start;
 mod step;
@@ -55,6 +56,10 @@ pub use run::simulate;
 pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,
     MAX_SCRIPT_BYTES, MAX_SCRIPT_EVENTS, MAX_UNTIL_MS,
+};
+pub use section::{
+    mark_text, mark_words, timeline_section, Mark, Names, RunError, RunSide, RunState, SectionImage,
+    SectionInput, Which, MARKS_LISTED,
 };
 pub use start::{Start, StartFrom};
 pub use table::{figures_table, value_text, FigureDef, FigureKind, FigureRow, FIGURES};

@@ -1,9 +1,9 @@
 //! The Timeline's tables and documents, from the simulator (`spate-planner-sim`): the figures
-//! of configurations A and B with the difference. Each is one call into the simulator and one
-//! conversion.
+//! of configurations A and B with the difference, and the review document's Timeline section.
+//! Each is one call into the simulator and one conversion.
 
 use crate::js::{error, to_js};
-use spate_planner_sim::{figures_table, Figures};
+use spate_planner_sim::{figures_table, timeline_section, Figures, SectionInput};
 use wasm_bindgen::prelude::*;
 
 /// A simulation document's `figures` (as `JSON.parse` of `Planner.simulate` gives them;
@@ -34,4 +34,23 @@ pub fn figures_table_js(
         false => Some(figures_of("B", b)?),
     };
     to_js(&figures_table(&a, b.as_ref(), has_events))
+}
+
+/// The review document's Timeline section (Markdown): from A's script text, B's overrides text,
+/// the configurations' names, the run (`{status: "not_run"}`, `{status: "error", error}` or
+/// `{status: "done", a, b}`, each side its document's `figures`, `rules_note` and marks) and the
+/// charts as SVG text (`images`), which it inlines as data URIs. Every string from the store or
+/// the script is escaped as the core's review document escapes it.
+#[wasm_bindgen(js_name = timelineSection)]
+pub fn timeline_section_js(
+    #[wasm_bindgen(unchecked_param_type = "TimelineSectionInput")] input: JsValue,
+) -> Result<String, JsValue> {
+    let input: SectionInput = serde_wasm_bindgen::from_value(input).map_err(|e| {
+        error(
+            "invalid_section",
+            &format!("the Timeline section's input cannot be read: {e}"),
+            None,
+        )
+    })?;
+    Ok(timeline_section(&input))
 }
