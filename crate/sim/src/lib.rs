@@ -16,6 +16,7 @@
 //! is a u64 count of milliseconds with saturating arithmetic; nothing reachable from the inputs
 //! panics, and a run that would exceed [`Options::max_events`] stops with an error instead.
 
+mod at;
 mod bench;
 mod config;
 mod crash;
@@ -43,6 +44,7 @@ mod words;
 mod worker;
 mod writes;
 
+pub use at::{FleetAt, FleetIndex, IdleAt, Initial, MemberAt, MemberState, PhaseCounts};
 pub use bench::bench_scenario;
 pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
