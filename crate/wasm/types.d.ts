@@ -273,6 +273,14 @@ export interface TimelineSectionSide {
   figures: SimFigures; rules_note: string | null;
   marks: { t_ms: number; kind: string; who: string[] }[];
 }
+/** `SimRun.fleetAt(t)`: the fleet at an instant of a kept simulation (docs/simulator.md). */
+export interface FleetAt {
+  t_ms: U64; leader: string | null;
+  counts: { running: U64; draining: U64; idle: U64; completed: U64; quarantined: U64 };
+  idle_weight: string;
+  idle: { id: string; weight: string; since_ms: U64; last: string | null }[];
+  members: { name: string; state: "running" | "crashed" | "stopped" | "not_started"; leader: boolean; load: string; lanes: U64; draining: U64 }[];
+}
 export interface SimClaim { t_ms: number; member: string; split: string; kind: ClaimKind; attempt: number; }
 export interface SimQuarantine { t_ms: number; member: string; split: string; }
 export interface SimElection { t_ms: number; member: string; }

@@ -450,3 +450,44 @@ test('the real simulator writes the report section from what the page gathers, n
   assert.ok(md.includes('- 0\\:10 crashed\\: \\<img src\\=x onerror\\=alert\\(1\\)\\>\\|x\\`'), md);
   assert.throws(() => timelineSection({ script: '{}' }), (e) => e.code === 'invalid_section');
 });
+
+test('the real simulator: the fleet at an instant from the kept run (SimRun.fleetAt) is the page\'s reading of its document', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { simulateModel } = await import('../../web/timeline/worker/simulate.js');
+  const { Planner } = await loadPlanner();
+  const planner = Planner.demo(300, 6, 4);
+  const script = scriptText({ seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }, { at_ms: 60000, op: 'crash_leader' }, { at_ms: 90000, op: 'start', member: 'new-01' }] });
+  const run = planner.simulateRun(script);
+  assert.equal(run.document(), planner.simulate(script));
+  const model = simulateModel(planner, (fn) => fn(), script);
+  for (const t of [0, 1234, 30000, 60000, 61000, 90000, 150000, 200000]) {
+    const rust = run.fleetAt(t);
+    const js = fleetAt(model, t);
+    assert.equal(rust.t_ms, String(t));
+    assert.equal(rust.leader, js.leader, `leader at ${t}`);
+    for (const k of ['running', 'draining', 'idle', 'completed', 'quarantined']) assert.equal(Number(rust.counts[k]), js.counts[k], `${k} at ${t}`);
+    const byName = (ms) => Object.fromEntries(ms.filter((m) => m.state !== 'not started' && m.state !== 'not_started').map((m) => [m.name, [m.state.replace(' ', '_'), m.leader, Number(m.lanes), Number(m.draining), Number(m.load)]]));
+    assert.deepEqual(byName(rust.members), byName(js.members), `members at ${t}`);
+    assert.deepEqual(rust.idle.map((x) => [x.id, Number(x.since_ms), x.last]), js.idle.map((x) => [x.id, x.since, x.last]), `idle at ${t}`);
+  }
+  assert.equal(run.fleetAt(1e12).t_ms, '200000');
+  run.free();
+});
+
+test('the real simulator: a scrub of 10,000 splits × 100 members through the module (a figure, not a check)', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { Planner } = await loadPlanner();
+  const planner = Planner.demo(10000, 100, 1);
+  const script = scriptText({ until_ms: 600000, events: [{ at_ms: 60000, op: 'crash', member: 'worker-60' }] });
+  let t0 = performance.now();
+  const run = planner.simulateRun(script);
+  const simMs = performance.now() - t0;
+  t0 = performance.now();
+  let idle = 0;
+  for (let k = 0; k < 100; k++) idle += run.fleetAt(k * 6000).idle.length;
+  const atMs = (performance.now() - t0) / 100;
+  // eslint-disable-next-line no-console
+  console.log(`# scrub 10,000 x 100 in wasm (Node): simulateRun ${simMs.toFixed(0)} ms, fleetAt ${atMs.toFixed(2)} ms per instant (to a JS object), ${idle} idle split-instants`);
+  assert.ok(idle >= 0);
+  run.free();
+});

@@ -1,9 +1,12 @@
 //! The Timeline's tables and documents, from the simulator (`spate-planner-sim`): the figures
 //! of configurations A and B with the difference, and the review document's Timeline section.
-//! Each is one call into the simulator and one conversion.
+//! Each is one call into the simulator and one conversion. A simulation kept ([`SimRun`],
+//! `Planner.simulateRun`) answers the fleet at any instant.
 
 use crate::js::{error, to_js};
-use spate_planner_sim::{figures_table, timeline_section, Figures, SectionInput};
+use spate_planner_sim::{
+    figures_table, timeline_section, Figures, FleetIndex, Outcome, Script, SectionInput, Start,
+};
 use wasm_bindgen::prelude::*;
 
 /// A simulation document's `figures` (as `JSON.parse` of `Planner.simulate` gives them;
@@ -53,4 +56,38 @@ pub fn timeline_section_js(
         )
     })?;
     Ok(timeline_section(&input))
+}
+
+/// A simulation kept for the Timeline's scrubber: its document (as `Planner.simulate` gives it)
+/// and the fleet at any instant.
+#[wasm_bindgen]
+pub struct SimRun {
+    doc: String,
+    index: FleetIndex,
+}
+
+impl SimRun {
+    pub(crate) fn new(o: &Outcome, start: &Start, script: &Script) -> SimRun {
+        SimRun {
+            doc: o.to_json().to_string(),
+            index: FleetIndex::new(o, start, script),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl SimRun {
+    /// The document of `spate-planner simulate --json`.
+    pub fn document(&self) -> String {
+        self.doc.clone()
+    }
+
+    /// The fleet at `t_ms` (past the end: at the end): each member's state, load, lanes and
+    /// draining, the leader, the splits per phase, the idle splits (since when, held before by
+    /// whom) and their weight; u64 values as decimal strings.
+    #[wasm_bindgen(js_name = fleetAt, unchecked_return_type = "FleetAt")]
+    pub fn fleet_at(&self, t_ms: f64) -> Result<JsValue, JsValue> {
+        // a negative or NaN time is 0, a time beyond u64 the end (the cast saturates)
+        to_js(&self.index.at(t_ms as u64))
+    }
 }
