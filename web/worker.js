@@ -4,7 +4,7 @@
 // Every request names the load generation it was made for; a request for another generation
 // is refused (code `stale`), so a page never mixes two fleets. Big results stay here: the moves
 // table asks for sorted, filtered slices.
-import init, { Planner, Replay } from './pkg/spate_planner.js';
+import init, { Planner, Replay, figuresTable, timelineSection } from './pkg/spate_planner.js';
 import { scenarioText } from './common/shared/scenario.js';
 import { readSource } from './common/worker/read-source.js';
 import { movesSlice } from './plan/worker/moves-slice.js';
@@ -224,6 +224,16 @@ const ops = {
     const model = simulateModel(planner, guard, script);
     transfers.set(model, transferables(model));
     return model;
+  },
+
+  /** The headline figures of A (and B, with B − A) in rows: the simulator's table (`figuresTable`). */
+  figuresTable({ a, b, hasEvents }) {
+    return guard(() => figuresTable(a, b ?? null, hasEvents));
+  },
+
+  /** The review document's Timeline section, written by the simulator (`timelineSection`). */
+  timelineSection({ input }) {
+    return guard(() => timelineSection(input));
   },
 };
 

@@ -245,6 +245,42 @@ export interface SimFigures {
   leadership_gap_ms: number; longest_leadership_gap_ms: number; elections: number; publishes: number;
   claims: number; end_ms: number;
 }
+/** `figuresTable(a, b, hasEvents)`: one headline figure of A (and B, and B − A); values exact as decimal strings. */
+export interface FigureRow {
+  key: string; label: string; kind: "ms" | "split_ms" | "byte_ms" | "count"; help: string;
+  /** null: no value (`recovery_ms` not recovered, or no events); `a_text` then says which. */
+  a: string | null; a_text: string;
+  /** Without B: null (as b_text, diff, diff_text). */
+  b: string | null; b_text: string | null;
+  /** B − A exact and signed (`+1000`, `-32300`, `0`); null when either has no value. */
+  diff: string | null;
+  /** B − A in words with its sign (`−32.3 s`), `same`, or `—`. */
+  diff_text: string | null;
+  changed: boolean;
+}
+/** `timelineSection(input)`: what the review document's Timeline section is written from. */
+export interface TimelineSectionInput {
+  /** A's script as JSON text, and B's overrides as JSON text (null: no comparison). */
+  script: string; b: string | null;
+  names: { A: string; B: string | null };
+  run: { status: "not_run" }
+    | { status: "error"; error: { which: "A" | "B"; message: string; code: string; path: string | null } }
+    | { status: "done"; a: TimelineSectionSide; b: TimelineSectionSide | null };
+  /** The charts as SVG text; range: [from, to] ms shown (null: the whole run). */
+  images: { which: "A" | "B"; svg: string; range: [number, number] | null }[];
+}
+export interface TimelineSectionSide {
+  figures: SimFigures; rules_note: string | null;
+  marks: { t_ms: number; kind: string; who: string[] }[];
+}
+/** `SimRun.fleetAt(t)`: the fleet at an instant of a kept simulation (docs/simulator.md). */
+export interface FleetAt {
+  t_ms: U64; leader: string | null;
+  counts: { running: U64; draining: U64; idle: U64; completed: U64; quarantined: U64 };
+  idle_weight: string;
+  idle: { id: string; weight: string; since_ms: U64; last: string | null }[];
+  members: { name: string; state: "running" | "crashed" | "stopped" | "not_started"; leader: boolean; load: string; lanes: U64; draining: U64 }[];
+}
 export interface SimClaim { t_ms: number; member: string; split: string; kind: ClaimKind; attempt: number; }
 export interface SimQuarantine { t_ms: number; member: string; split: string; }
 export interface SimElection { t_ms: number; member: string; }

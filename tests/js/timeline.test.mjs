@@ -11,8 +11,8 @@ import {
 import { averager, bucketMs, timelineModel, marksOf } from '../../web/timeline/shared/model.js';
 import { intervalAt, fleetAt, memberState, leaderAt, mostIdleMs } from '../../web/timeline/shared/at.js';
 import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
-import { figureText, differenceText, figureRows } from '../../web/timeline/shared/figures.js';
-import { fenced, timelineSection, base64 } from '../../web/timeline/shared/report.js';
+import { figureCells } from '../../web/timeline/shared/figures.js';
+import { sectionInput } from '../../web/timeline/shared/report.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
 import { emptyScenario } from '../../web/common/shared/scenario.js';
 import { runKey, runScripts, TimelineRunner } from '../../web/timeline/page/runner.js';
@@ -145,7 +145,7 @@ test('bucket averages: each interval adds exactly value × time, whole buckets t
 function smallDoc() {
   return {
     format: 'spate-planner-simulation/1',
-    figures: { recovery_ms: 30000, idle_split_ms: 80000, idle_weighted: '1550000', attempts_burned: 2, splits_quarantined: 1, moves: 1, forced_drains: 0, replayed_ms: 0, leadership_gap_ms: 0, longest_leadership_gap_ms: 0, elections: 1, publishes: 2, claims: 1, end_ms: 60000 },
+    figures: { recovery_ms: 30000, splits_taken: 1, not_recovered: [], others_not_running: 0, idle_before: 0, quarantined_before: 0, idle_split_ms: 80000, idle_weighted: '1550000', attempts_burned: 2, splits_quarantined: 1, moves: 1, forced_drains: 0, replayed_ms: 0, leadership_gap_ms: 0, longest_leadership_gap_ms: 0, elections: 1, publishes: 2, claims: 1, end_ms: 60000 },
     claims: [{ t_ms: 40000, member: 'w2', split: 's2', kind: 'expired', attempt: 1 }],
     quarantines: [{ t_ms: 50000, member: 'w2', split: 's3' }],
     elections: [{ t_ms: 35000, member: 'w2' }],
@@ -266,41 +266,27 @@ test('band and step points: flat buckets, vertical steps, equal neighbours merge
   assert.deepEqual(timeTicks(50000, 130000, 4).map((t) => t.label), ['1:00', '1:30', '2:00']);
 });
 
-test('figures: durations, split-seconds, exact weighted idle beyond 2^53, signed differences', () => {
-  assert.equal(figureText('ms', null), 'not recovered');
-  assert.equal(figureText('ms', null, { hasEvents: false }), 'no events');
-  assert.equal(figureText('ms', 61234), '1 min 1 s');
-  assert.equal(figureText('split_ms', 14570428), '14,570 split-s');
-  assert.equal(figureText('byte_ms', '5658958106497968'), '5.15 TiB·s');
-  assert.equal(differenceText('ms', 57400, 25100), '−32.3 s');
-  assert.equal(differenceText('count', 3, 3), 'same');
-  assert.equal(differenceText('count', 3, 1003), '+1,000');
-  assert.equal(differenceText('ms', null, 5), '—');
-  assert.equal(differenceText('byte_ms', '9007199254740993000', '9007199254740993000'), 'same');
-  const rows = figureRows(smallDoc().figures, { ...smallDoc().figures, recovery_ms: 12000, moves: 0 });
-  const rec = rows.find((r) => r.key === 'recovery_ms');
-  assert.deepEqual([rec.a, rec.b, rec.diff, rec.rawA, rec.rawB], ['30 s', '12 s', '−18 s', 30000, 12000]);
-  assert.equal(rows.find((r) => r.key === 'moves').diff, '−1');
-  assert.equal(figureRows(smallDoc().figures)[0].b, null);
+test('figures: the cells are the simulator\'s rows, texts shown and exact values kept', () => {
+  const rows = [{ key: 'recovery_ms', label: 'recovery', kind: 'ms', help: 'h', a: '30000', a_text: '30 s', b: null, b_text: 'not recovered', diff: null, diff_text: '—', changed: true }];
+  assert.deepEqual(figureCells(rows), [{ key: 'recovery_ms', label: 'recovery', help: 'h', a: '30 s', b: 'not recovered', diff: '—', rawA: '30000', rawB: null, changed: true }]);
 });
 
-test('report section: the script fenced, B, both figures with the difference, the images, failures with code and path', () => {
-  assert.deepEqual(fenced('a ```` b', 'json'), ['`````json', 'a ```` b', '`````']);
-  assert.equal(Buffer.from(base64('é<svg/>'), 'base64').toString('utf8'), 'é<svg/>');
+test('report section: its input is the script, B, the names, the run\'s figures, notes and marks, and the images', () => {
   const timeline = { script: { events: [{ at_ms: 10000, op: 'crash', member: 'w1' }] }, b: { rebalance_delay_ms: 0 } };
   const a = small();
   const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
-  const md = timelineSection({ timeline, run: { status: 'done', a, b }, defaults: null, images: [{ which: 'A', svg: '<svg/>' }] });
-  assert.match(md, /^## Timeline/);
-  assert.ok(md.includes('```json\n{"format":"spate-planner-script/1","events":[{"at_ms":10000,"op":"crash","member":"w1"}]}\n```'));
-  assert.ok(md.includes('Configuration B runs the same script with: `{"rebalance_delay_ms":0}` (rebalance delay 0 s).'));
-  assert.ok(md.includes("| figure | A: Spate's defaults | B: rebalance delay 0 s | B − A |"));
-  assert.ok(md.includes('| recovery | 30 s | 12 s | −18 s |'));
-  assert.ok(md.includes(`(data:image/svg+xml;base64,${base64('<svg/>')})`));
-  assert.ok(md.includes('- 0:10 crashed: w1'));
-  const failed = timelineSection({ timeline, run: { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: 'config.lease_duration_ms' } }, defaults: null });
-  assert.match(failed, /\*\*Configuration B could not be simulated:\*\* bad \(code `invalid_config`, at `config\.lease_duration_ms`\)/);
-  assert.doesNotMatch(failed, /### Figures/);
+  const input = sectionInput({ timeline, run: { status: 'done', a, b }, images: [{ which: 'A', svg: '<svg/>', range: [0, 60000] }] });
+  assert.equal(input.script, '{"format":"spate-planner-script/1","events":[{"at_ms":10000,"op":"crash","member":"w1"}]}');
+  assert.equal(input.b, '{"rebalance_delay_ms":0}');
+  assert.deepEqual(input.names, { A: "A: Spate's defaults", B: 'B: rebalance delay 0 s' });
+  assert.equal(input.run.status, 'done');
+  assert.equal(input.run.b.figures.recovery_ms, 12000);
+  assert.deepEqual(input.run.a.marks[0], { t_ms: 10000, kind: 'crash', who: ['w1'] });
+  assert.deepEqual(input.images, [{ which: 'A', svg: '<svg/>', range: [0, 60000] }]);
+  const failed = sectionInput({ timeline, run: { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: '' } } });
+  assert.deepEqual(failed.run, { status: 'error', error: { which: 'B', message: 'bad', code: 'invalid_config', path: null } });
+  assert.deepEqual(sectionInput({ timeline, run: null }).run, { status: 'not_run' });
+  assert.deepEqual(sectionInput({ timeline, run: { status: 'running' } }).run, { status: 'not_run' });
 });
 
 test('permalink: the timeline and configuration B round-trip, and name the snapshot without a scenario', () => {
@@ -322,7 +308,10 @@ function fakeController(state, answer) {
   const c = {
     state, runs: [], pending: [],
     setTimelineRun(run) { c.state = { ...c.state, timelineRun: run }; c.runs.push(run); },
-    ask(op, { script }) {
+    asked: [],
+    ask(op, { script, ...args }) {
+      c.asked.push(op);
+      if (op === 'figuresTable') return Promise.resolve([{ key: 'moves', a: String(args.a?.moves ?? 0), b: args.b ? '0' : null }]);
       assert.equal(op, 'simulate');
       return new Promise((resolve, reject) => c.pending.push({ script, resolve, reject }));
     },
@@ -357,6 +346,9 @@ test('runner: A then B; a newer request supersedes the one in flight, whose resu
   assert.equal(run.key, runKey(c.state));
   assert.match(run.a.script, /"member":"w2"/);
   assert.equal(run.b, null);
+  // the figures come from the simulator's table, asked for once both configurations ran
+  assert.equal(c.asked.at(-1), 'figuresTable');
+  assert.deepEqual(run.table, [{ key: 'moves', a: '0', b: null }]);
   assert.equal(c.pending.length, 0);
   assert.ok(runner.current());
   // the same request again: nothing new runs
@@ -420,4 +412,82 @@ test('the real simulator: the reduction keeps its figures, its idle split-second
   const later = fleetAt(model, 30000).members.find((m) => m.name === 'worker-02');
   assert.deepEqual([later.state, later.lanes], ['crashed', 0]);
   planner.free();
+});
+
+test('the real simulator: the figures table of A and B, exact beyond 2^53, from the documents\' figures', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { figuresTable, Planner } = await loadPlanner();
+  const planner = Planner.demo(300, 6, 4);
+  const crash = { seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }] };
+  const a = JSON.parse(planner.simulate(scriptText(crash))).figures;
+  const b = JSON.parse(planner.simulate(scriptText({ ...crash, config: { rebalance_delay_ms: 0 } }))).figures;
+  const rows = figuresTable(a, b, true);
+  const claims = rows.find((r) => r.key === 'claims');
+  assert.equal(claims.a, String(a.claims));
+  assert.equal(claims.diff, b.claims === a.claims ? '0' : `${b.claims > a.claims ? '+' : '-'}${Math.abs(b.claims - a.claims)}`);
+  // weighted idle work beyond 2^53, one byte-second apart: exact
+  const big = figuresTable({ ...a, idle_weighted: '9007199254740993000' }, { ...a, idle_weighted: '9007199254740994000' }, true);
+  const w = big.find((r) => r.key === 'idle_weighted');
+  assert.deepEqual([w.a, w.diff, w.diff_text, w.changed], ['9007199254740993000', '+1000', '+1 B·s', true]);
+  // without B: no B column; without events: no recovery
+  const alone = figuresTable({ ...a, recovery_ms: null }, null, false);
+  assert.deepEqual([alone[0].a, alone[0].a_text, alone[0].b, alone[0].diff_text], [null, 'no events', null, null]);
+  assert.throws(() => figuresTable({ ...a, idle_weighted: 'lots' }, null, true), (e) => e.code === 'invalid_figures' && e.path === 'A');
+});
+
+test('the real simulator writes the report section from what the page gathers, names escaped', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { timelineSection } = await loadPlanner();
+  const hostile = '<img src=x onerror=alert(1)>|x`';
+  const timeline = { script: { events: [{ at_ms: 10000, op: 'crash', member: hostile }] }, b: { rebalance_delay_ms: 0 } };
+  const a = small();
+  a.marks[0].who = [hostile];
+  const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
+  const md = timelineSection(sectionInput({ timeline, run: { status: 'done', a, b }, images: [{ which: 'A', svg: '<svg/>' }] }));
+  assert.match(md, /^## Timeline/);
+  assert.ok(md.includes('\n| recovery | 30 s | 12 s | −18 s |\n'), md);
+  assert.ok(md.includes(`(data:image/svg+xml;base64,${Buffer.from('<svg/>').toString('base64')})`), md);
+  assert.ok(md.includes('- 0\\:10 crashed\\: \\<img src\\=x onerror\\=alert\\(1\\)\\>\\|x\\`'), md);
+  assert.throws(() => timelineSection({ script: '{}' }), (e) => e.code === 'invalid_section');
+});
+
+test('the real simulator: the fleet at an instant from the kept run (SimRun.fleetAt) is the page\'s reading of its document', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { simulateModel } = await import('../../web/timeline/worker/simulate.js');
+  const { Planner } = await loadPlanner();
+  const planner = Planner.demo(300, 6, 4);
+  const script = scriptText({ seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }, { at_ms: 60000, op: 'crash_leader' }, { at_ms: 90000, op: 'start', member: 'new-01' }] });
+  const run = planner.simulateRun(script);
+  assert.equal(run.document(), planner.simulate(script));
+  const model = simulateModel(planner, (fn) => fn(), script);
+  for (const t of [0, 1234, 30000, 60000, 61000, 90000, 150000, 200000]) {
+    const rust = run.fleetAt(t);
+    const js = fleetAt(model, t);
+    assert.equal(rust.t_ms, String(t));
+    assert.equal(rust.leader, js.leader, `leader at ${t}`);
+    for (const k of ['running', 'draining', 'idle', 'completed', 'quarantined']) assert.equal(Number(rust.counts[k]), js.counts[k], `${k} at ${t}`);
+    const byName = (ms) => Object.fromEntries(ms.filter((m) => m.state !== 'not started' && m.state !== 'not_started').map((m) => [m.name, [m.state.replace(' ', '_'), m.leader, Number(m.lanes), Number(m.draining), Number(m.load)]]));
+    assert.deepEqual(byName(rust.members), byName(js.members), `members at ${t}`);
+    assert.deepEqual(rust.idle.map((x) => [x.id, Number(x.since_ms), x.last]), js.idle.map((x) => [x.id, x.since, x.last]), `idle at ${t}`);
+  }
+  assert.equal(run.fleetAt(1e12).t_ms, '200000');
+  run.free();
+});
+
+test('the real simulator: a scrub of 10,000 splits × 100 members through the module (a figure, not a check)', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { Planner } = await loadPlanner();
+  const planner = Planner.demo(10000, 100, 1);
+  const script = scriptText({ until_ms: 600000, events: [{ at_ms: 60000, op: 'crash', member: 'worker-60' }] });
+  let t0 = performance.now();
+  const run = planner.simulateRun(script);
+  const simMs = performance.now() - t0;
+  t0 = performance.now();
+  let idle = 0;
+  for (let k = 0; k < 100; k++) idle += run.fleetAt(k * 6000).idle.length;
+  const atMs = (performance.now() - t0) / 100;
+  // eslint-disable-next-line no-console
+  console.log(`# scrub 10,000 x 100 in wasm (Node): simulateRun ${simMs.toFixed(0)} ms, fleetAt ${atMs.toFixed(2)} ms per instant (to a JS object), ${idle} idle split-instants`);
+  assert.ok(idle >= 0);
+  run.free();
 });

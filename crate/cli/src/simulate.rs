@@ -3,7 +3,8 @@
 use crate::support::{load, parse_size};
 use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules};
 use spate_planner_sim::{
-    apply_override, simulate, Figures, Options, Outcome, Script, Start, Stuck, What, MAX_SCRIPT_BYTES,
+    apply_override, figures_table, simulate, FigureRow, Figures, Options, Outcome, Script, Start, Stuck,
+    What, MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,6 +25,11 @@ pub struct Args {
     /// `data_plane.FIELD`, or `members.NAME.FIELD`. Repeatable; applied after the file.
     #[arg(long = "config", value_name = "KEY=VALUE")]
     overrides: Vec<String>,
+    /// Also simulate configuration B: the same script with this field set (as --config, applied
+    /// after it; repeatable), and print the figures of A and B with the difference B − A
+    /// (`--json`: both documents and the table).
+    #[arg(long = "compare", value_name = "KEY=VALUE")]
+    compare: Vec<String>,
     /// Print one JSON document instead of the timeline and figures.
     #[arg(long)]
     json: bool,
@@ -42,8 +48,13 @@ pub struct Args {
 
 /// The fleet to simulate: the snapshot (or demo) as it is, or settled on its plan (`start`) by
 /// the script's rules (else the ones the snapshot names).
-fn start_of(args: &Args, script: &Script) -> Result<Start, String> {
-    let fleet = match (&args.snapshot, &args.demo) {
+fn start_of(fleet: &Fleet, script: &Script) -> Result<Start, String> {
+    Start::with_rules(fleet, script.start, script.rules_for(fleet)).map_err(|e| format!("{e} [{}]", e.code))
+}
+
+/// The snapshot file's fleet, or the demo's.
+fn fleet_of(args: &Args) -> Result<Fleet, String> {
+    Ok(match (&args.snapshot, &args.demo) {
         (Some(p), _) => load(p)?,
         (None, Some(size)) => {
             let (splits, members) = parse_size(size)
@@ -60,11 +71,11 @@ fn start_of(args: &Args, script: &Script) -> Result<Start, String> {
             Fleet::from_snapshot(&snap).map_err(|e| format!("demo: {e}"))?
         }
         (None, None) => return Err("give a snapshot file or --demo SPLITSxMEMBERS".into()),
-    };
-    Start::with_rules(&fleet, script.start, script.rules_for(&fleet)).map_err(|e| format!("{e} [{}]", e.code))
+    })
 }
 
-fn script_of(args: &Args) -> Result<Script, String> {
+/// The script of configuration A (`compare` empty) or B (A's with the `--compare` fields set).
+fn script_of(args: &Args, compare: &[String]) -> Result<Script, String> {
     let mut doc: serde_json::Value = match &args.script {
         Some(p) => {
             let text = crate::support::read_text(p, "script", MAX_SCRIPT_BYTES)?;
@@ -73,11 +84,12 @@ fn script_of(args: &Args) -> Result<Script, String> {
         }
         None => serde_json::json!({}),
     };
-    for o in &args.overrides {
+    let flags = args.overrides.iter().map(|o| ("--config", o));
+    for (flag, o) in flags.chain(compare.iter().map(|o| ("--compare", o))) {
         let (k, v) = o
             .split_once('=')
-            .ok_or_else(|| format!("--config {o:?}: expected KEY=VALUE"))?;
-        apply_override(&mut doc, k, v).map_err(|e| format!("--config {o:?}: {e} [{}]", e.code))?;
+            .ok_or_else(|| format!("{flag} {o:?}: expected KEY=VALUE"))?;
+        apply_override(&mut doc, k, v).map_err(|e| format!("{flag} {o:?}: {e} [{}]", e.code))?;
     }
     let name = args
         .script
@@ -90,21 +102,52 @@ fn script_of(args: &Args) -> Result<Script, String> {
     })
 }
 
+/// Simulates configuration A (`compare` empty) or B on the fleet.
+fn run_one(args: &Args, fleet: &Fleet, compare: &[String]) -> Result<(Script, Outcome), String> {
+    let script = script_of(args, compare)?;
+    let start = start_of(fleet, &script)?;
+    let opts = Options {
+        naive: args.naive,
+        trace_renewals: args.verbose,
+        ..Options::default()
+    };
+    let o = simulate(&start, &script, &opts).map_err(|e| format!("{e} [{}]", e.code))?;
+    Ok((script, o))
+}
+
+/// Configurations A and B (`--compare`): both documents and the table of their figures with
+/// the difference B − A.
+fn compared(args: &Args, fleet: &Fleet, out: &mut impl Write) -> Result<(), String> {
+    let (script, a) = run_one(args, fleet, &[])?;
+    let (_, b) = run_one(args, fleet, &args.compare)?;
+    let table = figures_table(&a.figures, Some(&b.figures), !script.events.is_empty());
+    if args.json {
+        let doc = serde_json::json!({
+            "format": "spate-planner-simulation-comparison/1",
+            "b_overrides": args.compare,
+            "figures_table": table,
+            "a": a.to_json(),
+            "b": b.to_json(),
+        });
+        writeln!(out, "{doc}").map_err(|e| e.to_string())
+    } else {
+        table_human(out, &table).map_err(|e| e.to_string())
+    }
+}
+
 pub fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
-        let script = script_of(args)?;
-        let start = start_of(args, &script)?;
-        let opts = Options {
-            naive: args.naive,
-            trace_renewals: args.verbose,
-            ..Options::default()
-        };
-        let o = simulate(&start, &script, &opts).map_err(|e| format!("{e} [{}]", e.code))?;
+        let fleet = fleet_of(args)?;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        if args.json {
-            writeln!(out, "{}", o.to_json()).map_err(|e| e.to_string())?;
+        if !args.compare.is_empty() {
+            compared(args, &fleet, &mut out)?;
         } else {
-            human(&mut out, &o, args.verbose).map_err(|e| e.to_string())?;
+            let (_, o) = run_one(args, &fleet, &[])?;
+            if args.json {
+                writeln!(out, "{}", o.to_json()).map_err(|e| e.to_string())?;
+            } else {
+                human(&mut out, &o, args.verbose).map_err(|e| e.to_string())?;
+            }
         }
         out.flush().map_err(|e| e.to_string())
     })();
@@ -290,6 +333,19 @@ fn figures(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
     ];
     for (k, v) in rows {
         writeln!(out, "  {k:<32} {v}")?;
+    }
+    Ok(())
+}
+
+/// The figures of A and B and B − A, one line each (the simulator's words).
+fn table_human(out: &mut impl Write, rows: &[FigureRow]) -> std::io::Result<()> {
+    writeln!(out, "{:<26} {:>16} {:>16} {:>16}", "figure", "A", "B", "B − A")?;
+    for r in rows {
+        let (b, diff) = (
+            r.b_text.as_deref().unwrap_or(""),
+            r.diff_text.as_deref().unwrap_or(""),
+        );
+        writeln!(out, "{:<26} {:>16} {:>16} {:>16}", r.label, r.a_text, b, diff)?;
     }
     Ok(())
 }

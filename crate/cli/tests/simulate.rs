@@ -163,6 +163,49 @@ fn the_same_seed_gives_the_same_document_and_overrides_apply() {
     );
 }
 
+/// `--compare`: configuration B is A's script with the fields set; the table holds both values as
+/// each document gives them and B − A exact with its sign (docs/simulator.md, "The figures of A
+/// and B"). With no rebalance delay the crashed worker's splits are claimed at lease expiry,
+/// sooner than after the delay (timing.md §5.3): B's recovery is shorter, the difference negative.
+#[test]
+fn compare_gives_both_documents_and_the_signed_differences() {
+    let script = r#"{"seed":3,"until_ms":120000,"events":[{"at_ms":0,"op":"crash","member":"w3"}]}"#;
+    let doc = simulate("cmp", script, &["--compare", "rebalance_delay_ms=0"]);
+    assert_eq!(doc["format"], "spate-planner-simulation-comparison/1");
+    assert_eq!(doc["a"], simulate("cmp-a", script, &[]));
+    assert_eq!(
+        doc["b"],
+        simulate("cmp-b", script, &["--config", "rebalance_delay_ms=0"])
+    );
+    let rows = doc["figures_table"].as_array().unwrap();
+    assert_eq!(rows.len(), 13);
+    for r in rows {
+        let key = r["key"].as_str().unwrap();
+        let (a, b) = (&doc["a"]["figures"][key], &doc["b"]["figures"][key]);
+        let num = |v: &Value| {
+            v.as_u64()
+                .map(i128::from)
+                .or_else(|| v.as_str().map(|s| s.parse::<i128>().unwrap()))
+        };
+        let (Some(a), Some(b)) = (num(a), num(b)) else {
+            assert_eq!(r["diff"], Value::Null, "{r}");
+            continue;
+        };
+        assert_eq!(r["a"], a.to_string(), "{r}");
+        assert_eq!(r["b"], b.to_string(), "{r}");
+        let diff = match b - a {
+            0 => "0".to_string(),
+            d if d > 0 => format!("+{d}"),
+            d => d.to_string(),
+        };
+        assert_eq!(r["diff"], diff, "{r}");
+        assert_eq!(r["changed"], a != b, "{r}");
+    }
+    let rec = rows.iter().find(|r| r["key"] == "recovery_ms").unwrap();
+    assert!(rec["diff"].as_str().unwrap().starts_with('-'), "{rec}");
+    assert!(rec["diff_text"].as_str().unwrap().starts_with('−'), "{rec}");
+}
+
 /// The rules: the store's (this fleet's plan has no elector: 0.1) unless the script's `rules`,
 /// `--config rules=...` or `--rules` say otherwise (`--rules` winning); a crash recovers by 0.3's
 /// timing in (38, 62) s (timing-0.3.md §8 (a)); a bad value is refused naming the field.

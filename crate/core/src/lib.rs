@@ -122,6 +122,9 @@ pub use synth::{bench_fleet, max_min_ratio, runnable_split, Shape, SplitMix64};
 pub use diff::{
     diff, CapChange, Chronology, DecisionCheck, Diff, Figures, Identity, MemberChange, OwnerChange,
 };
+/// Markdown made from data, as every document writes store strings (the simulator's Timeline
+/// section too).
+pub use review::markdown_text;
 pub use review::{
     claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, find_splits, findings,
     fleet_chart, fleet_info, gauges, last_publish_ms, plan_csv, plan_document, plan_figures, plan_view,

@@ -16,6 +16,7 @@
 //! is a u64 count of milliseconds with saturating arithmetic; nothing reachable from the inputs
 //! panics, and a run that would exceed [`Options::max_events`] stops with an error instead.
 
+mod at;
 mod bench;
 mod config;
 mod crash;
@@ -31,15 +32,19 @@ mod parse;
 mod queue;
 mod run;
 mod script;
+mod section;
 mod setup;
 mod start;
 mod step;
 mod store;
+mod table;
 mod timing;
 mod track;
+mod words;
 mod worker;
 mod writes;
 
+pub use at::{FleetAt, FleetIndex, IdleAt, Initial, MemberAt, MemberState, PhaseCounts};
 pub use bench::bench_scenario;
 pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
@@ -54,4 +59,10 @@ pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,
     MAX_SCRIPT_BYTES, MAX_SCRIPT_EVENTS, MAX_UNTIL_MS,
 };
+pub use section::{
+    mark_text, mark_words, timeline_section, Mark, Names, RunError, RunSide, RunState, SectionImage,
+    SectionInput, Which, MARKS_LISTED,
+};
 pub use start::{Start, StartFrom};
+pub use table::{figures_table, value_text, FigureDef, FigureKind, FigureRow, FIGURES};
+pub use words::{binary_bytes, clock_text, duration_text, thousands};

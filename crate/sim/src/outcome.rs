@@ -1,7 +1,7 @@
 //! What a simulation produces: the timeline, each split's state intervals, the headline figures
 //! and the final state (for checking it against the decision core).
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use spate_planner_core::{ClaimKind, RulesChoice, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -9,6 +9,22 @@ use std::rc::Rc;
 /// Serializes a u64 that may exceed 2^53 as a decimal string.
 pub(crate) fn as_string<S: Serializer, T: std::fmt::Display>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&v.to_string())
+}
+
+/// Reads a u128 written as a decimal string (as [`as_string`] writes it) or as an integer.
+fn from_string<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        Number(u64),
+    }
+    match Either::deserialize(d)? {
+        Either::Number(n) => Ok(u128::from(n)),
+        Either::Text(t) => t
+            .parse()
+            .map_err(|_| serde::de::Error::custom(format!("{t:?} is not an integer in 0..2^128"))),
+    }
 }
 
 /// Why a worker gave a split up.
@@ -239,7 +255,7 @@ pub struct Interval {
 
 /// Why a split does not run at the end of a simulation (`docs/simulator.md`, "Recovery"), read
 /// from the final state in this order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stuck {
     /// Quarantined: its attempts ran out.
@@ -263,18 +279,19 @@ pub enum Stuck {
 }
 
 /// A split the events took that does not run at the end, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NotRecovered {
     pub split: String,
     pub reason: Stuck,
     /// The process its lease names (leased by one gone), its departed owner (withheld), or the
     /// member it is assigned to (pending).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member: Option<String>,
 }
 
-/// The headline figures (`docs/simulator.md`, "Figures").
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// The headline figures (`docs/simulator.md`, "Figures"). Read back (`Deserialize`) from a
+/// simulation document's `figures`, for the table comparing two runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Figures {
     /// From the first scripted event until every split the events took runs again (or has
     /// completed) and keeps running to the end; `None` if one does not (`not_recovered` says
@@ -295,7 +312,7 @@ pub struct Figures {
     /// Sum over runnable splits of the time nobody read them.
     pub idle_split_ms: u64,
     /// The same, each split weighted by `max(1, weight)`.
-    #[serde(serialize_with = "as_string")]
+    #[serde(serialize_with = "as_string", deserialize_with = "from_string")]
     pub idle_weighted: u128,
     /// Attempts consumed: reclaims, expired takeovers, quarantines and failures.
     pub attempts_burned: u64,

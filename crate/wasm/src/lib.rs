@@ -24,9 +24,11 @@ mod review;
 mod tables;
 #[cfg(feature = "testing")]
 mod testing;
+mod timeline;
 
 pub use planner::Planner;
 pub use replay::Replay;
+pub use timeline::SimRun;
 
 /// Talc instead of Rust's default wasm allocator (dlmalloc): reading a 100,000-split job makes
 /// millions of small allocations, and dlmalloc's `malloc` was the largest single cost of it.

@@ -6,12 +6,13 @@
 //! two most recent analyses are cached, so the what-if and its baseline are not planned again.
 
 use crate::js::{error, to_js};
+use crate::timeline::SimRun;
 use spate_planner_core::{
     analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, freshness,
     next_claims, plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob,
     Scenario, ScenarioError, Snapshot, SnapshotError,
 };
-use spate_planner_sim::{simulate, Options, Script, SimError, Start};
+use spate_planner_sim::{simulate, Options, Outcome, Script, SimError, Start};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -83,6 +84,15 @@ pub struct Planner {
 }
 
 impl Planner {
+    /// A simulation of this fleet under a script's text: its start, its script, its outcome.
+    fn simulated(&self, script: &str) -> Result<(Start, Script, Outcome), JsValue> {
+        let script = Script::parse(script).map_err(|e| sim_error(&e))?;
+        let rules = script.rules_for(&self.fleet);
+        let start = Start::with_rules(&self.fleet, script.start, rules).map_err(|e| sim_error(&e))?;
+        let o = simulate(&start, &script, &Options::default()).map_err(|e| sim_error(&e))?;
+        Ok((start, script, o))
+    }
+
     pub(crate) fn new(fleet: Fleet) -> Planner {
         Planner {
             fleet,
@@ -337,11 +347,16 @@ impl Planner {
     /// in ms are numbers; weights are decimal strings). The fleet follows the script's `rules`,
     /// else the release the store names.
     pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
-        let script = Script::parse(script).map_err(|e| sim_error(&e))?;
-        let rules = script.rules_for(&self.fleet);
-        let start = Start::with_rules(&self.fleet, script.start, rules).map_err(|e| sim_error(&e))?;
-        let o = simulate(&start, &script, &Options::default()).map_err(|e| sim_error(&e))?;
+        let (_, _, o) = self.simulated(script)?;
         Ok(o.to_json().to_string())
+    }
+
+    /// The same simulation kept for the Timeline's scrubber: its document, and the fleet at any
+    /// instant (`FleetIndex`, docs/simulator.md "The fleet at an instant").
+    #[wasm_bindgen(js_name = simulateRun)]
+    pub fn simulate_run(&self, script: &str) -> Result<SimRun, JsValue> {
+        let (start, script, o) = self.simulated(script)?;
+        Ok(SimRun::new(&o, &start, &script))
     }
 
     /// The store under what applies of `scenario` planned by Spate 0.1's rules and by 0.3's,

@@ -1,9 +1,10 @@
-// The Timeline's part of the Markdown report: runs the script if its run is not there yet, and
-// draws each configuration's chart as a small stand-alone SVG in the colours of the theme shown.
+// The Timeline's part of the Markdown report: runs the script if its run is not there yet, draws
+// each configuration's chart as a small stand-alone SVG in the colours of the theme shown, and
+// asks the simulator to write the section (`timelineSection`).
 import { hasTimeline, configNames } from '../shared/script.js';
 import { chartViews, viewMax, idleMax, defaultMode, eventWindow } from '../shared/series.js';
 import { timelineSvg } from './svg.js';
-import { timelineSection } from '../shared/report.js';
+import { sectionInput } from '../shared/report.js';
 import { humanBytes } from '../../common/shared/format.js';
 
 /** The theme's colours for a stand-alone chart. */
@@ -41,5 +42,6 @@ export async function timelineMarkdown(controller, host) {
   const run = await controller.timeline.request();
   const now = controller.state;
   const images = run?.status === 'done' ? timelineImages(run, run.timeline, host) : [];
-  return timelineSection({ timeline: run?.timeline ?? now.timeline, run, defaults: now.simDefaults, images });
+  const input = sectionInput({ timeline: run?.timeline ?? now.timeline, run, images });
+  return controller.ask('timelineSection', { input });
 }

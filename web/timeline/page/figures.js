@@ -1,7 +1,7 @@
 // The simulation's headline figures: configuration A, and with a comparison B and the difference
 // B − A (changed values marked). Each cell keeps the document's exact value in data-value.
 import { el, attrs } from '../../common/page/dom.js';
-import { figureRows } from '../shared/figures.js';
+import { figureCells } from '../shared/figures.js';
 import { recoverySentences, stuckText } from '../shared/recovery.js';
 import { effective, withOverrides } from '../shared/script.js';
 import { thousands } from '../../common/shared/format.js';
@@ -14,9 +14,9 @@ function cell(text, raw, cls) {
   return td;
 }
 
-/** The table of a run: { a, b } models; hasEvents: whether the script has any (recovery needs one). */
-export function figuresTable(run, hasEvents) {
-  const rows = figureRows(run.a.figures, run.b?.figures ?? null, { hasEvents });
+/** The table of a run: { a, b } models and `table`, the simulator's rows of their figures. */
+export function figuresTable(run) {
+  const rows = figureCells(run.table);
   const t = el('table', undefined, 'figures-table tl-figures');
   t.append(el('caption', run.b ? 'Headline figures of configurations A and B' : 'Headline figures', 'visually-hidden'));
   const head = el('tr');
@@ -30,7 +30,7 @@ export function figuresTable(run, hasEvents) {
     tr.append(attrs(el('th', r.label), { scope: 'row' }));
     tr.append(attrs(cell(r.a, r.rawA), { 'data-config': 'A' }));
     if (run.b) {
-      const changed = r.diff !== 'same' && r.diff !== '—' ? 'changed' : undefined;
+      const changed = r.changed ? 'changed' : undefined;
       tr.append(attrs(cell(r.b, r.rawB, changed), { 'data-config': 'B' }), attrs(el('td', r.diff, changed), { 'data-config': 'diff' }));
     }
     body.append(tr);

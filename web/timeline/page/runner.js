@@ -1,8 +1,9 @@
 // Runs the Timeline's script in the worker, configuration A then B, and commits the run through
 // the controller. A newer request supersedes an older one: the worker finishes the simulation it
 // is in (it cannot be interrupted), its result is dropped, and the newest script runs next;
-// requests made meanwhile collapse into that one. Every failure is committed as the run's error.
-import { scriptText, withOverrides, hasTimeline } from '../shared/script.js';
+// requests made meanwhile collapse into that one. The figures of A and B and their difference
+// come from the simulator too (`figuresTable`): the run keeps them as `table`. Every failure is committed as the run's error.
+import { scriptText, withOverrides, hasEvents } from '../shared/script.js';
 import { isSuperseded } from '../../common/shared/messages.js';
 
 /** The scripts a state asks for: [{ which, text }], B only when it is compared. */
@@ -82,6 +83,13 @@ export class TimelineRunner {
       }
       if (this.again || generation !== this.controller.state.generation) return null;
     }
+    try {
+      run.table = await this.controller.ask('figuresTable', { a: run.a.figures, b: run.b?.figures ?? null, hasEvents: hasEvents(state.timeline.script) });
+    } catch (e) {
+      if (this.again || isSuperseded(e) || generation !== this.controller.state.generation) return null;
+      return this.commit({ ...run, status: 'error', which: 'A', error: { which: 'A', message: e.message || String(e), code: e.code || 'internal', path: e.path || '' } });
+    }
+    if (this.again || generation !== this.controller.state.generation) return null;
     return this.commit({ ...run, status: 'done', which: null, ms: performance.now() - run.since });
   }
 

@@ -1,74 +1,37 @@
-// The Markdown report's Timeline section: the script (configuration A) and B's settings, both
-// configurations' figures with the difference, and the charts as SVG images (data URIs). No DOM:
-// the images come in as SVG text.
-import { scriptText, overridesText, configNames, duration, effective, clock } from './script.js';
-import { figureRows } from './figures.js';
-import { markText } from './marks.js';
+// What the review document's Timeline section is written from: the script (configuration A),
+// B's overrides, the configurations' names, the run and the charts as SVG text. The simulator
+// writes the section (`timelineSection`, crate/sim/src/section.rs), escaping every name; this
+// only gathers its input. No DOM.
+import { scriptText, overridesText, configNames } from './script.js';
 
-/** A fenced code block that no backtick run inside `text` can close. */
-export function fenced(text, lang = '') {
-  const longest = (String(text).match(/`+/g) || []).reduce((m, x) => Math.max(m, x.length), 0);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${lang}`, String(text), fence];
+/** One configuration of a finished run: its document's figures and rules note, and its marks. */
+function side(model) {
+  return {
+    figures: model.figures,
+    rules_note: model.rules?.note ?? null,
+    marks: model.marks.map((m) => ({ t_ms: m.t, kind: m.kind, who: m.who.map(String) })),
+  };
 }
 
-/** Text that Markdown shows as it is (its punctuation escaped). */
-function plain(s) {
-  return String(s).replace(/[\\`*_[\]<>|#]/g, '\\$&').replace(/[\r\n]+/g, ' ');
-}
-
-function pipeSafe(s) {
-  return String(s).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-}
-
-/** UTF-8 text as base64 (for a data URI). */
-export function base64(text) {
-  const bytes = new TextEncoder().encode(text);
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin);
-}
-
-function figuresLines(run, names, hasEvents) {
-  const rows = figureRows(run.a.figures, run.b?.figures ?? null, { hasEvents });
-  if (!run.b) return ['| figure | value |', '| --- | --- |', ...rows.map((r) => `| ${r.label} | ${r.a} |`)];
-  return [`| figure | ${pipeSafe(names.A)} | ${pipeSafe(names.B)} | B − A |`, '| --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.label} | ${r.a} | ${r.b} | ${r.diff} |`)];
+function runInput(run) {
+  if (!run || run.status === 'running') return { status: 'not_run' };
+  if (run.status === 'error') {
+    const e = run.error;
+    return { status: 'error', error: { which: e.which, message: String(e.message), code: String(e.code), path: e.path || null } };
+  }
+  return { status: 'done', a: side(run.a), b: run.b ? side(run.b) : null };
 }
 
 /**
- * The section: { timeline (the script state), run (its run: done, error, or null), defaults
- * (the simulator's defaults for the snapshot, Planner.simDefaults),
- * images: [{ which, svg (text), range ([from, to] ms shown, or none: the whole run) }] }.
+ * The input of `timelineSection`: { timeline (the script state), run (its run: done, error, or
+ * null), images: [{ which, svg (text), range ([from, to] ms shown, or none: the whole run) }] }.
  */
-export function timelineSection({ timeline, run, defaults, images = [] }) {
-  const names = configNames(timeline);
-  const until = effective(timeline.script, 'until_ms', defaults);
-  const lines = ['## Timeline', '',
-    `What the timing simulator (\`spate-planner simulate\`) replays on this snapshot: ${duration(until)} of heartbeats, lease expiry, the rebalance delay, elections, claims and drains for the events below.`,
-    '', '### Script', '', ...fenced(scriptText(timeline.script), 'json')];
-  if (timeline.b) lines.push('', `Configuration B runs the same script with: \`${overridesText(timeline.b)}\` (${names.B.slice(3)}).`);
-  if (!run || run.status === 'running') {
-    lines.push('', '_Not simulated in the page: run `spate-planner simulate SNAPSHOT --script script.json`._', '');
-    return lines.join('\n');
-  }
-  if (run.status === 'error') {
-    const e = run.error;
-    lines.push('', `**Configuration ${e.which} could not be simulated:** ${plain(e.message)} (code \`${e.code}\`${e.path ? `, at \`${e.path}\`` : ''}).`, '');
-    return lines.join('\n');
-  }
-  const hasEvents = Array.isArray(timeline.script.events) && timeline.script.events.length > 0;
-  lines.push('', '### Figures', '');
-  for (const [which, model] of [['A', run.a], ...(run.b ? [['B', run.b]] : [])]) {
-    if (model.rules?.note) lines.push(`${run.b ? `${which}: ` : ''}timing and decisions of ${plain(model.rules.note)}.`, '');
-  }
-  lines.push(...figuresLines(run, names, hasEvents));
-  for (const img of images) {
-    const span = img.range ? `, ${clock(img.range[0])} to ${clock(img.range[1])}` : '';
-    lines.push('', `![${plain(names[img.which])}: each member's load over time and the idle work${span}](data:image/svg+xml;base64,${base64(img.svg)})`);
-  }
-  const marks = run.a.marks.slice(0, 40).map((m) => `- ${plain(markText(m))}`);
-  if (marks.length) lines.push('', `Events of A${run.a.marks.length > 40 ? ' (the first 40)' : ''}:`, '', ...marks);
-  lines.push('');
-  return lines.join('\n');
+export function sectionInput({ timeline, run, images = [] }) {
+  return {
+    script: scriptText(timeline.script),
+    b: timeline.b ? overridesText(timeline.b) : null,
+    names: configNames(timeline),
+    run: runInput(run),
+    images: images.map((i) => ({ which: i.which, svg: i.svg, range: i.range ?? null })),
+  };
 }

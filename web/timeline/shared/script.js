@@ -46,6 +46,11 @@ export function hasTimeline(t) {
   return (Array.isArray(events) && events.length > 0) || Object.keys(rest).length > 0 || t.b !== null;
 }
 
+/** True when the script has events (without any, a run has no recovery to measure). */
+export function hasEvents(script) {
+  return Array.isArray(script?.events) && script.events.length > 0;
+}
+
 function invalid(message) {
   return Object.assign(new Error(message), { code: 'invalid_script', path: '$' });
 }

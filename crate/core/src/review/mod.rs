@@ -12,7 +12,7 @@ mod findings;
 mod fleet_chart;
 mod gauges;
 mod markdown;
-mod markdown_text;
+pub mod markdown_text;
 mod plan_sections;
 mod tables;
 

@@ -1,0 +1,93 @@
+//! The Timeline's tables and documents, from the simulator (`spate-planner-sim`): the figures
+//! of configurations A and B with the difference, and the review document's Timeline section.
+//! Each is one call into the simulator and one conversion. A simulation kept ([`SimRun`],
+//! `Planner.simulateRun`) answers the fleet at any instant.
+
+use crate::js::{error, to_js};
+use spate_planner_sim::{
+    figures_table, timeline_section, Figures, FleetIndex, Outcome, Script, SectionInput, Start,
+};
+use wasm_bindgen::prelude::*;
+
+/// A simulation document's `figures` (as `JSON.parse` of `Planner.simulate` gives them;
+/// `idle_weighted` a decimal string), read exactly.
+fn figures_of(which: &str, v: JsValue) -> Result<Figures, JsValue> {
+    serde_wasm_bindgen::from_value(v).map_err(|e| {
+        error(
+            "invalid_figures",
+            &format!("the figures of configuration {which} cannot be read: {e}"),
+            Some(which),
+        )
+    })
+}
+
+/// The headline figures of configuration A, and of B with the difference B − A when `b` is
+/// not null (`spate-planner simulate --compare`'s `figures_table`): rows of key, label, kind,
+/// help, the values as decimal strings and in words. `has_events`: whether the script has
+/// events (a recovery without a value is then "not recovered", else "no events").
+#[wasm_bindgen(js_name = figuresTable, unchecked_return_type = "FigureRow[]")]
+pub fn figures_table_js(
+    #[wasm_bindgen(unchecked_param_type = "SimFigures")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SimFigures | null")] b: JsValue,
+    has_events: bool,
+) -> Result<JsValue, JsValue> {
+    let a = figures_of("A", a)?;
+    let b = match b.is_null() || b.is_undefined() {
+        true => None,
+        false => Some(figures_of("B", b)?),
+    };
+    to_js(&figures_table(&a, b.as_ref(), has_events))
+}
+
+/// The review document's Timeline section (Markdown): from A's script text, B's overrides text,
+/// the configurations' names, the run (`{status: "not_run"}`, `{status: "error", error}` or
+/// `{status: "done", a, b}`, each side its document's `figures`, `rules_note` and marks) and the
+/// charts as SVG text (`images`), which it inlines as data URIs. Every string from the store or
+/// the script is escaped as the core's review document escapes it.
+#[wasm_bindgen(js_name = timelineSection)]
+pub fn timeline_section_js(
+    #[wasm_bindgen(unchecked_param_type = "TimelineSectionInput")] input: JsValue,
+) -> Result<String, JsValue> {
+    let input: SectionInput = serde_wasm_bindgen::from_value(input).map_err(|e| {
+        error(
+            "invalid_section",
+            &format!("the Timeline section's input cannot be read: {e}"),
+            None,
+        )
+    })?;
+    Ok(timeline_section(&input))
+}
+
+/// A simulation kept for the Timeline's scrubber: its document (as `Planner.simulate` gives it)
+/// and the fleet at any instant.
+#[wasm_bindgen]
+pub struct SimRun {
+    doc: String,
+    index: FleetIndex,
+}
+
+impl SimRun {
+    pub(crate) fn new(o: &Outcome, start: &Start, script: &Script) -> SimRun {
+        SimRun {
+            doc: o.to_json().to_string(),
+            index: FleetIndex::new(o, start, script),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl SimRun {
+    /// The document of `spate-planner simulate --json`.
+    pub fn document(&self) -> String {
+        self.doc.clone()
+    }
+
+    /// The fleet at `t_ms` (past the end: at the end): each member's state, load, lanes and
+    /// draining, the leader, the splits per phase, the idle splits (since when, held before by
+    /// whom) and their weight; u64 values as decimal strings.
+    #[wasm_bindgen(js_name = fleetAt, unchecked_return_type = "FleetAt")]
+    pub fn fleet_at(&self, t_ms: f64) -> Result<JsValue, JsValue> {
+        // a negative or NaN time is 0, a time beyond u64 the end (the cast saturates)
+        to_js(&self.index.at(t_ms as u64))
+    }
+}
