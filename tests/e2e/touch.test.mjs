@@ -120,6 +120,21 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
+test('every tile shows its whole title at 390, 768, 1400 and 2560 px (a cut title hides what the tile measures)', async () => {
+  for (const [width, height] of [[390, 844], [768, 1024], [1400, 900], [2560, 1440]]) {
+    await withPage({ width, height }, async (page) => {
+      if (width < 600) await page.locator('.strip-line').click(); // the phone's strip opens to its tiles
+      const labels = await page.locator('.tile .label').evaluateAll((ls) => ls.map((l) => ({
+        text: l.textContent, shown: l.offsetParent !== null, cut: l.scrollWidth > l.clientWidth + 1,
+        clear: (() => { const i = l.closest('.tile-cell')?.querySelector('.tile-info'); if (!i) return true; const a = l.getBoundingClientRect(); const b = i.getBoundingClientRect(); const text = document.createRange(); text.selectNodeContents(l); return [...text.getClientRects()].every((r) => r.right <= b.left + 0.5 || r.bottom <= b.top || r.top >= b.bottom); })(),
+      })));
+      assert.ok(labels.length >= 6 && labels.every((l) => l.shown), `${width}: ${JSON.stringify(labels)}`);
+      assert.deepEqual(labels.filter((l) => l.cut).map((l) => l.text), [], `${width} px: no title cut`);
+      assert.deepEqual(labels.filter((l) => !l.clear).map((l) => l.text), [], `${width} px: no title under its ? button`);
+    });
+  }
+});
+
 test('768 × 1024 by touch: the strip shows its tiles, a tap on a row filters and shows the figures, a tile\'s ? shows its words', async () => {
   await withPage({ width: 768, height: 1024, touch: true }, async (page) => {
     assert.equal(await page.locator('.strip-line').isVisible(), false);
