@@ -98,6 +98,21 @@ test('sweep: every step is the plan of its what-if, applied through the what-if 
     // the tab's first look runs the default sweep (members added 0..8)
     await page.waitForSelector('.sweep[data-has-result="true"]', { timeout: 30000 });
     assert.equal(await page.locator('.sweep-table tbody tr').count(), 9);
+    // the chart's words sit where it draws them: every label inside the chart, each x tick under
+    // its value (an HTML rule for the fleet chart's ticks once moved the SVG's by half its width)
+    const placed = await page.locator('.sweep-svg').evaluate((svg) => {
+      const box = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect());
+      const outside = texts.filter((r) => r.left < box.left - 1 || r.right > box.right + 1).length;
+      const scale = box.width / svg.viewBox.baseVal.width;
+      const off = [...svg.querySelectorAll('text.tick[text-anchor="middle"]')].map((t) => {
+        const r = t.getBoundingClientRect();
+        return Math.abs((r.left + r.right) / 2 - box.left - Number(t.getAttribute('x')) * scale);
+      });
+      return { outside, ticks: off.length, worst: Math.max(...off) };
+    });
+    assert.equal(placed.outside, 0, 'no label outside the chart');
+    assert.ok(placed.ticks >= 3 && placed.worst < 2, `x ticks under their values: ${JSON.stringify(placed)}`);
 
     const added = await runSweep(page, { axis: 'add_members', from: 0, to: 4 });
     const fromCli = await cliJson(['sweep', fleet, '--add-members', '0..4', '--max-over-mean', '1.05', '--json']);
