@@ -187,6 +187,18 @@ fn revisions_of(snap: &Snapshot) -> Revisions {
     }
 }
 
+/// Line `n` read as `T`; text cut short is `truncated`, anything else not `what` is
+/// `invalid_field`, the line named.
+fn read_line<'a, T: serde::Deserialize<'a>>(n: usize, text: &'a str, what: &str) -> Result<T, SnapshotError> {
+    serde_json::from_str(text).map_err(|e| {
+        let code = match e.is_eof() {
+            true => ErrorCode::Truncated,
+            false => ErrorCode::InvalidField,
+        };
+        at_line(code, n, "", format!("not {what}: {}", crate::json::message(&e)))
+    })
+}
+
 /// Reading, line by line.
 struct Reader {
     rec: Recording,
@@ -198,19 +210,7 @@ struct Reader {
 
 impl Reader {
     fn header(&mut self, n: usize, text: &str) -> Result<(), SnapshotError> {
-        let h: RecordingHeader = serde_json::from_str(text).map_err(|e| {
-            let code = if e.is_eof() {
-                ErrorCode::Truncated
-            } else {
-                ErrorCode::InvalidField
-            };
-            at_line(
-                code,
-                n,
-                "",
-                format!("not a recording header: {}", crate::json::message(&e)),
-            )
-        })?;
+        let h: RecordingHeader = read_line(n, text, "a recording header")?;
         if h.format != RECORDING_FORMAT {
             let code = if h.format.starts_with("spate-planner-recording/") {
                 ErrorCode::UnsupportedFormat
@@ -245,19 +245,7 @@ impl Reader {
     }
 
     fn item(&mut self, n: usize, text: &str) -> Result<(), SnapshotError> {
-        let it: ItemIn = serde_json::from_str(text).map_err(|e| {
-            let code = if e.is_eof() {
-                ErrorCode::Truncated
-            } else {
-                ErrorCode::InvalidField
-            };
-            at_line(
-                code,
-                n,
-                "",
-                format!("not a recording line: {}", crate::json::message(&e)),
-            )
-        })?;
+        let it: ItemIn = read_line(n, text, "a recording line")?;
         let what = match (it.state, it.change, it.status, it.reason) {
             (Some(raw), None, None, Some(reason)) => {
                 let snapshot = Snapshot::parse(raw.get()).map_err(|e| nested(e, n, "state"))?;
