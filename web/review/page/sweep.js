@@ -44,6 +44,9 @@ function form(onRun, onFail, today) {
   const targets = el('div', undefined, 'row');
   targets.append(field('Target: max/mean at most', ratio), field('Target: queued splits at most', queued));
   f.append(what, targets, crashField, crashHint, error);
+  // a sweep that lands while the person edits the form (the first one, say) leaves their edit
+  let editing = false;
+  for (const i of [axis, from, to, cap, crash]) i.addEventListener('input', () => { editing = true; });
   axis.addEventListener('change', async () => {
     const chosen = axis.value;
     capField.hidden = chosen !== 'add_members';
@@ -61,6 +64,7 @@ function form(onRun, onFail, today) {
   f.addEventListener('submit', (e) => {
     e.preventDefault();
     error.textContent = '';
+    editing = false;
     const said = (err) => { if (!isSuperseded(err)) error.textContent = `${err.message} (${err.code})`; };
     try {
       // a refusal of the range (the core's bound on steps, say) is said here, beside the form;
@@ -81,8 +85,9 @@ function form(onRun, onFail, today) {
       return null;
     }
   };
-  /** The form showing the sweep shown (a link's, say): its axis and range. */
+  /** The form showing the sweep shown (a link's, say): its axis and range, unless the person is editing it. */
   const show = (p) => {
+    if (editing) return;
     axis.value = p.axis;
     from.value = String(p.from);
     to.value = String(p.to);
