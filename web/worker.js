@@ -11,7 +11,7 @@ import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
 import { ReplayJob, recordingBytes } from './live/worker/replay.js';
 import { reviewOps } from './review/worker/ops.js';
-import { simulateModel } from './timeline/worker/simulate.js';
+import { simulateModel, KeptRuns } from './timeline/worker/simulate.js';
 import { transferables } from './timeline/shared/model.js';
 
 const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
@@ -28,6 +28,8 @@ let poisoned = null;
 let live = null;
 /** A recording replayed (live/worker/replay.js), or null. */
 let replay = null;
+/** The Timeline's runs kept for its scrubber (of the snapshot loaded). */
+const scrubbed = new KeptRuns();
 
 function fail(code, message) {
   return Object.assign(new Error(message), { code });
@@ -107,6 +109,7 @@ const ops = {
     planner = next;
     loaded = generation;
     kept = { text: null, moves: [], reasons: [] };
+    scrubbed.clear();
     live?.close();
     live = input.live || null;
     live?.started(next, info);
@@ -219,11 +222,26 @@ const ops = {
     return live.save(planner, Date.now());
   },
 
-  /** The Timeline: a script simulated on the snapshot, reduced to what the page draws (its typed arrays transferred). */
-  simulate({ script }) {
-    const model = simulateModel(planner, guard, script);
+  /**
+   * The Timeline: a script simulated on the snapshot as configuration `which`, reduced to what
+   * the page draws (its typed arrays transferred); the run is kept for the scrubber (`runId`).
+   */
+  simulate({ script, which }) {
+    let runId = 0;
+    const model = simulateModel(planner, guard, script, (run) => { runId = scrubbed.keep(which, run); });
+    model.runId = runId;
     transfers.set(model, transferables(model));
     return model;
+  },
+
+  /**
+   * The fleet at `t` (ms) of the kept run `runId` (`SimRun.fleetAt`), with at most `idleLimit`
+   * idle splits listed; refused as stale once that run was replaced.
+   */
+  fleetAt({ runId, t, idleLimit }) {
+    const run = scrubbed.get(runId);
+    if (!run) throw fail('stale', 'the simulation asked about was replaced by a newer one');
+    return guard(() => run.fleetAt(t, idleLimit));
   },
 
   /** The headline figures of A (and B, with B − A) in rows: the simulator's table (`figuresTable`). */

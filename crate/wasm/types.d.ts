@@ -273,7 +273,7 @@ export interface TimelineSectionSide {
   figures: SimFigures; rules_note: string | null;
   marks: { t_ms: number; kind: string; who: string[] }[];
 }
-/** `SimRun.fleetAt(t)`: the fleet at an instant of a kept simulation (docs/simulator.md). */
+/** `SimRun.fleetAt(t, idleLimit?)`: the fleet at an instant of a kept simulation (docs/simulator.md); `idle` at most `idleLimit` long, the counts whole. */
 export interface FleetAt {
   t_ms: U64; leader: string | null;
   counts: { running: U64; draining: U64; idle: U64; completed: U64; quarantined: U64 };

@@ -6,7 +6,7 @@
 // fleet (byte weights). Per run: the worker's busy time (the wasm simulation, the reduction to
 // series, the round trip with the copy to the page), the main thread's time to draw the result
 // and to the next painted frame, the longest main-thread task while it ran, and a scrubber step
-// (A alone, then A and B).
+// to the frame painted with the worker's answer (A alone, then A and B).
 // Then the fleet, the demo's 20,000 splits on 200 members, for the scrubber at that size.
 //   node tests/bench/timeline.mjs [REPEATS] [steady|demo|big]   (a name: only that fleet)
 import { mkdtemp } from 'node:fs/promises';
@@ -57,12 +57,18 @@ async function once(url) {
     return { ...c.state.timelineRun.a.timing, drawMs: Number(d.drawMs), paintMs: Number(d.paintMs), longest: window.__longest, claims: c.state.timelineRun.a.figures.claims };
   });
   const scrubStep = () => page.evaluate(async () => {
-    const s = document.querySelector('spate-planner').shadowRoot.querySelector('.tl-fleet input[type=range]');
+    const fleet = document.querySelector('spate-planner').shadowRoot.querySelector('.tl-fleet');
+    const s = fleet.querySelector('input[type=range]');
     const times = [];
     for (let v = 30; v < 600; v += 30) {
       const t0 = performance.now();
       s.value = String(v);
       s.dispatchEvent(new Event('input'));
+      // the worker's answer drawn (the fleet's data-t is set then), then the frame painted
+      await new Promise((done) => {
+        const seen = new MutationObserver(() => { if (fleet.dataset.t === String(v * 1000)) { seen.disconnect(); done(); } });
+        seen.observe(fleet, { attributes: true, attributeFilter: ['data-t'] });
+      });
       await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
       times.push(performance.now() - t0);
     }

@@ -382,6 +382,16 @@ test('10,000 splits × 100 members: busy while the worker simulates, a newer scr
     await drawn(page, n);
     assert.equal(await page.locator('.tl-error').count(), 0);
     assert.deepEqual(await pageFigures(page, 'A'), (await cliFigures(page, 'big-seed-5', [], big.file)).figures);
+    // the worker fails the fleet at an instant: said where the fleet was, no other time's left
+    await page.evaluate(() => document.querySelector('spate-planner').failNextForTest('fleetAt'));
+    await page.locator('.tl-jumps button', { hasText: 'end' }).click();
+    await page.locator('.tl-at [role=alert]').waitFor();
+    assert.equal(await page.locator('.tl-at').textContent(), 'The fleet at 2:00 could not be read: fleetAt failed (forced by the test build) (forced)');
+    assert.equal(await page.locator('.tl-members').isHidden(), true);
+    await page.locator('.tl-jumps button', { hasText: 'start' }).click();
+    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('.tl-fleet').dataset.t === '0');
+    assert.match(await page.locator('.tl-at').textContent(), /^A at 0:00: .* 0 idle/);
+    assert.equal(await page.locator('.tl-members').isVisible(), true);
     assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();

@@ -36,26 +36,53 @@ async function ask(id, op, args) {
 test("the Timeline's model crosses to the page with its typed arrays transferred, not copied", async () => {
   await ask(1, 'load', { source: { kind: 'demo', splits: 300, members: 6, seed: 4 } });
   const script = scriptText({ seed: '7', until_ms: 120000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }] });
-  const { message, transfer, received } = await ask(2, 'simulate', { script });
+  const { message, transfer, received } = await ask(2, 'simulate', { script, which: 'A' });
   const sent = message.value;
   const model = received.value;
   // every typed array's buffer is in the transfer list, each once
-  const arrays = [model.load, model.lanes, model.idleLoad, model.idleCount, model.splits.weight, model.splits.offsets, model.splits.from, model.splits.to, model.splits.phase, model.splits.member];
+  const arrays = [model.load, model.lanes, model.idleLoad, model.idleCount];
   assert.equal(transfer.length, new Set(transfer).size);
   assert.equal(transfer.length, transferables(model).length);
-  assert.ok(transfer.length >= 6, `${transfer.length} buffers`);
+  assert.ok(transfer.length >= 2, `${transfer.length} buffers`);
   // moved: the worker's arrays are detached, the page's hold the values
-  for (const [i, a] of [sent.load, sent.lanes, sent.idleLoad, sent.idleCount, sent.splits.weight, sent.splits.offsets, sent.splits.from, sent.splits.to, sent.splits.phase, sent.splits.member].entries()) {
+  for (const [i, a] of [sent.load, sent.lanes, sent.idleLoad, sent.idleCount].entries()) {
     assert.equal(a.buffer.byteLength, 0, `array ${i} of the worker's model is detached`);
   }
   assert.ok(arrays.every((a) => a.buffer.byteLength > 0));
-  assert.equal(model.splits.offsets.length, model.splits.ids.length + 1);
-  assert.equal(model.splits.offsets[model.splits.ids.length], model.splits.from.length);
+  assert.equal(model.load.length, model.members.length * model.buckets);
   assert.ok(model.figures.idle_split_ms > 0 && model.marks[0].kind === 'crash');
   // an answer with no typed arrays goes as before, nothing transferred
   const plain = await ask(3, 'analyse', { scenario: emptyScenario() });
   assert.deepEqual(plain.transfer, []);
   assert.equal(plain.received.value.failures.length, 0);
+});
+
+/** The worker's answer to a request that fails: its error. */
+async function refused(id, op, args) {
+  await self.onmessage({ data: { id, op, generation: 1, ...args } });
+  const answer = posted.filter((p) => p.message.id === id && !p.message.progress).at(-1);
+  assert.equal(answer.message.ok, false, `${op} is refused`);
+  return answer.message.error;
+}
+
+test('the scrubber asks the worker for the fleet at an instant of the kept runs (A and B); a replaced run is refused as stale', async () => {
+  const crash = { seed: '7', until_ms: 120000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }] };
+  const a = (await ask(20, 'simulate', { script: scriptText(crash), which: 'A' })).received.value;
+  const b = (await ask(21, 'simulate', { script: scriptText({ ...crash, config: { rebalance_delay_ms: 0 } }), which: 'B' })).received.value;
+  assert.ok(a.runId > 0 && b.runId > a.runId);
+  // both kept: each answers for its own configuration (B claims sooner: no rebalance delay)
+  const atA = (await ask(22, 'fleetAt', { runId: a.runId, t: 15000 })).received.value;
+  const atB = (await ask(23, 'fleetAt', { runId: b.runId, t: 15000 })).received.value;
+  assert.equal(atA.t_ms, '15000');
+  assert.ok(Number(atA.counts.idle) > Number(atB.counts.idle), `A ${atA.counts.idle} idle, B ${atB.counts.idle}`);
+  assert.equal(atA.members.find((m) => m.name === 'worker-02').state, 'crashed');
+  // at most idleLimit listed, all counted
+  const one = (await ask(24, 'fleetAt', { runId: a.runId, t: 15000, idleLimit: 1 })).received.value;
+  assert.deepEqual([one.idle.length, one.counts.idle], [1, atA.counts.idle]);
+  // a new run of A replaces both: the old ids are stale, the new one answers
+  const a2 = (await ask(25, 'simulate', { script: scriptText({ ...crash, seed: '8' }), which: 'A' })).received.value;
+  for (const [id, runId] of [[26, a.runId], [27, b.runId]]) assert.equal((await refused(id, 'fleetAt', { runId, t: 0 })).code, 'stale');
+  assert.equal((await ask(28, 'fleetAt', { runId: a2.runId, t: 0 })).received.value.t_ms, '0');
 });
 
 test("the worker's plan is the core's policy for changes that do not apply: listed, the rest planned, the baseline beside", async () => {

@@ -84,10 +84,16 @@ impl SimRun {
 
     /// The fleet at `t_ms` (past the end: at the end): each member's state, load, lanes and
     /// draining, the leader, the splits per phase, the idle splits (since when, held before by
-    /// whom) and their weight; u64 values as decimal strings.
+    /// whom) and their weight; u64 values as decimal strings. `idle_limit`: at most that many
+    /// idle splits listed, the first in split order (`counts.idle` and `idle_weight` count them
+    /// all); absent: every one.
     #[wasm_bindgen(js_name = fleetAt, unchecked_return_type = "FleetAt")]
-    pub fn fleet_at(&self, t_ms: f64) -> Result<JsValue, JsValue> {
+    pub fn fleet_at(&self, t_ms: f64, idle_limit: Option<u32>) -> Result<JsValue, JsValue> {
         // a negative or NaN time is 0, a time beyond u64 the end (the cast saturates)
-        to_js(&self.index.at(t_ms as u64))
+        let mut fleet = self.index.at(t_ms as u64);
+        if let Some(limit) = idle_limit {
+            fleet.idle.truncate(limit as usize);
+        }
+        to_js(&fleet)
     }
 }

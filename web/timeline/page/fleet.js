@@ -1,29 +1,35 @@
 // The scrubber and the fleet at its time: a slider over the run (arrow keys step a second), and
 // for each configuration who leads, how many splits run, drain or sit idle, each member's state,
-// load and lanes, and the idle splits (since when, who held them before).
+// load and lanes, and the idle splits (since when, who held them before). The fleet at an
+// instant is the simulator's (SimRun.fleetAt on the runs the worker keeps), asked for the newest
+// time only: while an answer is on its way, later scrubs collapse into one, and an answer for
+// runs no longer shown is dropped.
 import { el, attrs, button, input, scrollArea, table } from '../../common/page/dom.js';
-import { fleetAt, mostIdleMs } from '../shared/at.js';
+import { mostIdleMs } from '../shared/at.js';
 import { clock, duration } from '../shared/script.js';
 import { humanBytes, thousands, plural } from '../../common/shared/format.js';
+import { isSuperseded } from '../../common/shared/messages.js';
 
 const IDLE_SHOWN = 50;
 
 function summaryText(which, f) {
   const c = f.counts;
-  const idleWeight = f.idle.reduce((s, x) => s + x.weight, 0);
-  return `${which} at ${clock(f.t)}: ${f.leader ? `${f.leader} leads` : 'no leader'}; ${thousands(c.running)} running, ${thousands(c.draining)} draining, `
-    + `${thousands(c.idle)} idle (${humanBytes(BigInt(Math.round(idleWeight)))}), ${thousands(c.quarantined)} quarantined, ${thousands(c.completed)} completed.`;
+  const n = (k) => thousands(Number(c[k]));
+  return `${which} at ${clock(Number(f.t_ms))}: ${f.leader ? `${f.leader} leads` : 'no leader'}; ${n('running')} running, ${n('draining')} draining, `
+    + `${n('idle')} idle (${humanBytes(BigInt(f.idle_weight))}), ${n('quarantined')} quarantined, ${n('completed')} completed.`;
 }
 
+const STATES = { running: 'running', crashed: 'crashed', stopped: 'stopped', not_started: 'not started' };
+
 function stateText(m) {
-  return m.state === 'running' ? (m.leader ? 'running, leads' : 'running') : m.state;
+  return m.state === 'running' && m.leader ? 'running, leads' : STATES[m.state];
 }
 
 function memberCells(byName, name) {
   return [name, ...byName.flatMap((map) => {
     const m = map.get(name);
     if (!m) return ['—', '', ''];
-    return [stateText(m), humanBytes(BigInt(Math.round(m.load))), m.draining ? `${m.lanes} (${m.draining} draining)` : String(m.lanes)];
+    return [stateText(m), humanBytes(BigInt(m.load)), Number(m.draining) ? `${m.lanes} (${m.draining} draining)` : String(m.lanes)];
   })];
 }
 
@@ -53,20 +59,26 @@ function memberTable(host) {
   };
 }
 
+/** The idle splits of one configuration: the first IDLE_SHOWN listed (the worker sends no more), the rest counted. */
 function idleBlock(which, f) {
   const d = attrs(el('div', undefined, 'tl-idle-block'), { 'data-config': which });
-  d.append(el('h4', `${which}: ${plural(f.idle.length, 'idle split')}`));
-  if (!f.idle.length) { d.append(el('p', 'every runnable split is read', 'hint')); return d; }
-  const rows = f.idle.slice(0, IDLE_SHOWN).map((x) => [x.id, humanBytes(BigInt(Math.round(x.weight))), `${clock(x.since)} (${duration(f.t - x.since)})`, x.last ?? '—']);
+  const count = Number(f.counts.idle);
+  d.append(el('h4', `${which}: ${plural(count, 'idle split')}`));
+  if (!count) { d.append(el('p', 'every runnable split is read', 'hint')); return d; }
+  const t = Number(f.t_ms);
+  const rows = f.idle.map((x) => [x.id, humanBytes(BigInt(x.weight)), `${clock(Number(x.since_ms))} (${duration(t - Number(x.since_ms))})`, x.last ?? '—']);
   const area = scrollArea(`${which}: idle splits`, 'scroll tl-idle-scroll');
   area.append(table(['split', 'size', 'idle since', 'held before by'], rows, 'data', `${which}: idle splits`));
   d.append(area);
-  if (f.idle.length > IDLE_SHOWN) d.append(el('p', `… and ${thousands(f.idle.length - IDLE_SHOWN)} more`, 'hint'));
+  if (count > f.idle.length) d.append(el('p', `… and ${thousands(count - f.idle.length)} more`, 'hint'));
   return d;
 }
 
-/** onScrub(t): the slider or a button asks for time t (ms). */
-export function createTimelineFleet({ onScrub }) {
+/**
+ * onScrub(t): the slider or a button asks for time t (ms); ask(runId, t, idleLimit): the
+ * worker's answer for the fleet of a kept run at t (a promise).
+ */
+export function createTimelineFleet({ onScrub, ask }) {
   const node = attrs(el('section', undefined, 'tl-fleet'), { 'aria-labelledby': 'tl-fleet-title' });
   const title = attrs(el('h3', 'The fleet at a moment'), { id: 'tl-fleet-title' });
   const slider = input('range', { min: '0', max: '600', step: '1', value: '0', 'aria-label': 'time of the fleet shown (seconds)' });
@@ -82,6 +94,42 @@ export function createTimelineFleet({ onScrub }) {
   let runs = null;
   const drawMembers = memberTable(members);
 
+  /** Asks the fleets of `shown` at t and draws them, unless other runs are shown by then. */
+  async function fetchAndDraw(shown, t) {
+    let fleets;
+    try {
+      fleets = await Promise.all(shown.map(async (r) => ({ which: r.which, f: await ask(r.model.runId, Math.min(t, r.model.endMs), IDLE_SHOWN) })));
+    } catch (e) {
+      if (shown !== runs || isSuperseded(e)) return;
+      // said where the fleet was; no fleet of another time is left beside it
+      summary.replaceChildren(attrs(el('p', `The fleet at ${clock(t)} could not be read: ${e.message} (${e.code || 'internal'})`, 'form-error'), { role: 'alert' }));
+      members.hidden = true;
+      idle.hidden = true;
+      return;
+    }
+    if (shown !== runs) return;
+    members.hidden = false;
+    idle.hidden = false;
+    summary.replaceChildren(...fleets.map(({ which, f }) => el('p', summaryText(which, f))));
+    drawMembers(fleets);
+    idle.replaceChildren(...fleets.map(({ which, f }) => idleBlock(which, f)));
+    node.dataset.t = String(t);
+  }
+
+  // the newest time asked for, with whoever waits for it; one request at a time
+  let wanted = null;
+  let asking = false;
+  async function pump() {
+    asking = true;
+    while (wanted) {
+      const { t, waiting } = wanted;
+      wanted = null;
+      await fetchAndDraw(runs, t);
+      for (const done of waiting) done();
+    }
+    asking = false;
+  }
+
   return {
     node,
     /** New runs: [{ which, model }]; the jumps offered are the start, each run's most idle moment, the end. */
@@ -92,17 +140,16 @@ export function createTimelineFleet({ onScrub }) {
       const most = runs.map((r) => [`${r.which}: most idle`, mostIdleMs(r.model)]);
       jumps.replaceChildren(...[['start', 0], ...most, ['end', end]].map(([label, t]) => button(`${label} (${clock(t)})`, () => onScrub(t))));
     },
-    /** Shows the fleet at t (ms). */
+    /** Shows the fleet at t (ms); resolves once it is drawn (or a later time replaced it). */
     at(t) {
-      if (!runs) return;
+      if (!runs) return Promise.resolve();
       slider.value = String(Math.round(t / 1000));
       slider.setAttribute('aria-valuetext', `${clock(t)} (${duration(t)})`);
       time.textContent = `t = ${clock(t)}`;
-      const fleets = runs.map((r) => ({ which: r.which, f: fleetAt(r.model, Math.min(t, r.model.endMs)) }));
-      summary.replaceChildren(...fleets.map(({ which, f }) => el('p', summaryText(which, f))));
-      drawMembers(fleets);
-      idle.replaceChildren(...fleets.map(({ which, f }) => idleBlock(which, f)));
-      node.dataset.t = String(t);
+      return new Promise((done) => {
+        wanted = { t, waiting: [...(wanted?.waiting ?? []), done] };
+        if (!asking) pump();
+      });
     },
   };
 }

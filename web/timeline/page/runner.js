@@ -74,7 +74,7 @@ export class TimelineRunner {
       this.commit({ ...run, which, previous: previous && { a: previous.a, b: previous.b } });
       const t0 = performance.now();
       try {
-        const model = await this.controller.ask('simulate', { script: text });
+        const model = await this.controller.ask('simulate', { script: text, which });
         model.timing = { ...model.timing, roundTripMs: performance.now() - t0 };
         run[which === 'A' ? 'a' : 'b'] = model;
       } catch (e) {

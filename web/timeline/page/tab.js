@@ -58,14 +58,17 @@ export function createTimeline(ctx) {
   let t = 0;
   let moved = false;
   let frame = 0;
-  const apply = () => { frame = 0; charts.cursor(t); fleet.at(t); };
+  const apply = () => { frame = 0; charts.cursor(t); return fleet.at(t); };
+  // the fleet is asked for at once (it keeps one request in flight, the newest time next); the
+  // chart's cursor moves on the next frame
   const scrub = (next) => {
     t = Math.round(next / 1000) * 1000;
     moved = true;
-    if (!frame) frame = requestAnimationFrame(apply);
+    fleet.at(t);
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; charts.cursor(t); });
   };
   const charts = createTimelineCharts({ onScrub: scrub, onError: (e) => problem.replaceChildren(errorBox({ which: null, message: `the chart could not be drawn: ${e.message}`, code: e.code || 'internal', path: '' }, () => charts.redraw())) });
-  const fleet = createTimelineFleet({ onScrub: scrub });
+  const fleet = createTimelineFleet({ onScrub: scrub, ask: (runId, at, idleLimit) => controller.ask('fleetAt', { runId, t: at, idleLimit }) });
   results.append(figures, charts.node, fleet.node);
   results.hidden = true;
   node.append(intro, setup, status, problem, results);
@@ -101,7 +104,7 @@ export function createTimeline(ctx) {
     fleet.show(runs);
     const end = Math.max(...runs.map((r) => r.model.endMs));
     if (!moved || t > end) t = mostIdleMs(run.a);
-    apply();
+    const fleetDrawn = apply();
     results.hidden = false;
     if (reveal) {
       // asked for by the fleet chart's "crash at t = 0": the headline result, not the settings
@@ -110,8 +113,10 @@ export function createTimeline(ctx) {
       figures.focus({ preventScroll: true });
     }
     const drawMs = performance.now() - t0;
-    // after the next frame is painted: the time from the run's arrival to pixels
-    requestAnimationFrame(() => setTimeout(() => {
+    // after the next frame is painted with the fleet at the scrubber's time (the worker's
+    // answer): the time from the run's arrival to pixels
+    requestAnimationFrame(() => setTimeout(async () => {
+      await fleetDrawn;
       const paintMs = performance.now() - t0;
       status.textContent = timingText(run, state, paintMs);
       node.dataset.paintMs = paintMs.toFixed(1);

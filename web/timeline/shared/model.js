@@ -1,11 +1,10 @@
 // A simulation document (`spate-planner simulate --json`) turned into what the Timeline draws:
 // per-member load and lanes and the idle work per time bucket (averages over each bucket, so a
-// series' area is exactly its split-seconds), the split intervals as compact typed arrays (the
-// scrubber reads the fleet at any instant from them), who is alive and who leads when, and the
-// event marks. Built in the worker (timeline/worker/simulate.js), read on the page; no DOM, no
-// wasm.
+// series' area is exactly its split-seconds) and the event marks. Built in the worker
+// (timeline/worker/simulate.js), read on the page; no DOM, no wasm. The fleet at an instant is
+// not here: the worker keeps the simulator's run and asks it (SimRun.fleetAt).
 
-export const PHASES = ['running', 'draining', 'idle', 'completed', 'quarantined'];
+const PHASES = ['running', 'draining', 'idle', 'completed', 'quarantined'];
 const PHASE_CODE = Object.fromEntries(PHASES.map((p, i) => [p, i]));
 
 /** Most buckets a series has (the chart draws one point per bucket). */
@@ -62,11 +61,8 @@ function memberNames(doc, initial) {
   return names;
 }
 
-/**
- * The split intervals as typed arrays: split s has intervals offsets[s] .. offsets[s+1]-1;
- * owner0[s]: its owner in the snapshot (who held it before a first idle interval), or null.
- */
-function compactSplits(doc, index, weightOf, ownerOf) {
+/** The split intervals as typed arrays: split s has intervals offsets[s] .. offsets[s+1]-1. */
+function compactSplits(doc, index, weightOf) {
   const ids = Object.keys(doc.splits);
   let total = 0;
   for (const id of ids) total += doc.splits[id].length;
@@ -76,7 +72,6 @@ function compactSplits(doc, index, weightOf, ownerOf) {
   const phase = new Uint8Array(total);
   const member = new Int32Array(total);
   const weight = new Float64Array(ids.length);
-  const owner0 = ids.map(ownerOf);
   let j = 0;
   ids.forEach((id, s) => {
     offsets[s] = j;
@@ -90,7 +85,7 @@ function compactSplits(doc, index, weightOf, ownerOf) {
     }
   });
   offsets[ids.length] = j;
-  return { ids, weight, offsets, from, to, phase, member, owner0 };
+  return { ids, weight, offsets, from, to, phase, member };
 }
 
 /** Per-member load and lanes, and idle weight and count, as bucket averages. */
@@ -119,39 +114,6 @@ function series(splits, members, buckets, step, end) {
   };
 }
 
-/** Alive intervals per member ([from, to) and how each ended) and the leader over time. */
-function lives(doc, names, initial, leader0) {
-  const alive = new Map(names.map((n) => [n, []]));
-  const open = new Map(initial.map((n) => [n, 0]));
-  const close = (n, t, how) => {
-    if (!open.has(n)) return;
-    alive.get(n).push({ from: open.get(n), to: t, end: how });
-    open.delete(n);
-  };
-  const leaders = [];
-  let lead = leader0 && open.has(leader0) ? { member: leader0, from: 0 } : null;
-  const closeLeader = (t) => { if (lead) { leaders.push({ ...lead, to: t }); lead = null; } };
-  for (const e of doc.timeline) {
-    const t = e.t_ms;
-    if (e.event === 'crashed' || e.event === 'stopped') {
-      close(e.member, t, e.event);
-      if (lead?.member === e.member) closeLeader(t);
-    } else if (e.event === 'started') {
-      close(e.member, t, 'crashed');
-      open.set(e.member, t);
-    } else if (e.event === 'leader_resigned' && lead?.member === e.member) {
-      closeLeader(t);
-    } else if (e.event === 'leader_elected') {
-      closeLeader(t);
-      lead = { member: e.member, from: t };
-    }
-  }
-  const end = doc.figures.end_ms;
-  for (const n of [...open.keys()]) close(n, end, null);
-  closeLeader(end);
-  return { alive: Object.fromEntries(alive), leaders };
-}
-
 const MARK_EVENTS = {
   crashed: 'crash', stopped: 'stop', started: 'start', cap_set: 'cap', leader_elected: 'election',
   splits_added: 'splits', failed: 'fail', ignored: 'ignored',
@@ -175,29 +137,26 @@ export function marksOf(doc, firstEventMs) {
 
 /**
  * The model of one run. doc: the parsed simulation document; weightOf(id): a split's weight
- * (a number); ownerOf(id): its owner in the snapshot (or null); members: the snapshot's member
- * names; leader: the snapshot's leader; firstEventMs: the first scripted event's time (null
- * without events).
+ * (a number); members: the snapshot's member names; firstEventMs: the first scripted event's
+ * time (null without events).
  */
-export function timelineModel(doc, { weightOf, ownerOf = () => null, members = [], leader = null, firstEventMs = null }) {
+export function timelineModel(doc, { weightOf, members = [], firstEventMs = null }) {
   const end = doc.figures.end_ms;
   const step = bucketMs(end);
   const buckets = Math.max(1, Math.ceil(end / step));
   const names = memberNames(doc, members);
   const index = new Map(names.map((n, i) => [n, i]));
-  const splits = compactSplits(doc, index, weightOf, ownerOf);
-  const s = series(splits, names.length, buckets, step, end);
-  const { alive, leaders } = lives(doc, names, members, leader);
+  const s = series(compactSplits(doc, index, weightOf), names.length, buckets, step, end);
   return {
     rules: { rules: doc.rules, source: doc.rules_source, note: doc.rules_note },
     figures: doc.figures, endMs: end, stepMs: step, buckets, members: names, firstEventMs, ...s,
-    splits, alive, leaders, marks: marksOf(doc, firstEventMs),
+    marks: marksOf(doc, firstEventMs),
     counts: { claims: doc.claims.length, quarantines: doc.quarantines.length, elections: doc.elections.length, events: doc.timeline.length },
   };
 }
 
 /** The typed arrays of a model, for a zero-copy postMessage. */
 export function transferables(m) {
-  const arrays = [m.load, m.lanes, m.idleLoad, m.idleCount, m.splits.weight, m.splits.offsets, m.splits.from, m.splits.to, m.splits.phase, m.splits.member];
+  const arrays = [m.load, m.lanes, m.idleLoad, m.idleCount];
   return [...new Set(arrays.map((a) => a.buffer))];
 }
