@@ -1,13 +1,15 @@
 //! `serve`'s connections: HTTP/1.1 with two timeouts, so that no client holds a connection, or
 //! the memory behind it, for ever (docs/live-protocol.md, "Limits").
 //!
-//! - **Headers:** a request's headers must arrive whole within [`HEADER_READ`] of the
-//!   connection's opening or of the end of the previous response on it. That one timer closes
-//!   slowloris connections (headers never finished) and idle keep-alive connections alike.
+//! - **Headers:** a request's headers must arrive whole within [`Timeouts::header_read`]
+//!   (`--header-timeout`, 10 s) of the connection's opening or of the end of the previous
+//!   response on it. That one timer closes slowloris connections (headers never finished) and
+//!   idle keep-alive connections alike.
 //! - **Writes:** a write that stays blocked (the client's socket buffer full, the client not
-//!   reading) for [`WRITE_STALL`] closes the connection. This is the policy for slow readers: a
-//!   page that falls behind the live stream is resynced (`live/sse.rs`), one that stops reading
-//!   is dropped, and what it held (its share of a snapshot's text) is freed.
+//!   reading) for [`Timeouts::write_stall`] (`--write-timeout`, 30 s) closes the connection. This
+//!   is the policy for slow readers: a page that falls behind the live stream is resynced
+//!   (`live/sse.rs`), one that stops reading is dropped, and what it held (its share of a
+//!   snapshot's text) is freed.
 
 use axum::serve::Listener;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -16,8 +18,14 @@ use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use tokio_io_timeout::TimeoutStream;
 
-pub const HEADER_READ: Duration = Duration::from_secs(10);
-pub const WRITE_STALL: Duration = Duration::from_secs(30);
+/// How long a connection may keep the server waiting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// For a request's headers to arrive whole.
+    pub header_read: Duration,
+    /// For a blocked write to make progress.
+    pub write_stall: Duration,
+}
 
 /// Listens on `ip`:`port` (`port` 0 picks a free one). Beyond loopback, says on standard error
 /// that nothing here authenticates a client: the server belongs behind the team's proxy.
@@ -40,14 +48,15 @@ pub async fn bind(ip: IpAddr, port: u16) -> Result<(tokio::net::TcpListener, Soc
 }
 
 /// Serves `app` on every connection `listener` accepts, until the process ends.
-pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router) {
+pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router, limits: Timeouts) {
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ);
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read);
     loop {
         // Accept errors (too many open files, ...) are waited out by axum's listener.
         let (tcp, _) = Listener::accept(&mut listener).await;
         let mut io = TimeoutStream::new(tcp);
-        io.set_write_timeout(Some(WRITE_STALL));
+        io.set_write_timeout(Some(limits.write_stall));
         let conn = http.serve_connection(TokioIo::new(Box::pin(io)), TowerToHyperService::new(app.clone()));
         tokio::spawn(async move {
             // A connection's end (closed, timed out, broken) concerns only that client.

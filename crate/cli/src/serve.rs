@@ -129,6 +129,15 @@ pub struct Listen {
     /// Serve the dashboard from this directory instead of the copy built into the binary.
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// Seconds a client has to send a request's headers, from the connection's opening or the
+    /// end of the previous answer on it; then the connection is closed (slowloris and idle
+    /// keep-alive connections alike).
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Seconds a write to a client may stay blocked (the client stopped reading) before the
+    /// connection is closed and what it held is freed.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub write_timeout: u64,
 }
 
 impl Listen {
@@ -143,6 +152,14 @@ impl Listen {
             None => return Err(format!("no dashboard was built into this binary: {fix}")),
         };
         Ok((hosts, source))
+    }
+
+    /// How long a connection may keep the server waiting (`--header-timeout`, `--write-timeout`).
+    fn timeouts(&self) -> crate::listen::Timeouts {
+        crate::listen::Timeouts {
+            header_read: std::time::Duration::from_secs(self.header_timeout),
+            write_stall: std::time::Duration::from_secs(self.write_timeout),
+        }
     }
 
     /// Binds the listening socket.
@@ -161,7 +178,7 @@ impl Listen {
             self.base_path.wrap(app),
             hosts.on_port(bound.port()).bound_to(bound.ip()),
         );
-        crate::listen::serve(listener, app).await;
+        crate::listen::serve(listener, app, self.timeouts()).await;
     }
 }
 
@@ -440,6 +457,36 @@ mod tests {
         assert_eq!(asset_path("/../etc/passwd"), None);
         assert_eq!(asset_path("/pkg/../../x"), None);
         assert_eq!(asset_path("/a\\..\\b"), None);
+    }
+
+    /// `serve`'s connection options alone.
+    #[derive(clap::Parser)]
+    struct Only {
+        #[command(flatten)]
+        listen: Listen,
+    }
+
+    #[test]
+    fn a_connection_has_10_s_for_its_headers_and_30_s_for_a_blocked_write_unless_told() {
+        use clap::Parser;
+        use std::time::Duration;
+        let given =
+            |args: &[&str]| Only::try_parse_from([&["serve"], args].concat()).map(|o| o.listen.timeouts());
+        let secs = |h, w| crate::listen::Timeouts {
+            header_read: Duration::from_secs(h),
+            write_stall: Duration::from_secs(w),
+        };
+        assert_eq!(given(&[]).unwrap(), secs(10, 30));
+        assert_eq!(
+            given(&["--header-timeout", "2", "--write-timeout", "5"]).unwrap(),
+            secs(2, 5)
+        );
+        for bad in ["0", "3601", "-1", "1.5", "ten"] {
+            let e = given(&[&format!("--write-timeout={bad}")])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("--write-timeout"), "{bad}: {e}");
+        }
     }
 
     #[test]
