@@ -37,15 +37,31 @@ export function select(options, label) {
   return s;
 }
 
-/** Replaces a select's options, keeping its value when it is still offered. */
-export function setOptions(s, options) {
+/**
+ * Replaces a select's options, keeping its value when it is still offered. `keepGone`: a choice
+ * no longer offered (a member that left) stays chosen, marked so, rather than silently becoming
+ * the first option (what is done with it then is refused by name, never done to another).
+ */
+export function setOptions(s, options, { keepGone = false } = {}) {
   const keep = s.value;
+  const gone = keepGone && keep !== '' && !options.some(([v]) => v === keep);
   s.replaceChildren(...options.map(([value, text]) => {
     const o = el('option', text);
     o.value = value;
     return o;
   }));
-  if (options.some(([v]) => v === keep)) s.value = keep;
+  if (gone) {
+    const o = attrs(el('option', `${keep} (no longer in the fleet)`), { 'data-gone': '' });
+    o.value = keep;
+    s.append(o);
+    s.addEventListener('change', () => dropGone(s), { once: true });
+  }
+  if (gone || options.some(([v]) => v === keep)) s.value = keep;
+}
+
+/** Removes the choices setOptions kept although no longer offered, unless one is chosen. */
+export function dropGone(s) {
+  for (const o of [...s.options]) if (o.hasAttribute('data-gone') && !o.selected) o.remove();
 }
 
 /** A label with visible text around a control. */

@@ -15,10 +15,15 @@ export class ReplaySession {
     this.toStore = commit;
     this.inflight = null;
     this.wanted = null;
+    /** The moment being planned now, or null. */
+    this.planning = null;
     this.closed = false;
   }
 
   get live() { return this.c.state.live; }
+
+  /** The moment the person last asked for while it is not shown yet (null: the one shown is it). */
+  get target() { return this.wanted ?? this.planning; }
 
   commit(patch) {
     if (!this.closed) this.toStore(patch);
@@ -38,7 +43,15 @@ export class ReplaySession {
       const m = this.wanted;
       this.wanted = null;
       if (m === this.live.moment && this.c.state.ready) continue;
-      await this.frame(m).catch((e) => this.commit({ message: { ...errorMessage(e, `The moment ${m + 1} could not be planned; the plan shown is of moment ${this.live.moment + 1}`), fromLive: true } }));
+      this.planning = m;
+      try {
+        await this.frame(m);
+      } catch (e) {
+        this.planning = null; // the thumb goes back to the moment shown
+        this.commit({ message: { ...errorMessage(e, `The moment ${m + 1} could not be planned; the plan shown is of moment ${this.live.moment + 1}`), fromLive: true } });
+      } finally {
+        this.planning = null;
+      }
     }
   }
 

@@ -57,7 +57,8 @@ function createScrubber(controller) {
       if (!live.replay) return;
       const last = live.replay.moments - 1;
       slider.max = String(last);
-      slider.value = String(live.moment);
+      // while moments asked for are planned, the thumb stays where the person put it
+      slider.value = String(controller.live?.target ?? live.moment);
       slider.setAttribute('aria-valuetext', `moment ${live.moment + 1} of ${last + 1}, ${instant(live.at)}, revisions ${live.revisions}`);
       back.disabled = live.moment <= 0;
       next.disabled = live.moment >= last;

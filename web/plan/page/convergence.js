@@ -60,8 +60,11 @@ export function createConvergence(ctx) {
   const report = errorReporter(controller, 'The rounds could not be run');
   const run = button('Run rounds', async () => {
     run.disabled = true;
+    const planned = controller.state.result;
     try {
       const doc = await controller.ask('converge', { maxRounds: MAX_ROUNDS });
+      // the plan changed meanwhile (a what-if, a live frame): these rounds are of another one
+      if (controller.state.result !== planned) return;
       const { rounds } = doc;
       const rows = rounds.map((r) => [thousands(r.round), thousands(r.moves), humanBytes(r.weight_moved), thousands(r.improving_moves), r.bound_hit ? 'yes' : 'no', r.max_over_mean]);
       const area = scrollArea('convergence rounds');

@@ -47,8 +47,12 @@ function form(onRun, onFail, today) {
   // a sweep that lands while the person edits the form (the first one, say) leaves their edit
   let editing = false;
   for (const i of [axis, from, to, cap, crash]) i.addEventListener('input', () => { editing = true; });
+  // a range typed while today's value is asked for is the person's, not replaced by the default
+  let rangeTyped = 0;
+  for (const i of [from, to]) i.addEventListener('input', () => { rangeTyped++; });
   axis.addEventListener('change', async () => {
     const chosen = axis.value;
+    const typed = rangeTyped;
     capField.hidden = chosen !== 'add_members';
     let now = null;
     try {
@@ -56,7 +60,7 @@ function form(onRun, onFail, today) {
     } catch (err) {
       onFail(err);
     }
-    if (axis.value !== chosen) return; // another axis was chosen meanwhile
+    if (axis.value !== chosen || rangeTyped !== typed) return; // another axis chosen, or a range typed, meanwhile
     const range = defaultRange(chosen, now);
     from.value = String(range.from);
     to.value = String(range.to);

@@ -103,7 +103,7 @@ function addForm(controller) {
   return {
     node: form,
     /** Offers the snapshot's members and those the script starts. */
-    setMembers(names) { setOptions(inputs.member, names.map((n) => [n, n])); },
+    setMembers(names) { setOptions(inputs.member, names.map((n) => [n, n]), { keepGone: true }); },
   };
 }
 

@@ -40,24 +40,31 @@ export function createScriptBox(controller) {
   const a = attrs(document.createElement('textarea'), { 'aria-label': 'script of configuration A (JSON)', spellcheck: 'false', rows: 8 });
   const b = attrs(document.createElement('textarea'), { 'aria-label': "configuration B's settings (JSON; empty: no comparison)", spellcheck: 'false', rows: 2 });
   const error = attrs(el('p', '', 'form-error'), { role: 'alert' });
+  // text typed and not applied yet stays, whatever the store says meanwhile (a run, a live frame)
+  const edited = new Set();
+  const pending = el('p', '', 'hint tl-json-pending');
+  const said = () => { pending.textContent = edited.size ? 'Edited: Apply the script to run it.' : ''; };
+  for (const t of [a, b]) t.addEventListener('input', () => { edited.add(t); said(); });
   const apply = button('Apply the script', () => {
     error.textContent = '';
     try {
       const script = parseScript(a.value);
       const over = b.value.trim() ? parseOverrides(b.value) : null;
+      edited.clear();
+      said();
       controller.setTimeline({ script, b: over }, 'Timeline: script applied.');
     } catch (e) {
       error.textContent = `${e.message} (${e.code}${e.path ? ` at ${e.path}` : ''})`;
     }
   });
   const tools = scriptTools(controller);
-  box.append(field('A: the script', a, 'field tl-wide'), field("B: settings that differ from A's", b, 'field tl-wide'), apply, error, tools.node);
+  box.append(field('A: the script', a, 'field tl-wide'), field("B: settings that differ from A's", b, 'field tl-wide'), apply, pending, error, tools.node);
   return {
     node: box,
     update(t) {
       tools.update(t);
-      setValue(a, scriptText(t.script));
-      setValue(b, t.b ? overridesText(t.b) : '');
+      if (!edited.has(a)) setValue(a, scriptText(t.script));
+      if (!edited.has(b)) setValue(b, t.b ? overridesText(t.b) : '');
     },
   };
 }

@@ -1,7 +1,7 @@
 // The what-if forms. Each builds one change; the controller checks it with the core before
 // adding it, and a refused change is explained beside its own Apply button. Only members of
 // the current scenario are offered; split ids are suggested as you type.
-import { el, attrs, input, select, setOptions, field } from '../../common/page/dom.js';
+import { el, attrs, input, select, setOptions, dropGone, field } from '../../common/page/dom.js';
 import { parseBytes } from '../../common/shared/format.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 import { isSuperseded } from '../../common/shared/messages.js';
@@ -22,6 +22,21 @@ function count(value, what) {
  * One form: title, fields, Apply; its own error and result lines. `lines` collects every form's
  * result line (only the newest change's is shown: the panel clears them when the scenario moves).
  */
+/** The form's controls and their values. */
+function valuesOf(f) {
+  return new Map([...f.elements].filter((c) => 'value' in c && c.type !== 'submit').map((c) => [c, c.type === 'checkbox' ? c.checked : c.value]));
+}
+
+/** Back to their first values, the controls still as they were asked with (what the person typed meanwhile stays). */
+function resetUnchanged(f, asked) {
+  for (const [c, v] of asked) {
+    if ((c.type === 'checkbox' ? c.checked : c.value) !== v) continue;
+    if (c.type === 'checkbox') c.checked = c.defaultChecked;
+    else if (c.tagName === 'SELECT') { c.selectedIndex = Math.max(0, [...c.options].findIndex((o) => o.defaultSelected)); dropGone(c); }
+    else c.value = c.defaultValue;
+  }
+}
+
 function changeForm(ctx, lines, key, title, fields, make) {
   const f = attrs(el('form', undefined, 'change'), { 'data-form': key, 'aria-label': title });
   const error = attrs(el('p', '', 'form-error'), { role: 'alert' });
@@ -39,9 +54,10 @@ function changeForm(ctx, lines, key, title, fields, make) {
     apply.disabled = true;
     try {
       const change = make();
+      const asked = valuesOf(f);
       waiting('');
       await ctx.controller.addChange(change, waiting);
-      f.reset();
+      resetUnchanged(f, asked);
       done.textContent = ctx.controller.state.status;
       done.scrollIntoView({ block: 'nearest' });
     } catch (err) {
@@ -142,8 +158,8 @@ export function createForms(ctx) {
       if (key === offered) return;
       offered = key;
       const sorted = members.map((m) => m.name).sort(naturalCompare).map((n) => [n, n]);
-      setOptions(removeSelect, sorted);
-      setOptions(capSelect, sorted);
+      setOptions(removeSelect, sorted, { keepGone: true });
+      setOptions(capSelect, sorted, { keepGone: true });
     },
     /** The focused member (a chart click) picked in the Remove and Cap forms, its cap now shown. */
     prefill(member) {

@@ -53,6 +53,15 @@ function departedList(state, controller) {
   return [el('h3', 'Departed'), p, list];
 }
 
+/** The departed list drawn again; the checkbox that had the keyboard's focus has it again. */
+function redrawDeparted(host, state, controller) {
+  const active = host.getRootNode().activeElement;
+  const had = host.contains(active) ? active.closest('li[data-departed]')?.dataset.departed : null;
+  host.replaceChildren(...departedList(state, controller));
+  if (had === null || had === undefined) return;
+  [...host.querySelectorAll('li[data-departed]')].find((li) => li.dataset.departed === had)?.querySelector('input')?.focus({ preventScroll: true });
+}
+
 function capSetting(controller) {
   const cap = input('number', { min: '0', max: '4294967295', step: '1', 'aria-label': 'leader default cap' });
   cap.addEventListener('change', () => {
@@ -150,10 +159,11 @@ export function createWhatIf(ctx) {
         const v = state.result.view;
         forms.setMembers(v.report.members);
         settings.cap.placeholder = String(v.default_cap);
-        departed.replaceChildren(...departedList(state, controller));
+        redrawDeparted(departed, state, controller);
       }
       if (changed(prev, state, 'scenario')) {
-        settings.cap.value = state.scenario.defaultCap ?? '';
+        // a field being typed in (saved when it is left) keeps what is typed
+        if (!settings.cap.matches(':focus')) settings.cap.value = state.scenario.defaultCap ?? '';
         rulesField.rules.value = state.scenario.rules ?? '';
       }
       // the focused member (a chart click, a link's) picked in the forms; a later plan keeps what the person picked

@@ -1,0 +1,128 @@
+// What the person types is theirs until they apply it, whatever lands meanwhile (a plan, a run,
+// a live frame): in Debian's headless Chromium, served by the real binary. Each case makes the
+// landing happen after the edit on purpose (the controller's change held back, the store
+// updated), so the order never depends on the machine's speed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, withServedPage, ready, applyForm } from './browser.mjs';
+import { demo } from './review-fixtures.mjs';
+
+let chrome;
+let fleet;
+before(async () => {
+  chrome = await launch();
+  const work = await mkdtemp(join(tmpdir(), 'spate-edits-kept-'));
+  fleet = await demo(work, 'job.json', ['--splits', '300', '--members', '6', '--job', 'edits']);
+});
+after(async () => { await chrome?.close(); });
+
+const withPage = (fn) => withServedPage(chrome.browser, [fleet], fn);
+const plans = async (page) => Number(await page.getAttribute('spate-planner', 'data-plans'));
+
+/** Holds the controller's next addChange until `window.__release()` is called. */
+function holdNextChange(page) {
+  return page.evaluate(() => {
+    const c = document.querySelector('spate-planner').controller;
+    const real = c.addChange.bind(c);
+    c.addChange = async (...args) => {
+      c.addChange = real;
+      await new Promise((go) => { window.__release = go; });
+      return real(...args);
+    };
+  });
+}
+
+test('a what-if form: what is typed while its change is planned stays; the fields applied are cleared', async () => {
+  await withPage(async (page) => {
+    const n = await plans(page);
+    await holdNextChange(page);
+    await applyForm(page, 'add', { 'new member name': 'added-a', 'new member cap': '4' });
+    // while it waits: the next name typed, the cap left as applied
+    await page.locator('input[aria-label="new member name"]').fill('added-b');
+    await page.evaluate(() => window.__release());
+    await ready(page, n);
+    assert.match(await page.locator('form[data-form="add"] .form-done').textContent(), /added-a/);
+    assert.equal(await page.locator('input[aria-label="new member name"]').inputValue(), 'added-b');
+    assert.equal(await page.locator('input[aria-label="new member cap"]').inputValue(), '');
+  });
+});
+
+test('a member picked in a form that leaves the fleet stays picked, said to be gone, and applying names it; picking another drops it', async () => {
+  await withPage(async (page) => {
+    let n = await plans(page);
+    await page.locator('select[aria-label="member whose cap to change"]').selectOption('worker-03');
+    // worker-03 leaves by another way (the Remove form)
+    await applyForm(page, 'remove', { 'member to remove': 'worker-03' });
+    await ready(page, n);
+    n = await plans(page);
+    const cap = page.locator('select[aria-label="member whose cap to change"]');
+    assert.equal(await cap.inputValue(), 'worker-03');
+    assert.equal(await cap.locator('option:checked').textContent(), 'worker-03 (no longer in the fleet)');
+    await page.locator('input[aria-label="new cap"]').fill('2');
+    await page.locator('form[data-form="cap"] button[type=submit]').click();
+    await page.locator('form[data-form="cap"] .form-error').filter({ hasText: /worker-03/ }).waitFor();
+    assert.match(await page.locator('form[data-form="cap"] .form-error').textContent(), /^Not added: .*worker-03/);
+    // another member picked: the gone one is no longer offered
+    await cap.selectOption('worker-01');
+    assert.deepEqual(await cap.locator('option[data-gone]').count(), 0);
+    assert.equal(await page.locator('select[aria-label="member to remove"] option[value="worker-03"]').count(), 0);
+  });
+});
+
+test("the Timeline's script box keeps an edit not applied when a run or another change lands; Apply runs the edit", async () => {
+  await withPage(async (page) => {
+    await page.locator('.tab[data-tab="timeline"]').click();
+    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run);
+    await page.locator('.tl-json summary').click();
+    const a = page.locator('textarea[aria-label="script of configuration A (JSON)"]');
+    const edit = '{"until_ms":120000,"events":[{"at_ms":5000,"op":"crash","member":"worker-02"}]}';
+    await a.fill(edit);
+    await a.blur();
+    assert.equal(await page.locator('.tl-json-pending').textContent(), 'Edited: Apply the script to run it.');
+    // a change lands in the store meanwhile (B compared, from the configuration)
+    await page.evaluate(() => {
+      const c = document.querySelector('spate-planner').controller;
+      c.setTimeline({ script: c.state.timeline.script, b: { rebalance_delay_ms: 0 } });
+    });
+    await page.waitForFunction(() => document.querySelector('spate-planner').controller.state.timelineRun?.status === 'done');
+    assert.equal(await a.inputValue(), edit);
+    // B's box, not edited, follows the store
+    assert.match(await page.locator('textarea[aria-label^="configuration B"]').inputValue(), /rebalance_delay_ms/);
+    await page.locator('button', { hasText: 'Apply the script' }).click();
+    assert.equal(await page.locator('.tl-json-pending').textContent(), '');
+    assert.deepEqual(await page.evaluate(() => document.querySelector('spate-planner').controller.state.timeline.script.events), [{ at_ms: 5000, op: 'crash', member: 'worker-02' }]);
+    // applied, the box follows the store again
+    await page.evaluate(() => {
+      const c = document.querySelector('spate-planner').controller;
+      c.setTimeline({ script: { ...c.state.timeline.script, seed: '9' }, b: c.state.timeline.b });
+    });
+    assert.match(await a.inputValue(), /"seed": ?"?9"?[,}]/);
+  });
+});
+
+test("a sweep range typed while today's value is asked for stays", async () => {
+  await withPage(async (page) => {
+    await page.locator('.tab[data-tab="sweep"]').click();
+    await page.waitForFunction(() => { const s = document.querySelector('spate-planner').controller.state; return s.sweep && !s.sweepRun; }, null, { timeout: 120000 });
+    // the worker's answer for today's value held back until the range is typed
+    await page.evaluate(() => {
+      const c = document.querySelector('spate-planner').controller;
+      const real = c.ask.bind(c);
+      c.ask = async (op, args) => {
+        if (op === 'sweepToday') await new Promise((go) => { window.__release = go; });
+        return real(op, args);
+      };
+    });
+    await page.locator('select[aria-label="what the sweep varies"]').selectOption('default_cap');
+    await page.locator('input[aria-label="sweep from"]').fill('3');
+    await page.locator('input[aria-label="sweep to"]').fill('9');
+    await page.waitForFunction(() => typeof window.__release === 'function');
+    await page.evaluate(() => window.__release());
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+    assert.equal(await page.locator('input[aria-label="sweep from"]').inputValue(), '3');
+    assert.equal(await page.locator('input[aria-label="sweep to"]').inputValue(), '9');
+  });
+});
