@@ -281,6 +281,15 @@ export interface FleetAt {
   idle: { id: string; weight: string; since_ms: U64; last: string | null }[];
   members: { name: string; state: "running" | "crashed" | "stopped" | "not_started"; leader: boolean; load: string; lanes: U64; draining: U64 }[];
 }
+/** `SimRun.series()`: the Timeline chart's series of a kept simulation (docs/simulator.md, "The chart's series"). */
+export interface SimSeries {
+  /** Every instance the run knows, in the order of `FleetAt.members`. */
+  members: string[]; stepMs: number; buckets: number; endMs: number;
+  /** Bucket means, members × buckets row by row: the weight and the number of splits each member reads. */
+  load: Float64Array; lanes: Float64Array;
+  /** Bucket means of the idle splits' weight and number. */
+  idleLoad: Float64Array; idleCount: Float64Array;
+}
 export interface SimClaim { t_ms: number; member: string; split: string; kind: ClaimKind; attempt: number; }
 export interface SimQuarantine { t_ms: number; member: string; split: string; }
 export interface SimElection { t_ms: number; member: string; }

@@ -8,7 +8,7 @@ import {
   parseScript, scriptText, withOverrides, setField, setOverride, readInput, inputText, effective, duration, clock,
   describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents, otherRelease,
 } from '../../web/timeline/shared/script.js';
-import { averager, bucketMs, timelineModel, marksOf } from '../../web/timeline/shared/model.js';
+import { timelineModel, marksOf } from '../../web/timeline/shared/model.js';
 import { mostIdleMs } from '../../web/timeline/shared/at.js';
 import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
 import { figureCells } from '../../web/timeline/shared/figures.js';
@@ -125,22 +125,6 @@ test('the event form: restarts keep the member\'s own cap, new members get fresh
   assert.deepEqual(eventsOf('crash', { ...v, at: '-2' }, ctx), [{ at_ms: -2000, op: 'crash', member: 'w1' }]);
 });
 
-test('bucket averages: each interval adds exactly value × time, whole buckets through the difference array', () => {
-  // buckets of 1000 ms over 3500 ms: the last one is 500 ms long
-  const a = averager(1, 4, 1000, 3500);
-  a.add(0, 500, 3250, 2); // half of bucket 0, buckets 1 and 2 whole, a quarter of bucket 3's 500 ms
-  a.add(0, 1200, 1300, 10); // inside bucket 1
-  const v = a.values();
-  assert.deepEqual([...v], [1, 2 + 1, 2, 1]);
-  const area = v.reduce((s, x, k) => s + x * Math.min(1000, 3500 - k * 1000), 0);
-  assert.equal(area, 2 * 2750 + 10 * 100);
-  assert.equal(bucketMs(600000), 1000);
-  assert.equal(bucketMs(3600000), 5000);
-  assert.equal(bucketMs(5000), 1000);
-  assert.equal(bucketMs(50), 1000);
-  assert.equal(bucketMs(2 ** 32), 7200000);
-});
-
 /** A small document: w1 crashes at 10 s; its split s2 is idle until w2 claims it at 40 s; s3 is quarantined at 50 s. */
 function smallDoc() {
   return {
@@ -163,22 +147,31 @@ function smallDoc() {
     },
   };
 }
-const WEIGHTS = { s1: 100, s2: 40, s3: 7 };
-const small = () => timelineModel(smallDoc(), { weightOf: (id) => WEIGHTS[id], members: ['w1', 'w2'], firstEventMs: 10000 });
+/** The series of smallDoc (weights s1 100, s2 40, s3 7), as SimRun.series gives them (the simulator's tests check how). */
+function smallSeries() {
+  const per = (f) => Float64Array.from({ length: 60 }, (_, k) => f(k));
+  const rows = (...r) => Float64Array.from(r.flatMap((x) => [...x]));
+  const zero = per(() => 0);
+  return {
+    members: ['w1', 'w2', 'n1', 'n2'], stepMs: 1000, buckets: 60, endMs: 60000,
+    load: rows(per((k) => (k < 10 ? 40 : 0)), per((k) => (k < 40 ? 100 : 140)), zero, zero),
+    lanes: rows(per((k) => (k < 10 ? 1 : 0)), per((k) => (k < 40 ? 1 : 2)), zero, zero),
+    idleLoad: per((k) => (k < 10 ? 7 : k < 40 ? 47 : k < 50 ? 7 : 0)),
+    idleCount: per((k) => (k < 10 ? 1 : k < 40 ? 2 : k < 50 ? 1 : 0)),
+  };
+}
+const small = () => timelineModel(smallDoc(), smallSeries(), 10000);
 
-test('the model: per-member load and lanes per second, idle weight and count, marks', () => {
-  const m = small();
-  assert.equal(m.stepMs, 1000);
-  assert.equal(m.buckets, 60);
+test('the model: the simulator\'s series as given, the document\'s figures and counts, the marks', () => {
+  const series = smallSeries();
+  const m = timelineModel(smallDoc(), series, 10000);
+  assert.deepEqual([m.stepMs, m.buckets, m.endMs], [1000, 60, 60000]);
   assert.deepEqual(m.members, ['w1', 'w2', 'n1', 'n2']);
-  const row = (arr, i) => [...arr.subarray(i * 60, (i + 1) * 60)];
-  assert.deepEqual(row(m.load, 0), Array.from({ length: 60 }, (_, k) => (k < 10 ? 40 : 0)));
-  assert.deepEqual(row(m.load, 1), Array.from({ length: 60 }, (_, k) => (k < 40 ? 100 : 140)));
-  assert.deepEqual(row(m.lanes, 1), Array.from({ length: 60 }, (_, k) => (k < 40 ? 1 : 2)));
-  assert.deepEqual([...m.idleCount], Array.from({ length: 60 }, (_, k) => (k < 10 ? 1 : k < 40 ? 2 : k < 50 ? 1 : 0)));
-  // the idle series integrates to the figure
-  assert.equal([...m.idleCount].reduce((s, v) => s + v * m.stepMs, 0), m.figures.idle_split_ms);
-  assert.equal([...m.idleLoad].reduce((s, v) => s + v * m.stepMs, 0), 7 * 50000 + 40 * 30000);
+  for (const k of ['load', 'lanes', 'idleLoad', 'idleCount']) assert.equal(m[k], series[k], `${k} is the series' own array (transferred, not copied)`);
+  assert.deepEqual(m.figures, smallDoc().figures);
+  assert.deepEqual(m.counts, { claims: 1, quarantines: 1, elections: 1, events: 5 });
+  const named = timelineModel({ ...smallDoc(), rules: '0.3', rules_source: 'script', rules_note: 'as the script says' }, series, 10000);
+  assert.deepEqual(named.rules, { rules: '0.3', source: 'script', note: 'as the script says' });
   assert.deepEqual(m.marks.map((x) => [x.t, x.kind, x.who.join()]), [[10000, 'crash', 'w1'], [20000, 'start', 'n1,n2'], [35000, 'election', 'w2'], [40000, 'recovered', '']]);
   assert.deepEqual(marksOf({ ...smallDoc(), figures: { ...smallDoc().figures, recovery_ms: null } }, 10000).map((x) => x.kind), ['crash', 'start', 'election']);
 });
@@ -363,7 +356,7 @@ test('runner: a failure is the run\'s error with the configuration, code and pat
   assert.ok(c.runs.every((r) => r.generation !== 4));
 });
 
-test('the real simulator: the reduction keeps its figures, its idle split-seconds, and each split where the document puts it', async () => {
+test('the real simulator: the model keeps its figures, and its series integrate to the document\'s split-seconds', async () => {
   const { loadPlanner } = await import('../wasm.mjs');
   const { simulateModel } = await import('../../web/timeline/worker/simulate.js');
   const { Planner } = await loadPlanner();
@@ -375,6 +368,15 @@ test('the real simulator: the reduction keeps its figures, its idle split-second
   assert.ok(doc.figures.idle_split_ms > 0 && doc.claims.length > 0);
   const idleMs = [...model.idleCount].reduce((s, v, k) => s + v * Math.min(model.stepMs, model.endMs - k * model.stepMs), 0);
   assert.ok(Math.abs(idleMs - doc.figures.idle_split_ms) < 1e-6 * doc.figures.idle_split_ms, `${idleMs} vs ${doc.figures.idle_split_ms}`);
+  // each member's lanes integrate to the time the document has it read a split
+  const held = new Map();
+  for (const list of Object.values(doc.splits)) for (const i of list) if (i.phase === 'running' || i.phase === 'draining') held.set(i.member, (held.get(i.member) ?? 0) + i.to_ms - i.from_ms);
+  model.members.forEach((name, m) => {
+    const row = model.lanes.subarray(m * model.buckets, (m + 1) * model.buckets);
+    const got = [...row].reduce((s, v, k) => s + v * Math.min(model.stepMs, model.endMs - k * model.stepMs), 0);
+    const want = held.get(name) ?? 0;
+    assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(1, want), `${name}: ${got} vs ${want}`);
+  });
   assert.ok(model.members.includes('new-01'));
   assert.equal(model.marks[0].kind, 'crash');
   assert.deepEqual(model.marks[0].who, ['worker-02']);

@@ -78,20 +78,20 @@ pub struct FleetAt<'a> {
 /// A run's split intervals and lives, compact, for asking the fleet at any instant.
 #[derive(Clone, Debug, Default)]
 pub struct FleetIndex {
-    members: Vec<String>,
-    ids: Vec<String>,
-    weight: Vec<u64>,
+    pub(crate) members: Vec<String>,
+    pub(crate) ids: Vec<String>,
+    pub(crate) weight: Vec<u64>,
     owner0: Vec<Option<String>>,
     /// Split `s` has intervals `offsets[s]..offsets[s + 1]`.
-    offsets: Vec<usize>,
-    from: Vec<u64>,
-    to: Vec<u64>,
-    phase: Vec<Phase>,
-    member: Vec<Option<usize>>,
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) from: Vec<u64>,
+    pub(crate) to: Vec<u64>,
+    pub(crate) phase: Vec<Phase>,
+    pub(crate) member: Vec<Option<usize>>,
     lives: Vec<Vec<Life>>,
     /// Who led when: member index, `[from, to)`.
     leaders: Vec<(usize, u64, u64)>,
-    end_ms: u64,
+    pub(crate) end_ms: u64,
 }
 
 /// What a run started from, as [`FleetIndex::from_parts`] reads it.

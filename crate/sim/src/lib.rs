@@ -33,6 +33,7 @@ mod queue;
 mod run;
 mod script;
 mod section;
+mod series;
 mod setup;
 mod start;
 mod step;
@@ -63,6 +64,7 @@ pub use section::{
     mark_text, mark_words, timeline_section, Mark, Names, RunError, RunSide, RunState, SectionImage,
     SectionInput, Which, MARKS_LISTED,
 };
+pub use series::{bucket_ms, Series, MAX_BUCKETS};
 pub use start::{Start, StartFrom};
 pub use table::{figures_table, value_text, FigureDef, FigureKind, FigureRow, FIGURES};
 pub use words::{binary_bytes, clock_text, duration_text, thousands};

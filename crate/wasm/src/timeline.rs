@@ -1,11 +1,12 @@
 //! The Timeline's tables and documents, from the simulator (`spate-planner-sim`): the figures
 //! of configurations A and B with the difference, and the review document's Timeline section.
 //! Each is one call into the simulator and one conversion. A simulation kept ([`SimRun`],
-//! `Planner.simulateRun`) answers the fleet at any instant.
+//! `Planner.simulateRun`) gives the chart's series and answers the fleet at any instant.
 
 use crate::js::{error, to_js};
+use js_sys::{Array, Float64Array, Object, Reflect};
 use spate_planner_sim::{
-    figures_table, timeline_section, Figures, FleetIndex, Outcome, Script, SectionInput, Start,
+    figures_table, timeline_section, Figures, FleetIndex, Outcome, Script, SectionInput, Start, MAX_BUCKETS,
 };
 use wasm_bindgen::prelude::*;
 
@@ -58,8 +59,8 @@ pub fn timeline_section_js(
     Ok(timeline_section(&input))
 }
 
-/// A simulation kept for the Timeline's scrubber: its document (as `Planner.simulate` gives it)
-/// and the fleet at any instant.
+/// A simulation kept for the Timeline: its document (as `Planner.simulate` gives it), the
+/// chart's series and the fleet at any instant.
 #[wasm_bindgen]
 pub struct SimRun {
     doc: String,
@@ -95,5 +96,30 @@ impl SimRun {
             fleet.idle.truncate(limit as usize);
         }
         to_js(&fleet)
+    }
+
+    /// The chart's series (docs/simulator.md, "The chart's series"): `members` (every instance
+    /// the run knows, in the order of `fleetAt`'s), `stepMs`, `buckets`, `endMs`, and as
+    /// Float64Arrays the bucket means of each member's `load` and `lanes` (members × buckets,
+    /// row by row) and of the idle splits' weight (`idleLoad`) and number (`idleCount`).
+    #[wasm_bindgen(unchecked_return_type = "SimSeries")]
+    pub fn series(&self) -> Result<JsValue, JsValue> {
+        let s = self.index.series(MAX_BUCKETS);
+        let out = Object::new();
+        let members: Array = s.members.iter().map(|m| JsValue::from_str(m)).collect();
+        let fields: [(&str, JsValue); 8] = [
+            ("members", members.into()),
+            ("stepMs", (s.step_ms as f64).into()),
+            ("buckets", (s.buckets as f64).into()),
+            ("endMs", (s.end_ms as f64).into()),
+            ("load", Float64Array::from(&s.load[..]).into()),
+            ("lanes", Float64Array::from(&s.lanes[..]).into()),
+            ("idleLoad", Float64Array::from(&s.idle_load[..]).into()),
+            ("idleCount", Float64Array::from(&s.idle_count[..]).into()),
+        ];
+        for (k, v) in fields {
+            Reflect::set(&out, &k.into(), &v)?;
+        }
+        Ok(out.into())
     }
 }

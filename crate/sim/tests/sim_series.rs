@@ -1,0 +1,193 @@
+//! The Timeline's chart series (docs/simulator.md, "The chart's series"): a run's end cut into at
+//! most 720 buckets of a round width; in each bucket, the time-weighted mean of the weight and the
+//! number of splits each member's process reads (running or draining) and of the idle splits.
+//! The rules checked: a bucket's mean is its area over its length (the last bucket may be
+//! shorter); a series' area over the run is its split-milliseconds, so the idle number's is the
+//! `idle_split_ms` figure and the idle weight's the `idle_weighted` figure.
+
+use spate_planner_sim::{
+    bench_scenario, bucket_ms, simulate, FleetIndex, Initial, Interval, Options, Phase, TimelineEvent, What,
+    MAX_BUCKETS,
+};
+use std::collections::BTreeMap;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+fn iv(from_ms: u64, to_ms: u64, phase: Phase, member: Option<&str>) -> Interval {
+    Interval {
+        from_ms,
+        to_ms,
+        phase,
+        member: member.map(str::to_string),
+    }
+}
+
+/// An index of `splits` (id → weight, intervals) with starting members `members`, ending at `end`.
+fn index(
+    members: &[&str],
+    timeline: &[TimelineEvent],
+    splits: &[(&str, u64, Vec<Interval>)],
+    end: u64,
+) -> FleetIndex {
+    let members: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+    let weights: BTreeMap<String, u64> = splits.iter().map(|s| (s.0.to_string(), s.1)).collect();
+    let intervals: BTreeMap<String, Vec<Interval>> =
+        splits.iter().map(|s| (s.0.to_string(), s.2.clone())).collect();
+    let weight_of = |id: &str| weights[id];
+    let owner_of = |_: &str| None;
+    let initial = Initial {
+        members: &members,
+        leader: None,
+        weight_of: &weight_of,
+        owner_of: &owner_of,
+    };
+    FleetIndex::from_parts(timeline, &intervals, end, &initial)
+}
+
+#[test]
+fn the_bucket_is_the_smallest_round_width_giving_at_most_720() {
+    assert_eq!(MAX_BUCKETS, 720);
+    assert_eq!(bucket_ms(600_000, 720), 1_000, "600 one-second buckets");
+    assert_eq!(bucket_ms(720_000, 720), 1_000);
+    assert_eq!(bucket_ms(720_001, 720), 2_000);
+    assert_eq!(bucket_ms(3_600_000, 720), 5_000);
+    assert_eq!(bucket_ms(5_000, 720), 1_000);
+    assert_eq!(bucket_ms(50, 720), 1_000);
+    assert_eq!(bucket_ms(0, 720), 1_000);
+    // beyond 720 hours: whole hours
+    assert_eq!(bucket_ms(1u64 << 32, 720), 7_200_000);
+    let huge = bucket_ms(u64::MAX, 720);
+    assert!(u64::MAX.div_ceil(huge) <= 720 && huge % 3_600_000 == 0);
+}
+
+#[test]
+fn a_bucket_holds_the_mean_over_its_length_and_the_last_may_be_shorter() {
+    use Phase::*;
+    // 1 s buckets over 3.5 s: the last is 500 ms long
+    let ix = index(
+        &["a"],
+        &[],
+        &[
+            // half of bucket 0, buckets 1 and 2 whole, half of bucket 3's 500 ms
+            ("s1", 2, vec![iv(500, 3_250, Running, Some("a"))]),
+            // inside bucket 1, draining counts as read
+            ("s2", 10, vec![iv(1_200, 1_300, Draining, Some("a"))]),
+            (
+                "s3",
+                4,
+                vec![iv(0, 2_000, Idle, None), iv(2_000, 3_500, Completed, None)],
+            ),
+        ],
+        3_500,
+    );
+    let s = ix.series(MAX_BUCKETS);
+    assert_eq!((s.step_ms, s.buckets, s.end_ms), (1_000, 4, 3_500));
+    assert_eq!(s.members, ["a"]);
+    assert_eq!(s.load, [1.0, 2.0 + 1.0, 2.0, 1.0]);
+    assert_eq!(s.lanes, [0.5, 1.1, 1.0, 0.5]);
+    assert_eq!(s.idle_load, [4.0, 4.0, 0.0, 0.0]);
+    assert_eq!(s.idle_count, [1.0, 1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn members_are_the_starting_ones_then_the_started_each_its_row() {
+    use Phase::*;
+    let started = TimelineEvent {
+        t_ms: 20_000,
+        what: What::Started {
+            member: "n1".into(),
+            nonce: "x".into(),
+            cap: 8,
+        },
+    };
+    // w1 crashes at 10 s: s2 idle until w2 claims it at 40 s; s3 idle, quarantined at 50 s
+    let ix = index(
+        &["w1", "w2"],
+        &[started],
+        &[
+            ("s1", 100, vec![iv(0, 60_000, Running, Some("w2"))]),
+            (
+                "s2",
+                40,
+                vec![
+                    iv(0, 10_000, Running, Some("w1")),
+                    iv(10_000, 40_000, Idle, None),
+                    iv(40_000, 60_000, Running, Some("w2")),
+                ],
+            ),
+            (
+                "s3",
+                7,
+                vec![iv(0, 50_000, Idle, None), iv(50_000, 60_000, Quarantined, None)],
+            ),
+            (
+                "s4",
+                9,
+                vec![iv(0, 30_000, Idle, None), iv(30_000, 60_000, Running, Some("n1"))],
+            ),
+        ],
+        60_000,
+    );
+    let s = ix.series(MAX_BUCKETS);
+    assert_eq!(s.members, ["w1", "w2", "n1"]);
+    assert_eq!((s.step_ms, s.buckets), (1_000, 60));
+    let row = |v: &[f64], i: usize| v[i * 60..(i + 1) * 60].to_vec();
+    let by = |f: &dyn Fn(usize) -> f64| (0..60).map(f).collect::<Vec<f64>>();
+    assert_eq!(row(&s.load, 0), by(&|k| if k < 10 { 40.0 } else { 0.0 }));
+    assert_eq!(row(&s.load, 1), by(&|k| if k < 40 { 100.0 } else { 140.0 }));
+    assert_eq!(row(&s.lanes, 1), by(&|k| if k < 40 { 1.0 } else { 2.0 }));
+    assert_eq!(row(&s.load, 2), by(&|k| if k < 30 { 0.0 } else { 9.0 }));
+    let idle = |k| match k {
+        0..10 => 2.0,
+        10..30 => 3.0,
+        30..40 => 2.0,
+        40..50 => 1.0,
+        _ => 0.0,
+    };
+    assert_eq!(s.idle_count, by(&idle));
+}
+
+/// The area of a series: each bucket's mean times its length.
+fn area(values: &[f64], step: u64, end: u64) -> f64 {
+    values
+        .iter()
+        .enumerate()
+        .map(|(k, v)| v * step.min(end - k as u64 * step) as f64)
+        .sum()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+#[test]
+fn a_real_run_s_series_integrate_to_its_figures_and_its_intervals() {
+    let (start, script) = bench_scenario(300, 8, true);
+    let o = simulate(&start, &script, &Options::default()).unwrap();
+    let s = FleetIndex::new(&o, &start, &script).series(MAX_BUCKETS);
+    let (step, end, k) = (s.step_ms, s.end_ms, s.buckets);
+    assert_eq!(end, o.figures.end_ms);
+    assert!(o.figures.idle_split_ms > 0, "the scenario has idle work");
+    let idle_ms = area(&s.idle_count, step, end);
+    assert!(
+        close(idle_ms, o.figures.idle_split_ms as f64),
+        "{idle_ms} vs {}",
+        o.figures.idle_split_ms
+    );
+    let idle_w = area(&s.idle_load, step, end);
+    assert!(
+        close(idle_w, o.figures.idle_weighted as f64),
+        "{idle_w} vs {}",
+        o.figures.idle_weighted
+    );
+    // each member's lanes integrate to the time its process held running or draining intervals
+    let mut held: BTreeMap<&str, u64> = BTreeMap::new();
+    for i in o.splits.values().flatten().filter(|i| i.phase.runs()) {
+        *held.entry(i.member.as_deref().unwrap()).or_default() += i.to_ms - i.from_ms;
+    }
+    for (m, name) in s.members.iter().enumerate() {
+        let got = area(&s.lanes[m * k..(m + 1) * k], step, end);
+        let want = held.get(name.as_str()).copied().unwrap_or(0) as f64;
+        assert!(close(got, want), "{name}: {got} vs {want}");
+    }
+}
