@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 /// How long the writer writes while the job is exported again and again (at least; and until
 /// [`EXPORTS`] exports are made, however slow the machine).
-const WRITING: Duration = Duration::from_secs(12);
+const WRITING: Duration = Duration::from_secs(7);
 /// The fewest exports made under the writes.
 const EXPORTS: usize = 5;
 
