@@ -3,6 +3,9 @@
 //! only once every file of the output is complete are they renamed onto their targets. A failure
 //! removes the temporary files; so does SIGINT, SIGTERM or SIGHUP (a handler, installed with the
 //! first temporary file, removes the files registered and then dies of the signal as before).
+//! The list of temporary files is locked while a file is created and listed, and while an
+//! output's files are renamed; the handler takes the lock and keeps it until the process ends.
+//! So a signal never leaves a file created but not yet listed, nor half of an output renamed.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -27,21 +30,15 @@ fn install_handler() {
     };
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
-            for p in live().drain(..) {
+            // held until the process ends: no file is created or renamed after these are removed
+            let mut files = live();
+            for p in files.drain(..) {
                 let _ = std::fs::remove_file(p);
             }
             let _ = signal_hook::low_level::emulate_default_handler(sig);
             std::process::exit(128 + sig);
         }
     });
-}
-
-fn register(p: &Path) {
-    live().push(p.to_path_buf());
-}
-
-fn unregister(p: &Path) {
-    live().retain(|q| q != p);
 }
 
 /// The directory a target is in (`.` for a bare file name).
@@ -92,8 +89,12 @@ impl Outputs {
             return Ok(());
         }
         HANDLER.call_once(install_handler);
-        let tmp = temporary_beside(path)?;
-        register(tmp.path());
+        let tmp = {
+            let mut files = live();
+            let tmp = temporary_beside(path)?;
+            files.push(tmp.path().to_path_buf());
+            tmp
+        };
         let staged = Staged {
             tmp,
             target: path.to_path_buf(),
@@ -111,15 +112,17 @@ impl Outputs {
     /// replace existing files only when asked to, as `report --force`).
     pub fn commit(mut self) -> io::Result<()> {
         let mut created = Vec::new();
-        for s in std::mem::take(&mut self.staged) {
-            let path = s.tmp.path().to_path_buf();
+        let staged = std::mem::take(&mut self.staged);
+        // Locked until every file is renamed or removed: a signal waits for the whole output.
+        let mut files = live();
+        files.retain(|q| !staged.iter().any(|s| s.tmp.path() == q));
+        for s in staged {
             let target = s.target.display().to_string();
             let new = std::fs::symlink_metadata(&s.target).is_err();
             let kept = s
                 .tmp
                 .persist(&s.target)
                 .map_err(|e| io::Error::new(e.error.kind(), format!("{target}: {}", e.error)));
-            unregister(&path);
             if let Err(e) = kept {
                 for t in created {
                     let _ = std::fs::remove_file(t);
@@ -130,6 +133,7 @@ impl Outputs {
                 created.push(s.target);
             }
         }
+        drop(files);
         for (path, bytes) in std::mem::take(&mut self.special) {
             std::fs::OpenOptions::new()
                 .write(true)
@@ -142,8 +146,9 @@ impl Outputs {
 
 impl Drop for Outputs {
     fn drop(&mut self) {
+        let mut files = live();
         for s in &self.staged {
-            unregister(s.tmp.path());
+            files.retain(|q| q != s.tmp.path());
         }
     }
 }
