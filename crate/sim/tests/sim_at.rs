@@ -5,21 +5,15 @@
 //! member is running between its start and its crash or stop; a leader's term runs from its
 //! election to the next election or its crash, stop or resignation.
 
+mod sim_support;
+
+use sim_support::interval as iv;
 use spate_planner_sim::{
-    bench_scenario, simulate, FleetIndex, Initial, Interval, MemberState, Options, Phase, TimelineEvent, What,
+    bench_scenario, simulate, FleetIndex, Initial, MemberState, Options, Phase, TimelineEvent, What,
 };
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-
-fn iv(from_ms: u64, to_ms: u64, phase: Phase, member: Option<&str>) -> Interval {
-    Interval {
-        from_ms,
-        to_ms,
-        phase,
-        member: member.map(str::to_string),
-    }
-}
 
 fn ev(t_ms: u64, what: What) -> TimelineEvent {
     TimelineEvent { t_ms, what }

@@ -5,6 +5,9 @@
 //! shorter); a series' area over the run is its split-milliseconds, so the idle number's is the
 //! `idle_split_ms` figure and the idle weight's the `idle_weighted` figure.
 
+mod sim_support;
+
+use sim_support::interval as iv;
 use spate_planner_sim::{
     bench_scenario, bucket_ms, simulate, FleetIndex, Initial, Interval, Options, Phase, TimelineEvent, What,
     MAX_BUCKETS,
@@ -12,15 +15,6 @@ use spate_planner_sim::{
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-
-fn iv(from_ms: u64, to_ms: u64, phase: Phase, member: Option<&str>) -> Interval {
-    Interval {
-        from_ms,
-        to_ms,
-        phase,
-        member: member.map(str::to_string),
-    }
-}
 
 /// An index of `splits` (id → weight, intervals) with starting members `members`, ending at `end`.
 fn index(

@@ -9,8 +9,18 @@ pub mod cases;
 
 use proptest::prelude::*;
 use spate_planner_core::{runnable_split, ClaimKind, LeaseEntry, LeaseVal, SplitStatus, SCHEMA};
-use spate_planner_sim::{simulate, Options, Outcome, ReleaseReason, Script, Start, What};
+use spate_planner_sim::{simulate, Interval, Options, Outcome, Phase, ReleaseReason, Script, Start, What};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// A split's `phase` over `[from_ms, to_ms)`, held by `member` (a hand-made run's interval).
+pub fn interval(from_ms: u64, to_ms: u64, phase: Phase, member: Option<&str>) -> Interval {
+    Interval {
+        from_ms,
+        to_ms,
+        phase,
+        member: member.map(str::to_string),
+    }
+}
 
 /// Runs and unwraps.
 pub fn run(start: &Start, script: &Script) -> Outcome {
