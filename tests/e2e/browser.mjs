@@ -75,7 +75,10 @@ export function cli(args) {
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
     child.stderr.on('data', (d) => { stderr += d; });
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+    child.on('error', (e) => resolve({ status: null, stdout, stderr: `${stderr}${e.message}` }));
+    // 'close', not 'exit': only then has all of its output been read ('exit' can come first,
+    // with stdout still empty)
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
