@@ -95,11 +95,18 @@ test("the Timeline's script box keeps an edit not applied when a run or another 
     assert.equal(await page.locator('.tl-json-pending').textContent(), '');
     assert.deepEqual(await page.evaluate(() => document.querySelector('spate-planner').controller.state.timeline.script.events), [{ at_ms: 5000, op: 'crash', member: 'worker-02' }]);
     // applied, the box follows the store again
+    const runs = () => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run || 0);
+    const drawn = await page.evaluate(runs);
     await page.evaluate(() => {
       const c = document.querySelector('spate-planner').controller;
       c.setTimeline({ script: { ...c.state.timeline.script, seed: '9' }, b: c.state.timeline.b });
     });
     assert.match(await a.inputValue(), /"seed": ?"?9"?[,}]/);
+    // that run drawn and the results no longer dimmed as busy before axe-core reads the page
+    await page.waitForFunction((before) => {
+      const tl = document.querySelector('spate-planner').shadowRoot.querySelector('.timeline');
+      return Number(tl.dataset.run || 0) > before && !tl.dataset.busy;
+    }, drawn, { timeout: 60000 });
   });
 });
 
