@@ -271,7 +271,20 @@ export interface TimelineSectionInput {
 }
 export interface TimelineSectionSide {
   figures: SimFigures; rules_note: string | null;
-  marks: { t_ms: number; kind: string; who: string[] }[];
+  marks: SimMark[];
+}
+export type SimMarkKind = "crash" | "stop" | "start" | "cap" | "election" | "splits" | "fail" | "ignored" | "recovered";
+/** A mark on the Timeline's time axis: a scripted happening or an election (one kind at one instant folded into one), or the recovery. */
+export interface SimMark { t_ms: number; kind: SimMarkKind; who: string[]; }
+/** `SimRun.summary()`: what the Timeline shows of a kept simulation besides its series. */
+export interface SimSummary {
+  /** As the document of `spate-planner simulate --json` has them. */
+  rules: Rules; rules_source: RulesSource; rules_note: string; figures: SimFigures;
+  /** In time order, each with its sentence (`0:45 crashed: worker-03`). */
+  marks: (SimMark & { text: string })[];
+  counts: { claims: number; quarantines: number; elections: number; events: number };
+  /** The first scripted event's time; null without events. */
+  first_event_ms: number | null;
 }
 /** `SimRun.fleetAt(t, idleLimit?)`: the fleet at an instant of a kept simulation (docs/simulator.md); `idle` at most `idleLimit` long, the counts whole. */
 export interface FleetAt {

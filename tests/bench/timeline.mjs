@@ -91,8 +91,8 @@ async function fleet(name, file) {
     const runs = [];
     for (let i = 0; i < repeats; i++) runs.push(await once(server.url));
     const m = (k) => median(runs.map((x) => x[k]));
-    console.log(`${name}: ${runs[0].claims} claims, document ${(runs[0].bytes / 1048576).toFixed(1)} MiB`);
-    console.log(`  worker: simulation ${m('simMs').toFixed(0)} ms + reduction ${m('modelMs').toFixed(0)} ms; round trip ${m('roundTripMs').toFixed(0)} ms`);
+    console.log(`${name}: ${runs[0].claims} claims`);
+    console.log(`  worker: simulation, summary and series ${m('simMs').toFixed(0)} ms + model ${m('modelMs').toFixed(0)} ms; round trip ${m('roundTripMs').toFixed(0)} ms`);
     console.log(`  main thread: draw ${m('drawMs').toFixed(0)} ms, to the next painted frame ${m('paintMs').toFixed(0)} ms; longest task ${m('longest').toFixed(0)} ms; a scrubber step ${m('scrubMs').toFixed(0)} ms to its frame (A), ${m('scrubBothMs').toFixed(0)} ms (A and B)`);
   } finally {
     server.stop();

@@ -8,7 +8,7 @@ import {
   parseScript, scriptText, withOverrides, setField, setOverride, readInput, inputText, effective, duration, clock,
   describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents, otherRelease,
 } from '../../web/timeline/shared/script.js';
-import { timelineModel, marksOf } from '../../web/timeline/shared/model.js';
+import { timelineModel } from '../../web/timeline/shared/model.js';
 import { mostIdleMs } from '../../web/timeline/shared/at.js';
 import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
 import { figureCells } from '../../web/timeline/shared/figures.js';
@@ -125,29 +125,22 @@ test('the event form: restarts keep the member\'s own cap, new members get fresh
   assert.deepEqual(eventsOf('crash', { ...v, at: '-2' }, ctx), [{ at_ms: -2000, op: 'crash', member: 'w1' }]);
 });
 
-/** A small document: w1 crashes at 10 s; its split s2 is idle until w2 claims it at 40 s; s3 is quarantined at 50 s. */
-function smallDoc() {
+/** A small run's summary: w1 crashes at 10 s; its split s2 is idle until w2 claims it at 40 s; s3 is quarantined at 50 s. */
+function smallSummary() {
   return {
-    format: 'spate-planner-simulation/1',
+    rules: '0.1', rules_source: 'snapshot', rules_note: 'Spate 0.1, as the snapshot says',
     figures: { recovery_ms: 30000, splits_taken: 1, not_recovered: [], others_not_running: 0, idle_before: 0, quarantined_before: 0, idle_split_ms: 80000, idle_weighted: '1550000', attempts_burned: 2, splits_quarantined: 1, moves: 1, forced_drains: 0, replayed_ms: 0, leadership_gap_ms: 0, longest_leadership_gap_ms: 0, elections: 1, publishes: 2, claims: 1, end_ms: 60000 },
-    claims: [{ t_ms: 40000, member: 'w2', split: 's2', kind: 'expired', attempt: 1 }],
-    quarantines: [{ t_ms: 50000, member: 'w2', split: 's3' }],
-    elections: [{ t_ms: 35000, member: 'w2' }],
-    timeline: [
-      { t_ms: 10000, event: 'crashed', member: 'w1' },
-      { t_ms: 20000, event: 'started', member: 'n1', nonce: 'x', cap: 8 },
-      { t_ms: 20000, event: 'started', member: 'n2', nonce: 'y', cap: 8 },
-      { t_ms: 35000, event: 'leader_elected', member: 'w2', generation: '4' },
-      { t_ms: 40000, event: 'claim', member: 'w2', split: 's2', kind: 'expired', attempt: 1 },
+    marks: [
+      { t_ms: 10000, kind: 'crash', who: ['w1'], text: '0:10 crashed: w1' },
+      { t_ms: 20000, kind: 'start', who: ['n1', 'n2'], text: '0:20 started: n1, n2' },
+      { t_ms: 35000, kind: 'election', who: ['w2'], text: '0:35 leader elected: w2' },
+      { t_ms: 40000, kind: 'recovered', who: [], text: '0:40 recovered: every split the events took runs again' },
     ],
-    splits: {
-      s1: [{ from_ms: 0, to_ms: 60000, phase: 'running', member: 'w2' }],
-      s2: [{ from_ms: 0, to_ms: 10000, phase: 'running', member: 'w1' }, { from_ms: 10000, to_ms: 40000, phase: 'idle' }, { from_ms: 40000, to_ms: 60000, phase: 'running', member: 'w2' }],
-      s3: [{ from_ms: 0, to_ms: 50000, phase: 'idle' }, { from_ms: 50000, to_ms: 60000, phase: 'quarantined' }],
-    },
+    counts: { claims: 1, quarantines: 1, elections: 1, events: 5 },
+    first_event_ms: 10000,
   };
 }
-/** The series of smallDoc (weights s1 100, s2 40, s3 7), as SimRun.series gives them (the simulator's tests check how). */
+/** The series of that run (weights s1 100, s2 40, s3 7), as SimRun.series gives them (the simulator's tests check how). */
 function smallSeries() {
   const per = (f) => Float64Array.from({ length: 60 }, (_, k) => f(k));
   const rows = (...r) => Float64Array.from(r.flatMap((x) => [...x]));
@@ -160,20 +153,21 @@ function smallSeries() {
     idleCount: per((k) => (k < 10 ? 1 : k < 40 ? 2 : k < 50 ? 1 : 0)),
   };
 }
-const small = () => timelineModel(smallDoc(), smallSeries(), 10000);
+const small = () => timelineModel(smallSummary(), smallSeries());
 
-test('the model: the simulator\'s series as given, the document\'s figures and counts, the marks', () => {
+test('the model: the simulator\'s series and summary as given', () => {
   const series = smallSeries();
-  const m = timelineModel(smallDoc(), series, 10000);
+  const m = timelineModel(smallSummary(), series);
   assert.deepEqual([m.stepMs, m.buckets, m.endMs], [1000, 60, 60000]);
   assert.deepEqual(m.members, ['w1', 'w2', 'n1', 'n2']);
   for (const k of ['load', 'lanes', 'idleLoad', 'idleCount']) assert.equal(m[k], series[k], `${k} is the series' own array (transferred, not copied)`);
-  assert.deepEqual(m.figures, smallDoc().figures);
+  assert.deepEqual(m.figures, smallSummary().figures);
   assert.deepEqual(m.counts, { claims: 1, quarantines: 1, elections: 1, events: 5 });
-  const named = timelineModel({ ...smallDoc(), rules: '0.3', rules_source: 'script', rules_note: 'as the script says' }, series, 10000);
-  assert.deepEqual(named.rules, { rules: '0.3', source: 'script', note: 'as the script says' });
-  assert.deepEqual(m.marks.map((x) => [x.t, x.kind, x.who.join()]), [[10000, 'crash', 'w1'], [20000, 'start', 'n1,n2'], [35000, 'election', 'w2'], [40000, 'recovered', '']]);
-  assert.deepEqual(marksOf({ ...smallDoc(), figures: { ...smallDoc().figures, recovery_ms: null } }, 10000).map((x) => x.kind), ['crash', 'start', 'election']);
+  assert.deepEqual(m.marks, smallSummary().marks);
+  assert.equal(m.firstEventMs, 10000);
+  assert.deepEqual(m.rules, { rules: '0.1', source: 'snapshot', note: 'Spate 0.1, as the snapshot says' });
+  const none = timelineModel({ ...smallSummary(), marks: [], first_event_ms: null }, series);
+  assert.equal(none.firstEventMs, null);
 });
 
 // the fleet at an instant is the simulator's (crate/sim/tests/sim_at.rs checks its rules; the
@@ -194,7 +188,7 @@ test('folding: the members the script touches first, then the biggest change; th
   const model = {
     buckets: K, members: Array.from({ length: n }, (_, i) => `m${i}`), load, lanes: load,
     idleLoad: new Float64Array([0, 3, 0]), idleCount: new Float64Array([0, 1, 0]),
-    marks: [{ t: 0, kind: 'crash', who: ['m7'] }, { t: 1, kind: 'election', who: ['m2'] }],
+    marks: [{ t_ms: 0, kind: 'crash', who: ['m7'] }, { t_ms: 1, kind: 'election', who: ['m2'] }],
   };
   const shown = pickMembers(model, 'load', 3);
   assert.deepEqual(shown, [4, 7, 11]);
@@ -226,10 +220,10 @@ test('folding: the members the script touches first, then the biggest change; th
 
 test('the stretch where things happen: a little before the first event to a while after the last mark, or none', () => {
   const model = (marks, endMs = 600000) => ({ endMs, marks });
-  assert.deepEqual(eventWindow([model([{ t: 0, kind: 'crash' }, { t: 53814, kind: 'recovered' }]), model([{ t: 0, kind: 'crash' }, { t: 28500, kind: 'recovered' }])]), [0, 84000]);
-  assert.deepEqual(eventWindow([model([{ t: 300000, kind: 'stop' }, { t: 310000, kind: 'start' }])]), [290000, 340000]);
+  assert.deepEqual(eventWindow([model([{ t_ms: 0, kind: 'crash' }, { t_ms: 53814, kind: 'recovered' }]), model([{ t_ms: 0, kind: 'crash' }, { t_ms: 28500, kind: 'recovered' }])]), [0, 84000]);
+  assert.deepEqual(eventWindow([model([{ t_ms: 300000, kind: 'stop' }, { t_ms: 310000, kind: 'start' }])]), [290000, 340000]);
   assert.equal(eventWindow([model([])]), null);
-  assert.equal(eventWindow([model([{ t: 10000, kind: 'crash' }, { t: 500000, kind: 'start' }])]), null, 'most of the run');
+  assert.equal(eventWindow([model([{ t_ms: 10000, kind: 'crash' }, { t_ms: 500000, kind: 'start' }])]), null, 'most of the run');
 });
 
 test('band and step points: flat buckets, vertical steps, equal neighbours merged', () => {
@@ -378,8 +372,14 @@ test('the real simulator: the model keeps its figures, and its series integrate 
     assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(1, want), `${name}: ${got} vs ${want}`);
   });
   assert.ok(model.members.includes('new-01'));
-  assert.equal(model.marks[0].kind, 'crash');
-  assert.deepEqual(model.marks[0].who, ['worker-02']);
+  // the summary is the document's: rules, counts, and a mark for each scripted happening and election
+  assert.deepEqual(model.rules, { rules: doc.rules, source: doc.rules_source, note: doc.rules_note });
+  assert.deepEqual(model.counts, { claims: doc.claims.length, quarantines: doc.quarantines.length, elections: doc.elections.length, events: doc.timeline.length });
+  assert.equal(model.firstEventMs, 0);
+  assert.deepEqual(model.marks[0], { t_ms: 0, kind: 'crash', who: ['worker-02'], text: '0:00 crashed: worker-02' });
+  const elections = model.marks.filter((m) => m.kind === 'election');
+  assert.deepEqual(elections.flatMap((m) => m.who.map((w) => [m.t_ms, w])), doc.elections.map((e) => [e.t_ms, e.member]));
+  assert.ok(model.marks.some((m) => m.kind === 'start' && m.t_ms === 90000 && m.who.includes('new-01')));
   planner.free();
 });
 
@@ -426,8 +426,7 @@ test('the real simulator: the fleet at an instant from the kept run (SimRun.flee
   const planner = Planner.demo(300, 6, 4);
   const script = scriptText({ seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-02' }, { at_ms: 60000, op: 'crash_leader' }, { at_ms: 90000, op: 'start', member: 'new-01' }] });
   const run = planner.simulateRun(script);
-  assert.equal(run.document(), planner.simulate(script));
-  const doc = JSON.parse(run.document());
+  const doc = JSON.parse(planner.simulate(script));
   for (const t of [0, 1234, 30000, 60000, 61000, 90000, 150000, 200000]) {
     const f = run.fleetAt(t);
     assert.equal(f.t_ms, String(t));

@@ -25,6 +25,7 @@ mod draw;
 mod duties;
 mod engine;
 mod handlers;
+mod marks;
 mod ops;
 mod options;
 mod outcome;
@@ -50,6 +51,7 @@ pub use bench::bench_scenario;
 pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
 pub use defaults::{defaults, Defaults};
+pub use marks::{first_event_ms, mark_text, marks, Counts, Mark, MarkKind, MarkShown, Summary};
 pub use options::{Options, SimError, MAX_WORK};
 pub use outcome::{
     ClaimRow, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record, ReleaseReason,
@@ -61,8 +63,7 @@ pub use script::{
     MAX_SCRIPT_BYTES, MAX_SCRIPT_EVENTS, MAX_UNTIL_MS,
 };
 pub use section::{
-    mark_text, mark_words, timeline_section, Mark, Names, RunError, RunSide, RunState, SectionImage,
-    SectionInput, Which, MARKS_LISTED,
+    timeline_section, Names, RunError, RunSide, RunState, SectionImage, SectionInput, Which, MARKS_LISTED,
 };
 pub use series::{bucket_ms, Series, MAX_BUCKETS};
 pub use start::{Start, StartFrom};

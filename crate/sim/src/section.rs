@@ -5,6 +5,7 @@
 //! fenced block or punctuation-escaped text (the core's `markdown_text`, as its review
 //! document), so no tag, link, image or table break comes from a member's or a split's name.
 
+use crate::marks::{mark_text, Mark};
 use crate::outcome::Figures;
 use crate::script::Script;
 use crate::table::{figures_table, FigureRow};
@@ -29,18 +30,6 @@ pub struct RunSide {
     pub rules_note: Option<String>,
     #[serde(default)]
     pub marks: Vec<Mark>,
-}
-
-/// A mark on the time axis: a scripted happening or an election (several of one kind at one
-/// instant folded into one), or the recovery.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Mark {
-    pub t_ms: u64,
-    /// `crash`, `stop`, `start`, `cap`, `election`, `splits`, `fail`, `ignored` or `recovered`.
-    pub kind: String,
-    /// Whom it is about: members, splits, or the added splits (names from the store or script).
-    #[serde(default)]
-    pub who: Vec<String>,
 }
 
 /// Why a configuration could not be simulated.
@@ -234,32 +223,6 @@ fn images_part(input: &SectionInput) -> Vec<String> {
         ));
     }
     lines
-}
-
-/// A mark's kind in words (the chart's legend says the same).
-pub fn mark_words(kind: &str) -> &str {
-    match kind {
-        "crash" => "crashed",
-        "stop" => "stopped gracefully",
-        "start" => "started",
-        "cap" => "lane cap changed",
-        "election" => "leader elected",
-        "splits" => "splits added",
-        "fail" => "split failed",
-        "ignored" => "event ignored (nothing to act on)",
-        "recovered" => "recovered: every split the events took runs again",
-        other => other,
-    }
-}
-
-/// One sentence per mark: `0:45 crashed: worker-03` (at most three names, then how many more).
-pub fn mark_text(m: &Mark) -> String {
-    let who = match m.who.len() {
-        0 => String::new(),
-        n if n > 3 => format!(": {} and {} more", m.who[..3].join(", "), n - 3),
-        _ => format!(": {}", m.who.join(", ")),
-    };
-    format!("{} {}{who}", clock_text(m.t_ms), mark_words(&m.kind))
 }
 
 /// A's event marks, the first [`MARKS_LISTED`].

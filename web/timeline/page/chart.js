@@ -7,7 +7,7 @@
 import { el, attrs, select, field, setOptions } from '../../common/page/dom.js';
 import { chartViews, viewMax, idleMax, defaultMode, legendLayers, eventWindow } from '../shared/series.js';
 import { timelineSvg, layerClass } from './svg.js';
-import { markText, MARK_GLYPH } from '../shared/marks.js';
+import { MARK_GLYPH } from '../shared/marks.js';
 import { humanBytes } from '../../common/shared/format.js';
 import { clock } from '../shared/script.js';
 
@@ -28,8 +28,8 @@ function legendOf(view, mode) {
 function marksList(model) {
   const ul = attrs(el('ul', undefined, 'tl-mark-list'), { 'aria-label': 'events on the chart' });
   for (const m of model.marks) {
-    const li = attrs(el('li', undefined, `tl-mark-${m.kind}`), { 'data-t': m.t });
-    li.append(attrs(el('span', MARK_GLYPH[m.kind] ?? '•', 'tl-glyph'), { 'aria-hidden': 'true' }), el('span', ` ${markText(m)}`));
+    const li = attrs(el('li', undefined, `tl-mark-${m.kind}`), { 'data-t': m.t_ms });
+    li.append(attrs(el('span', MARK_GLYPH[m.kind] ?? '•', 'tl-glyph'), { 'aria-hidden': 'true' }), el('span', ` ${m.text}`));
     ul.append(li);
   }
   return ul;

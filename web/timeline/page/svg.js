@@ -3,7 +3,7 @@
 // classes (themes follow the element); the report's image gets explicit colours (`palette`).
 // Every name is an SVG text node or title (textContent), never markup.
 import { bandPoints, stepPoints, valueScale, timeTicks } from '../shared/series.js';
-import { markText, MARK_GLYPH } from '../shared/marks.js';
+import { MARK_GLYPH } from '../shared/marks.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 export const MARGIN = { left: 62, right: 12, top: 20, bottom: 22 };
@@ -50,10 +50,10 @@ function axes(doc, svg, g, { width, height, range, panels, unitOf, palette }) {
 
 function marksLayer(doc, marks, x, { top, height, palette, range }) {
   const g = svgEl(doc, 'g', { class: 'tl-marks' });
-  for (const m of marks.filter((k) => k.t >= range[0] && k.t <= range[1])) {
-    const mx = x(m.t);
-    const mark = svgEl(doc, 'g', { class: `tl-mark tl-mark-${m.kind}`, 'data-t': m.t });
-    mark.append(svgEl(doc, 'title', {}, markText(m)));
+  for (const m of marks.filter((k) => k.t_ms >= range[0] && k.t_ms <= range[1])) {
+    const mx = x(m.t_ms);
+    const mark = svgEl(doc, 'g', { class: `tl-mark tl-mark-${m.kind}`, 'data-t': m.t_ms });
+    mark.append(svgEl(doc, 'title', {}, m.text));
     mark.append(svgEl(doc, 'line', { x1: mx, x2: mx, y1: top - 2, y2: height - MARGIN.bottom, stroke: palette?.text, 'stroke-dasharray': '3 3' }));
     mark.append(svgEl(doc, 'text', { x: mx, y: top - 6, 'text-anchor': 'middle', class: 'tl-glyph', fill: palette?.text }, MARK_GLYPH[m.kind] ?? '•'));
     g.append(mark);

@@ -4,12 +4,12 @@
 // only gathers its input. No DOM.
 import { scriptText, overridesText, configNames } from './script.js';
 
-/** One configuration of a finished run: its document's figures and rules note, and its marks. */
+/** One configuration of a finished run: its figures, rules note and marks (the simulator's). */
 function side(model) {
   return {
     figures: model.figures,
     rules_note: model.rules?.note ?? null,
-    marks: model.marks.map((m) => ({ t_ms: m.t, kind: m.kind, who: m.who.map(String) })),
+    marks: model.marks.map((m) => ({ t_ms: m.t_ms, kind: m.kind, who: m.who.map(String) })),
   };
 }
 

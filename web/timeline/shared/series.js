@@ -115,7 +115,7 @@ const WINDOW_MARKS = new Set(['crash', 'stop', 'start', 'cap', 'splits', 'fail',
  */
 export function eventWindow(models) {
   const end = Math.max(...models.map((m) => m.endMs));
-  const times = models.flatMap((m) => m.marks.filter((k) => WINDOW_MARKS.has(k.kind)).map((k) => k.t));
+  const times = models.flatMap((m) => m.marks.filter((k) => WINDOW_MARKS.has(k.kind)).map((k) => k.t_ms));
   if (!times.length) return null;
   const first = Math.min(...times);
   const last = Math.max(...times);

@@ -1,30 +1,23 @@
 // The worker's side of the Timeline: runs a script on the snapshot the worker holds
-// (Planner.simulateRun: the document of `spate-planner simulate --json`, and the run kept), takes
-// the chart's series from the run (SimRun.series) into the model the page draws
+// (Planner.simulateRun: the run kept), takes its summary and the chart's series (SimRun.summary,
+// SimRun.series) into the model the page draws
 // (timeline/shared/model.js), and keeps the runs that answer the fleet at an instant
 // (SimRun.fleetAt, the simulator's FleetIndex).
 import { timelineModel } from '../shared/model.js';
 
-function firstEventMs(text) {
-  let doc;
-  try { doc = JSON.parse(text); } catch { return null; }
-  const times = (Array.isArray(doc.events) ? doc.events : []).map((e) => Number(e?.at_ms)).filter(Number.isFinite);
-  return times.length ? Math.min(...times) : null;
-}
-
 /**
  * Simulates `script` (text) on `planner`; `call(fn)` runs a call into the module (the worker's
  * trap guard); `keep(run)` takes the kept run (SimRun; by default it is freed). Returns the
- * model with `timing`: { simMs (in wasm: the run and its series), modelMs (reading the
- * document), bytes (the document's length) }.
+ * model with `timing`: { simMs (in wasm: the run, its summary and its series), modelMs
+ * (building the model) }.
  */
 export function simulateModel(planner, call, script, keep = (run) => run.free()) {
   const t0 = performance.now();
   const run = call(() => planner.simulateRun(script));
-  let text;
+  let summary;
   let series;
   try {
-    text = call(() => run.document());
+    summary = call(() => run.summary());
     series = call(() => run.series());
   } catch (e) {
     run.free();
@@ -32,8 +25,8 @@ export function simulateModel(planner, call, script, keep = (run) => run.free())
   }
   keep(run);
   const t1 = performance.now();
-  const model = timelineModel(JSON.parse(text), series, firstEventMs(script));
-  model.timing = { simMs: t1 - t0, modelMs: performance.now() - t1, bytes: text.length };
+  const model = timelineModel(summary, series);
+  model.timing = { simMs: t1 - t0, modelMs: performance.now() - t1 };
   return model;
 }
 
