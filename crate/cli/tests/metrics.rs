@@ -470,3 +470,112 @@ async fn the_servers_own_figures_follow_the_nats_connection() {
     );
     serve.stop();
 }
+
+/// A demo job of `splits` × 200 restored into `nats` as job `big`, its leases good for an hour
+/// (so that no expiry moves its state while the test runs).
+fn restore_demo(nats: &NatsServer, splits: &str) {
+    let file = std::env::temp_dir().join(format!("spate-metrics-demo-{}-{splits}.json", std::process::id()));
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(BIN).args(args).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let path = file.to_str().unwrap();
+    run(&[
+        "demo",
+        "--splits",
+        splits,
+        "--members",
+        "200",
+        "--job",
+        "big",
+        "-o",
+        path,
+    ]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("\"max_age_ms\":30000", "\"max_age_ms\":3600000"),
+    )
+    .unwrap();
+    run(&["restore", path, "--server", &nats.url()]);
+    let _ = std::fs::remove_file(&file);
+}
+
+/// A scrape, asked again while the server turns it away (503: four scrapes under way).
+async fn scrape_gathered(port: u16) -> Scrape {
+    let start = Instant::now();
+    loop {
+        let (status, head, body) = get(port, "/metrics").await;
+        if status == 200 {
+            return Scrape::parse(body);
+        }
+        assert_eq!(status, 503, "{head}\n{body}");
+        assert!(head.to_ascii_lowercase().contains("retry-after: 1"), "{head}");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "still turned away: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// `GET /metrics` written, and the connection closed at once: the client hangs up while the job
+/// is planned.
+async fn hang_up(port: u16) {
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let raw = format!("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    tokio::io::AsyncWriteExt::write_all(&mut s, raw.as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scrapes_whose_clients_hang_up_plan_the_state_once_and_the_next_scrape_uses_it() {
+    let nats = NatsServer::start(true);
+    restore_demo(&nats, "20000");
+    let serve = Serve::start(&["--server", &nats.url(), "--job", "big"]);
+    // the job is held (its state served, which plans nothing)
+    let (status, _, body) = get(serve.port, "/api/snapshot?job=big").await;
+    assert_eq!(status, 200, "{body}");
+    // Eight clients hang up on their scrapes in turn, each within the planning of a 20,000-split
+    // job. A scrape hung up on stops neither the plan nor its keeping: one plan is made of the
+    // state, and the scrapes that follow wait for it rather than planning again. (Scrapes beyond the four gathered at once are turned away, 503: the
+    // scrape below asks until it is gathered.)
+    for _ in 0..8 {
+        hang_up(serve.port).await;
+    }
+    let s = scrape_gathered(serve.port).await;
+    let plans = "spate_planner_plans_total{spate_job=\"big\"}";
+    assert_eq!(s.int(plans), 1, "one plan of one state:\n{}", s.text);
+    assert_eq!(s.int("spate_planner_plan_ok{spate_job=\"big\"}"), 1);
+    // the state moves: the next scrape plans it again
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    let lease = js.get_key_value("spate_coordination_big_lease").await.unwrap();
+    fixture::put(
+        &lease,
+        "worker.w-new",
+        json!({"schema":3,"nonce":"n-new","max_in_flight":4}),
+    )
+    .await;
+    let start = Instant::now();
+    let moved = loop {
+        let s = scrape_gathered(serve.port).await;
+        if s.int(plans) == 2 {
+            break s;
+        }
+        assert_eq!(s.int(plans), 1, "{}", s.text);
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "not planned again:\n{}",
+            s.text
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(moved.int("spate_planner_members{spate_job=\"big\"}"), 201);
+    serve.stop();
+}

@@ -12,6 +12,8 @@ const NONE: i64 = i64::MIN;
 pub struct Stats {
     changes: AtomicU64,
     resyncs: AtomicU64,
+    /// Plans made of the job's states (by `/metrics`).
+    plans: AtomicU64,
     /// Milliseconds from the NATS server writing the oldest change of the last batch to this
     /// server applying it ([`NONE`] before the first batch).
     lag_ms: AtomicI64,
@@ -25,6 +27,7 @@ impl Default for Stats {
         Stats {
             changes: AtomicU64::new(0),
             resyncs: AtomicU64::new(0),
+            plans: AtomicU64::new(0),
             lag_ms: AtomicI64::new(NONE),
             pending: [AtomicU64::new(0), AtomicU64::new(0)],
         }
@@ -55,6 +58,15 @@ impl Seen {
 }
 
 impl Stats {
+    /// A plan of the state is being made.
+    pub fn planning(&self) {
+        self.plans.fetch_add(1, Relaxed);
+    }
+
+    pub fn plans(&self) -> u64 {
+        self.plans.load(Relaxed)
+    }
+
     /// `n` changes were applied to the state.
     pub fn applied(&self, n: usize) {
         self.changes.fetch_add(n as u64, Relaxed);

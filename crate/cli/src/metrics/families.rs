@@ -46,6 +46,7 @@ pub const FAMILIES: &[(&str, Kind, &str)] = &[
     ("spate_planner_live_streams", Gauge, "Pages following the job: its event streams open."),
     ("spate_planner_changes", Counter, "Changes applied to the job's state held in memory (watch entries and lease expiries)."),
     ("spate_planner_resyncs", Counter, "Times the job's buckets were read afresh (after a reconnect, a gap in the stream, a bucket created again)."),
+    ("spate_planner_plans", Counter, "Plans made of the job's states since it was followed (by scrapes): one per state a scrape found moved; scrapes of the same state, and scrapes whose client hung up, share it."),
     ("spate_planner_watch_lag_seconds", Gauge, "From the NATS server writing the oldest change of the last batch to this server applying it (the two clocks' difference included); absent before the first change."),
     ("spate_planner_watch_pending_entries", Gauge, "Messages of the bucket's stream (label bucket) after the last one its watch delivered, as that one said: the watch's backlog."),
     // The server.

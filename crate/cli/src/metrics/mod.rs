@@ -4,16 +4,19 @@
 //! Each job's figures are the decision core's ([`spate_planner_core::gauges`]: the plan
 //! document of `plan --json` for the state held), computed at most once per state: a scrape
 //! plans a job only when its state moved since the last plan, and scrapes that come together
-//! share that one plan (they wait for it). Following, connection and client figures are read
-//! as they are at the scrape. Read-only like the rest: a scrape never writes to NATS, nor reads
-//! from it.
+//! share that one plan (they wait for it). A scrape is gathered in a task of its own, so a
+//! client that hangs up (or a Prometheus that times out) stops neither the plan nor its keeping:
+//! the next scrape uses it rather than planning again, and at most [`MAX_SCRAPES`] scrapes are
+//! gathered or waiting at once (more are refused, 503). Following, connection and client
+//! figures are read as they are at the scrape. Read-only like the rest: a scrape never writes
+//! to NATS, nor reads from it.
 
 pub mod families;
 
 use crate::live::http::Live;
 use crate::live::hub::Hub;
 use crate::live::wire::Status;
-use axum::http::header;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use families::{Exposition, Labels};
 use spate_planner_core::Gauges;
@@ -40,11 +43,16 @@ impl Planned {
     }
 }
 
+/// Scrapes gathered or waiting to be, at once; more are refused rather than queued.
+pub const MAX_SCRAPES: usize = 4;
+
 /// The metrics of a live server.
 pub struct Metrics {
     live: Arc<Live>,
     /// The last plan of each followed job, by job name.
     plans: tokio::sync::Mutex<HashMap<String, Arc<Planned>>>,
+    /// A permit per scrape under way (its task's, released when the task ends).
+    scrapes: Arc<tokio::sync::Semaphore>,
 }
 
 impl Metrics {
@@ -52,7 +60,26 @@ impl Metrics {
         Metrics {
             live,
             plans: Default::default(),
+            scrapes: Arc::new(tokio::sync::Semaphore::new(MAX_SCRAPES)),
         }
+    }
+
+    /// Every followed job's figures and the server's, as exposition text.
+    async fn gather(&self) -> String {
+        let start = Instant::now();
+        let hubs = self.live.followed_hubs().await;
+        let mut x = Exposition::default();
+        {
+            let mut plans = self.plans.lock().await;
+            plans.retain(|job, p| hubs.iter().any(|h| h.job == *job && p.is_of(h)));
+            for hub in &hubs {
+                let planned = self.plan(&mut plans, hub).await;
+                add_plan(&mut x, &hub.job, &planned);
+                add_following(&mut x, hub);
+            }
+        }
+        add_server(&mut x, &self.live, start.elapsed());
+        x.text()
     }
 
     /// The plan of `hub`'s state now: the one kept when the state has not moved, else a new
@@ -83,6 +110,7 @@ impl Metrics {
 /// Plans the hub's state as it is now.
 fn plan(hub: &Arc<Hub>) -> Planned {
     let start = Instant::now();
+    hub.stats.planning();
     let (seq, snap) = hub.snapshot();
     let revisions = (
         snap.state.revision.unwrap_or_default(),
@@ -98,21 +126,25 @@ fn plan(hub: &Arc<Hub>) -> Planned {
     }
 }
 
-/// `GET /metrics`.
+/// `GET /metrics`: gathered in a task of its own (a client that hangs up does not stop it), or
+/// 503 when [`MAX_SCRAPES`] are under way.
 pub async fn scrape(m: Arc<Metrics>) -> Response {
-    let start = Instant::now();
-    let hubs = m.live.followed_hubs().await;
-    let mut x = Exposition::default();
-    {
-        let mut plans = m.plans.lock().await;
-        plans.retain(|job, p| hubs.iter().any(|h| h.job == *job && p.is_of(h)));
-        for hub in &hubs {
-            let planned = m.plan(&mut plans, hub).await;
-            add_plan(&mut x, &hub.job, &planned);
-            add_following(&mut x, hub);
+    let Ok(permit) = m.scrapes.clone().try_acquire_owned() else {
+        let why = format!("{MAX_SCRAPES} scrapes are under way: try again shortly\n");
+        return (StatusCode::SERVICE_UNAVAILABLE, [(header::RETRY_AFTER, "1")], why).into_response();
+    };
+    let task = tokio::spawn(async move {
+        let text = m.gather().await;
+        drop(permit);
+        text
+    });
+    let text = match task.await {
+        Ok(text) => text,
+        Err(e) => {
+            let why = format!("the scrape failed: {e}\n");
+            return (StatusCode::INTERNAL_SERVER_ERROR, why).into_response();
         }
-    }
-    add_server(&mut x, &m.live, start.elapsed());
+    };
     (
         [
             (
@@ -121,7 +153,7 @@ pub async fn scrape(m: Arc<Metrics>) -> Response {
             ),
             (header::CACHE_CONTROL, "no-cache, no-store"),
         ],
-        x.text(),
+        text,
     )
         .into_response()
 }
@@ -239,6 +271,7 @@ fn add_following(x: &mut Exposition, hub: &Hub) {
     x.add("spate_planner_live_streams", job(name, &[]), hub.streams_open());
     x.add("spate_planner_changes", job(name, &[]), hub.stats.changes());
     x.add("spate_planner_resyncs", job(name, &[]), hub.stats.resyncs());
+    x.add("spate_planner_plans", job(name, &[]), hub.stats.plans());
     if let Some(lag) = hub.stats.lag_seconds() {
         x.add("spate_planner_watch_lag_seconds", job(name, &[]), lag);
     }
