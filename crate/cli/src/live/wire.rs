@@ -119,17 +119,31 @@ pub fn file_text(state: &JobState, server: &str, now_ms: i64) -> FileText {
 /// The state as a `snapshot` event: its snapshot file's text `file`, with the pair as the event
 /// id. Entries whose value holds a CR are written as `text` (the stream cannot carry a CR).
 pub fn snapshot_event(state: &JobState, file: &str) -> String {
-    let mut text = Cow::Borrowed(file);
-    if file.contains('\r') {
-        let mut owned = file.to_string();
-        for b in [&state.state, &state.lease] {
-            for e in b.entries().filter(|e| e.value.contains(&b'\r')) {
-                owned = owned.replacen(&entry_json(e), &stream_entry_json(e), 1);
+    let text = match file.contains('\r') {
+        true => Cow::Owned(without_cr(state, file)),
+        false => Cow::Borrowed(file),
+    };
+    frame("snapshot", Some(state.revisions()), text.trim_end_matches('\n'))
+}
+
+/// `file` (the state's snapshot file) with each entry whose value holds a CR written as the
+/// stream writes it, in one pass: the file lists the state's entries, then the lease's, each
+/// bucket in revision order as [`JobState`] holds them, so each is looked for after the last.
+fn without_cr(state: &JobState, file: &str) -> String {
+    let mut out = String::with_capacity(file.len() + 1024);
+    let mut at = 0;
+    for b in [&state.state, &state.lease] {
+        for e in b.entries().filter(|e| e.value.contains(&b'\r')) {
+            let written = entry_json(e);
+            if let Some(i) = file[at..].find(&written) {
+                out.push_str(&file[at..at + i]);
+                out.push_str(&stream_entry_json(e));
+                at += i + written.len();
             }
         }
-        text = Cow::Owned(owned);
     }
-    frame("snapshot", Some(state.revisions()), text.trim_end_matches('\n'))
+    out.push_str(&file[at..]);
+    out
 }
 
 #[cfg(test)]
@@ -146,6 +160,51 @@ mod tests {
             status_json(&Status::Error("bucket \"b\"".into())),
             r#"{"status":"error","message":"bucket \"b\""}"#
         );
+    }
+
+    /// A job whose buckets hold `n` entries each, every third value with a CR in its whitespace.
+    fn with_crs(n: u64) -> JobState {
+        use spate_planner_core::{Bucket, Entry};
+        let bucket = |name: &str, first: u64| Bucket {
+            name: name.into(),
+            history: 1,
+            max_age_ms: 0,
+            revision: Some(first + n),
+            entries: (0..n)
+                .map(|i| Entry {
+                    key: format!("k.{i:05}"),
+                    revision: first + i + 1,
+                    created_ms: 0,
+                    value: match i % 3 {
+                        0 => format!("{{\"i\":\r\n{i}}}").into_bytes(),
+                        _ => format!("{{\"i\":{i}}}").into_bytes(),
+                    },
+                })
+                .collect(),
+        };
+        let state = bucket("spate_coordination_j_state", 0);
+        let lease = bucket("spate_coordination_j_lease", 10 * n);
+        JobState::new("j", state, lease).unwrap()
+    }
+
+    #[test]
+    fn the_snapshot_event_carries_no_cr_and_reads_as_the_file() {
+        let state = with_crs(3_000);
+        let file = snapshot_file(&state, "nats://h:1", 1767000000000);
+        assert_eq!(
+            file.matches('\r').count(),
+            2_000,
+            "a CR in every third value of both"
+        );
+        let event = snapshot_event(&state, &file);
+        assert!(!event.contains('\r'), "a CR in the stream");
+        // the event's data lines are a snapshot file holding the same bytes in every entry
+        let data: Vec<&str> = event.lines().filter_map(|l| l.strip_prefix("data: ")).collect();
+        let sent = spate_planner_core::Snapshot::parse(&data.join("\n")).unwrap();
+        let kept = spate_planner_core::Snapshot::parse(&file).unwrap();
+        assert_eq!(sent, kept);
+        assert_eq!(sent.lease.entries[2997].value, b"{\"i\":\r\n2997}".to_vec());
+        assert_eq!(event.matches(r#""text":"{\"i\":\r\n"#).count(), 2_000);
     }
 
     #[test]
