@@ -262,6 +262,13 @@ async fn segments_rotate_by_size_each_replays_alone_and_the_last_moment_is_the_s
     );
     for (i, name) in names.iter().enumerate() {
         assert!(name.starts_with(&format!("{JOB}.{:06}.", i + 1)), "{names:?}");
+        // every store value is in it: readable by its owner only, compressed or not
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.join(name)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{name}: mode {:o}", mode & 0o777);
+        }
         let o = run(&[
             "replay",
             dir.join(name).to_str().unwrap(),

@@ -123,11 +123,7 @@ impl Segment {
     /// only), with its header.
     fn create(o: &Options, header: &RecordingHeader) -> std::io::Result<Segment> {
         let path = o.dir.join(segment_name(&header.job, header.segment));
-        let mut open = std::fs::OpenOptions::new();
-        open.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
-        let file = open.open(&path)?;
+        let file = create_private(&path)?;
         let mut seg = Segment {
             path,
             out: BufWriter::with_capacity(1 << 20, file),
@@ -152,6 +148,15 @@ impl Segment {
     }
 }
 
+/// A new file readable by its owner only, never an existing one (nor what a link there names).
+fn create_private(path: &Path) -> std::io::Result<File> {
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    open.open(path)
+}
+
 /// Compresses a closed segment beside it (`.jsonl.gz`, written whole before the plain file is
 /// removed), on a thread of its own. A failure leaves the plain segment, which reads as well.
 fn compress(path: PathBuf) {
@@ -159,7 +164,13 @@ fn compress(path: PathBuf) {
         let gz = path.with_extension("jsonl.gz");
         let tmp = path.with_extension("jsonl.gz.tmp");
         let mut input = File::open(&path)?;
-        let file = File::create(&tmp)?;
+        // a temporary file left by a crash goes (a link is removed, not what it names); the new
+        // one is the segment's own: readable by its owner only
+        match std::fs::remove_file(&tmp) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        let file = create_private(&tmp)?;
         let mut enc = flate2::write::GzEncoder::new(BufWriter::new(file), flate2::Compression::default());
         std::io::copy(&mut input, &mut enc)?;
         let file = enc.finish()?.into_inner().map_err(|e| e.into_error())?;
