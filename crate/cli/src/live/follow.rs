@@ -101,30 +101,36 @@ fn change_of(side: Side, e: &kv::Entry) -> LiveChange {
 
 type Next = Option<Result<kv::Entry, kv::WatcherError>>;
 
-/// Turns one watch item into a change (noting when it was written and what the watch has
-/// left after it), or why following must stop.
-fn take(side: Side, item: Next, out: &mut Vec<LiveChange>, seen: &mut Seen) -> Result<(), String> {
+/// Turns one watch item of bucket `bucket` (the `side` of the job) into a change (noting when it
+/// was written and what the watch has left after it), or why following must stop.
+fn take(
+    (side, bucket): (Side, &str),
+    item: Next,
+    out: &mut Vec<LiveChange>,
+    seen: &mut Seen,
+) -> Result<(), String> {
     match item {
         Some(Ok(e)) => {
             seen.entry(side, store::created_ms(&e), e.delta);
             out.push(change_of(side, &e));
             Ok(())
         }
-        Some(Err(e)) => Err(format!("the watch of the {} bucket failed: {e}", side.label())),
-        None => Err(format!("the watch of the {} bucket ended", side.label())),
+        Some(Err(e)) => Err(format!("the watch of bucket {bucket} failed: {e}")),
+        None => Err(format!("the watch of bucket {bucket} ended")),
     }
 }
 
 /// After one change, whatever else is ready at once (up to a batch): bursts go out together.
 fn gather(w: &mut Watches, out: &mut Vec<LiveChange>, seen: &mut Seen) -> Result<(), String> {
+    let [(state, _), (lease, _)] = &w.created;
     while out.len() < BATCH {
         let mut got = false;
         if let Some(item) = w.state.next().now_or_never() {
-            take(Side::State, item, out, seen)?;
+            take((Side::State, state), item, out, seen)?;
             got = true;
         }
         if let Some(item) = w.lease.next().now_or_never() {
-            take(Side::Lease, item, out, seen)?;
+            take((Side::Lease, lease), item, out, seen)?;
             got = true;
         }
         if !got {
@@ -149,11 +155,12 @@ async fn until(deadline: Option<i64>) {
 /// Feeds the hub until something stops it.
 async fn follow(hub: &Hub, conn: &mut Conn, w: &mut Watches, advisories: &mut Advisories) -> Stop {
     let disconnects = w.disconnects;
+    let [(state, _), (lease, _)] = w.created.clone();
     loop {
         let (mut batch, mut seen) = (Vec::new(), Seen::default());
         let first = tokio::select! {
-            item = w.state.next() => take(Side::State, item, &mut batch, &mut seen),
-            item = w.lease.next() => take(Side::Lease, item, &mut batch, &mut seen),
+            item = w.state.next() => take((Side::State, &state), item, &mut batch, &mut seen),
+            item = w.lease.next() => take((Side::Lease, &lease), item, &mut batch, &mut seen),
             _ = until(hub.next_deadline()) => {
                 hub.expire(now_ms());
                 continue;
