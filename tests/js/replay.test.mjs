@@ -111,3 +111,38 @@ test('the page\'s replay state: the overview, the moment shown and the chart\'s 
   assert.equal(later.rows, live.rows, 'the timeline of the whole recording stays');
   assert.equal(pointAt(overview.points, 8), 8);
 });
+
+test('a moment planned while the what-if changed is shown with the what-if shown now, planned on that moment', async () => {
+  const { ReplaySession } = await import('../../web/live/page/replay.js');
+  const before = { changes: [] };
+  const after = { changes: [{ op: 'add_member', name: 'x' }] };
+  const view = { summary: { now: { max_over_mean: '1.000' }, planned: { max_over_mean: '1.000' }, moves: 0 } };
+  const calls = [];
+  let seeked;
+  const c = {
+    loadSeq: 4,
+    state: { scenario: before, ready: true, live: { replay: { moments: 3 }, points: [], moment: 0 } },
+    client: {
+      call(op, args) {
+        calls.push([op, args.scenario]);
+        if (op === 'replaySeek') return new Promise((done) => { seeked = done; });
+        return Promise.resolve({ view, scenario: args.scenario, planned: 'on the moment' });
+      },
+    },
+    dispatchEvent() {},
+  };
+  const commits = [];
+  const session = new ReplaySession(c, (patch) => commits.push(patch));
+  const shown = session.seek(2);
+  await new Promise((r) => setImmediate(r));
+  // the person changes the what-if while moment 3 is planned
+  c.state = { ...c.state, scenario: after };
+  seeked({ info: { members: [] }, result: { view, scenario: before }, simDefaults: {}, replay: { moment: 2, at: T0, line: 3, kind: 'change', revisions: '1-5', rows: [] } });
+  await shown;
+  assert.deepEqual(calls.map(([op, s]) => [op, s === after ? 'after' : 'before']), [['replaySeek', 'before'], ['analyse', 'after']]);
+  assert.equal(commits.length, 1);
+  assert.equal(commits[0].scenario, after, 'the what-if committed with its plan');
+  assert.equal(commits[0].result.scenario, after);
+  assert.equal(commits[0].result.planned, 'on the moment');
+  assert.equal(commits[0].generation, 5);
+});

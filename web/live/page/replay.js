@@ -18,7 +18,12 @@ export class ReplaySession {
     /** The moment being planned now, or null. */
     this.planning = null;
     this.closed = false;
+    /** While a load runs: moments asked for wait. */
+    this.held = false;
   }
+
+  /** A recording is replayed (not followed). */
+  get replaying() { return true; }
 
   get live() { return this.c.state.live; }
 
@@ -34,12 +39,12 @@ export class ReplaySession {
     const live = this.live;
     if (!live?.replay) return Promise.resolve();
     this.wanted = Math.max(0, Math.min(live.replay.moments - 1, Math.round(m)));
-    if (!this.inflight) this.inflight = this.drain().finally(() => { this.inflight = null; });
-    return this.inflight;
+    if (!this.inflight && !this.held) this.inflight = this.drain().finally(() => { this.inflight = null; });
+    return this.inflight ?? Promise.resolve();
   }
 
   async drain() {
-    while (this.wanted !== null && !this.closed) {
+    while (this.wanted !== null && !this.closed && !this.held) {
       const m = this.wanted;
       this.wanted = null;
       if (m === this.live.moment && this.c.state.ready) continue;
@@ -57,19 +62,26 @@ export class ReplaySession {
 
   async frame(m) {
     const generation = ++this.c.loadSeq;
-    const scenario = this.c.state.scenario;
+    let scenario = this.c.state.scenario;
     const t0 = performance.now();
     const r = await this.c.client.call('replaySeek', { generation, moment: m, scenario });
     if (generation !== this.c.loadSeq || this.closed) return;
-    r.result.roundTripMs = performance.now() - t0;
+    let planned = r.result;
+    if (this.c.state.scenario !== scenario) {
+      // a what-if changed while the moment was planned: plan the one shown now on that moment
+      scenario = this.c.state.scenario;
+      planned = await this.c.client.call('analyse', { generation, scenario });
+      if (generation !== this.c.loadSeq || this.closed) return;
+    }
+    const result = { ...planned, roundTripMs: performance.now() - t0 };
     const s = this.c.state;
     const live = withMoment(s.live, r.replay);
     const news = r.replay.rows.map((row) => row.text).join('; ');
     this.commit({
-      generation, info: r.info, result: r.result, simDefaults: r.simDefaults, live, loading: null, ready: true,
+      generation, info: r.info, result, simDefaults: r.simDefaults, live, loading: null, ready: true, scenario,
       focus: r.info.members.some((x) => x.name === s.focus) ? s.focus : null,
       message: s.message?.fromLive ? null : s.message,
-      status: `Moment ${m + 1} of ${live.replay.moments}, ${instant(live.at)}, revisions ${live.revisions}. ${news ? `${news}. ` : ''}${planSentence(r.result.view)}.`,
+      status: `Moment ${m + 1} of ${live.replay.moments}, ${instant(live.at)}, revisions ${live.revisions}. ${news ? `${news}. ` : ''}${planSentence(result.view)}.`,
     });
     this.c.dispatchEvent(new CustomEvent('plan'));
   }
@@ -108,6 +120,17 @@ export class ReplaySession {
     download(name, 'application/json', text);
     this.commit({ status: `Saved the job at ${instant(live.at)} (revisions ${live.revisions}) as ${name}.` });
     return text;
+  }
+
+  /** A load runs: moments asked for wait until it fails (or this ends when it lands). */
+  hold() {
+    this.held = true;
+  }
+
+  /** The load failed: the moment asked for meanwhile, if any, is shown. */
+  resume() {
+    this.held = false;
+    if (this.wanted !== null) this.seek(this.wanted);
   }
 
   close() {
