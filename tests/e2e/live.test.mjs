@@ -183,6 +183,26 @@ test('pause freezes the view, changes show on resume; a what-if applies on top o
   await page.close();
 });
 
+test('a snapshot that cannot be loaded while a job is followed: the message says so, and following goes on', async () => {
+  const { page, problems } = await watchedPage(chrome.browser);
+  await page.goto(`${server.url}?job=${JOB}`);
+  await ready(page, 0, PATIENCE);
+  const loaded = await page.evaluate(() => document.querySelector('spate-planner').controller.loadText('{"format": "not a snapshot"'));
+  assert.equal(loaded, false);
+  const state = () => page.evaluate(() => {
+    const s = document.querySelector('spate-planner').controller.state;
+    return { title: s.message?.title, source: s.source.kind, live: s.live?.job, conn: s.live?.conn };
+  });
+  assert.deepEqual(await state(), { title: 'pasted could not be loaded; the live job is still followed', source: 'live', live: JOB, conn: 'live' });
+  assert.match(await page.locator('.message').textContent(), /could not be loaded; the live job is still followed/);
+  assert.match(await page.locator('.live-bar').textContent(), /Live: job orders/);
+  // a change after it shows: the job is followed still
+  const rev = await writer.put('lease', 'worker.w-after', '{"schema":3,"nonce":"na","max_in_flight":2}');
+  await shows(page, 'joined', 'w-after', 'lease', rev);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('NATS killed and restarted: reconnecting, then live again without a reload or a wrong plan; a flood is coalesced and bounded', async () => {
   const { page, problems } = await watchedPage(chrome.browser, { width: 1200, height: 900 });
   await page.goto(`${server.url}?job=${JOB}`);

@@ -48,6 +48,8 @@ export class LiveSession {
     this.lastFrameAt = -Infinity;
     this.started = false;
     this.closed = false;
+    /** While a load runs: no frame is asked for. */
+    this.held = false;
   }
 
   get live() { return this.c.state.live; }
@@ -97,7 +99,7 @@ export class LiveSession {
   /** Asks for a frame now, or once the one under way is shown, at most every MIN_FRAME_MS. */
   schedule() {
     this.pending = true;
-    if (!this.started || this.paused || this.inflight || this.timer || this.closed) return;
+    if (!this.started || this.paused || this.held || this.inflight || this.timer || this.closed) return;
     const wait = Math.max(0, this.lastFrameAt + MIN_FRAME_MS - performance.now());
     this.timer = setTimeout(() => { this.timer = 0; this.pull(); }, wait);
   }
@@ -193,6 +195,20 @@ export class LiveSession {
   /** Shows the plan of the point `id` under the chart (null: the newest). */
   select(id) {
     this.commit({ live: { ...this.live, selected: id } });
+  }
+
+  /** A load runs: no frame is asked for (one under way is dropped, the load superseding it). */
+  hold() {
+    this.held = true;
+    clearTimeout(this.timer);
+    this.timer = 0;
+  }
+
+  /** The load failed: following goes on, from a frame of the state now. */
+  resume() {
+    if (this.closed) return;
+    this.held = false;
+    if (this.started) this.pull();
   }
 
   close() {

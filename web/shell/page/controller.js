@@ -97,7 +97,10 @@ export class Controller extends EventTarget {
   }
 
   async loadNow(source, label, link) {
-    this.stopLive();
+    // the job followed (or the recording replayed) waits while this loads: it is replaced when
+    // the load lands and goes on when the load fails
+    const following = this.live;
+    following?.hold();
     const generation = ++this.loadSeq;
     this.store.update({ loading: { label, fraction: 0, text: `loading ${label}…` } });
     const progress = ({ got, total }) => {
@@ -114,6 +117,7 @@ export class Controller extends EventTarget {
       const id = snapshotId(info);
       // a recording: replayed, its moments picked on the Live tab (live/page/replay.js)
       const { replay, ...shown } = info;
+      this.closeLive();
       if (replay) this.live = new ReplaySession(this, this.#commit);
       this.store.update({
         generation, info: shown, snapshotId: id, source: { label, kind: source.kind }, result, simDefaults, loading: null, ready: true,
@@ -123,13 +127,14 @@ export class Controller extends EventTarget {
             : this.loadMessage(scenario, result, link, id),
         status: replay ? this.replayStatus(label, replay, result)
           : `Loaded ${label}: job ${info.job}, ${info.members.length} members, ${info.splits} splits. ${planSentence(result.view)}.`,
-        ...(replay ? { live: replayLive(replay, label), tab: { id: 'live' } } : {}),
+        ...(replay ? { live: replayLive(replay, label), tab: { id: 'live' } } : { live: null }),
       });
       this.dispatchEvent(new CustomEvent('plan'));
       return true;
     } catch (e) {
       if (generation !== this.loadSeq || isSuperseded(e)) return false;
-      this.store.update({ loading: null, message: errorMessage(e, `${label} could not be loaded; ${this.state.info ? 'the fleet shown is unchanged' : 'nothing is shown'}`) });
+      this.store.update({ loading: null, message: errorMessage(e, `${label} could not be loaded; ${this.unchanged(following)}`) });
+      following?.resume();
       return false;
     }
   }
@@ -185,9 +190,9 @@ export class Controller extends EventTarget {
     if (!resolved || resolved.origin !== location.origin) {
       const why = resolved ? `snapshots are only loaded from this page's origin (${location.origin}), not ${resolved.origin}` : `${url} is not a URL`;
       const e = Object.assign(new Error(why), { code: resolved ? 'cross_origin' : 'invalid_url' });
-      this.stopLive();
       ++this.loadSeq;
-      this.report(e, `The snapshot ${url} could not be loaded; ${this.state.info ? 'the fleet shown is unchanged' : 'nothing is shown'}`);
+      this.report(e, `The snapshot ${url} could not be loaded; ${this.unchanged(this.live)}`);
+      this.live?.resume(); // a frame under way was superseded: the next one is asked for
       return Promise.resolve(false);
     }
     return this.load({ kind: 'url', url: resolved.href }, name || String(url), link);
@@ -229,9 +234,21 @@ export class Controller extends EventTarget {
 
   stopLive() {
     if (!this.live) return;
-    this.live.close();
-    this.live = null;
+    this.closeLive();
     this.store.update({ live: null });
+  }
+
+  /** The session followed or replayed ends (the store's `live` is the caller's to replace). */
+  closeLive() {
+    this.live?.close();
+    this.live = null;
+  }
+
+  /** What a failed load leaves shown, in words; `following`: the session that goes on. */
+  unchanged(following) {
+    if (following?.replaying) return 'the recording stays shown at the moment picked';
+    if (following) return 'the live job is still followed';
+    return this.state.info ? 'the fleet shown is unchanged' : 'nothing is shown';
   }
 
   restarted(cause) {
