@@ -78,3 +78,26 @@ test('status: paused over everything, then the connection, then stale; a new sta
   assert.equal(liveStatus(null), null);
   assert.equal(clock(Date.UTC(2026, 0, 1, 13, 4, 5)), '13:04:05');
 });
+
+test('the list of live jobs: an answer of another shape is refused with a coded error naming the endpoint', async () => {
+  const { listJobs } = await import('../../web/live/page/session.js');
+  const saved = { document: globalThis.document, fetch: globalThis.fetch };
+  globalThis.document = { baseURI: 'http://127.0.0.1:8080/planner/' };
+  const answer = (status, text) => async () => new Response(text, { status });
+  try {
+    globalThis.fetch = answer(200, '{"job":null,"jobs":[{"job":"orders"},{"job":"g"}]}');
+    assert.deepEqual((await listJobs('/planner/api/live')).jobs.map((j) => j.job), ['orders', 'g']);
+    const refused = async (status, text, why) => {
+      globalThis.fetch = answer(status, text);
+      await assert.rejects(listJobs('/planner/api/live'), (e) => e.code === 'live_jobs' && e.path === 'http://127.0.0.1:8080/planner/api/jobs' && why.test(e.message));
+    };
+    await refused(200, '<!doctype html><p>a proxy</p>', /not JSON/);
+    await refused(200, '{"items":[]}', /no "jobs" field/);
+    await refused(200, '{"jobs":[{"name":"x"}]}', /no "jobs" field/);
+    await refused(200, '{"job":7,"jobs":[]}', /"job" field that is not a name/);
+    await refused(503, '{"error":"8 jobs are followed already"}', /^8 jobs are followed already$/);
+    await refused(502, 'Bad Gateway', /HTTP 502/);
+  } finally {
+    Object.assign(globalThis, saved);
+  }
+});

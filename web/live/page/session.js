@@ -218,10 +218,18 @@ export class LiveSession {
   }
 }
 
-/** The server's jobs (GET …/api/jobs): { job (the one --job fixed, or null), jobs: [...] }. */
+/**
+ * The server's jobs (GET …/api/jobs): { job (the one --job fixed, or null), jobs: [{ job }…] };
+ * an answer of another shape (a proxy's page, say) is refused, naming the field.
+ */
 export async function listJobs(url) {
-  const r = await fetch(sibling(url, 'jobs'), { headers: { accept: 'application/json' } });
+  const where = sibling(url, 'jobs');
+  const r = await fetch(where, { headers: { accept: 'application/json' } });
   const body = await r.json().catch(() => null);
-  if (!r.ok) throw Object.assign(new Error(body?.error || `the jobs could not be listed (HTTP ${r.status})`), { code: 'live_jobs' });
+  const refuse = (why) => Object.assign(new Error(why), { code: 'live_jobs', path: where });
+  if (!r.ok) throw refuse(body?.error || `the jobs could not be listed (HTTP ${r.status})`);
+  if (!body || typeof body !== 'object') throw refuse(`the server's list of jobs is not JSON (HTTP ${r.status})`);
+  if (!Array.isArray(body.jobs) || !body.jobs.every((j) => typeof j?.job === 'string')) throw refuse("the server's list of jobs has no \"jobs\" field of named jobs");
+  if (body.job != null && typeof body.job !== 'string') throw refuse("the server's list of jobs has a \"job\" field that is not a name");
   return body;
 }
