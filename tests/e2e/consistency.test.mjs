@@ -152,8 +152,17 @@ test('every failed request reaches the person: exports, search, suggestions, cla
     await waitMessage(page, /The rounds could not be run.*converge failed \(forced/);
     await dismiss();
 
+    // rounds of a plan replaced while they ran are not shown, and the page says why
+    await page.evaluate(() => document.querySelector('spate-planner').holdNextForTest('converge'));
+    await page.locator('button', { hasText: 'Run rounds' }).click();
     await applyForm(page, 'add', { 'new member name': 'w-x' });
     n = await ready(page, n);
+    await page.evaluate(() => document.querySelector('spate-planner').releaseForTest());
+    await waitMessage(page, /The rounds could not be run.*the plan changed while they ran \(a what-if\).*run them again.*plan_changed/);
+    assert.equal(await page.locator('.convergence [data-rounds]').count(), 0, 'no rounds shown');
+    await dismiss();
+    await page.locator('button', { hasText: 'Run rounds' }).click();
+    await page.locator('.convergence [data-rounds]').waitFor();
     await fail('analyse');
     await page.locator('button', { hasText: 'Undo last change' }).click();
     await waitMessage(page, /The plan could not be made.*analyse failed \(forced/);

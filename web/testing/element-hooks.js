@@ -15,3 +15,10 @@ SpatePlannerElement.prototype.failNextInfoForTest = function failNextInfoForTest
 SpatePlannerElement.prototype.failNextForTest = function failNextForTest(op) {
   return this.controller.client.raw('testFailNext', { target: op });
 };
+/** Makes the worker hold its next request `op` until releaseForTest. */
+SpatePlannerElement.prototype.holdNextForTest = function holdNextForTest(op) {
+  return this.controller.client.raw('testHoldNext', { target: op });
+};
+SpatePlannerElement.prototype.releaseForTest = function releaseForTest() {
+  return this.controller.client.raw('testRelease');
+};

@@ -23,3 +23,20 @@ ops.testFailNext = ({ target }) => {
     throw Object.assign(new Error(`${target} failed (forced by the test build)`), { code: 'forced' });
   };
 };
+UNCHECKED.add('testHoldNext');
+UNCHECKED.add('testRelease');
+let release = null;
+/** Makes the next request `target` wait until testRelease (requests are answered concurrently). */
+ops.testHoldNext = ({ target }) => {
+  const real = ops[target];
+  ops[target] = async (...args) => {
+    ops[target] = real;
+    await new Promise((go) => { release = go; });
+    return real(...args);
+  };
+};
+/** Lets the request held by testHoldNext go on. */
+ops.testRelease = () => {
+  release?.();
+  release = null;
+};

@@ -64,7 +64,10 @@ export function createConvergence(ctx) {
     try {
       const doc = await controller.ask('converge', { maxRounds: MAX_ROUNDS });
       // the plan changed meanwhile (a what-if, a live frame): these rounds are of another one
-      if (controller.state.result !== planned) return;
+      if (controller.state.result !== planned) {
+        const live = controller.state.live && !controller.state.live.replay;
+        throw Object.assign(new Error(`the plan changed while they ran (${live ? 'a live frame or ' : ''}a what-if), so they were of the plan before it and are not shown: ${live ? 'pause the live job and ' : ''}run them again`), { code: 'plan_changed' });
+      }
       const { rounds } = doc;
       const rows = rounds.map((r) => [thousands(r.round), thousands(r.moves), humanBytes(r.weight_moved), thousands(r.improving_moves), r.bound_hit ? 'yes' : 'no', r.max_over_mean]);
       const area = scrollArea('convergence rounds');
