@@ -328,7 +328,11 @@ export class Controller extends EventTarget {
           if (isSuperseded(e) && tries < 3) continue; // the worker holds a newer fleet: plan on it
           throw e;
         }
-        if (generation !== this.state.generation && tries < 3) continue; // another fleet landed: plan on it
+        if (generation !== this.state.generation) {
+          if (tries < 3) continue; // another fleet landed: plan on it
+          // never a plan of one fleet shown with another
+          throw Object.assign(new Error('the fleet changed each time the change was planned (four times): apply it again, or pause the live job first'), { code: 'fleet_changed' });
+        }
         const refused = refuse?.(result, scenario);
         if (refused) throw Object.assign(new Error(refused.message), refused);
         this.store.update({ scenario, result, message: this.failuresNote(scenario, result, where), status: `${typeof status === 'function' ? status() : status} ${planSentence(result.view)}.` });
