@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, withServedPage, ready, applyForm } from './browser.mjs';
+import { launch, withServedPage, ready, applyForm, openWhatIf } from './browser.mjs';
 import { demo } from './review-fixtures.mjs';
 
 let chrome;
@@ -131,5 +131,42 @@ test("a sweep range typed while today's value is asked for stays", async () => {
     await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
     assert.equal(await page.locator('input[aria-label="sweep from"]').inputValue(), '3');
     assert.equal(await page.locator('input[aria-label="sweep to"]').inputValue(), '9');
+  });
+});
+
+test('keyboard focus stays on the ✕ that had it when a plan or another update draws its part again', async () => {
+  await withPage(async (page) => {
+    await openWhatIf(page);
+    for (const name of ['w-a', 'w-b']) {
+      const n = await plans(page);
+      await applyForm(page, 'add', { 'new member name': name });
+      await ready(page, n);
+    }
+    const active = () => page.evaluate(() => {
+      const a = document.querySelector('spate-planner').shadowRoot.activeElement;
+      return a ? { focus: a.dataset.focus ?? null, in: a.closest('[data-change], .focus-chip, .message')?.className ?? null, label: a.getAttribute('aria-label') } : null;
+    });
+    // the what-if changes list, drawn again for a new plan (a default cap set elsewhere)
+    await page.locator('li[data-change="0"] button').focus();
+    const n = await plans(page);
+    await page.evaluate(() => document.querySelector('spate-planner').controller.setSettings({ defaultCap: 7 }));
+    await ready(page, n);
+    const kept = await active();
+    assert.equal(kept?.focus, 'remove-0', JSON.stringify(kept));
+    assert.match(kept.label, /^Remove change 1: add member w-a/);
+    // the "showing only" chip, through updates that do not change whom it shows
+    await page.evaluate(() => document.querySelector('spate-planner').controller.focus('w-a'));
+    await page.locator('.tab[data-tab="moves"]').click();
+    await page.locator('.moves .focus-chip button').focus();
+    await page.evaluate(() => document.querySelector('spate-planner').controller.store.update({ status: 'something else happened' }));
+    assert.equal((await active())?.in, 'focus-chip');
+    // a message said again in the same words (each live frame's, say): not drawn again
+    const say = () => page.evaluate(() => document.querySelector('spate-planner').controller.store.update({ message: { level: 'warning', title: 'Held', text: 'the same words', code: 'x', where: '' } }));
+    await say();
+    await page.locator('.message button').focus();
+    const box = await page.locator('.message').elementHandle();
+    await say();
+    assert.equal((await active())?.in, 'message warning');
+    assert.equal(await box.evaluate((b) => b.isConnected), true, 'the alert was drawn again');
   });
 });

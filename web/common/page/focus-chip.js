@@ -5,11 +5,14 @@ import { el, button } from './dom.js';
 export function focusChip(controller) {
   const node = el('p', undefined, 'focus-chip');
   node.hidden = true;
+  let shown = null;
   return {
     node,
     update(state) {
       node.hidden = !state.focus;
-      if (!state.focus) return;
+      // drawn again only for another member: its ✕ keeps keyboard focus through other updates
+      if (!state.focus || state.focus === shown) return;
+      shown = state.focus;
       node.replaceChildren(el('span', `Showing only ${state.focus}. `),
         button('✕', () => controller.focus(null), 'icon', `Show every member, not only ${state.focus}`));
     },

@@ -14,12 +14,19 @@ function messageBox(m, controller) {
   return box;
 }
 
+/** What a message says: one that says the same again (each live frame's, say) is not drawn again. */
+const said = (m) => (m ? JSON.stringify([m.level, m.title, m.text, m.where, m.code]) : '');
+
 export function createMessage(ctx) {
   const node = el('div', undefined, 'message-slot');
+  let shown = '';
   return {
     node,
     update(state, prev) {
-      if (changed(prev, state, 'message')) node.replaceChildren(...(state.message ? [messageBox(state.message, ctx.controller)] : []));
+      if (!changed(prev, state, 'message') || said(state.message) === shown) return;
+      // a new alert only for new words: its ✕ keeps focus, and it is not announced again
+      shown = said(state.message);
+      node.replaceChildren(...(state.message ? [messageBox(state.message, ctx.controller)] : []));
     },
   };
 }

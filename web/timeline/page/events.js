@@ -1,7 +1,7 @@
 // The Timeline's events: the script's events in time order (✕ removes one; an event the core
 // refuses is marked with the reason), and a form that adds one: crash, graceful stop, crash the
 // leader, start N new members, restart, a rolling restart, a lane cap change.
-import { el, attrs, button, input, select, field, setOptions } from '../../common/page/dom.js';
+import { el, attrs, button, input, select, field, setOptions, replaceKeepingFocus } from '../../common/page/dom.js';
 import { describeEvent, orderedEvents, freshNames, rollingRestart, startedMembers } from '../shared/script.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 
@@ -110,11 +110,11 @@ function addForm(controller) {
 function eventItem(controller, { e, index }, failure) {
   const li = attrs(el('li', undefined, failure ? 'failing' : undefined), { 'data-event': index });
   li.append(el('span', describeEvent(e), 'what'));
-  li.append(button('✕', () => {
+  li.append(attrs(button('✕', () => {
     const t = controller.state.timeline;
     const events = t.script.events.filter((_, i) => i !== index);
     controller.setTimeline({ ...t, script: { ...t.script, events } }, `Timeline: removed ${describeEvent(e)}.`);
-  }, 'icon', `Remove the event: ${describeEvent(e)}`));
+  }, 'icon', `Remove the event: ${describeEvent(e)}`), { 'data-focus': `event-${index}` }));
   if (failure) li.append(el('span', failure, 'reason'));
   return li;
 }
@@ -144,7 +144,7 @@ export function createTimelineEvents(ctx) {
     update(state, err) {
       const events = orderedEvents(state.timeline.script);
       const bad = err ? eventIndexOf(err.path) : -1;
-      list.replaceChildren(...events.map((x) => eventItem(controller, x, x.index === bad ? `${err.message} (${err.code})` : null)));
+      replaceKeepingFocus(list, ...events.map((x) => eventItem(controller, x, x.index === bad ? `${err.message} (${err.code})` : null)));
       none.hidden = events.length > 0;
       clear.hidden = events.length === 0;
       const members = [...(state.info?.members.map((m) => m.name) ?? []), ...startedMembers(state.timeline.script)];

@@ -2,7 +2,7 @@
 // applies is marked with its reason), the scenario as a file and the command that plans it,
 // the recently departed instances whose splits the leader withholds, and the forms. Beside the chart when the element is wide; a drawer at the bottom
 // of the viewport when it is narrow (the summary strip stays in view above).
-import { el, attrs, button, input, select, download } from '../../common/page/dom.js';
+import { el, attrs, button, input, select, download, replaceKeepingFocus } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { describe, scenarioText } from '../../common/shared/scenario.js';
 import { command, snapshotArg, stemOf } from '../../common/shared/cli.js';
@@ -14,7 +14,7 @@ function changeItem(c, i, failure, controller) {
   const text = el('span', describe(c, failure), 'what');
   li.append(text);
   if (failure) li.append(el('span', `not applied: ${failure.message} (${failure.code})`, 'reason'));
-  li.append(button('✕', () => controller.removeChange(i), 'icon', `Remove change ${i + 1}: ${describe(c, failure)}`));
+  li.append(attrs(button('✕', () => controller.removeChange(i), 'icon', `Remove change ${i + 1}: ${describe(c, failure)}`), { 'data-focus': `remove-${i}` }));
   return li;
 }
 
@@ -26,7 +26,7 @@ const STATE_WORDS = {
 };
 
 function departedItem(name, i, d, fromStore, controller) {
-  const box = input('checkbox', { 'aria-describedby': `departed-note-${i}` });
+  const box = input('checkbox', { 'aria-describedby': `departed-note-${i}`, 'data-focus': `departed-${name}` });
   box.checked = d?.state === 'withheld';
   box.disabled = d?.state === 'returned' || d?.state === 'no_delay';
   box.addEventListener('change', () => controller.setWithheld(name, box.checked));
@@ -55,11 +55,7 @@ function departedList(state, controller) {
 
 /** The departed list drawn again; the checkbox that had the keyboard's focus has it again. */
 function redrawDeparted(host, state, controller) {
-  const active = host.getRootNode().activeElement;
-  const had = host.contains(active) ? active.closest('li[data-departed]')?.dataset.departed : null;
-  host.replaceChildren(...departedList(state, controller));
-  if (had === null || had === undefined) return;
-  [...host.querySelectorAll('li[data-departed]')].find((li) => li.dataset.departed === had)?.querySelector('input')?.focus({ preventScroll: true });
+  replaceKeepingFocus(host, ...departedList(state, controller));
 }
 
 function capSetting(controller) {
@@ -142,7 +138,7 @@ export function createWhatIf(ctx) {
   function renderChanges(state) {
     const failures = new Map((state.result?.failures || []).map((f) => [f.index, f]));
     const items = state.scenario.changes.map((c, i) => changeItem(c, i, failures.get(i), controller));
-    list.replaceChildren(...(items.length ? items : [el('li', 'none yet: the plan shown is the baseline', 'hint')]));
+    replaceKeepingFocus(list, ...(items.length ? items : [el('li', 'none yet: the plan shown is the baseline', 'hint')]));
     undo.disabled = clear.disabled = state.scenario.changes.length === 0;
     // on paper, a scenario without changes is no section of its own (style.css)
     node.dataset.changes = String(state.scenario.changes.length);
