@@ -2,7 +2,7 @@
 // themselves are the core's frame events: crate/core/src/live/events.rs, crate/core/tests/live.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialLive, withFrame, withStatus, liveStatus, isStale, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock, figuresPoint } from '../../web/live/shared/state.js';
+import { initialLive, withFrame, withStatus, liveStatus, isStale, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock, figuresPoint, happenedAt, replayLive } from '../../web/live/shared/state.js';
 
 function view(members = 2) {
   return {
@@ -50,6 +50,30 @@ test('the live state stays bounded however long the page is open', () => {
   assert.equal(live.points[live.points.length - 1].revisions, '2999-0');
   assert.equal(live.points[0].revisions, '0-0', 'the first moment is kept');
   assert.deepEqual(live.history.map((h) => h.id), Array.from({ length: MAX_HISTORY }, (_, i) => 3000 - MAX_HISTORY + 1 + i));
+});
+
+test('rows past the bound are counted, and a moment whose rows went says so rather than that nothing happened', () => {
+  let live = initialLive('orders', '/api/live');
+  const frame = (rows) => ({ revisions: '1-1', rows, point: figuresPoint(view()), lastChangeMs: 0, freshness: fresh(0) });
+  // frame 1: a replan only; frames 2..: three rows each
+  live = withFrame(live, frame([]), view(), 0);
+  const three = (i) => [0, 1, 2].map((k) => ({ kind: 'joined', text: `r${i}.${k}`, names: [] }));
+  for (let i = 2; i <= 200; i++) live = withFrame(live, frame(three(i)), view(), i);
+  // 199 frames × 3 = 597 rows: the newest 400 kept (frames 68.. whole, one row of frame 67), 197 counted
+  assert.equal(live.rows.length, MAX_ROWS);
+  assert.equal(live.rowsDropped, 597 - MAX_ROWS);
+  assert.equal(live.droppedThrough, 67);
+  assert.equal(happenedAt(live, 200), 'Then: r200.2; r200.1; r200.0.');
+  assert.equal(happenedAt(live, 67), 'Then: r67.2; and more, no longer kept.');
+  assert.equal(happenedAt(live, 30), `What changed in the store at this moment is no longer kept (the timeline keeps the newest ${MAX_ROWS} events).`);
+  assert.equal(happenedAt(live, 1), `What changed in the store at this moment is no longer kept (the timeline keeps the newest ${MAX_ROWS} events).`);
+  // a frame with no rows, newer than every dropped row: a replan only
+  live = withFrame(live, frame([]), view(), 201);
+  assert.equal(happenedAt(live, 201), 'Nothing new in the store at this moment (a replan only).');
+  assert.equal(live.rowsDropped, 197, 'a frame without rows drops none');
+  // a status row pushes one more out
+  live = withStatus(live, { status: 'reconnecting', message: 'lost' }, 202);
+  assert.equal(live.rowsDropped, 198);
 });
 
 test('thinning keeps the newest half whole and the point picked', () => {

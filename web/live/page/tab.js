@@ -6,11 +6,11 @@
 // shows: a pick on the chart moves the replay there).
 import { el, attrs, scrollArea, table } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { clock, viewAt, instant } from '../shared/state.js';
+import { clock, viewAt, instant, happenedAt } from '../shared/state.js';
 import { figureRows } from '../../plan/shared/figures.js';
 import { memberRows } from '../../plan/shared/chart-model.js';
 import { sortRows } from '../../common/shared/sort.js';
-import { humanBytes } from '../../common/shared/format.js';
+import { humanBytes, thousands } from '../../common/shared/format.js';
 import { createLiveChart } from './chart.js';
 
 const KIND = {
@@ -69,8 +69,7 @@ function thenPanel(live) {
   const view = viewAt(live, point.id);
   const newest = live.selected === null;
   const head = el('h3', `${newest ? 'The newest plan' : 'The plan'} at ${clock(point.at)} UTC, revisions ${point.revisions}`);
-  const happened = live.rows.filter((r) => r.id === point.id).map((r) => r.text);
-  const out = [head, el('p', happened.length ? `Then: ${happened.join('; ')}.` : 'Nothing new in the store at this moment (a replan only).', 'hint')];
+  const out = [head, el('p', happenedAt(live, point.id), 'hint')];
   if (view) {
     const area = scrollArea(`the plan's figures at ${clock(point.at)}`);
     area.append(figuresTable(view));
@@ -110,9 +109,17 @@ export function createLive(ctx) {
   const charts = el('div', undefined, 'live-figures');
   charts.append(heads.figures, chart.node, then);
   const events = el('div', undefined, 'live-events');
-  events.append(heads.events, area);
+  const dropped = el('p', '', 'hint live-dropped');
+  events.append(heads.events, area, dropped);
   node.append(intro, charts, events);
   let shownThen = null;
+
+  /** The timeline's rows, and how many older ones are no longer kept. */
+  function showRows(live) {
+    timeline.update(live.rows);
+    dropped.hidden = !live.rowsDropped;
+    dropped.textContent = live.rowsDropped ? `${thousands(live.rowsDropped)} older events are no longer kept: the newest ${thousands(live.rows.length)} are shown.` : '';
+  }
 
   /** A replayed recording: the chart and timeline of the whole recorded time, and the moment shown. */
   function replayUpdate(state, prev) {
@@ -122,7 +129,7 @@ export function createLive(ctx) {
     heads.events.textContent = 'What happened in the recording';
     const from = r.server ? ` from ${r.server}` : '';
     intro.textContent = `Job ${live.job}, replayed from the recording ${r.name}${from}: ${r.moments} moments, ${instant(r.startMs)} to ${instant(r.endMs)}. Pick a moment on the chart, or any moment with the slider above, to see the job as it was then; the whole page shows it.`;
-    if (!prev?.live || prev.live.rows !== live.rows) timeline.update(live.rows);
+    if (!prev?.live || prev.live.rows !== live.rows) showRows(live);
     chart.update(live);
     if (prev?.live !== live || prev?.result !== state.result) {
       const result = state.result;
@@ -144,7 +151,7 @@ export function createLive(ctx) {
       heads.figures.textContent = "The plan's figures since the page was opened";
       heads.events.textContent = 'What happened';
       intro.textContent = `Job ${live.job}, followed live since the page was opened. Pick a moment on the chart to see the plan as it was then.`;
-      if (!prev?.live || prev.live.rows !== live.rows) timeline.update(live.rows);
+      if (!prev?.live || prev.live.rows !== live.rows) showRows(live);
       chart.update(live);
       if (!shownThen || shownThen.selected !== live.selected || (live.selected === null && shownThen.points !== live.points)) {
         then.replaceChildren(...thenPanel(live));

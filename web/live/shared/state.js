@@ -29,6 +29,30 @@ export function figuresPoint(view) {
   };
 }
 
+/** `live` with `rows` (newest first) as its timeline: the newest MAX_ROWS kept, the rest counted. */
+function withRows(live, rows) {
+  const dropped = rows.slice(MAX_ROWS);
+  if (!dropped.length) return { ...live, rows };
+  return {
+    ...live,
+    rows: rows.slice(0, MAX_ROWS),
+    rowsDropped: (live.rowsDropped ?? 0) + dropped.length,
+    droppedThrough: Math.max(live.droppedThrough ?? dropped[0].id, dropped[0].id),
+  };
+}
+
+/**
+ * What happened at the point `id`, in words: the rows of its frame, and whether some of them are
+ * no longer kept (the timeline keeps the newest MAX_ROWS rows).
+ */
+export function happenedAt(live, id) {
+  const happened = live.rows.filter((r) => r.id === id).map((r) => r.text);
+  const lost = live.droppedThrough !== null && live.droppedThrough !== undefined && id <= live.droppedThrough;
+  if (happened.length) return `Then: ${happened.join('; ')}${lost ? '; and more, no longer kept' : ''}.`;
+  if (lost) return `What changed in the store at this moment is no longer kept (the timeline keeps the newest ${MAX_ROWS} events).`;
+  return 'Nothing new in the store at this moment (a replan only).';
+}
+
 /** The live state before the first frame. */
 export function initialLive(job, url) {
   return {
@@ -54,6 +78,9 @@ export function initialLive(job, url) {
     stale: false,
     /** Newest first: { id, at, revisions, kind, text, names }. */
     rows: [],
+    /** Rows no longer kept (past MAX_ROWS), and the newest frame id among them (null: none). */
+    rowsDropped: 0,
+    droppedThrough: null,
     /** Oldest first: { id, at, revisions, ...figures } (figuresPoint). */
     points: [],
     /** Newest last: { id, view } (the plan of the point `id`, slimmed). */
@@ -92,11 +119,11 @@ export function withFrame(live, frame, view, now) {
   const fresh = frame.freshness;
   const id = live.nextId;
   const stamp = (r) => ({ ...r, id, at: now, revisions: frame.revisions });
-  const rows = frame.rows.length ? [...frame.rows.map(stamp).reverse(), ...live.rows].slice(0, MAX_ROWS) : live.rows;
+  const rows = frame.rows.length ? [...frame.rows.map(stamp).reverse(), ...live.rows] : live.rows;
   const points = thin([...live.points, { id, at: now, revisions: frame.revisions, ...frame.point }], MAX_POINTS, live.selected);
   const history = [...live.history, { id, view: slimView(view) }].slice(-MAX_HISTORY);
   return {
-    ...live,
+    ...withRows(live, rows),
     nextId: id + 1,
     revisions: frame.revisions,
     lastChangeMs: Number(fresh.last_change_ms),
@@ -106,7 +133,6 @@ export function withFrame(live, frame, view, now) {
     waiting: 0,
     /** The worker's time applying the last frame's changes (ms). */
     applyMs: frame.applyMs ?? 0,
-    rows,
     points,
     history,
     conn: live.conn === 'connecting' ? 'live' : live.conn,
@@ -115,7 +141,7 @@ export function withFrame(live, frame, view, now) {
 
 /** A row of the timeline that is not a frame's (the connection's news). */
 export function withRow(live, row, now) {
-  return { ...live, rows: [{ ...row, id: live.nextId - 1, at: now, revisions: live.revisions, names: [] }, ...live.rows].slice(0, MAX_ROWS) };
+  return withRows(live, [{ ...row, id: live.nextId - 1, at: now, revisions: live.revisions, names: [] }, ...live.rows]);
 }
 
 /** The connection's status from the stream ({ status, message }); a change is a timeline row. */
@@ -166,11 +192,10 @@ export function replayLive(overview, name) {
       name, moments: i.moments, segments: i.segments, startMs: Number(i.start_ms), endMs: Number(i.end_ms),
       warnings: i.warnings, server: i.source.server || '',
     },
-    rows: overview.rows.slice(0, MAX_ROWS),
     points: overview.points,
     nextId: i.moments,
   };
-  return withMoment(live, overview.moment);
+  return withMoment(withRows(live, overview.rows), overview.moment);
 }
 
 /** The replay state at another moment (the worker's { moment, at, revisions, line, kind, rows }). */
