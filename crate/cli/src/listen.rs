@@ -1,5 +1,6 @@
 //! `serve`'s connections: HTTP/1.1 with two timeouts, so that no client holds a connection, or
-//! the memory behind it, for ever (docs/live-protocol.md, "Limits").
+//! the memory behind it, for ever, and a cap on connections open at once (docs/live-protocol.md,
+//! "Limits").
 //!
 //! - **Headers:** a request's headers must arrive whole within [`Timeouts::header_read`]
 //!   (`--header-timeout`, 10 s) of the connection's opening or of the end of the previous
@@ -10,21 +11,28 @@
 //!   is the policy for slow readers: a page that falls behind the live stream is resynced
 //!   (`live/sse.rs`), one that stops reading is dropped, and what it held (its share of a
 //!   snapshot's text) is freed.
+//! - **Connections:** at most [`Timeouts::connections`] (`--max-connections`, 512) are served at
+//!   once; the next waits in the system's queue until one closes. So no client, opening
+//!   connection after connection, takes the file descriptors the server needs for NATS, the
+//!   recording and the files it serves.
 
 use axum::serve::Listener;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio_io_timeout::TimeoutStream;
 
-/// How long a connection may keep the server waiting.
+/// How long a connection may keep the server waiting, and how many are served at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timeouts {
     /// For a request's headers to arrive whole.
     pub header_read: Duration,
     /// For a blocked write to make progress.
     pub write_stall: Duration,
+    /// Connections served at once.
+    pub connections: usize,
 }
 
 /// Listens on `ip`:`port` (`port` 0 picks a free one). Beyond loopback, says on standard error
@@ -52,7 +60,12 @@ pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router, lim
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read);
+    let open = Arc::new(tokio::sync::Semaphore::new(limits.connections));
     loop {
+        // At the cap, the next connection waits in the system's queue until one here closes.
+        let Ok(permit) = open.clone().acquire_owned().await else {
+            return;
+        };
         // Accept errors (too many open files, ...) are waited out by axum's listener.
         let (tcp, _) = Listener::accept(&mut listener).await;
         let mut io = TimeoutStream::new(tcp);
@@ -61,6 +74,7 @@ pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router, lim
         tokio::spawn(async move {
             // A connection's end (closed, timed out, broken) concerns only that client.
             let _ = conn.await;
+            drop(permit);
         });
     }
 }

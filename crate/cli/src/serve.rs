@@ -138,6 +138,10 @@ pub struct Listen {
     /// connection is closed and what it held is freed.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub write_timeout: u64,
+    /// Connections served at once; more wait until one closes (so that no client takes every
+    /// file descriptor the server needs).
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
 }
 
 impl Listen {
@@ -154,11 +158,13 @@ impl Listen {
         Ok((hosts, source))
     }
 
-    /// How long a connection may keep the server waiting (`--header-timeout`, `--write-timeout`).
+    /// How long a connection may keep the server waiting (`--header-timeout`, `--write-timeout`),
+    /// and how many are served at once (`--max-connections`).
     fn timeouts(&self) -> crate::listen::Timeouts {
         crate::listen::Timeouts {
             header_read: std::time::Duration::from_secs(self.header_timeout),
             write_stall: std::time::Duration::from_secs(self.write_timeout),
+            connections: self.max_connections as usize,
         }
     }
 
@@ -472,15 +478,30 @@ mod tests {
         use std::time::Duration;
         let given =
             |args: &[&str]| Only::try_parse_from([&["serve"], args].concat()).map(|o| o.listen.timeouts());
-        let secs = |h, w| crate::listen::Timeouts {
+        let secs = |h, w, c| crate::listen::Timeouts {
             header_read: Duration::from_secs(h),
             write_stall: Duration::from_secs(w),
+            connections: c,
         };
-        assert_eq!(given(&[]).unwrap(), secs(10, 30));
+        assert_eq!(given(&[]).unwrap(), secs(10, 30, 512));
         assert_eq!(
-            given(&["--header-timeout", "2", "--write-timeout", "5"]).unwrap(),
-            secs(2, 5)
+            given(&[
+                "--header-timeout",
+                "2",
+                "--write-timeout",
+                "5",
+                "--max-connections",
+                "8"
+            ])
+            .unwrap(),
+            secs(2, 5, 8)
         );
+        for bad in ["0", "65537", "-1", "many"] {
+            let e = given(&[&format!("--max-connections={bad}")])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("--max-connections"), "{bad}: {e}");
+        }
         for bad in ["0", "3601", "-1", "1.5", "ten"] {
             let e = given(&[&format!("--write-timeout={bad}")])
                 .unwrap_err()

@@ -311,3 +311,24 @@ async fn event_streams_are_capped_per_job() {
     }
     serve.stop();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_max_connections_the_next_connection_waits_until_one_closes() {
+    let serve = Serve::start(&["--max-connections", "2", "--header-timeout", "3600"]);
+    // two connections that send nothing hold both places (the header timeout is an hour)
+    let mut idle = Vec::new();
+    for _ in 0..2 {
+        idle.push(TcpStream::connect(("127.0.0.1", serve.port)).await.unwrap());
+    }
+    let third = tokio::spawn(get(serve.port, "/healthz"));
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(!third.is_finished(), "a third connection was served past the cap");
+    // one closes: the third is served
+    drop(idle.pop());
+    let (status, _, body) = tokio::time::timeout(PATIENCE, third)
+        .await
+        .expect("the third connection was never served")
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    drop(idle);
+}
