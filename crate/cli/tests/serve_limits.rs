@@ -332,3 +332,38 @@ async fn past_max_connections_the_next_connection_waits_until_one_closes() {
     assert_eq!(status, 200, "{body}");
     drop(idle);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_being_read_holds_up_no_request_for_another_job() {
+    let nats = NatsServer::start(true);
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    fixture::write_job(&js, "small").await;
+    let file = demo(&scratch("two-jobs"), "20000", "200");
+    let o = std::process::Command::new(BIN)
+        .args(["restore", file.to_str().unwrap(), "--server", &nats.url()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let serve = Serve::start(&["--server", &nats.url()]);
+    let (status, _, body) = get(serve.port, "/api/snapshot?job=small").await;
+    assert_eq!(status, 200, "{body}");
+    // job big is read (60,000 entries) while job small, followed already, is asked for again
+    let port = serve.port;
+    let started = Instant::now();
+    let big = tokio::spawn(async move {
+        let (status, _, _) = get(port, "/api/snapshot?job=big").await;
+        (status, started.elapsed())
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let asked = Instant::now();
+    let (status, _, body) = get(serve.port, "/api/snapshot?job=small").await;
+    let small = asked.elapsed();
+    assert_eq!(status, 200, "{body}");
+    let (status, big) = big.await.unwrap();
+    assert_eq!(status, 200);
+    // before, the lock on every job was held while big was read: small waited for all of it
+    assert!(
+        small < big / 2,
+        "job small took {small:?} while job big was read ({big:?} in all)"
+    );
+}

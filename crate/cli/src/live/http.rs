@@ -14,16 +14,22 @@ use spate_planner_core::Revisions;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// At most this many jobs followed at once; idle ones (no page listening) make room.
+/// At most this many jobs followed (or being read) at once; idle ones (no page listening) make
+/// room.
 const MAX_JOBS: usize = 8;
+
+/// A job followed: its hub and the task that feeds it (aborted when the job is dropped), set
+/// once its buckets are read. Requests for a job being read wait on it, without the lock on
+/// every job: the other jobs are answered meanwhile.
+type Slot = Arc<tokio::sync::OnceCell<(Arc<Hub>, tokio::task::AbortHandle)>>;
 
 /// The live side of the server: one connection, the jobs followed.
 pub struct Live {
     pub conn: Conn,
     /// `--job`: the only job served, when given.
     pub fixed: Option<String>,
-    /// Each followed job's hub, and the task that feeds it (aborted when the job is dropped).
-    hubs: tokio::sync::Mutex<HashMap<String, (Arc<Hub>, tokio::task::AbortHandle)>>,
+    /// Each job followed or being read.
+    hubs: tokio::sync::Mutex<HashMap<String, Slot>>,
     /// What the clients may take at once.
     limits: Arc<Limits>,
     /// How many jobs `hubs` holds, readable without waiting for its lock (`/healthz`).
@@ -85,9 +91,14 @@ impl Live {
         self.followed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// The jobs followed now, by name.
+    /// The jobs followed now, by name (not those still being read).
     pub async fn followed_hubs(&self) -> Vec<Arc<Hub>> {
-        let mut hubs: Vec<Arc<Hub>> = self.hubs.lock().await.values().map(|(h, _)| h.clone()).collect();
+        let slots = self.hubs.lock().await;
+        let mut hubs: Vec<Arc<Hub>> = slots
+            .values()
+            .filter_map(|s| s.get())
+            .map(|(h, _)| h.clone())
+            .collect();
         hubs.sort_by(|a, b| a.job.cmp(&b.job));
         hubs
     }
@@ -115,22 +126,54 @@ impl Live {
         Ok(job)
     }
 
-    /// The hub of `job`, started (its buckets read) on first use.
+    /// The hub of `job`, started (its buckets read) on first use. The buckets are read outside
+    /// the lock on every job: a request for another job is answered meanwhile, and requests for
+    /// this one wait for the same read.
     pub async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
+        let slot = self.slot(job).await?;
+        let read = slot.get_or_try_init(|| start(&self.conn, job)).await;
+        match read {
+            Ok((hub, _)) => {
+                let hub = hub.clone();
+                self.count_followed().await;
+                Ok(hub)
+            }
+            Err(e) => {
+                // a read that failed leaves no slot: the next request reads again
+                let mut hubs = self.hubs.lock().await;
+                if hubs
+                    .get(job)
+                    .is_some_and(|s| Arc::ptr_eq(s, &slot) && s.get().is_none())
+                {
+                    hubs.remove(job);
+                }
+                Err(match e {
+                    ReadError::Missing(m) => Refusal(StatusCode::NOT_FOUND, m),
+                    other => Refusal(StatusCode::BAD_GATEWAY, other.to_string()),
+                })
+            }
+        }
+    }
+
+    /// The slot of `job`: the one there, or a new one when there is room (idle jobs dropped).
+    async fn slot(&self, job: &str) -> Result<Slot, Refusal> {
         let mut hubs = self.hubs.lock().await;
-        if let Some((h, _)) = hubs.get(job) {
-            return Ok(h.clone());
+        if let Some(s) = hubs.get(job) {
+            return Ok(s.clone());
         }
         if hubs.len() >= MAX_JOBS {
-            hubs.retain(|_, (h, task)| {
-                let keep = h.listeners() > 0 || self.fixed.as_deref() == Some(h.job.as_str());
-                if !keep {
-                    task.abort();
+            hubs.retain(|_, slot| match slot.get() {
+                // being read (a request holds it): kept; left by requests that went away: dropped
+                None => Arc::strong_count(slot) > 1,
+                Some((h, task)) => {
+                    let keep = h.listeners() > 0 || self.fixed.as_deref() == Some(h.job.as_str());
+                    if !keep {
+                        task.abort();
+                    }
+                    keep
                 }
-                keep
             });
-            self.followed
-                .store(hubs.len(), std::sync::atomic::Ordering::Relaxed);
+            self.store_followed(&hubs);
             if hubs.len() >= MAX_JOBS {
                 return Err(Refusal(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -138,14 +181,20 @@ impl Live {
                 ));
             }
         }
-        let (hub, task) = start(&self.conn, job).await.map_err(|e| match e {
-            ReadError::Missing(m) => Refusal(StatusCode::NOT_FOUND, m),
-            other => Refusal(StatusCode::BAD_GATEWAY, other.to_string()),
-        })?;
-        hubs.insert(job.to_string(), (hub.clone(), task));
-        self.followed
-            .store(hubs.len(), std::sync::atomic::Ordering::Relaxed);
-        Ok(hub)
+        let slot = Slot::default();
+        hubs.insert(job.to_string(), slot.clone());
+        Ok(slot)
+    }
+
+    async fn count_followed(&self) {
+        let hubs = self.hubs.lock().await;
+        self.store_followed(&hubs);
+    }
+
+    /// `followed`: the jobs whose buckets are read.
+    fn store_followed(&self, hubs: &HashMap<String, Slot>) {
+        let n = hubs.values().filter(|s| s.initialized()).count();
+        self.followed.store(n, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -194,8 +243,9 @@ pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
 pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
     let answer = async {
         let job = live.job_of(&uri)?;
-        let permit = live.limits.heavy()?;
+        // the job first (reading it may take a while): a permit is held only while sending
         let hub = live.hub(&job).await?;
+        let permit = live.limits.heavy()?;
         let (pair, file) = hub.snapshot_file();
         let parts: Vec<Bytes> = file
             .at(crate::support::now_ms())
