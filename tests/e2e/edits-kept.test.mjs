@@ -170,3 +170,28 @@ test('keyboard focus stays on the ✕ that had it when a plan or another update 
     assert.equal(await box.evaluate((b) => b.isConnected), true, 'the alert was drawn again');
   });
 });
+
+test('status words are shown at once and said to screen readers at most every 2 s, the newest then', async () => {
+  await withPage(async (page) => {
+    const said = await page.evaluate(async () => {
+      const el = document.querySelector('spate-planner');
+      const region = el.shadowRoot.querySelector('.summary .announce');
+      // the words shown have been said (the page's own statuses on loading), long enough ago
+      const line = el.shadowRoot.querySelector('.summary .status');
+      while (region.textContent !== line.textContent) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 2100));
+      const heard = [];
+      new MutationObserver(() => heard.push(region.textContent)).observe(region, { childList: true, characterData: true, subtree: true });
+      // twenty statuses at once, as a busy live job's frames come
+      for (let i = 1; i <= 20; i++) el.controller.store.update({ status: `frame ${i}` });
+      await new Promise((r) => setTimeout(r, 50));
+      const soon = [...heard];
+      await new Promise((r) => setTimeout(r, 2500));
+      return { soon, later: [...heard], shown: el.shadowRoot.querySelector('.summary .status').textContent, role: region.getAttribute('role') };
+    });
+    assert.deepEqual(said.soon, ['frame 1'], 'the first is said at once');
+    assert.deepEqual(said.later, ['frame 1', 'frame 20'], 'then only the newest, 2 s later');
+    assert.equal(said.shown, 'frame 20', 'the line shown is the newest at once');
+    assert.equal(said.role, 'status');
+  });
+});

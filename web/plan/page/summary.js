@@ -7,6 +7,7 @@
 // tiles.
 import { el, attrs, button } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
+import { statusLine } from '../../common/page/announce.js';
 import { humanBytes, exactBytes, thousands, plural } from '../../common/shared/format.js';
 
 function tile(key, label, value, sub, help, onOpen = null) {
@@ -88,8 +89,8 @@ export function createSummary(ctx) {
   const strip = attrs(el('div', undefined, 'strip'), { id: 'summary-strip' });
   const help = attrs(el('p', '', 'tile-help'), { id: 'tile-help', 'aria-live': 'polite' });
   help.hidden = true;
-  const status = attrs(el('p', '', 'status'), { role: 'status', 'aria-live': 'polite' });
-  node.append(title, line, strip, help, status);
+  const status = statusLine('status');
+  node.append(title, line, strip, help, status.node, status.region);
   let open = false;
   let shown = null;
   let byKey = new Map();
@@ -121,7 +122,7 @@ export function createSummary(ctx) {
     node,
     update(state, prev) {
       if (changed(prev, state, 'result')) render(state);
-      if (changed(prev, state, 'status')) status.textContent = state.status;
+      if (changed(prev, state, 'status')) status.set(state.status);
     },
   };
 }

@@ -6,6 +6,7 @@
 // run is made by timeline/page/runner.js when this tab is looked at.
 import { el, attrs, button, scrollArea } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
+import { statusLine } from '../../common/page/announce.js';
 import { runKey } from './runner.js';
 import { configNames, duration, clock, effective } from '../shared/script.js';
 import { thousands } from '../../common/shared/format.js';
@@ -51,7 +52,7 @@ export function createTimeline(ctx) {
   const left = el('div', undefined, 'tl-column');
   left.append(events.node, json.node);
   setup.append(left, config.node);
-  const status = attrs(el('p', '', 'hint tl-status'), { role: 'status' });
+  const status = statusLine('hint tl-status');
   const problem = el('div', undefined, 'tl-problem');
   const results = el('div', undefined, 'tl-results');
   const figures = scrollArea('headline figures', 'scroll tl-figures-slot');
@@ -71,7 +72,7 @@ export function createTimeline(ctx) {
   const fleet = createTimelineFleet({ onScrub: scrub, ask: (runId, at, idleLimit) => controller.ask('fleetAt', { runId, t: at, idleLimit }) });
   results.append(figures, charts.node, fleet.node);
   results.hidden = true;
-  node.append(intro, setup, status, problem, results);
+  node.append(intro, setup, status.node, status.region, problem, results);
   let shown = false;
   let reveal = false;
   let drawnRun = null;
@@ -81,9 +82,9 @@ export function createTimeline(ctx) {
     const since = run.since;
     const until = (run.which === 'B' && run.timeline.b?.until_ms) || effective(run.timeline.script, 'until_ms', state.simDefaults);
     const text = () => `Simulating ${NAMES[run.which]}: ${duration(until)} of ${fleetSize(state)}… ${((performance.now() - since) / 1000).toFixed(1)} s`;
-    status.textContent = text();
+    status.set(text());
     clearInterval(ticker);
-    ticker = setInterval(() => { status.textContent = text(); }, 250);
+    ticker = setInterval(() => status.set(text()), 250);
     results.setAttribute('aria-busy', 'true');
     node.dataset.busy = 'true';
   }
@@ -118,7 +119,7 @@ export function createTimeline(ctx) {
     requestAnimationFrame(() => setTimeout(async () => {
       await fleetDrawn;
       const paintMs = performance.now() - t0;
-      status.textContent = timingText(run, state, paintMs);
+      status.set(timingText(run, state, paintMs));
       node.dataset.paintMs = paintMs.toFixed(1);
       node.dataset.workerMs = ((run.a.timing.roundTripMs) + (run.b?.timing.roundTripMs ?? 0)).toFixed(1);
       node.dataset.run = String(Number(node.dataset.run || 0) + 1);
@@ -130,13 +131,13 @@ export function createTimeline(ctx) {
   function render(state) {
     const run = state.timelineRun;
     const current = run && run.generation === state.generation;
-    if (!current) { idle(); results.hidden = true; problem.replaceChildren(); status.textContent = ''; drawnRun = null; return; }
+    if (!current) { idle(); results.hidden = true; problem.replaceChildren(); status.set(''); drawnRun = null; return; }
     if (run.status === 'running') { busy(run, state); problem.replaceChildren(); return; }
     idle();
     if (run.status === 'error') {
       results.hidden = true;
       drawnRun = null;
-      status.textContent = '';
+      status.set('');
       problem.replaceChildren(errorBox(run.error, () => { controller.setTimelineRun(null); controller.timeline.request(); }));
       return;
     }
