@@ -7,6 +7,7 @@
 import { withMoment, instant } from '../shared/state.js';
 import { errorMessage, planSentence } from '../../common/shared/messages.js';
 import { download } from '../../common/page/dom.js';
+import { frameOfScenario } from './frame.js';
 
 export class ReplaySession {
   /** controller: the page's; commit(patch): the controller's update of the store, the session's only way to it. */
@@ -61,19 +62,9 @@ export class ReplaySession {
   }
 
   async frame(m) {
-    const generation = ++this.c.loadSeq;
-    let scenario = this.c.state.scenario;
-    const t0 = performance.now();
-    const r = await this.c.client.call('replaySeek', { generation, moment: m, scenario });
-    if (generation !== this.c.loadSeq || this.closed) return;
-    let planned = r.result;
-    if (this.c.state.scenario !== scenario) {
-      // a what-if changed while the moment was planned: plan the one shown now on that moment
-      scenario = this.c.state.scenario;
-      planned = await this.c.client.call('analyse', { generation, scenario });
-      if (generation !== this.c.loadSeq || this.closed) return;
-    }
-    const result = { ...planned, roundTripMs: performance.now() - t0 };
+    const got = await frameOfScenario(this, 'replaySeek', { moment: m });
+    if (!got) return;
+    const { generation, r, scenario, result } = got;
     const s = this.c.state;
     const live = withMoment(s.live, r.replay);
     const news = r.replay.rows.map((row) => row.text).join('; ');

@@ -8,6 +8,7 @@
 import { initialLive, withFrame, withStatus, liveStatus, isStale } from '../shared/state.js';
 import { errorMessage, planSentence, failuresMessage } from '../../common/shared/messages.js';
 import { download } from '../../common/page/dom.js';
+import { frameOfScenario } from './frame.js';
 
 /** At most one frame per this many ms while changes keep coming. */
 export const MIN_FRAME_MS = 100;
@@ -118,19 +119,9 @@ export class LiveSession {
   }
 
   async frame() {
-    const generation = ++this.c.loadSeq;
-    const t0 = performance.now();
-    let scenario = this.c.state.scenario;
-    const r = await this.c.client.call('liveNext', { generation, scenario });
-    if (generation !== this.c.loadSeq || this.closed) return;
-    let planned = r.result;
-    if (this.c.state.scenario !== scenario) {
-      // a what-if changed while the frame was made: plan the one shown now on the new state
-      scenario = this.c.state.scenario;
-      planned = await this.c.client.call('analyse', { generation, scenario });
-      if (generation !== this.c.loadSeq || this.closed) return;
-    }
-    const result = { ...planned, roundTripMs: performance.now() - t0 };
+    const got = await frameOfScenario(this, 'liveNext', {});
+    if (!got) return;
+    const { generation, r, scenario, result } = got;
     const s = this.c.state;
     const live = withFrame(s.live, r.live, result.baseline ?? result.view, Date.now());
     const news = r.live.rows.map((row) => row.text).join('; ');
