@@ -92,3 +92,28 @@ test('theme="dark" on the element forces the dark theme under a light system pre
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('390 px: a mean far left on the load axis keeps its label on the screen', async () => {
+  const { page, problems } = await watchedPage(chrome.browser, { width: 390, height: 844, theme: 'light' });
+  await page.goto(server.url);
+  const n = await ready(page);
+  // sixty empty members: the means fall to a seventh of the heaviest load, near the axis' start
+  const changes = Array.from({ length: 60 }, (_, i) => ({ op: 'add_member', member: `empty-${i}`, cap: 4 }));
+  await page.evaluate((c) => document.querySelector('spate-planner').controller.setScenario({ defaultCap: null, rebalanceDelayMs: null, rules: null, changes: c }), changes);
+  await ready(page, n);
+  const boxes = await page.evaluate(() => {
+    const root = document.querySelector('spate-planner').shadowRoot;
+    const chart = root.querySelector('.chart').getBoundingClientRect();
+    return [...root.querySelectorAll('.mean-line')].map((l) => {
+      const r = l.querySelector('.mean-label').getBoundingClientRect();
+      return { at: Number(l.style.getPropertyValue('--at')), left: r.left, right: r.right, chartLeft: chart.left, chartRight: chart.right, text: l.textContent };
+    });
+  });
+  assert.equal(boxes.length, 2);
+  for (const b of boxes) {
+    assert.ok(b.at < 0.3, `the mean is near the start: ${JSON.stringify(b)}`);
+    assert.ok(b.left >= b.chartLeft - 1 && b.right <= b.chartRight + 1 && b.left >= 0 && b.right <= 390, `the label is cut off: ${JSON.stringify(b)}`);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -68,11 +68,15 @@ function axis(model) {
   return a;
 }
 
-/** The two means as labelled lines: the labels above the rows, one line each, ending at their line. */
+/**
+ * The two means as labelled lines: the labels above the rows, one line each, on the side of
+ * their line with more room (ending at it in the axis' right half, starting at it in its left).
+ */
 function meanLines(model) {
   return Object.entries(model.means).map(([key, mean]) => {
-    const line = attrs(el('span', undefined, `mean-line mean-${key}`), { 'aria-hidden': 'true' });
-    line.style.setProperty('--at', String(model.at(mean.at)));
+    const at = model.at(mean.at);
+    const line = attrs(el('span', undefined, `mean-line mean-${key}${at < 0.5 ? ' label-after' : ''}`), { 'aria-hidden': 'true' });
+    line.style.setProperty('--at', String(at));
     line.append(el('span', mean.label, 'mean-label'));
     return line;
   });
