@@ -41,7 +41,7 @@ proptest! {
         check_claims_assigned(&start, &o);
         check_attempts(&start, &o);
         if !o.end.lanes.is_empty() && !finished(&o) {
-            check_settled(&o);
+            check_settled(&o, &script);
             check_final_assignment(&o, start.seed);
         }
     }
@@ -72,7 +72,7 @@ proptest! {
         check_claims_assigned(&start, &o);
         check_attempts(&start, &o);
         if !o.end.lanes.is_empty() && !finished(&o) {
-            check_settled(&o);
+            check_settled(&o, &script);
             check_final_assignment_by(&o, start.seed, spate_planner_core::Rules::V0_3);
         }
     }
