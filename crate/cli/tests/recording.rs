@@ -213,6 +213,16 @@ async fn a_recording_replays_to_what_live_mode_served_at_each_revision() {
     assert!(last.contains("\"owner\":\"w-b\",\n \"attempts\""), "{last}");
 }
 
+/// The file is readable and writable by its owner only.
+fn assert_owner_only(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}: mode {mode:o}", path.display());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn segments_rotate_by_size_each_replays_alone_and_the_last_moment_is_the_store() {
     let nats = NatsServer::start(true);
@@ -263,12 +273,7 @@ async fn segments_rotate_by_size_each_replays_alone_and_the_last_moment_is_the_s
     for (i, name) in names.iter().enumerate() {
         assert!(name.starts_with(&format!("{JOB}.{:06}.", i + 1)), "{names:?}");
         // every store value is in it: readable by its owner only, compressed or not
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(dir.join(name)).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600, "{name}: mode {:o}", mode & 0o777);
-        }
+        assert_owner_only(&dir.join(name));
         let o = run(&[
             "replay",
             dir.join(name).to_str().unwrap(),
