@@ -514,7 +514,7 @@ async fn scrape_gathered(port: u16) -> Scrape {
             return Scrape::parse(body);
         }
         assert_eq!(status, 503, "{head}\n{body}");
-        assert!(head.to_ascii_lowercase().contains("retry-after: 1"), "{head}");
+        assert!(head.to_ascii_lowercase().contains("retry-after: 2"), "{head}");
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "still turned away: {body}"

@@ -54,10 +54,6 @@ function departedList(state, controller) {
 }
 
 /** The departed list drawn again; the checkbox that had the keyboard's focus has it again. */
-function redrawDeparted(host, state, controller) {
-  replaceKeepingFocus(host, ...departedList(state, controller));
-}
-
 function capSetting(controller) {
   const cap = input('number', { min: '0', max: '4294967295', step: '1', 'aria-label': 'leader default cap' });
   cap.addEventListener('change', () => {
@@ -155,7 +151,7 @@ export function createWhatIf(ctx) {
         const v = state.result.view;
         forms.setMembers(v.report.members);
         settings.cap.placeholder = String(v.default_cap);
-        redrawDeparted(departed, state, controller);
+        replaceKeepingFocus(departed, ...departedList(state, controller));
       }
       if (changed(prev, state, 'scenario')) {
         // a field being typed in (saved when it is left) keeps what is typed

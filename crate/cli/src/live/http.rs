@@ -131,11 +131,15 @@ impl Live {
     /// this one wait for the same read.
     pub async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
         let slot = self.slot(job).await?;
+        let fresh = !slot.initialized();
         let read = slot.get_or_try_init(|| start(&self.conn, job)).await;
         match read {
             Ok((hub, _)) => {
                 let hub = hub.clone();
-                self.count_followed().await;
+                // counted again only when this request may have read it (not on every request)
+                if fresh {
+                    self.count_followed().await;
+                }
                 Ok(hub)
             }
             Err(e) => {

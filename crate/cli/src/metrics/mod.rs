@@ -13,8 +13,9 @@
 
 pub mod families;
 
-use crate::live::http::Live;
+use crate::live::http::{Live, Refusal};
 use crate::live::hub::Hub;
+use crate::live::limits::{Busy, RETRY_AFTER_S};
 use crate::live::wire::Status;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -130,8 +131,10 @@ fn plan(hub: &Arc<Hub>) -> Planned {
 /// 503 when [`MAX_SCRAPES`] are under way.
 pub async fn scrape(m: Arc<Metrics>) -> Response {
     let Ok(permit) = m.scrapes.clone().try_acquire_owned() else {
-        let why = format!("{MAX_SCRAPES} scrapes are under way: try again shortly\n");
-        return (StatusCode::SERVICE_UNAVAILABLE, [(header::RETRY_AFTER, "1")], why).into_response();
+        let busy = Busy(format!(
+            "{MAX_SCRAPES} scrapes are under way; try again in {RETRY_AFTER_S} s"
+        ));
+        return Refusal::from(busy).into_response();
     };
     let task = tokio::spawn(async move {
         let text = m.gather().await;
