@@ -57,6 +57,7 @@ mod state;
 mod sweep;
 mod synth;
 mod timing;
+mod utc;
 mod worker;
 
 // Each group is a layer of docs/architecture.md, the bottom first: a module imports only from the
@@ -99,10 +100,10 @@ pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, 
 // scenarios, the one path from a fleet to its analysis, and demo snapshots.
 pub use demo::{demo_snapshot, DemoParams};
 pub use live::{
-    change_line, freshness, names_text, state_line, status_line, BucketState, EventKind, Freshness, JobState,
-    LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem, Recorded, RecordedStatus, Recording,
-    RecordingHeader, Regression, Replay, ReplayFrame, Revisions, StateReason, MAX_RECORDING_BYTES,
-    RECORDING_FORMAT, REPLAY_FAR,
+    change_line, freshness, names_text, state_line, status_line, BucketState, EventKind, FleetChange,
+    FleetChangeKind, Freshness, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem,
+    Recorded, RecordedStatus, Recording, RecordingHeader, Regression, Replay, ReplayFrame, Revisions,
+    StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT, REPLAY_FAR,
 };
 pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{
@@ -127,9 +128,10 @@ pub use diff::{
 pub use review::markdown_text;
 pub use review::{
     claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, find_splits, findings,
-    fleet_chart, fleet_info, gauges, last_publish_ms, plan_csv, plan_document, plan_figures, plan_view,
-    review, sweep_csv, DiffTable, Figure, FigureValue, Finding, FleetChart, Gauges, Image, Level, LoadGauges,
-    Palette, PlanTable, PublishedGauges, Review, ReviewInputs, SplitStates, SLIDE_ROWS,
+    fleet_chart, fleet_info, gauges, incident_views, last_publish_ms, plan_csv, plan_document, plan_figures,
+    plan_view, review, sweep_csv, DiffTable, Figure, FigureValue, Finding, FleetChart, Gauges, Image,
+    IncidentInputs, IncidentLog, IncidentView, Level, LoadGauges, Palette, PlanTable, PublishedGauges,
+    Review, ReviewInputs, SplitStates, SLIDE_ROWS,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{

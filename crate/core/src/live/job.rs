@@ -10,6 +10,7 @@
 
 use super::change::{LiveChange, LiveOp, Revisions};
 use super::events::{self, KeyChange, KeyFacts, LiveEvent, Shown};
+use super::presence::{fleet_change, FleetChange, Held};
 use super::state::JobState;
 use crate::fleet::{Fleet, Meta, Parts, Records, Side};
 use crate::snapshot::{Entry, Snapshot, SnapshotError, Source};
@@ -21,6 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct LiveFrame {
     pub fleet: Fleet,
     pub events: Vec<LiveEvent>,
+    /// The membership and leadership changes since the frame before, in the order they were
+    /// applied, each with the store's time.
+    pub changes: Vec<FleetChange>,
 }
 
 /// A job kept current by changes.
@@ -44,6 +48,8 @@ pub struct LiveJob {
     shown_at: Revisions,
     /// Set when this job's state replaced another's: the next frame says so, at these revisions.
     resync: Option<Revisions>,
+    /// Membership and leadership changes since the last frame.
+    fleet_changes: Vec<FleetChange>,
 }
 
 impl LiveJob {
@@ -67,6 +73,7 @@ impl LiveJob {
             since: BTreeMap::new(),
             shown: None,
             resync: None,
+            fleet_changes: Vec::new(),
         })
     }
 
@@ -92,7 +99,17 @@ impl LiveJob {
     pub fn apply_change(&mut self, c: &LiveChange) -> Result<(), SnapshotError> {
         let slot = (c.side, c.key().to_string());
         let was = (!self.since.contains_key(&slot)).then(|| self.facts(c.side, c.key()));
+        let held = (c.side == Side::Lease)
+            .then(|| self.state.bucket(c.side).get(c.key()).map(Held::of))
+            .flatten();
         self.state.apply(c).map_err(|r| r.error())?;
+        let max_age_ms = self.state.bucket(c.side).max_age_ms;
+        // A marker or expiry of an entry the state no longer holds as it was changes nothing.
+        let removed = matches!(c.op, LiveOp::Put(_)) || self.state.bucket(c.side).get(c.key()).is_none();
+        if removed {
+            self.fleet_changes
+                .extend(fleet_change(c.side, &c.op, held.as_ref(), max_age_ms));
+        }
         if let Some(was) = was {
             self.since.insert(slot.clone(), was);
         }
@@ -180,7 +197,12 @@ impl LiveJob {
         events::key_rows(&mut rows, changes);
         self.shown = Some(now);
         self.shown_at = self.revisions();
-        Ok(LiveFrame { fleet, events: rows })
+        let changes = std::mem::take(&mut self.fleet_changes);
+        Ok(LiveFrame {
+            fleet,
+            events: rows,
+            changes,
+        })
     }
 
     /// This job's state replaces `previous`'s (the whole state read again): its next frame

@@ -11,6 +11,7 @@ mod change;
 mod events;
 mod fresh;
 mod job;
+mod presence;
 mod recording;
 mod replay;
 mod state;
@@ -19,6 +20,7 @@ pub use change::{LiveChange, LiveOp, Revisions};
 pub use events::{names_text, EventKind, LiveEvent};
 pub use fresh::{freshness, Freshness};
 pub use job::{LiveFrame, LiveJob};
+pub use presence::{FleetChange, FleetChangeKind};
 pub use recording::{
     change_line, state_line, status_line, RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader,
     StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT,

@@ -1,0 +1,289 @@
+//! What a change did to the fleet's membership or leadership, with the store's time: the
+//! evidence an incident starts from (docs/live-protocol.md, "Incidents").
+//!
+//! The store tells how a member left: a graceful stop deletes its presence key
+//! (`timing.md` §3.1: an explicit delete marker), a crash lets it lapse (the bucket's `max_age`
+//! expires it: a purge marker where the bucket has limit markers, else the expiry the state
+//! keeps by the lease deadline). The time is the marker's creation time, or for an expiry the
+//! entry's last write plus the bucket's `max_age` (when the store dropped it).
+
+use super::change::LiveOp;
+use crate::fleet::Side;
+use crate::records::{LeaderVal, WorkerVal};
+use crate::snapshot::Entry;
+use serde::Serialize;
+
+/// What happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FleetChangeKind {
+    /// A member's presence lapsed (no delete: the process stopped renewing it).
+    Crashed,
+    /// A member deleted its presence (a graceful stop).
+    Stopped,
+    /// A member's presence appeared.
+    Joined,
+    /// A member's presence was written by a new process (another nonce) without a gap.
+    Restarted,
+    /// A member's advertised cap (`max_in_flight`) changed.
+    Cap,
+    /// The `leader` key names another owner (or went: `member` is then the one it named).
+    Leader,
+}
+
+/// One change to the fleet's membership or leadership.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FleetChange {
+    pub kind: FleetChangeKind,
+    /// The member it concerns (the new leader for [`FleetChangeKind::Leader`]; empty when the
+    /// leader key went and names nobody).
+    pub member: String,
+    /// The store's time of the change, in ms since the Unix epoch.
+    pub at_ms: i64,
+    /// For [`FleetChangeKind::Cap`]: the cap before and after (`None`: none of its own).
+    pub cap: Option<(Option<u32>, Option<u32>)>,
+    /// For [`FleetChangeKind::Leader`]: the owner before (`None`: no leader key).
+    pub previous: Option<String>,
+}
+
+/// What a lease-bucket key held, as the changes compare it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Held {
+    Presence {
+        nonce: Option<String>,
+        cap: Option<u32>,
+        created_ms: i64,
+    },
+    Leader {
+        owner: String,
+        created_ms: i64,
+    },
+    Other,
+}
+
+impl Held {
+    /// What `e` (an entry of the lease bucket) holds.
+    pub(super) fn of(e: &Entry) -> Held {
+        if e.key.starts_with("worker.") {
+            let v = serde_json::from_slice::<WorkerVal>(&e.value).ok();
+            Held::Presence {
+                nonce: v.as_ref().map(|v| v.nonce.clone()),
+                cap: v.and_then(|v| (v.max_in_flight > 0).then_some(v.max_in_flight)),
+                created_ms: e.created_ms,
+            }
+        } else if e.key == "leader" {
+            match serde_json::from_slice::<LeaderVal>(&e.value) {
+                Ok(v) => Held::Leader {
+                    owner: v.owner,
+                    created_ms: e.created_ms,
+                },
+                Err(_) => Held::Other,
+            }
+        } else {
+            Held::Other
+        }
+    }
+}
+
+/// The fleet change of `op` on the lease bucket, given what its key held before (`None`: no
+/// entry) and the bucket's `max_age` (for an expiry's time). `None`: not such a change (a
+/// renewal, a split lease, a marker of a key already gone).
+pub(super) fn fleet_change(
+    side: Side,
+    op: &LiveOp,
+    before: Option<&Held>,
+    max_age_ms: u64,
+) -> Option<FleetChange> {
+    if side != Side::Lease {
+        return None;
+    }
+    let key = match op {
+        LiveOp::Put(e) => e.key.as_str(),
+        LiveOp::Delete { key, .. } | LiveOp::Expire { key, .. } => key.as_str(),
+    };
+    if let Some(member) = key.strip_prefix("worker.") {
+        presence_change(member, op, before, max_age_ms)
+    } else if key == "leader" {
+        leader_change(op, before, max_age_ms)
+    } else {
+        None
+    }
+}
+
+fn change(kind: FleetChangeKind, member: &str, at_ms: i64) -> FleetChange {
+    FleetChange {
+        kind,
+        member: member.to_string(),
+        at_ms,
+        cap: None,
+        previous: None,
+    }
+}
+
+/// When an entry written at `created_ms` is dropped by a bucket whose `max_age` is `max_age_ms`.
+fn lapsed_at(created_ms: i64, max_age_ms: u64) -> i64 {
+    created_ms.saturating_add(i64::try_from(max_age_ms).unwrap_or(i64::MAX))
+}
+
+fn presence_change(member: &str, op: &LiveOp, before: Option<&Held>, max_age_ms: u64) -> Option<FleetChange> {
+    let (was_nonce, was_cap, was_created) = match before {
+        Some(Held::Presence {
+            nonce,
+            cap,
+            created_ms,
+        }) => (Some(nonce), *cap, Some(*created_ms)),
+        _ => (None, None, None),
+    };
+    match op {
+        LiveOp::Put(e) => {
+            let Held::Presence { nonce, cap, .. } = Held::of(e) else {
+                return None;
+            };
+            match was_nonce {
+                None => Some(change(FleetChangeKind::Joined, member, e.created_ms)),
+                Some(old) if *old != nonce => Some(change(FleetChangeKind::Restarted, member, e.created_ms)),
+                Some(_) if was_cap != cap => Some(FleetChange {
+                    cap: Some((was_cap, cap)),
+                    ..change(FleetChangeKind::Cap, member, e.created_ms)
+                }),
+                Some(_) => None,
+            }
+        }
+        LiveOp::Delete {
+            created_ms, purge, ..
+        } => {
+            was_created?;
+            let kind = if *purge {
+                FleetChangeKind::Crashed
+            } else {
+                FleetChangeKind::Stopped
+            };
+            Some(change(kind, member, *created_ms))
+        }
+        LiveOp::Expire { .. } => {
+            let created = was_created?;
+            Some(change(
+                FleetChangeKind::Crashed,
+                member,
+                lapsed_at(created, max_age_ms),
+            ))
+        }
+    }
+}
+
+fn leader_change(op: &LiveOp, before: Option<&Held>, max_age_ms: u64) -> Option<FleetChange> {
+    let (was, was_created) = match before {
+        Some(Held::Leader { owner, created_ms }) => (Some(owner.clone()), Some(*created_ms)),
+        _ => (None, None),
+    };
+    let (now, at_ms) = match op {
+        LiveOp::Put(e) => match Held::of(e) {
+            Held::Leader { owner, created_ms } => (Some(owner), created_ms),
+            _ => return None,
+        },
+        LiveOp::Delete { created_ms, .. } => (None, *created_ms),
+        LiveOp::Expire { .. } => (None, lapsed_at(was_created?, max_age_ms)),
+    };
+    if was == now || (was.is_none() && now.is_none()) {
+        return None;
+    }
+    Some(FleetChange {
+        previous: was,
+        ..change(FleetChangeKind::Leader, now.as_deref().unwrap_or(""), at_ms)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn presence(nonce: &str, cap: u32, created_ms: i64) -> Entry {
+        let value = format!(r#"{{"schema":3,"nonce":"{nonce}","max_in_flight":{cap}}}"#);
+        Entry {
+            key: "worker.w-1".into(),
+            revision: 1,
+            created_ms,
+            value: value.into_bytes(),
+        }
+    }
+
+    #[test]
+    fn a_lapsed_presence_is_a_crash_at_its_last_write_plus_the_ttl() {
+        let was = Held::of(&presence("n1", 8, 1_000));
+        let op = LiveOp::Expire {
+            key: "worker.w-1".into(),
+            revision: 1,
+        };
+        let c = fleet_change(Side::Lease, &op, Some(&was), 30_000).expect("a change");
+        assert_eq!(
+            (c.kind, c.member.as_str(), c.at_ms),
+            (FleetChangeKind::Crashed, "w-1", 31_000)
+        );
+    }
+
+    #[test]
+    fn a_delete_marker_is_a_stop_and_a_purge_marker_a_crash_at_the_markers_time() {
+        let was = Held::of(&presence("n1", 8, 1_000));
+        let del = |purge| LiveOp::Delete {
+            key: "worker.w-1".into(),
+            revision: 2,
+            created_ms: 5_000,
+            purge,
+        };
+        let stop = fleet_change(Side::Lease, &del(false), Some(&was), 30_000).expect("a change");
+        let crash = fleet_change(Side::Lease, &del(true), Some(&was), 30_000).expect("a change");
+        assert_eq!((stop.kind, stop.at_ms), (FleetChangeKind::Stopped, 5_000));
+        assert_eq!((crash.kind, crash.at_ms), (FleetChangeKind::Crashed, 5_000));
+        // The marker of a key already gone (a stop's later expiry marker) is no second change.
+        assert_eq!(fleet_change(Side::Lease, &del(true), None, 30_000), None);
+    }
+
+    #[test]
+    fn puts_are_joins_restarts_and_cap_changes_but_a_renewal_is_nothing() {
+        let was = Held::of(&presence("n1", 8, 1_000));
+        let put = |e: Entry| LiveOp::Put(e);
+        let kind = |op: &LiveOp, before: Option<&Held>| {
+            fleet_change(Side::Lease, op, before, 30_000).map(|c| c.kind)
+        };
+        assert_eq!(
+            kind(&put(presence("n1", 8, 2_000)), None),
+            Some(FleetChangeKind::Joined)
+        );
+        assert_eq!(
+            kind(&put(presence("n2", 8, 2_000)), Some(&was)),
+            Some(FleetChangeKind::Restarted)
+        );
+        assert_eq!(kind(&put(presence("n1", 8, 2_000)), Some(&was)), None);
+        let cap =
+            fleet_change(Side::Lease, &put(presence("n1", 4, 2_000)), Some(&was), 30_000).expect("a change");
+        assert_eq!(
+            (cap.kind, cap.cap),
+            (FleetChangeKind::Cap, Some((Some(8), Some(4))))
+        );
+        // The state bucket's keys are never fleet changes.
+        assert_eq!(
+            fleet_change(Side::State, &put(presence("n1", 8, 2_000)), None, 30_000),
+            None
+        );
+    }
+
+    #[test]
+    fn the_leader_key_names_another_owner() {
+        let leader = |owner: &str| Entry {
+            key: "leader".into(),
+            revision: 3,
+            created_ms: 7_000,
+            value: format!(r#"{{"schema":3,"owner":"{owner}","nonce":"n","generation":2}}"#).into_bytes(),
+        };
+        let was = Held::of(&leader("w-1"));
+        let c = fleet_change(Side::Lease, &LiveOp::Put(leader("w-2")), Some(&was), 30_000).expect("a change");
+        assert_eq!(
+            (c.kind, c.member.as_str(), c.previous.as_deref()),
+            (FleetChangeKind::Leader, "w-2", Some("w-1"))
+        );
+        assert_eq!(
+            fleet_change(Side::Lease, &LiveOp::Put(leader("w-1")), Some(&was), 30_000),
+            None
+        );
+    }
+}

@@ -1,0 +1,314 @@
+//! Incidents (docs/user-guide.md, "On call"): what a live job's membership changes mean for the
+//! person on call. The expected answers come from the rules, not from the code: the store's
+//! evidence of a departure (`timing.md` §3.1: a delete marker is a graceful stop, a lapsed
+//! presence a crash, at its last write + the lease TTL), the rebalance window (`timing.md` §5.3:
+//! `[T + D, T + D + C]` on 0.1; `timing-0.3.md` §5.3: `[T + D, T + D + 1.2 L/3]` on 0.3), the
+//! receivers under the lane caps (decision-core.md: no member is planned past its cap), the
+//! attempts rule (an Expired takeover consumes an attempt; at `A` the split is quarantined) and
+//! the claim race (`timing.md` §6.7: p per live peer other than the claimant).
+
+mod common;
+
+use common::changes::{gone, put};
+use common::store::{fp, Store};
+use serde_json::json;
+use spate_planner_core::{incident_views, IncidentInputs, IncidentLog, IncidentView, LiveJob, Scenario};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// Splits a, b held by w-1 (cap 2); c, d by w-2 (cap 2: full); w-3 (cap 4) holds nothing.
+fn fleet(store: Store) -> Store {
+    store
+        .presence("w-1", Some(2))
+        .presence("w-2", Some(2))
+        .presence("w-3", Some(4))
+        .leader("w-2")
+        .split("a", 1 << 30, Some("w-1"), 1, 0)
+        .split("b", 1 << 20, Some("w-1"), 1, 0)
+        .split("c", 1 << 30, Some("w-2"), 1, 0)
+        .split("d", 1 << 30, Some("w-2"), 1, 0)
+        .held("a", "w-1")
+        .held("b", "w-1")
+        .held("c", "w-2")
+        .held("d", "w-2")
+        .assign("w-1", 1, &["a", "b"])
+        .assign("w-2", 1, &["c", "d"])
+        .assign("w-3", 1, &[])
+}
+
+struct Followed {
+    job: LiveJob,
+    log: IncidentLog,
+    rev: u64,
+    max_attempts: Option<u32>,
+}
+
+impl Followed {
+    fn new(store: Store) -> Followed {
+        let mut job = LiveJob::from_snapshot(&store.snapshot()).unwrap();
+        job.frame(0).unwrap();
+        Followed {
+            job,
+            log: IncidentLog::new(),
+            rev: 1_000,
+            max_attempts: None,
+        }
+    }
+
+    fn apply(&mut self, change: impl Fn(u64) -> String) -> &mut Followed {
+        self.rev += 1;
+        self.job.apply(&change(self.rev)).unwrap();
+        self
+    }
+
+    /// A frame at `now`, observed; the incidents then.
+    fn frame(&mut self, now: i64) -> Vec<IncidentView> {
+        let f = self.job.frame(now).unwrap();
+        let sc = Scenario::default();
+        let inputs = IncidentInputs {
+            scenario: &sc,
+            max_attempts: self.max_attempts,
+        };
+        self.log.observe(&f.changes, &f.fleet, &inputs);
+        incident_views(&self.log, now)
+    }
+}
+
+/// w-1's presence (the first lease entry: revision 2) outlived the bucket's `max_age`.
+fn expire_w1(_: u64) -> String {
+    gone("lease", "expire", "worker.w-1", 2)
+}
+
+fn lease(owner: &str) -> String {
+    json!({"schema": 3, "owner": owner, "nonce": format!("n-{owner}"), "epoch": 2}).to_string()
+}
+
+fn progress(id: &str, owner: &str, attempts: u32) -> String {
+    json!({"schema": 3, "id": id, "fp": fp(), "epoch": 2, "status": "runnable", "owner": owner,
+        "attempts": attempts, "watermark": null, "state": null, "completed": false, "written_at_ms": 0})
+    .to_string()
+}
+
+fn assign(ids: &[&str]) -> String {
+    json!({"schema": 3, "generation": 1, "splits": ids}).to_string()
+}
+
+#[test]
+fn a_lapsed_presence_is_a_crash_whose_window_counts_from_its_last_write_plus_the_ttl() {
+    let mut f = Followed::new(fleet(Store::new()));
+    let v = f.apply(expire_w1).frame(31_000);
+    assert_eq!(v.len(), 1);
+    let i = &v[0];
+    // The presence was written at 0 and the lease bucket's max_age is 30 s.
+    assert_eq!((i.member.as_str(), i.at_ms), ("w-1", 30_000));
+    assert_eq!(i.at_text, "1970-01-01 00:00:30 UTC");
+    assert_eq!(i.ago_text, "1 s ago");
+    // 0.1's window: D = 20 s, then the leader's next reconcile tick within C = 30 s.
+    assert_eq!(
+        (i.window_ends_ms, i.window_ends_by_ms),
+        (Some(50_000), Some(80_000))
+    );
+    assert_eq!(serde_json::to_value(i.phase).unwrap(), "withheld");
+    assert!(
+        i.leader.contains("until 00:00:50 UTC at the earliest (in 19 s)"),
+        "{}",
+        i.leader
+    );
+    assert!(
+        i.leader.contains("00:01:20 UTC at the latest (in 49 s)"),
+        "{}",
+        i.leader
+    );
+    assert_eq!((i.withheld.splits, i.withheld.bytes), (2, (1 << 30) + (1 << 20)));
+}
+
+#[test]
+fn the_window_of_a_0_3_leader_ends_within_1_2_r_of_its_earliest_end() {
+    let mut f = Followed::new(fleet(Store::new().elector("w-2", "lead")));
+    let v = f.apply(expire_w1).frame(31_000);
+    // R = L / 3 = 10 s; 1.2 R = 12 s.
+    assert_eq!(
+        (v[0].window_ends_ms, v[0].window_ends_by_ms),
+        (Some(50_000), Some(62_000))
+    );
+}
+
+#[test]
+fn the_receivers_are_the_members_with_free_lanes() {
+    let mut f = Followed::new(fleet(Store::new()));
+    let v = f.apply(expire_w1).frame(31_000);
+    // w-2 is at its cap of 2: both go to w-3, the only member with free lanes.
+    let rows: Vec<_> = v[0]
+        .receivers
+        .iter()
+        .map(|r| (r.member.as_deref(), r.splits, r.bytes))
+        .collect();
+    assert_eq!(rows, [(Some("w-3"), 2, (1 << 30) + (1 << 20))]);
+    assert_eq!(v[0].receivers[0].text, "w-3 takes 2 splits (1.0 GiB)");
+}
+
+#[test]
+fn the_countdown_moves_with_the_clock_and_says_when_the_publish_is_overdue() {
+    let mut f = Followed::new(fleet(Store::new()));
+    f.apply(expire_w1).frame(31_000);
+    let at = |now| incident_views(&f.log, now).remove(0);
+    assert_eq!(serde_json::to_value(at(60_000).phase).unwrap(), "due");
+    assert!(
+        at(60_000).leader.contains("by 00:01:20 UTC (in 20 s)"),
+        "{}",
+        at(60_000).leader
+    );
+    assert!(
+        at(95_000).leader.contains("due by 00:01:20 UTC, 15 s ago"),
+        "{}",
+        at(95_000).leader
+    );
+}
+
+#[test]
+fn the_verdict_compares_the_leaders_publish_and_the_claims_with_the_prediction() {
+    let mut f = Followed::new(fleet(Store::new()));
+    f.apply(expire_w1).frame(31_000);
+    // The leader's publish at 52 s: w-1's record deleted, both splits to w-3; w-3 claims a, and
+    // w-2 (whose lanes the prediction held full) claims b.
+    f.apply(|r| gone("state", "delete", "assign.w-1", r))
+        .apply(|r| put("state", "assign.w-3", r, &assign(&["a", "b"])))
+        .apply(|r| put("lease", "split.a", r, &lease("w-3")))
+        .apply(|r| put("state", "split.a", r, &progress("a", "w-3", 1)));
+    let v = f.frame(52_000);
+    assert_eq!(serde_json::to_value(v[0].phase).unwrap(), "released");
+    assert_eq!(v[0].verdict[0], "Published as predicted: 2 of 2.");
+    assert_eq!(
+        v[0].verdict[1],
+        "Claimed by the predicted member: 1 of 2; by another: 0; not yet: 1."
+    );
+    f.apply(|r| put("lease", "split.b", r, &lease("w-2")));
+    let v = f.frame(53_000);
+    assert_eq!(serde_json::to_value(v[0].phase).unwrap(), "settled");
+    assert_eq!(
+        v[0].verdict[1],
+        "Claimed by the predicted member: 1 of 2; by another: 1; not yet: 0."
+    );
+    assert!(
+        v[0].verdict[2].starts_with("Running again (or done) by 00:00:53 UTC: 23 s after it left"),
+        "{:?}",
+        v[0].verdict
+    );
+}
+
+#[test]
+fn splits_one_attempt_from_the_limit_are_lost_and_two_from_it_exposed_to_the_claim_race() {
+    let store = fleet(Store::new())
+        .split("e", 10, Some("w-1"), 1, 3)
+        .split("f", 10, Some("w-1"), 1, 2)
+        .split("g", 10, Some("w-1"), 1, 1);
+    let mut f = Followed::new(store);
+    let v = f.apply(expire_w1).frame(31_000);
+    let risk = &v[0].risk;
+    assert_eq!(risk.len(), 2, "{risk:?}");
+    // e: attempts 3 of 4, the takeover would write 4: quarantined at lease expiry.
+    assert!(
+        risk[0].starts_with("1 split (10 B) at attempts 3 of 4"),
+        "{}",
+        risk[0]
+    );
+    assert!(
+        risk[0].contains("Spate's default; the store does not record it"),
+        "{}",
+        risk[0]
+    );
+    // f: attempts 2, the takeover writes 3 = A - 1; one live peer besides the claimant (w-2 or
+    // w-3), p = 0.05 on 0.1: 1 - 0.95^1 = 5%.
+    assert!(
+        risk[1].starts_with("1 split (10 B) at attempts 2 of 4: the takeover writes 3"),
+        "{}",
+        risk[1]
+    );
+    assert!(
+        risk[1].contains("about 5% with 1 peer(s), about 0.1 expected"),
+        "{}",
+        risk[1]
+    );
+    // With the limit set to 3, g (attempts 1) is exposed and e, f are lost.
+    let mut f = Followed::new(
+        fleet(Store::new())
+            .split("e", 10, Some("w-1"), 1, 3)
+            .split("f", 10, Some("w-1"), 1, 2)
+            .split("g", 10, Some("w-1"), 1, 1),
+    );
+    f.max_attempts = Some(3);
+    let v = f.apply(expire_w1).frame(31_000);
+    assert!(
+        v[0].risk[0].starts_with("2 splits (20 B) at attempts 2 of 3"),
+        "{}",
+        v[0].risk[0]
+    );
+    assert!(
+        v[0].risk[0].contains("max_attempts 3, as set"),
+        "{}",
+        v[0].risk[0]
+    );
+    assert!(
+        v[0].risk[1].starts_with("1 split (10 B) at attempts 1 of 3"),
+        "{}",
+        v[0].risk[1]
+    );
+}
+
+#[test]
+fn a_graceful_stop_withholds_nothing_and_is_no_crash() {
+    // A graceful stop clears the owner of its splits before deleting its presence.
+    let store = Store::new()
+        .presence("w-1", Some(2))
+        .presence("w-2", Some(2))
+        .leader("w-2")
+        .split("a", 10, None, 1, 0)
+        .assign("w-1", 1, &["a"]);
+    let mut f = Followed::new(store);
+    let v = f.apply(|r| gone("lease", "delete", "worker.w-1", r)).frame(6_000);
+    assert_eq!(v[0].title, "w-1 stopped");
+    assert_eq!(v[0].at_ms, 5, "the delete marker's time");
+    assert_eq!(serde_json::to_value(v[0].phase).unwrap(), "informational");
+    assert!(v[0].risk.is_empty() && v[0].receivers.is_empty());
+}
+
+#[test]
+fn a_join_says_what_the_plan_gives_the_new_member() {
+    let store = Store::new()
+        .presence("w-1", Some(1))
+        .leader("w-1")
+        .split("a", 10, Some("w-1"), 1, 0)
+        .split("b", 20, None, 0, 0)
+        .held("a", "w-1")
+        .assign("w-1", 1, &["a"]);
+    let mut f = Followed::new(store);
+    let presence = json!({"schema": 3, "nonce": "n-w-2", "max_in_flight": 1}).to_string();
+    let v = f.apply(|r| put("lease", "worker.w-2", r, &presence)).frame(6_000);
+    assert_eq!(v[0].title, "w-2 joined");
+    // w-1's one lane holds a; the queued b can only go to w-2.
+    assert!(
+        v[0].leader.contains("gives w-2 1 split (20 B) it does not hold"),
+        "{}",
+        v[0].leader
+    );
+}
+
+#[test]
+fn incidents_are_listed_newest_first_and_a_renewal_opens_none() {
+    let mut f = Followed::new(fleet(Store::new()));
+    let same = json!({"schema": 3, "nonce": "n-w-3", "max_in_flight": 4}).to_string();
+    let capped = json!({"schema": 3, "nonce": "n-w-3", "max_in_flight": 1}).to_string();
+    f.apply(|r| put("lease", "worker.w-3", r, &same));
+    assert!(f.frame(1_000).is_empty(), "a renewal is no incident");
+    f.apply(|r| put("lease", "worker.w-3", r, &capped))
+        .apply(expire_w1);
+    let v = f.frame(31_000);
+    let titles: Vec<_> = v.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(titles, ["w-1 crashed", "w-3's cap changed"]);
+    assert!(
+        v[1].happened
+            .starts_with("w-3's cap changed from 4 to 1 at 1970-01-01 00:00:00 UTC"),
+        "{}",
+        v[1].happened
+    );
+}
