@@ -56,7 +56,7 @@ export class PlannerApp {
     const top = el('div', undefined, 'top');
     const main = el('div', undefined, 'main');
     const side = el('div', undefined, 'side');
-    const header = [...mount('header', ctx, app), ...mount('notices', ctx, app), ...mount('summary', ctx, top), ...mount('main', ctx, main)];
+    const header = [...mount('alert', ctx, app), ...mount('header', ctx, app), ...mount('notices', ctx, app), ...mount('summary', ctx, top), ...mount('main', ctx, main)];
     const tabs = mountTabs(ctx, main);
     this.syncTabs = tabs.sync;
     this.views = [...header, ...tabs.views, ...mount('side', ctx, side)];

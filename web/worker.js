@@ -195,7 +195,13 @@ const ops = {
     const simDefaults = ops.simDefaults();
     // while the page renders: the live planner (after the first frame)
     setTimeout(prepareLive, 0);
-    return { info: frame.info, result, simDefaults, live: frame.describe(result) };
+    return { info: frame.info, result, simDefaults, live: frame.describe(result), incidents: incidentsOf(scenario) };
+  },
+
+  /** The followed job's incidents now (the countdowns move with the clock between frames). */
+  liveIncidents({ scenario }) {
+    if (!live || !planner) throw fail('not_live', 'no live job is followed');
+    return incidentsOf(scenario);
   },
 
   /** A recording's moment `moment`: its fleet planned; it becomes `generation`. */
@@ -259,6 +265,12 @@ const ops = {
  * Builds the live planner when nothing else waits (a failure is the next frame's to report; a
  * trap poisons the worker).
  */
+/** The live job's incidents now, newest first (none while the first state's planner shows). */
+function incidentsOf(scenario) {
+  if (!live || !planner || planner.revisions() === undefined) return [];
+  return guard(() => planner.incidents(scenario, undefined, Date.now()));
+}
+
 function prepareLive() {
   try {
     if (!live || !planner || poisoned) return;

@@ -145,6 +145,19 @@ export interface LiveEvent {
 }
 /** Planner.nextFrame: the frame's events, and the revisions ("S-L") it stands at. */
 export interface LiveFrame { rows: LiveEvent[]; revisions: string; }
+/** Planner.incidents(): one membership or leadership change of a live job, as the person on call reads it. */
+export interface IncidentView {
+  id: U64; kind: "crashed" | "stopped" | "joined" | "restarted" | "cap" | "leader"; member: string;
+  at_ms: I64; at_text: string; ago_text: string;
+  phase: "withheld" | "due" | "released" | "settled" | "informational";
+  title: string; happened: string; leader: string;
+  window_ends_ms: I64 | null; window_ends_by_ms: I64 | null;
+  withheld: { splits: U64; bytes: U64 };
+  receivers: { member: string | null; splits: U64; bytes: U64; text: string }[];
+  risk: string[]; verdict: string[];
+  /** The simulator's prediction of when every withheld split runs again, and its range. */
+  recovery: string[]; recovery_from_ms: I64 | null; recovery_to_ms: I64 | null;
+}
 /** Replay.info(): what a recording holds (docs/recording-format.md). */
 export interface ReplayInfo {
   job: string; source: Source; segments: number; moments: number; start_ms: I64; end_ms: I64;

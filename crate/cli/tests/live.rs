@@ -417,9 +417,7 @@ async fn watch_prints_a_line_per_change() {
         .enumerate()
     {
         put(&lease, key, json!({"schema":3,"nonce":"n","max_in_flight":2})).await;
-        let line = rx
-            .recv_timeout(PATIENCE)
-            .unwrap_or_else(|_| panic!("no line for change {i}"));
+        let line = next_figures(&rx).unwrap_or_else(|| panic!("no line for change {i}"));
         assert!(
             line.contains("+1 change") && line.contains(&format!("members {members},")),
             "{line}"
@@ -430,4 +428,184 @@ async fn watch_prints_a_line_per_change() {
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// The next figures line of `watch` (its incident lines skipped), within PATIENCE.
+fn next_figures(rx: &std::sync::mpsc::Receiver<String>) -> Option<String> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let line = rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .ok()?;
+        if !line.contains(" incident ") {
+            return Some(line);
+        }
+    }
+}
+
+/// `watch` of job `job` on `nats` with `extra` arguments: the child and its lines as they come.
+fn spawn_watch(
+    nats: &NatsServer,
+    job: &str,
+    extra: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(BIN)
+        .args(["watch", "--server", &nats.url(), "--job", job])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    (child, rx)
+}
+
+/// The first line within PATIENCE that holds `needle`.
+fn line_with(rx: &std::sync::mpsc::Receiver<String>, needle: &str) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(line) if line.contains(needle) => return line,
+            Ok(_) => {}
+            Err(_) => panic!("no line with {needle:?}"),
+        }
+    }
+}
+
+/// A crash (w-c's presence purged: the store's expiry, timing.md §3.1) and a graceful stop (w-d's
+/// deleted) each get a line naming the member, the store's time with date and zone, the window
+/// (0.1: D = 20 s, at most D + C = 50 s after it left) and who receives the crashed member's
+/// splits; then the same as JSON objects.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_names_who_left_when_its_window_ends_and_who_receives_what() {
+    let nats = NatsServer::start(true);
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    fixture::write_job(&js, "inc").await;
+    let lease = js.get_key_value("spate_coordination_inc_lease").await.unwrap();
+    let (mut child, rx) = spawn_watch(&nats, "inc", &["--settle-ms", "100"]);
+    line_with(&rx, "start");
+    lease.purge("worker.w-c").await.unwrap();
+    let line = line_with(&rx, "(w-c crashed)");
+    let date = regex_like_date(&line);
+    assert!(date, "no date and zone: {line}");
+    assert!(line.contains("w-c's presence lapsed at 20"), "{line}");
+    assert!(line.contains("The leader withholds its 2 splits"), "{line}");
+    // The window from the store's time T of the purge: T + D (20 s), at most T + D + C (50 s).
+    let at = line
+        .split("lapsed at ")
+        .nth(1)
+        .and_then(|t| t.get(11..19))
+        .unwrap();
+    let plus = |secs: u32| {
+        let n: Vec<u32> = at.split(':').map(|x| x.parse().unwrap()).collect();
+        let t = (n[0] * 3600 + n[1] * 60 + n[2] + secs) % 86_400;
+        format!("{:02}:{:02}:{:02} UTC", t / 3600, t / 60 % 60, t % 60)
+    };
+    assert!(
+        line.contains(&format!("until {} at the earliest", plus(20))),
+        "{line}"
+    );
+    assert!(
+        line.contains(&format!("and {} at the latest", plus(50))),
+        "{line}"
+    );
+    assert!(line.contains("Receivers: w-"), "{line}");
+    lease.delete("worker.w-d").await.unwrap();
+    let line = line_with(&rx, "(w-d stopped)");
+    assert!(line.contains("w-d deleted its presence at 20"), "{line}");
+    let _ = child.kill();
+    let _ = child.wait();
+
+    let (mut child, rx) = spawn_watch(&nats, "inc", &["--settle-ms", "100", "--json"]);
+    let first: serde_json::Value = serde_json::from_str(&line_with(&rx, "\"figures\"")).unwrap();
+    assert_eq!(first["what"], "start");
+    assert!(first["at"].as_str().unwrap().ends_with(" UTC"), "{first}");
+    put(
+        &lease,
+        "worker.w-new",
+        json!({"schema":3,"nonce":"nn","max_in_flight":2}),
+    )
+    .await;
+    let v: serde_json::Value = serde_json::from_str(&line_with(&rx, "\"incident\"")).unwrap();
+    assert_eq!(
+        (v["type"].as_str(), v["incident"]["kind"].as_str()),
+        (Some("incident"), Some("joined"))
+    );
+    assert_eq!(v["incident"]["member"], "w-new");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// "2026-12-05 15:04:11.123 UTC " at the start of a line.
+fn regex_like_date(line: &str) -> bool {
+    let b = line.as_bytes();
+    let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+    digits(0..4)
+        && b.get(4) == Some(&b'-')
+        && digits(5..7)
+        && b.get(10) == Some(&b' ')
+        && digits(11..13)
+        && b.get(19) == Some(&b'.')
+        && line.get(23..28) == Some(" UTC ")
+}
+
+/// A job that never pauses for the 200 ms a burst waits for (a write every 50 ms, about 20 a
+/// second, for 6 s) still gets a line at least every --max-wait-ms (2 s) plus a frame's work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_is_never_silent_on_a_busy_job() {
+    let nats = NatsServer::start(true);
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    fixture::write_job(&js, "busy").await;
+    let lease = js.get_key_value("spate_coordination_busy_lease").await.unwrap();
+    let (mut child, rx) = spawn_watch(&nats, "busy", &["--settle-ms", "200", "--max-wait-ms", "2000"]);
+    line_with(&rx, "start");
+    let writer = tokio::spawn(async move {
+        let end = Instant::now() + Duration::from_secs(6);
+        let mut n = 0u32;
+        while Instant::now() < end {
+            n += 1;
+            put(
+                &lease,
+                "worker.w-a",
+                json!({"schema":3,"nonce":"n-w-a","max_in_flight": 1 + n % 7}),
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    });
+    let started = Instant::now();
+    let mut times = Vec::new();
+    while started.elapsed() < Duration::from_secs(6) {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
+            if line.contains(" change") && !line.contains(" incident ") {
+                times.push(started.elapsed());
+            }
+        }
+    }
+    writer.await.unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        times.len() >= 2,
+        "{} figures lines in 6 s of changes: {times:?}",
+        times.len()
+    );
+    let first = times[0];
+    assert!(
+        first < Duration::from_millis(2_800),
+        "the first line came {first:?} after the writes began"
+    );
+    for w in times.windows(2) {
+        assert!(
+            w[1] - w[0] < Duration::from_millis(2_800),
+            "silent for {:?}: {times:?}",
+            w[1] - w[0]
+        );
+    }
 }

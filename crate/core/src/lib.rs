@@ -82,6 +82,7 @@ pub use snapshot::{
 };
 pub use state::{LeaseEntry, SplitState};
 pub use timing::{jitter, live_workers, spread};
+pub use utc::utc_text;
 
 // The decisions: the desired assignment and its explanation, a worker's claim candidates, the
 // leader's inputs, each worker's next actions; and the leader's view of a store.
@@ -129,9 +130,9 @@ pub use review::markdown_text;
 pub use review::{
     claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, find_splits, findings,
     fleet_chart, fleet_info, gauges, incident_views, last_publish_ms, plan_csv, plan_document, plan_figures,
-    plan_view, review, sweep_csv, DiffTable, Figure, FigureValue, Finding, FleetChart, Gauges, Image,
-    IncidentInputs, IncidentLog, IncidentView, Level, LoadGauges, Palette, PlanTable, PublishedGauges,
-    Review, ReviewInputs, SplitStates, SLIDE_ROWS,
+    plan_view, review, sweep_csv, CrashSettings, DiffTable, Figure, FigureValue, Finding, FleetChart, Gauges,
+    Image, IncidentInputs, IncidentLog, IncidentView, Level, LoadGauges, Palette, PlanTable, PublishedGauges,
+    RecoveryModel, Review, ReviewInputs, SeedRun, SplitStates, SLIDE_ROWS,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{

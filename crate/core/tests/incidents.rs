@@ -12,7 +12,10 @@ mod common;
 use common::changes::{gone, put};
 use common::store::{fp, Store};
 use serde_json::json;
-use spate_planner_core::{incident_views, IncidentInputs, IncidentLog, IncidentView, LiveJob, Scenario};
+use spate_planner_core::{
+    incident_views, CrashSettings, Fleet, IncidentInputs, IncidentLog, IncidentView, LiveJob, RecoveryModel,
+    Scenario, SeedRun,
+};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -41,6 +44,22 @@ struct Followed {
     log: IncidentLog,
     rev: u64,
     max_attempts: Option<u32>,
+    model: Option<Runs>,
+}
+
+/// A recovery model that answers with fixed runs, and checks what it was asked.
+#[derive(Clone)]
+struct Runs(Vec<SeedRun>);
+
+impl RecoveryModel for Runs {
+    fn crash_runs(&self, fleet: &Fleet, member: &str, s: &CrashSettings) -> Result<Vec<SeedRun>, String> {
+        assert!(
+            !fleet.members.contains_key(member),
+            "asked with the fleet after the lapse"
+        );
+        assert_eq!((s.rebalance_delay_ms, s.max_attempts), (20_000, 4));
+        Ok(self.0.clone())
+    }
 }
 
 impl Followed {
@@ -52,6 +71,7 @@ impl Followed {
             log: IncidentLog::new(),
             rev: 1_000,
             max_attempts: None,
+            model: None,
         }
     }
 
@@ -65,9 +85,11 @@ impl Followed {
     fn frame(&mut self, now: i64) -> Vec<IncidentView> {
         let f = self.job.frame(now).unwrap();
         let sc = Scenario::default();
+        let model = self.model.clone();
         let inputs = IncidentInputs {
             scenario: &sc,
             max_attempts: self.max_attempts,
+            recovery: model.as_ref().map(|m| m as &dyn RecoveryModel),
         };
         self.log.observe(&f.changes, &f.fleet, &inputs);
         incident_views(&self.log, now)
@@ -310,5 +332,89 @@ fn incidents_are_listed_newest_first_and_a_renewal_opens_none() {
             .starts_with("w-3's cap changed from 4 to 1 at 1970-01-01 00:00:00 UTC"),
         "{}",
         v[1].happened
+    );
+}
+
+#[test]
+fn the_predicted_recovery_counts_from_the_last_presence_write_and_the_verdict_places_the_real_one() {
+    let mut f = Followed::new(fleet(Store::new()));
+    let run = |ms: Option<u64>, q: u64| SeedRun {
+        recovery_ms: ms,
+        quarantined: q,
+    };
+    f.model = Some(Runs(vec![
+        run(Some(52_000), 0),
+        run(Some(60_000), 0),
+        run(Some(55_000), 0),
+        run(None, 1),
+    ]));
+    let v = f.apply(expire_w1).frame(31_000);
+    // Last written at 0 (the lapse at 30 s less the TTL): whole again at 52, 55 or 60 s; the
+    // median of the three that recover is 55 s; one seed of four quarantines a split for good.
+    assert_eq!(
+        v[0].recovery[0],
+        "Whole again (simulated, 3 of 4 seeds): median 00:00:55 UTC, 00:00:52 UTC to 00:01:00 UTC (52 s to 60 s after it was last seen alive at 00:00:00 UTC)."
+    );
+    assert_eq!(v[0].recovery[1], "1 of 4 seeds quarantine its splits (up to 1: the attempt limit or the claim race), and in 1 of 4 some never run again.");
+    assert_eq!(
+        (v[0].recovery_from_ms, v[0].recovery_to_ms),
+        (Some(52_000), Some(60_000))
+    );
+    f.apply(|r| gone("state", "delete", "assign.w-1", r))
+        .apply(|r| put("lease", "split.a", r, &lease("w-3")))
+        .apply(|r| put("lease", "split.b", r, &lease("w-3")));
+    let v = f.frame(61_500);
+    assert_eq!(
+        v[0].verdict.last().unwrap(),
+        "That is later than the simulated range (00:00:52 UTC to 00:01:00 UTC)."
+    );
+}
+
+#[test]
+fn a_graceful_stop_and_a_join_are_not_simulated() {
+    let mut f = Followed::new(fleet(Store::new()));
+    f.model = Some(Runs(vec![SeedRun {
+        recovery_ms: Some(1),
+        quarantined: 0,
+    }]));
+    let presence = json!({"schema": 3, "nonce": "n-w-9", "max_in_flight": 1}).to_string();
+    let v = f.apply(|r| put("lease", "worker.w-9", r, &presence)).frame(6_000);
+    assert!(v[0].recovery.is_empty(), "{:?}", v[0].recovery);
+}
+
+#[test]
+fn without_an_assignment_record_the_window_ends_when_a_withheld_split_is_published_elsewhere() {
+    // The leader withholds by its memory of the departure (timing.md §5.3), whether or not the
+    // member had an assign record; the store shows the window's end by the publish that hands a
+    // withheld split to another member.
+    let store = Store::new()
+        .presence("w-1", Some(2))
+        .presence("w-3", Some(4))
+        .leader("w-3")
+        .split("a", 10, Some("w-1"), 1, 0)
+        .held("a", "w-1");
+    let mut f = Followed::new(store);
+    let expire = |_| gone("lease", "expire", "worker.w-1", 2);
+    let v = f.apply(expire).frame(31_000);
+    assert_eq!(
+        serde_json::to_value(v[0].phase).unwrap(),
+        "withheld",
+        "{}",
+        v[0].leader
+    );
+    let v = f
+        .apply(|r| put("state", "assign.w-3", r, &assign(&["a"])))
+        .frame(51_000);
+    assert_eq!(
+        serde_json::to_value(v[0].phase).unwrap(),
+        "released",
+        "{}",
+        v[0].leader
+    );
+    assert!(
+        v[0].leader
+            .starts_with("The leader handed its 1 split (10 B) out by 00:00:51 UTC (21 s after it left"),
+        "{}",
+        v[0].leader
     );
 }

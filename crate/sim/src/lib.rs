@@ -30,6 +30,7 @@ mod ops;
 mod options;
 mod outcome;
 mod parse;
+mod predict;
 mod queue;
 mod run;
 mod script;
@@ -57,6 +58,7 @@ pub use outcome::{
     ClaimRow, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record, ReleaseReason,
     SplitList, Stuck, TimelineEvent, What,
 };
+pub use predict::{CrashPrediction, PREDICTION_SEEDS};
 pub use run::simulate;
 pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,

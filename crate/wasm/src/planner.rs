@@ -9,10 +9,11 @@ use crate::js::{error, to_js};
 use crate::timeline::SimRun;
 use spate_planner_core::{
     analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, freshness,
-    next_claims, plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob,
-    Scenario, ScenarioError, Snapshot, SnapshotError,
+    incident_views, next_claims, plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet,
+    FleetChange, IncidentInputs, IncidentLog, LiveEvent, LiveJob, Scenario, ScenarioError, Snapshot,
+    SnapshotError,
 };
-use spate_planner_sim::{simulate, Options, Outcome, Script, SimError, Start};
+use spate_planner_sim::{simulate, CrashPrediction, Options, Outcome, Script, SimError, Start};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -81,6 +82,9 @@ pub struct Planner {
     cache: RefCell<Vec<(String, Rc<Analysis>)>>,
     /// For a live job: its state, kept current by [`Planner::apply_changes`].
     live: Option<LiveJob>,
+    /// For a live job: its incidents, and the fleet changes of frames not yet observed.
+    incidents: IncidentLog,
+    unobserved: Vec<FleetChange>,
 }
 
 impl Planner {
@@ -98,6 +102,8 @@ impl Planner {
             fleet,
             cache: RefCell::new(Vec::new()),
             live: None,
+            incidents: IncidentLog::new(),
+            unobserved: Vec::new(),
         }
     }
 
@@ -210,6 +216,7 @@ impl Planner {
         self.fleet.published = Default::default();
         let frame = job.frame(now_ms as i64).map_err(|e| snapshot_error(&e))?;
         self.fleet = frame.fleet;
+        self.unobserved.extend(frame.changes);
         to_js(&FrameView {
             rows: &frame.events,
             revisions: job.shown_revisions().to_string(),
@@ -230,7 +237,36 @@ impl Planner {
         let (job, before) = (self.live.as_mut(), previous.live.as_ref());
         let (job, before) = job.zip(before).ok_or_else(not_live)?;
         job.resync_from(before);
+        self.incidents = previous.incidents.clone();
+        self.unobserved = previous.unobserved.clone();
         Ok(())
+    }
+
+    /// The live job's incidents at `now_ms`, newest first (docs/live-protocol.md, "Incidents"):
+    /// the frames' membership and leadership changes since the last call are observed first,
+    /// on this fleet, with the settings of `scenario` (its changes are ignored: the incidents
+    /// are the real fleet's) and `max_attempts` (`undefined`: Spate's default, 4). Call after
+    /// each frame, and as the clock moves (the countdowns are written at `now_ms`).
+    #[wasm_bindgen(unchecked_return_type = "IncidentView[]")]
+    pub fn incidents(
+        &mut self,
+        scenario: &str,
+        max_attempts: Option<u32>,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
+        if self.live.is_none() {
+            return Err(not_live());
+        }
+        let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
+        let model = CrashPrediction::default();
+        let inputs = IncidentInputs {
+            scenario: &sc,
+            max_attempts,
+            recovery: Some(&model),
+        };
+        let changes = std::mem::take(&mut self.unobserved);
+        self.incidents.observe(&changes, &self.fleet, &inputs);
+        to_js(&incident_views(&self.incidents, now_ms as i64))
     }
 
     /// The live job's position: `"S-L"`, the highest revision applied in each bucket.

@@ -13,6 +13,9 @@ import { frameOfScenario } from './frame.js';
 /** At most one frame per this many ms while changes keep coming. */
 export const MIN_FRAME_MS = 100;
 
+/** The on-call card's countdowns move once a second. */
+export const INCIDENT_TICK_MS = 1000;
+
 /** The endpoint beside the stream's: `jobs` or `snapshot` for `…/api/live`. */
 export function sibling(url, name) {
   const u = new URL(url, document.baseURI);
@@ -46,6 +49,7 @@ export class LiveSession {
     this.inflight = null;
     this.timer = 0;
     this.staleTimer = 0;
+    this.incidentTimer = 0;
     this.lastFrameAt = -Infinity;
     this.started = false;
     this.closed = false;
@@ -127,13 +131,39 @@ export class LiveSession {
     const news = r.live.rows.map((row) => row.text).join('; ');
     this.commit({
       generation, info: r.info, snapshotId: `${r.info.job}@live`, result, simDefaults: r.simDefaults, live, loading: null, ready: true,
+      incidents: r.incidents,
       source: { label: `live from ${r.info.source.server || 'NATS'}`, kind: 'live' },
       focus: r.info.members.some((m) => m.name === s.focus) ? s.focus : null,
       scenario, message: this.frameMessage(scenario, result, r.live),
       status: s.ready && !news ? s.status : `${news ? `${news}. ` : `Following live job ${r.info.job}. `}${planSentence(result.view)}.`,
     });
     this.watchStale();
+    this.tickIncidents();
     this.c.dispatchEvent(new CustomEvent('plan'));
+  }
+
+  /**
+   * While the job has incidents, their words are asked for again every INCIDENT_TICK_MS: the
+   * core writes the countdowns and ages at the moment asked, so the card moves with the clock
+   * between frames. A failure goes to the page's message like a frame's.
+   */
+  tickIncidents() {
+    if (this.incidentTimer || this.closed || !this.c.state.incidents?.length) return;
+    this.incidentTimer = setTimeout(async () => {
+      this.incidentTimer = 0;
+      if (this.closed || this.held || this.paused) return;
+      try {
+        const incidents = await this.c.ask('liveIncidents', { scenario: this.c.state.scenario });
+        if (!this.closed) this.commit({ incidents });
+      } catch (e) {
+        // a frame landed meanwhile (its incidents are newer); anything else is said
+        if (e.code !== 'stale') {
+          this.commit({ message: liveMessage('The incidents could not be updated', e) });
+          return;
+        }
+      }
+      this.tickIncidents();
+    }, INCIDENT_TICK_MS);
   }
 
   frameMessage(scenario, result, frame) {
@@ -158,6 +188,7 @@ export class LiveSession {
     this.paused = on;
     this.commit({ live: { ...this.live, paused: on }, status: on ? 'Paused: changes keep arriving and show when you resume.' : 'Resumed.' });
     if (!on && this.pending) this.schedule();
+    if (!on) this.tickIncidents();
   }
 
   /** "stale" once the page's clock passes the core's deadline (the frame's `freshness`). */
@@ -206,6 +237,7 @@ export class LiveSession {
     this.closed = true;
     clearTimeout(this.timer);
     clearTimeout(this.staleTimer);
+    clearTimeout(this.incidentTimer);
   }
 }
 

@@ -15,11 +15,14 @@ import { createDetails } from '../../plan/page/details.js';
 import { createLiveStatus } from '../../live/page/status.js';
 import { createLiveJobs } from '../../live/page/jobs.js';
 import { createLive } from '../../live/page/tab.js';
+import { createIncidents } from '../../live/page/incidents.js';
 import { createSweep } from '../../review/page/sweep.js';
 import { createCompare } from '../../review/page/compare.js';
 import { createUpgrade } from '../../review/page/upgrade.js';
 import { createTimeline } from '../../timeline/page/tab.js';
 
+// first on the page: the on-call card of a followed job's newest incident
+registerView({ id: 'incidents', place: 'alert', create: createIncidents });
 registerView({ id: 'header', place: 'header', create: createHeader });
 registerView({ id: 'notices', place: 'notices', create: createNotices });
 // the sticky strip: the page's message and the live status above the figures, in view wherever the page is scrolled

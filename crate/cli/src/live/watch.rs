@@ -1,10 +1,17 @@
-//! `spate-planner watch`: one line per change (bursts coalesced) with the plan's figures, from a
-//! live job fed by the same changes as the page (the incremental join, not a whole one per line).
+//! `spate-planner watch`: one line per change (bursts coalesced, at least a line every
+//! `--max-wait-ms` while changes keep coming) with the plan's figures, from a live job fed by the
+//! same changes as the page (the incremental join, not a whole one per line); and a line per
+//! incident (who left or joined, when the window ends, who receives what, what is at risk), and
+//! again when it moves on (the leader handed the splits out; they run again). `--json` writes
+//! each line as one JSON object.
 
 use super::figures::{figures, Figures};
 use super::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
-use spate_planner_core::{LiveChange, LiveJob, Rules};
+use spate_planner_core::{
+    incident_views, utc_text, IncidentInputs, IncidentLog, IncidentView, LiveChange, LiveJob, Rules, Scenario,
+};
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +38,17 @@ pub struct Args {
     /// A burst ends after this many milliseconds without a change; one line per burst.
     #[arg(long, default_value_t = 200)]
     settle_ms: u64,
+    /// ... or after this many milliseconds, however busy the job: a line at least this often
+    /// while changes keep coming.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    max_wait_ms: u64,
+    /// Write each line as one JSON object (`{"type":"figures",…}` or `{"type":"incident",…}`).
+    #[arg(long)]
+    json: bool,
+    /// The workers' `max_attempts`, which the store does not record (incidents judge what is at
+    /// risk by it). Default: Spate's, 4.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    max_attempts: Option<u32>,
     /// Decide by this release's rules: 0.1 (also 0.2) or 0.3. Default: the release the store
     /// names (a plan record with an elector: 0.3; else 0.1).
     #[arg(long, value_name = "VERSION")]
@@ -57,22 +75,43 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 /// The job as `watch` follows it: a live job fed by the hub's changes (only what they touch is
-/// joined again at each line), and the batch sequence it stands at.
+/// joined again at each line), the batch sequence it stands at, and its incidents with the
+/// phase each was last printed in.
 struct Kept {
     job: Result<LiveJob, String>,
     seq: u64,
+    incidents: IncidentLog,
+    printed: BTreeMap<u64, String>,
 }
 
 fn refused(e: &spate_planner_core::SnapshotError) -> String {
     format!("{e} [{}]", e.code)
 }
 
+/// How lines are written: `--json` or not, the rules and the attempt limit.
+struct Style {
+    json: bool,
+    rules: Option<Rules>,
+    max_attempts: Option<u32>,
+}
+
 impl Kept {
-    /// The hub's state now.
+    /// The hub's state now (the incidents of a state read again go on).
     fn of(hub: &Hub) -> Kept {
         let (seq, snap) = hub.snapshot();
         let job = LiveJob::from_parsed(snap).map_err(|e| refused(&e));
-        Kept { job, seq }
+        Kept {
+            job,
+            seq,
+            incidents: IncidentLog::new(),
+            printed: BTreeMap::new(),
+        }
+    }
+
+    /// The hub's state read again, keeping the incidents seen so far.
+    fn reread(&mut self, hub: &Hub) {
+        let fresh = Kept::of(hub);
+        (self.job, self.seq) = (fresh.job, fresh.seq);
     }
 
     /// Applies a batch after the state kept; `false` when a change cannot be applied (the
@@ -85,37 +124,139 @@ impl Kept {
         match &mut self.job {
             Ok(job) => changes.iter().all(|c| job.apply_change(c).is_ok()),
             Err(_) => {
-                *self = Kept::of(hub);
+                self.reread(hub);
                 true
             }
         }
     }
 
-    /// The line for the state kept now: its revisions and the plan's figures, by the rules the
-    /// store names unless `rules` sets them. An error quotes store names: shown escaped, as every
-    /// store string on a terminal.
-    fn line(&mut self, what: &str, rules: Option<Rules>) -> String {
+    /// The lines for the state kept now: its revisions and the plan's figures, by the rules the
+    /// store names unless `style.rules` sets them; then each incident that is new or moved on.
+    /// An error quotes store names: shown escaped, as every store string on a terminal.
+    fn lines(&mut self, what: &str, style: &Style) -> Vec<String> {
+        let now = crate::support::now_ms();
         let job = match &mut self.job {
             Ok(job) => job,
-            Err(e) => return format!("{} {what}: cannot plan: {}", clock(), crate::term::shown(e)),
+            Err(e) => return vec![figures_line(now, what, None, Err(e.clone()), style)],
         };
-        let head = format!("{} revisions {} {what}:", clock(), job.revisions());
-        let shown = job.frame(crate::support::now_ms()).map_err(|e| refused(&e));
-        match shown.and_then(|f| figures(&f.fleet, rules)) {
-            Ok(f) => format!("{head} {}", describe(&f)),
-            Err(e) => format!("{head} cannot plan: {}", crate::term::shown(&e)),
+        let revisions = job.revisions().to_string();
+        let frame = job.frame(now).map_err(|e| refused(&e));
+        let figures = frame
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|f| figures(&f.fleet, style.rules));
+        let mut out = vec![figures_line(now, what, Some(&revisions), figures, style)];
+        if let Ok(f) = frame {
+            let scenario = Scenario {
+                rules: style.rules,
+                ..Scenario::default()
+            };
+            let model = spate_planner_sim::CrashPrediction::default();
+            let inputs = IncidentInputs {
+                scenario: &scenario,
+                max_attempts: style.max_attempts,
+                recovery: Some(&model),
+            };
+            self.incidents.observe(&f.changes, &f.fleet, &inputs);
         }
+        for v in incident_views(&self.incidents, now).into_iter().rev() {
+            let phase = format!("{:?}", v.phase);
+            if self.printed.get(&v.id) != Some(&phase) {
+                self.printed.insert(v.id, phase);
+                out.push(incident_line(now, &v, style));
+            }
+        }
+        out
     }
 }
 
+/// The figures line (`revisions` `None`: the state could not be read).
+fn figures_line(
+    now: i64,
+    what: &str,
+    revisions: Option<&str>,
+    f: Result<Figures, String>,
+    style: &Style,
+) -> String {
+    if style.json {
+        let mut v = serde_json::json!({"type": "figures", "at_ms": now, "at": utc_text(now), "what": what, "revisions": revisions});
+        match &f {
+            Ok(f) => v["figures"] = figures_json(f),
+            Err(e) => v["error"] = e.as_str().into(),
+        }
+        return crate::term::json_shown(&v.to_string()).into_owned();
+    }
+    let head = match revisions {
+        Some(r) => format!("{} revisions {r} {what}:", stamp(now)),
+        None => format!("{} {what}:", stamp(now)),
+    };
+    match f {
+        Ok(f) => format!("{head} {}", describe(&f)),
+        Err(e) => format!("{head} cannot plan: {}", crate::term::shown(&e)),
+    }
+}
+
+/// One incident: what happened, what the leader does and when, who receives what, what is at
+/// risk, and (once the leader acted) what the fleet did.
+fn incident_line(now: i64, v: &IncidentView, style: &Style) -> String {
+    if style.json {
+        let j = serde_json::json!({"type": "incident", "at_ms": now, "at": utc_text(now), "incident": v});
+        return crate::term::json_shown(&j.to_string()).into_owned();
+    }
+    let mut words = vec![v.happened.clone(), v.leader.clone()];
+    if !v.receivers.is_empty() {
+        let r: Vec<&str> = v.receivers.iter().map(|r| r.text.as_str()).collect();
+        words.push(format!("Receivers: {}.", r.join("; ")));
+    }
+    words.extend(v.risk.iter().map(|r| format!("At risk: {r}")));
+    words.extend(v.verdict.iter().cloned());
+    let text = words.join(" ");
+    format!(
+        "{} incident {} ({}): {}",
+        stamp(now),
+        v.id,
+        crate::term::shown(&v.title),
+        crate::term::shown(&text)
+    )
+}
+
+fn figures_json(f: &Figures) -> serde_json::Value {
+    serde_json::json!({
+        "members": f.members, "max_over_mean": f.max_over_mean, "max_over_bound": f.max_over_bound,
+        "queued": f.queued, "moves": f.moves, "from_published": f.from_published, "warnings": f.warnings,
+        "rules": f.rules.to_string(),
+    })
+}
+
 /// What one burst brought: changes, and whether the state was replaced.
-#[derive(Default)]
 struct Burst {
     changes: usize,
     resync: bool,
+    /// Lines as JSON (`--json`).
+    json: bool,
 }
 
 impl Burst {
+    fn new(json: bool) -> Burst {
+        Burst {
+            changes: 0,
+            resync: false,
+            json,
+        }
+    }
+
+    /// "+3 changes", or "resync".
+    fn what(&self) -> String {
+        match self.resync {
+            true => "resync".into(),
+            false => format!(
+                "+{} change{}",
+                self.changes,
+                if self.changes == 1 { "" } else { "s" }
+            ),
+        }
+    }
+
     /// Takes in a batch (a status is printed at once). `false` when the hub is gone.
     fn add(&mut self, kept: &mut Kept, hub: &Hub, b: Result<Arc<Batch>, RecvError>) -> bool {
         let reread = match b {
@@ -128,8 +269,7 @@ impl Burst {
                 }
                 Batch::Resync { seq } => *seq > kept.seq,
                 Batch::Status { status, .. } => {
-                    let json = super::wire::status_json(status);
-                    println!("{} status: {}", clock(), crate::term::json_shown(&json));
+                    print_lines(vec![status_line(&super::wire::status_json(status), self.json)]);
                     false
                 }
             },
@@ -137,7 +277,7 @@ impl Burst {
             Err(RecvError::Closed) => return false,
         };
         if reread {
-            *kept = Kept::of(hub);
+            kept.reread(hub);
             self.resync = true;
         }
         true
@@ -153,44 +293,71 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
     if let Some(options) = args.record.options() {
         super::record::start(hub.clone(), options)?;
     }
+    let style = Style {
+        json: args.json,
+        rules: args.rules,
+        max_attempts: args.max_attempts,
+    };
     let mut rx = hub.subscribe();
     let mut kept = Kept::of(&hub);
-    println!("{}", kept.line("start", args.rules));
-    let settle = Duration::from_millis(args.settle_ms);
+    print_lines(kept.lines("start", &style));
+    let (settle, most) = (
+        Duration::from_millis(args.settle_ms),
+        Duration::from_millis(args.max_wait_ms),
+    );
     loop {
-        let mut burst = Burst::default();
+        let mut burst = Burst::new(args.json);
         if !burst.add(&mut kept, &hub, rx.recv().await) {
             return Ok(());
         }
-        while let Ok(b) = tokio::time::timeout(settle, rx.recv()).await {
+        // The burst ends at a pause of `settle`, or `most` after it began on a job that never
+        // pauses (a busy job is never silent for longer).
+        let until = tokio::time::Instant::now() + most;
+        loop {
+            let wait = settle.min(until.saturating_duration_since(tokio::time::Instant::now()));
+            let Ok(b) = tokio::time::timeout(wait, rx.recv()).await else {
+                break;
+            };
             if !burst.add(&mut kept, &hub, b) {
                 return Ok(());
             }
+            if tokio::time::Instant::now() >= until {
+                break;
+            }
         }
         if burst.changes > 0 || burst.resync {
-            let what = match burst.resync {
-                true => "resync".to_string(),
-                false => format!(
-                    "+{} change{}",
-                    burst.changes,
-                    if burst.changes == 1 { "" } else { "s" }
-                ),
-            };
-            println!("{}", kept.line(&what, args.rules));
+            print_lines(kept.lines(&burst.what(), &style));
         }
     }
 }
 
-/// The time of day (UTC), for the lines.
-fn clock() -> String {
-    let ms = crate::support::now_ms().rem_euclid(86_400_000);
-    format!(
-        "{:02}:{:02}:{:02}.{:03}",
-        ms / 3_600_000,
-        ms / 60_000 % 60,
-        ms / 1000 % 60,
-        ms % 1000
-    )
+/// Prints `lines`; a closed standard output ends the process quietly (the reader has gone).
+fn print_lines(lines: Vec<String>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for l in lines {
+        if writeln!(out, "{l}").and_then(|()| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }
+}
+
+/// A status of the stream (its JSON text as the live stream sends it).
+fn status_line(status_json: &str, json: bool) -> String {
+    let now = crate::support::now_ms();
+    if json {
+        let v: serde_json::Value = serde_json::from_str(status_json).unwrap_or(serde_json::Value::Null);
+        let j = serde_json::json!({"type": "status", "at_ms": now, "at": utc_text(now), "status": v});
+        return crate::term::json_shown(&j.to_string()).into_owned();
+    }
+    format!("{} status: {}", stamp(now), crate::term::json_shown(status_json))
+}
+
+/// The time of a line: date, clock to the millisecond, zone.
+fn stamp(ms: i64) -> String {
+    let text = utc_text(ms);
+    let (day_clock, zone) = text.rsplit_once(' ').unwrap_or((&text, ""));
+    format!("{day_clock}.{:03} {zone}", ms.rem_euclid(1000))
 }
 
 fn describe(f: &Figures) -> String {

@@ -94,8 +94,9 @@ pub(super) struct Withheld {
 /// What the store shows of a departure's splits since it was predicted.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Outcome {
-    /// The frame at which the departed member's `assign.*` record was first seen gone (the
-    /// leader's publish that ended the window deletes it).
+    /// The frame at which the store first showed the publish that ended the window: the
+    /// departed member's `assign.*` record gone (that publish deletes it), or one of its
+    /// withheld splits published to another member.
     pub released_ms: Option<i64>,
     /// Of the splits with a predicted receiver: published to it, and to another member.
     pub published_as_predicted: u64,
@@ -132,15 +133,60 @@ pub struct Incident {
     /// Live members other than the departed (the peers that can race a claim).
     pub peers: u64,
     pub outcome: Outcome,
+    /// For a crash with withheld splits: its simulated recovery.
+    pub prediction: Option<Prediction>,
+    /// Whether the member's `assign.*` record was there when the incident opened.
+    pub had_record: bool,
 }
 
-/// What the log needs beside a frame: the leader's settings and the attempt limit.
-#[derive(Clone, Debug)]
+/// One simulated run of a crash (a seed): from the crash until every split the crashed member
+/// held runs again (`None`: some never do), and how many of its splits were quarantined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SeedRun {
+    pub recovery_ms: Option<u64>,
+    pub quarantined: u64,
+}
+
+/// What a crash's recovery is predicted by: the timing simulator (the core never names it; the
+/// callers pass it, as the sweep's [`crate::CrashModel`]).
+pub trait RecoveryModel {
+    /// Runs of `fleet` (the state just after `member`'s presence lapsed; its splits still name it)
+    /// with `member` crashed at t = 0, by `rules`, the rebalance delay and the attempt limit
+    /// given; one run per seed.
+    fn crash_runs(
+        &self,
+        fleet: &Fleet,
+        member: &str,
+        settings: &CrashSettings,
+    ) -> Result<Vec<SeedRun>, String>;
+}
+
+/// The leader's settings a crash is simulated with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrashSettings {
+    pub rules: Rules,
+    pub rebalance_delay_ms: u64,
+    pub max_attempts: u32,
+}
+
+/// A crash's predicted recovery: the runs, and the instant they count from (the member's last
+/// presence write: the lapse less the lease TTL, when the process was last known alive).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prediction {
+    pub from_ms: i64,
+    pub runs: Result<Vec<SeedRun>, String>,
+}
+
+/// What the log needs beside a frame: the leader's settings, the attempt limit and the model a
+/// crash's recovery is predicted by.
+#[derive(Clone, Copy)]
 pub struct IncidentInputs<'a> {
     /// The scenario whose settings describe the real leader (its changes are ignored).
     pub scenario: &'a Scenario,
     /// `max_attempts` (`None`: Spate's default, 4; the store does not record it).
     pub max_attempts: Option<u32>,
+    /// `None`: no prediction.
+    pub recovery: Option<&'a dyn RecoveryModel>,
 }
 
 /// The incidents of one followed job, newest last.
@@ -169,7 +215,10 @@ impl IncidentLog {
         let settings = inputs.scenario.baseline();
         let base = (!changes.is_empty()).then(|| analyse_partly(fleet, &settings));
         for c in changes {
-            let incident = self.open(c, fleet, &settings, base.as_ref(), inputs.max_attempts);
+            let mut incident = self.open(c, fleet, &settings, base.as_ref(), inputs.max_attempts);
+            if let (Some(model), Some(a)) = (inputs.recovery, base.as_ref()) {
+                incident.predict(model, fleet, a);
+            }
             self.items.push(incident);
         }
         let drop = self.items.len().saturating_sub(MAX_INCIDENTS);
@@ -205,6 +254,8 @@ impl IncidentLog {
             max_attempts_set: max_attempts.is_some(),
             peers: fleet.members.keys().filter(|m| **m != c.member).count() as u64,
             outcome: Outcome::default(),
+            prediction: None,
+            had_record: fleet.published.contains_key(&c.member),
         };
         if departed {
             let delay = base.map_or(0, |a| a.applied.rebalance_delay_ms);
@@ -335,14 +386,43 @@ impl Incident {
         t
     }
 
+    /// Simulates a crash's recovery by `model` (only for a crash that withholds splits).
+    fn predict(&mut self, model: &dyn RecoveryModel, fleet: &Fleet, a: &Analysis) {
+        if self.change.kind != FleetChangeKind::Crashed || self.withheld.is_empty() {
+            return;
+        }
+        let settings = CrashSettings {
+            rules: self.rules,
+            rebalance_delay_ms: a.applied.rebalance_delay_ms,
+            max_attempts: self.max_attempts,
+        };
+        let ttl = i64::try_from(fleet.lease_ttl_ms).unwrap_or(0);
+        self.prediction = Some(Prediction {
+            from_ms: self.change.at_ms.saturating_sub(ttl),
+            runs: model.crash_runs(fleet, &self.change.member, &settings),
+        });
+    }
+
     /// Compares the store now with the prediction.
     fn update(&mut self, fleet: &Fleet) {
         if self.withheld.is_empty() {
             return;
         }
         let frame_ms = fleet.taken_at_ms;
-        let gone = !fleet.published.contains_key(&self.change.member);
-        if gone && self.outcome.released_ms.is_none() {
+        let published: BTreeMap<&str, &str> = fleet
+            .published
+            .iter()
+            .flat_map(|(m, a)| a.splits.iter().map(move |id| (id.as_str(), m.as_str())))
+            .collect();
+        // The store's evidence of the publish that ends the window: the member's record deleted
+        // (when it had one), or a withheld split published to another member.
+        let member = self.change.member.as_str();
+        let record_gone = self.had_record && !fleet.published.contains_key(member);
+        let handed_out = self
+            .withheld
+            .keys()
+            .any(|id| published.get(id.as_str()).is_some_and(|m| *m != member));
+        if (record_gone || handed_out) && self.outcome.released_ms.is_none() {
             self.outcome.released_ms = Some(frame_ms);
         }
         let settled = self.outcome.settled_ms;
@@ -351,11 +431,6 @@ impl Incident {
             settled_ms: settled,
             ..Outcome::default()
         };
-        let published: BTreeMap<&str, &str> = fleet
-            .published
-            .iter()
-            .flat_map(|(m, a)| a.splits.iter().map(move |id| (id.as_str(), m.as_str())))
-            .collect();
         let mut open = 0;
         for (id, w) in &self.withheld {
             open += u64::from(!judge(

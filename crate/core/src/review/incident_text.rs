@@ -2,7 +2,7 @@
 //! `watch` prints, and their JSON (docs/live-protocol.md, "Incidents"). Every sentence and
 //! figure is made here; the page and the terminal only show them.
 
-use super::incident::{claim_race_per_mille, Incident, IncidentLog, Tally};
+use super::incident::{claim_race_per_mille, Incident, IncidentLog, Prediction, Tally};
 use crate::live::FleetChangeKind;
 use crate::report::human_bytes;
 use crate::utc::{span_text, utc_clock, utc_text};
@@ -58,6 +58,11 @@ pub struct IncidentView {
     pub receivers: Vec<ReceiverRow>,
     /// What is at risk.
     pub risk: Vec<String>,
+    /// When the fleet is whole again, as the simulator predicts it (empty: no prediction).
+    pub recovery: Vec<String>,
+    /// The predicted range of the instant every withheld split runs again (ms since the epoch).
+    pub recovery_from_ms: Option<i64>,
+    pub recovery_to_ms: Option<i64>,
     /// Whether the real fleet did what was predicted (empty until the leader acts).
     pub verdict: Vec<String>,
 }
@@ -246,6 +251,53 @@ fn risk(i: &Incident) -> Vec<String> {
     out
 }
 
+/// The recovered runs' instants, sorted (ms since the epoch).
+fn recovered_at(p: &Prediction) -> Vec<i64> {
+    let mut at: Vec<i64> = p
+        .runs
+        .iter()
+        .flatten()
+        .filter_map(|r| r.recovery_ms)
+        .map(|ms| p.from_ms.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX)))
+        .collect();
+    at.sort_unstable();
+    at
+}
+
+fn recovery(i: &Incident) -> Vec<String> {
+    let Some(p) = &i.prediction else {
+        return Vec::new();
+    };
+    let runs = match &p.runs {
+        Ok(r) => r,
+        Err(e) => return vec![format!("No recovery prediction: {e}")],
+    };
+    let n = runs.len();
+    let at = recovered_at(p);
+    let mut out = Vec::new();
+    if let (Some(first), Some(last)) = (at.first(), at.last()) {
+        out.push(format!(
+            "Whole again (simulated, {} of {n} seeds): median {}, {} to {} ({} to {} after it was last seen alive at {}).",
+            at.len(),
+            utc_clock(at[(at.len() - 1) / 2]),
+            utc_clock(*first),
+            utc_clock(*last),
+            span_text(first - p.from_ms),
+            span_text(last - p.from_ms),
+            utc_clock(p.from_ms)
+        ));
+    }
+    let never = n - at.len();
+    let parked = runs.iter().filter(|r| r.quarantined > 0).count();
+    if never > 0 || parked > 0 {
+        let most = runs.iter().map(|r| r.quarantined).max().unwrap_or(0);
+        out.push(format!(
+            "{parked} of {n} seeds quarantine its splits (up to {most}: the attempt limit or the claim race), and in {never} of {n} some never run again."
+        ));
+    }
+    out
+}
+
 fn verdict(i: &Incident) -> Vec<String> {
     let o = &i.outcome;
     let Some(released) = o.released_ms else {
@@ -278,6 +330,21 @@ fn verdict(i: &Incident) -> Vec<String> {
             span_text(s.saturating_sub(w.from_ms)),
             span_text(s.saturating_sub(released))
         ));
+        if let Some(p) = &i.prediction {
+            let at = recovered_at(p);
+            if let (Some(first), Some(last)) = (at.first(), at.last()) {
+                let word = match s {
+                    s if s < *first => "earlier than",
+                    s if s > *last => "later than",
+                    _ => "within",
+                };
+                out.push(format!(
+                    "That is {word} the simulated range ({} to {}).",
+                    utc_clock(*first),
+                    utc_clock(*last)
+                ));
+            }
+        }
     }
     out
 }
@@ -306,6 +373,15 @@ fn view(i: &Incident, now_ms: i64) -> IncidentView {
         withheld: i.withheld_tally(),
         receivers: receivers(i),
         risk: risk(i),
+        recovery: recovery(i),
+        recovery_from_ms: i
+            .prediction
+            .as_ref()
+            .and_then(|p| recovered_at(p).first().copied()),
+        recovery_to_ms: i
+            .prediction
+            .as_ref()
+            .and_then(|p| recovered_at(p).last().copied()),
         verdict: verdict(i),
     }
 }

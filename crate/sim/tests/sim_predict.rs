@@ -1,0 +1,96 @@
+//! The on-call card's recovery prediction (docs/live-protocol.md, "Incidents"): a live job sees a
+//! member's presence lapse; the simulator puts the member back, crashes it at t = 0 and runs each
+//! seed. The bounds are timing.md's: the crashed process's presence was last written within one
+//! jittered heartbeat interval (at most 1.2 R, R = L/3) before it died and lapses L after that
+//! write (§3.1); its splits are withheld for D after the lapse and handed out at the leader's
+//! next reconcile tick, within C (§5.3); the receivers claim at their next step (§6.1). So every
+//! seed's recovery, counted from the last write, lies in [L − 1.2 R + D, L + D + C + a little].
+
+use spate_planner_core::{
+    demo_snapshot, incident_views, DemoParams, IncidentInputs, IncidentLog, LiveJob, Scenario, Snapshot,
+};
+use spate_planner_sim::CrashPrediction;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const L: i64 = 30_000;
+const D: i64 = 20_000;
+const C: i64 = 30_000;
+
+/// A small demo job (its lease bucket's TTL made L), and the member holding most splits with its
+/// presence entry's revision.
+fn job() -> (Snapshot, String, u64) {
+    let p = DemoParams {
+        splits: 48,
+        members: 4,
+        ..DemoParams::default()
+    };
+    let mut snap = demo_snapshot(&p).unwrap();
+    snap.lease.max_age_ms = L as u64;
+    let fleet = spate_planner_core::Fleet::from_snapshot(&snap).unwrap();
+    let held = |m: &str| {
+        fleet
+            .splits
+            .values()
+            .filter(|s| s.progress.owner.as_deref() == Some(m))
+            .count()
+    };
+    let member = fleet.members.keys().max_by_key(|m| held(m)).unwrap().clone();
+    let rev = snap
+        .lease
+        .entries
+        .iter()
+        .find(|e| e.key == format!("worker.{member}"))
+        .unwrap()
+        .revision;
+    (snap, member, rev)
+}
+
+#[test]
+fn a_crashs_recovery_lies_within_the_bounds_of_the_window_and_the_lease() {
+    let (snap, member, rev) = job();
+    let written = snap
+        .lease
+        .entries
+        .iter()
+        .find(|e| e.key == format!("worker.{member}"))
+        .unwrap()
+        .created_ms;
+    let mut live = LiveJob::from_snapshot(&snap).unwrap();
+    live.frame(snap.taken_at_ms).unwrap();
+    let expire = format!(r#"{{"bucket":"lease","op":"expire","key":"worker.{member}","revision":{rev}}}"#);
+    live.apply(&expire).unwrap();
+    let now = written + L + 1_000;
+    let f = live.frame(now).unwrap();
+    assert_eq!(f.changes.len(), 1, "{:?}", f.changes);
+    let model = CrashPrediction { seeds: 4 };
+    let sc = Scenario::default();
+    let mut log = IncidentLog::new();
+    log.observe(
+        &f.changes,
+        &f.fleet,
+        &IncidentInputs {
+            scenario: &sc,
+            max_attempts: None,
+            recovery: Some(&model),
+        },
+    );
+    let v = incident_views(&log, now).remove(0);
+    assert!(v.withheld.splits > 0, "the member held splits");
+    let (from, to) = (
+        v.recovery_from_ms.expect("a seed recovers"),
+        v.recovery_to_ms.expect("a seed recovers"),
+    );
+    let lowest = written + L - 12_000 + D;
+    let highest = written + L + D + C + 2_000;
+    assert!(
+        lowest <= from && from <= to && to <= highest,
+        "{from}..{to} not in {lowest}..{highest}: {:?}",
+        v.recovery
+    );
+    assert!(
+        v.recovery[0].starts_with("Whole again (simulated, 4 of 4 seeds): median "),
+        "{:?}",
+        v.recovery
+    );
+}
