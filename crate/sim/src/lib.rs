@@ -48,7 +48,7 @@ mod writes;
 
 pub use at::{FleetAt, FleetIndex, IdleAt, Initial, MemberAt, MemberState, PhaseCounts};
 pub use bench::bench_scenario;
-pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
+pub use config::{Chance, Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
 pub use defaults::{defaults, Defaults};
 pub use marks::{first_event_ms, mark_text, marks, Counts, Mark, MarkKind, MarkShown, Summary};
