@@ -7,7 +7,7 @@ mod sim_support;
 
 use sim_support::*;
 use spate_planner_core::{stable_hash_str, ClaimKind};
-use spate_planner_sim::{Outcome, Script, Start, Summary, What};
+use spate_planner_sim::{MarkKind, Outcome, Phase, Script, Start, Stuck, Summary, What};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -247,4 +247,293 @@ fn parks_happen_at_the_rate_of_p_per_live_peer() {
             assert!(k > 0, "{what}: p = 0 would give none");
         }
     }
+}
+
+/// The first live process in name order other than `claimant` among `live`: with p = 1 every
+/// peer's draw parks, and the first in name order writes first (§6.7 A5).
+fn first_peer<'a>(live: &[&'a str], claimant: &str) -> &'a str {
+    live.iter().find(|m| **m != claimant).copied().expect("a peer")
+}
+
+/// §6.7 A5-A6, A11, §9: with p = 1 each exposed claim is parked at its own instant by a peer;
+/// the claimant has gained it and loses it at once; the record is quarantined at the claim's
+/// epoch + 1 with attempts A and no owner; the claimant's lease stays in the store, in its
+/// name at the claim's epoch, until claim + L (30 s, no renewal: it no longer holds the
+/// split), and the split is never claimed again.
+#[test]
+fn a_parked_split_is_quarantined_at_the_claim_and_its_lease_lingers() {
+    for rules in ["0.1", "0.3"] {
+        let (start, o) = stop_onto_last_attempt(rules, 3, Some("1"), 20_000);
+        let live = ["worker-01", "worker-02", "worker-03"];
+        let taken = held_by(&start, "worker-04");
+        let p = parks(&o);
+        assert_eq!(p.len(), taken.len(), "{rules}: {p:?}");
+        for (t, claimant, by, id, attempt) in &p {
+            assert!(taken.contains(id), "{rules}: {id}");
+            assert_eq!(*t, 1000, "{rules}: parked at the stop's hand-over");
+            assert_eq!(by, first_peer(&live, claimant), "{rules}: {id}");
+            assert_eq!(*attempt, 4, "{rules}: attempts A");
+            // Gained (the claim) then Lost, both at the park's instant, in that order.
+            let of = |w: &What| match w {
+                What::Claim { split, member, .. } | What::Lost { split, member } => {
+                    split == id && member == claimant
+                }
+                What::ParkedByRace { split, .. } => split == id,
+                _ => false,
+            };
+            let seq: Vec<(u64, &What)> = o
+                .timeline
+                .iter()
+                .filter(|e| of(&e.what))
+                .map(|e| (e.t_ms, &e.what))
+                .collect();
+            assert!(
+                matches!(
+                    seq.as_slice(),
+                    [
+                        (
+                            1000,
+                            What::Claim {
+                                kind: ClaimKind::Released,
+                                attempt: 3,
+                                ..
+                            }
+                        ),
+                        (1000, What::ParkedByRace { .. }),
+                        (1000, What::Lost { .. })
+                    ]
+                ),
+                "{rules} {id}: {seq:?}"
+            );
+            let s = &o.end.splits[id];
+            let before = &start.splits[id];
+            assert_eq!(
+                s.progress.status,
+                spate_planner_core::SplitStatus::Quarantined,
+                "{rules} {id}"
+            );
+            assert_eq!(s.progress.owner, None, "{rules} {id}");
+            assert_eq!(s.progress.attempts, 4, "{rules} {id}");
+            assert_eq!(
+                s.progress.epoch,
+                before.progress.epoch + 2,
+                "{rules} {id}: claim + 1, park + 1"
+            );
+            let lease = s
+                .lease
+                .as_ref()
+                .expect("the claimant's lease is still there before claim + L");
+            assert_eq!(lease.value.owner, *claimant, "{rules} {id}");
+            assert_eq!(
+                lease.value.epoch,
+                before.progress.epoch + 1,
+                "{rules} {id}: the claim's epoch"
+            );
+            assert!(!o.end.holders.contains_key(id), "{rules} {id}: nobody holds it");
+            let last = o.splits[id].last().expect("intervals");
+            assert_eq!(
+                (last.from_ms, last.phase),
+                (1000, Phase::Quarantined),
+                "{rules} {id}"
+            );
+        }
+        assert_eq!(o.figures.splits_parked_by_race, 4, "{rules}");
+        assert_eq!(o.figures.splits_quarantined, 0, "{rules}: no rule quarantine");
+        assert!(
+            o.figures
+                .not_recovered
+                .iter()
+                .all(|n| n.reason == Stuck::ParkedByRace),
+            "{rules}"
+        );
+        assert_eq!(o.figures.not_recovered.len(), 4, "{rules}");
+
+        // Past claim + L: the lease expires exactly then, and nobody claims the split again.
+        let (_, later) = stop_onto_last_attempt(rules, 3, Some("1"), 300_000);
+        for id in &taken {
+            let expired: Vec<u64> = later
+                .timeline
+                .iter()
+                .filter(|e| matches!(&e.what, What::LeaseExpired { split, .. } if split == id))
+                .map(|e| e.t_ms)
+                .collect();
+            assert_eq!(expired, [1000 + 30_000], "{rules} {id}");
+            let claimed: Vec<_> = claims(&later).into_iter().filter(|c| &c.2 == id).collect();
+            assert_eq!(claimed.len(), 1, "{rules} {id}: {claimed:?}");
+            assert!(later.end.splits[id].lease.is_none(), "{rules} {id}");
+        }
+    }
+}
+
+/// The Timeline's marks say when the race parked splits and that they never run again; the
+/// command line's and the page's summary count them apart from quarantines.
+#[test]
+fn the_marks_say_the_race_parked_splits_for_good() {
+    let (start, o) = stop_onto_last_attempt("0.3", 3, Some("1"), 60_000);
+    let text = r#"{"rules": "0.3", "seed": 3, "until_ms": 60000,
+        "config": {"rebalance_delay_ms": 5000, "claim_race": 1},
+        "events": [{"at_ms": 1000, "op": "stop", "member": "worker-04"}]}"#;
+    let s = Summary::new(&o, &script(text));
+    let parked: Vec<String> = held_by(&start, "worker-04").into_iter().collect();
+    let mark = s
+        .marks
+        .iter()
+        .find(|m| m.mark.kind == MarkKind::Parked)
+        .expect("a parked mark");
+    assert_eq!(mark.mark.t_ms, 1000);
+    let mut who = mark.mark.who.clone();
+    who.sort();
+    assert_eq!(who, parked);
+    assert!(
+        mark.text
+            .starts_with("0:01 parked by the claim race right after a claim, never to run again: "),
+        "{}",
+        mark.text
+    );
+    assert_eq!((s.counts.parked_by_race, s.counts.quarantines), (4, 0));
+    assert!(
+        s.marks.iter().all(|m| m.mark.kind != MarkKind::Recovered),
+        "not recovered"
+    );
+}
+
+/// §6.7 A7-A8, A3, §9: with p = 1, claims that write below A − 1 never park (a crash onto
+/// attempts 0: Expired claims writing 1; new splits: Create claims writing 0), and a Reclaim
+/// writing A − 1 never parks (a restart with the same id: it updates its own lease, which every
+/// peer still views).
+#[test]
+fn claims_below_the_last_attempt_but_one_and_reclaims_never_park() {
+    for rules in ["0.1", "0.3"] {
+        let text = format!(
+            r#"{{"rules": "{rules}", "seed": 5, "until_ms": 120000,
+            "config": {{"rebalance_delay_ms": 0, "claim_race": 1}},
+            "events": [{{"at_ms": 1000, "op": "crash", "member": "worker-04"}},
+                       {{"at_ms": 2000, "op": "add_splits", "count": 4, "weight": 1, "prefix": "new-"}}]}}"#
+        );
+        let o = run(&fleet_at(0, 0), &script(&text));
+        let c = claims(&o);
+        assert!(
+            c.iter().any(|c| c.3 == ClaimKind::Expired && c.4 == 1),
+            "{rules}: {c:?}"
+        );
+        assert!(
+            c.iter().any(|c| c.3 == ClaimKind::Create && c.4 == 0),
+            "{rules}: {c:?}"
+        );
+        assert!(parks(&o).is_empty(), "{rules}: {:?}", parks(&o));
+
+        // A restart of worker-04 (a start of a running id crashes it first): its new process
+        // reclaims its 4 splits at attempts 2 -> 3 = A - 1.
+        let text = format!(
+            r#"{{"rules": "{rules}", "seed": 5, "until_ms": 60000, "config": {{"claim_race": 1}},
+            "events": [{{"at_ms": 1000, "op": "start", "member": "worker-04"}}]}}"#
+        );
+        let o = run(&fleet_at(2, 0), &script(&text));
+        let c = claims(&o);
+        let reclaims = c.iter().filter(|c| c.3 == ClaimKind::Reclaim && c.4 == 3).count();
+        assert_eq!(reclaims, 4, "{rules}: {c:?}");
+        assert!(parks(&o).is_empty(), "{rules}: {:?}", parks(&o));
+    }
+}
+
+/// §6.7 A3, §9: only live, non-parting peers race. Two workers: worker-02 stops holding splits
+/// at attempts 3, and worker-01 takes them over as Released claims writing 3. Its only peer
+/// is the parting worker-02, so with p = 1 nothing is parked. Three workers with worker-02
+/// crashed first: worker-03's stop hands over to worker-01 (part of it: the leader still
+/// counts worker-02 a member), whose peers are the crashed and the parting one: nothing parked; with worker-02 alive instead it parks every one of them.
+#[test]
+fn crashed_and_parting_peers_never_race() {
+    for rules in ["0.1", "0.3"] {
+        let mut two = Start::steady(8, 2, 8, 1);
+        for s in two.splits.values_mut() {
+            s.progress.attempts = 3;
+        }
+        let text = format!(
+            r#"{{"rules": "{rules}", "seed": 9, "until_ms": 30000, "config": {{"claim_race": 1}},
+            "events": [{{"at_ms": 1000, "op": "stop", "member": "worker-02"}}]}}"#
+        );
+        let o = run(&two, &script(&text));
+        let handed = claims(&o)
+            .iter()
+            .filter(|c| c.1 == "worker-01" && c.3 == ClaimKind::Released && c.4 == 3)
+            .count();
+        assert_eq!(handed, 4, "{rules}");
+        assert!(parks(&o).is_empty(), "{rules}: {:?}", parks(&o));
+
+        let mut three = Start::steady(12, 3, 8, 1);
+        let mine = held_by(&three, "worker-03");
+        for (id, s) in three.splits.iter_mut() {
+            s.progress.attempts = if mine.contains(id) { 3 } else { 0 };
+        }
+        for crash_first in [true, false] {
+            let crash = if crash_first {
+                r#"{"at_ms": 500, "op": "crash", "member": "worker-02"}, "#
+            } else {
+                ""
+            };
+            let text = format!(
+                r#"{{"rules": "{rules}", "seed": 9, "until_ms": 3000, "config": {{"claim_race": 1}},
+                "events": [{crash}{{"at_ms": 1000, "op": "stop", "member": "worker-03"}}]}}"#
+            );
+            let o = run(&three, &script(&text));
+            let exposed_by_01 = claims(&o)
+                .iter()
+                .filter(|c| c.1 == "worker-01" && mine.contains(&c.2) && c.4 == 3)
+                .count();
+            let p = parks(&o);
+            if crash_first {
+                // The leader still counts the crashed worker-02 a member (its presence lives),
+                // so it gives worker-01 part of worker-03's splits.
+                assert!(exposed_by_01 >= 2, "{rules}");
+                assert!(p.is_empty(), "{rules}: the crashed worker-02 raced: {p:?}");
+            } else {
+                assert!(exposed_by_01 > 0, "{rules}");
+                assert!(
+                    p.iter()
+                        .filter(|x| x.1 == "worker-01")
+                        .all(|x| x.2 == "worker-02"),
+                    "{rules}: {p:?}"
+                );
+                assert_eq!(
+                    p.iter().filter(|x| x.1 == "worker-01").count(),
+                    exposed_by_01,
+                    "{rules}: {p:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Both engines draw the same races: the fast engine's outcome equals the naive engine's with
+/// the race on (p = 0.5 and 1, and each release's own rate) on the recorded runs' scenarios.
+#[test]
+fn both_engines_agree_with_the_race_on() {
+    let mut parked = 0;
+    for p in [r#", "claim_race": 0.5"#, r#", "claim_race": 1"#, ""] {
+        for rules in ["0.1", "0.3"] {
+            for (start, ev) in [
+                (
+                    fleet_at(2, 2),
+                    r#"{"at_ms": 0, "op": "crash", "member": "worker-04"}"#,
+                ),
+                (
+                    fleet_at(2, 3),
+                    r#"{"at_ms": 5000, "op": "stop", "member": "worker-02"}, {"at_ms": 15000, "op": "start", "member": "worker-02"}, {"at_ms": 40000, "op": "crash_leader"}"#,
+                ),
+            ] {
+                for seed in 0..6 {
+                    let text = format!(
+                        r#"{{"rules": "{rules}", "seed": {seed}, "until_ms": 150000,
+                        "config": {{"rebalance_delay_ms": 5000{p}}},
+                        "data_plane": {{"drain_ms": {{"min": 0, "max": 3000}}}}, "events": [{ev}]}}"#
+                    );
+                    let s = script(&text);
+                    let fast = run(&start, &s);
+                    assert_eq!(fast, run_naive(&start, &s), "{text}");
+                    parked += parks(&fast).len();
+                }
+            }
+        }
+    }
+    assert!(parked > 50, "{parked} parks");
 }
