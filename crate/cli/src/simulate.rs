@@ -3,8 +3,8 @@
 use crate::support::{load, parse_size};
 use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules};
 use spate_planner_sim::{
-    apply_override, figures_table, simulate, Chance, FigureRow, Figures, Options, Outcome, Script, Start,
-    Stuck, What, MAX_SCRIPT_BYTES,
+    apply_override, duration_text, figures_table, simulate, Chance, FigureRow, Figures, Options, Outcome,
+    Script, SeedsSummary, Start, Stuck, What, MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -50,6 +50,11 @@ pub struct Args {
     /// it); without either, the release's measured rate (0.05 under 0.1, 0.13 under 0.3).
     #[arg(long, value_name = "P", value_parser = parse_chance)]
     claim_race: Option<Chance>,
+    /// Run the script over N seeds (its seed and the N − 1 after it) and print, for each, its
+    /// recovery and the splits the claim race parked, then how many seeds recovered and how
+    /// many park splits. 1 to 10000.
+    #[arg(long, value_name = "N", conflicts_with = "compare", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    seeds: Option<u64>,
 }
 
 /// `--claim-race`: a number from 0 to 1.
@@ -155,11 +160,58 @@ fn compared(args: &Args, fleet: &Fleet, out: &mut impl Write) -> Result<(), Stri
     }
 }
 
+/// `--seeds N`: the script over seeds `seed..seed + N`, each run's recovery and race parks, then
+/// the simulator's summary over them ([`SeedsSummary`]).
+fn over_seeds(args: &Args, fleet: &Fleet, n: u64, out: &mut impl Write) -> Result<(), String> {
+    let script = script_of(args, &[])?;
+    let start = start_of(fleet, &script)?;
+    let opts = Options {
+        naive: args.naive,
+        ..Options::default()
+    };
+    let mut runs = Vec::new();
+    for seed in (0..n).map(|i| script.seed.wrapping_add(i)) {
+        let one = Script {
+            seed,
+            ..script.clone()
+        };
+        let o = simulate(&start, &one, &opts).map_err(|e| format!("seed {seed}: {e} [{}]", e.code))?;
+        runs.push((seed, o.figures));
+    }
+    let figures: Vec<Figures> = runs.iter().map(|(_, f)| f.clone()).collect();
+    let summary = SeedsSummary::of(&figures);
+    let io = |e: std::io::Error| e.to_string();
+    if args.json {
+        let rows: Vec<serde_json::Value> = runs
+            .iter()
+            .map(|(seed, f)| serde_json::json!({"seed": seed.to_string(), "figures": f}))
+            .collect();
+        let doc = serde_json::json!({
+            "format": "spate-planner-simulation-seeds/1",
+            "runs": rows,
+            "summary": summary,
+            "sentences": summary.sentences(),
+        });
+        return writeln!(out, "{doc}").map_err(io);
+    }
+    writeln!(out, "{:>20}  {:>16}  {:>8}", "seed", "recovery", "parked").map_err(io)?;
+    for (seed, f) in &runs {
+        let rec = f.recovery_ms.map_or("not recovered".into(), duration_text);
+        writeln!(out, "{seed:>20}  {rec:>16}  {:>8}", f.splits_parked_by_race).map_err(io)?;
+    }
+    for line in summary.sentences() {
+        writeln!(out, "{line}").map_err(io)?;
+    }
+    Ok(())
+}
+
 pub fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let fleet = fleet_of(args)?;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        if !args.compare.is_empty() {
+        if let Some(n) = args.seeds {
+            over_seeds(args, &fleet, n, &mut out)?;
+        } else if !args.compare.is_empty() {
             compared(args, &fleet, &mut out)?;
         } else {
             let (_, o) = run_one(args, &fleet, &[])?;

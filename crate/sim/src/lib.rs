@@ -34,6 +34,7 @@ mod queue;
 mod run;
 mod script;
 mod section;
+mod seeds;
 mod series;
 mod setup;
 mod start;
@@ -65,6 +66,7 @@ pub use script::{
 pub use section::{
     timeline_section, Names, RunError, RunSide, RunState, SectionImage, SectionInput, Which, MARKS_LISTED,
 };
+pub use seeds::SeedsSummary;
 pub use series::{bucket_ms, Series, MAX_BUCKETS};
 pub use start::{Start, StartFrom};
 pub use table::{figures_table, value_text, FigureDef, FigureKind, FigureRow, FIGURES};

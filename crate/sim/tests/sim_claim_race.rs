@@ -7,7 +7,9 @@ mod sim_support;
 
 use sim_support::*;
 use spate_planner_core::{stable_hash_str, ClaimKind};
-use spate_planner_sim::{MarkKind, Outcome, Phase, Script, Start, Stuck, Summary, What};
+use spate_planner_sim::{
+    Figures, MarkKind, Outcome, Phase, Script, SeedsSummary, Start, Stuck, Summary, What,
+};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -536,4 +538,47 @@ fn both_engines_agree_with_the_race_on() {
         }
     }
     assert!(parked > 50, "{parked} parks");
+}
+
+/// Over several seeds, the summary says how many recovered and, when the race parked any, in
+/// how many seeds and how many splits (`simulate --seeds N`).
+#[test]
+fn over_seeds_the_summary_says_how_many_park_splits() {
+    let f = |recovery_ms: Option<u64>, parked: u64| Figures {
+        recovery_ms,
+        splits_parked_by_race: parked,
+        ..Figures::default()
+    };
+    let runs = [
+        f(Some(47_000), 0),
+        f(None, 2),
+        f(Some(40_000), 0),
+        f(None, 1),
+        f(Some(58_500), 0),
+    ];
+    let s = SeedsSummary::of(&runs);
+    assert_eq!(
+        (s.seeds, s.recovered, s.parked_seeds, s.parked_splits),
+        (5, 3, 2, 3)
+    );
+    assert_eq!(
+        (s.recovery_ms_median, s.recovery_ms_max),
+        (Some(47_000), Some(58_500))
+    );
+    assert_eq!(
+        s.sentences(),
+        [
+            "Recovered in 3 of 5 seeds (median 47 s, at most 58.5 s).",
+            "2 of 5 seeds park splits by the claim race (3 splits in all): right after a claim, for good; those splits never run again."
+        ]
+    );
+    let calm = SeedsSummary::of(&runs[..1]);
+    assert_eq!(
+        calm.sentences(),
+        ["Recovered in 1 of 1 seed (median 47 s, at most 47 s)."]
+    );
+    assert_eq!(
+        SeedsSummary::of(&runs[1..2]).sentences()[0],
+        "Recovered in none of 1 seed."
+    );
 }
