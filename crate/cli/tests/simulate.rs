@@ -178,7 +178,11 @@ fn compare_gives_both_documents_and_the_signed_differences() {
         simulate("cmp-b", script, &["--config", "rebalance_delay_ms=0"])
     );
     let rows = doc["figures_table"].as_array().unwrap();
-    assert_eq!(rows.len(), 14, "one row per figure, the claim race's parks included");
+    assert_eq!(
+        rows.len(),
+        14,
+        "one row per figure, the claim race's parks included"
+    );
     for r in rows {
         let key = r["key"].as_str().unwrap();
         let (a, b) = (&doc["a"]["figures"][key], &doc["b"]["figures"][key]);
