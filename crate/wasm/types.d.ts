@@ -249,12 +249,12 @@ export interface PlannerError extends Error { code: string; bucket?: string; key
 export type ClaimKind = "create" | "released" | "reclaim" | "expired";
 /** The simulation's headline figures (docs/simulator.md, "Figures"); times in ms. */
 /** Why a split the events took does not run at the end (docs/simulator.md). */
-export type Stuck = "quarantined" | "leased_by_gone" | "no_leader" | "withheld" | "no_spec" | "no_free_lane" | "member_full" | "pending";
+export type Stuck = "parked_by_race" | "quarantined" | "leased_by_gone" | "no_leader" | "withheld" | "no_spec" | "no_free_lane" | "member_full" | "pending";
 export interface NotRecovered { split: string; reason: Stuck; member?: string; }
 export interface SimFigures {
   recovery_ms: number | null; splits_taken: number; not_recovered: NotRecovered[]; others_not_running: number;
   idle_before: number; quarantined_before: number; idle_split_ms: number; idle_weighted: U64; attempts_burned: number;
-  splits_quarantined: number; moves: number; forced_drains: number; replayed_ms: number;
+  splits_quarantined: number; splits_parked_by_race: number; moves: number; forced_drains: number; replayed_ms: number;
   leadership_gap_ms: number; longest_leadership_gap_ms: number; elections: number; publishes: number;
   claims: number; end_ms: number;
 }
@@ -286,8 +286,8 @@ export interface TimelineSectionSide {
   figures: SimFigures; rules_note: string | null;
   marks: SimMark[];
 }
-export type SimMarkKind = "crash" | "stop" | "start" | "cap" | "election" | "splits" | "fail" | "ignored" | "recovered";
-/** A mark on the Timeline's time axis: a scripted happening or an election (one kind at one instant folded into one), or the recovery. */
+export type SimMarkKind = "crash" | "stop" | "start" | "cap" | "election" | "splits" | "fail" | "ignored" | "parked" | "recovered";
+/** A mark on the Timeline's time axis: a scripted happening or an election (one kind at one instant folded into one), splits parked by the claim race (`who`: the splits), or the recovery. */
 export interface SimMark { t_ms: number; kind: SimMarkKind; who: string[]; }
 /** `SimRun.summary()`: what the Timeline shows of a kept simulation besides its series. */
 export interface SimSummary {
@@ -295,7 +295,7 @@ export interface SimSummary {
   rules: Rules; rules_source: RulesSource; rules_note: string; figures: SimFigures;
   /** In time order, each with its sentence (`0:45 crashed: worker-03`). */
   marks: (SimMark & { text: string })[];
-  counts: { claims: number; quarantines: number; elections: number; events: number };
+  counts: { claims: number; quarantines: number; parked_by_race: number; elections: number; events: number };
   /** The first scripted event's time; null without events. */
   first_event_ms: number | null;
 }
@@ -332,6 +332,8 @@ export type SimEvent = { t_ms: number } & (
   | { event: "assign_deleted"; leader: string; member: string }
   | { event: "claim"; member: string; split: string; kind: ClaimKind; attempt: number }
   | { event: "quarantine"; member: string; split: string; attempt: number }
+  /** The claim race (timing.md §6.7): `by` parked `member`'s fresh claim of `split`, which never runs again. */
+  | { event: "parked_by_race"; member: string; by: string; split: string; attempt: number }
   | { event: "revoke_requested" | "revoke_cancelled" | "decline_forgotten" | "lease_renewed" | "lost" | "completed"; member: string; split: string }
   | { event: "reconciled" | "replan_tick"; member: string }
   | { event: "released"; member: string; split: string; reason: "drained" | "forced" | "declined" | "departure"; replayed_ms: number }

@@ -25,7 +25,7 @@ before(async () => {
 });
 after(async () => { await chrome?.close(); server?.stop(); });
 
-const FIGURES = ['recovery_ms', 'idle_split_ms', 'idle_weighted', 'attempts_burned', 'splits_quarantined', 'moves', 'forced_drains',
+const FIGURES = ['recovery_ms', 'idle_split_ms', 'idle_weighted', 'attempts_burned', 'splits_quarantined', 'splits_parked_by_race', 'moves', 'forced_drains',
   'replayed_ms', 'leadership_gap_ms', 'longest_leadership_gap_ms', 'elections', 'publishes', 'claims'];
 
 async function open(url = server.url, options = {}) {

@@ -374,7 +374,9 @@ test('the real simulator: the model keeps its figures, and its series integrate 
   assert.ok(model.members.includes('new-01'));
   // the summary is the document's: rules, counts, and a mark for each scripted happening and election
   assert.deepEqual(model.rules, { rules: doc.rules, source: doc.rules_source, note: doc.rules_note });
-  assert.deepEqual(model.counts, { claims: doc.claims.length, quarantines: doc.quarantines.length, elections: doc.elections.length, events: doc.timeline.length });
+  const parked = doc.timeline.filter((e) => e.event === 'parked_by_race').length;
+  assert.equal(parked, doc.figures.splits_parked_by_race);
+  assert.deepEqual(model.counts, { claims: doc.claims.length, quarantines: doc.quarantines.length, parked_by_race: parked, elections: doc.elections.length, events: doc.timeline.length });
   assert.equal(model.firstEventMs, 0);
   assert.deepEqual(model.marks[0], { t_ms: 0, kind: 'crash', who: ['worker-02'], text: '0:00 crashed: worker-02' });
   const elections = model.marks.filter((m) => m.kind === 'election');

@@ -201,5 +201,5 @@ test('recovery in words: what the events took, which never ran again and why (gr
   assert.deepEqual(recoverySentences(f, { hasEvents: false }), { taken: null, stuck: null, others: null, before: null });
   assert.deepEqual(stuckGroups(f.not_recovered).map((g) => [g.reason, g.count, g.members]), [['withheld', 2, ['worker-03']], ['quarantined', 1, []], ['no_free_lane', 1, []]]);
   // every reason the simulator gives has words (docs/simulator.md)
-  for (const r of ['quarantined', 'leased_by_gone', 'no_leader', 'withheld', 'no_spec', 'no_free_lane', 'member_full', 'pending']) assert.notEqual(stuckText(r, 'w'), r);
+  for (const r of ['parked_by_race', 'quarantined', 'leased_by_gone', 'no_leader', 'withheld', 'no_spec', 'no_free_lane', 'member_full', 'pending']) assert.notEqual(stuckText(r, 'w'), r);
 });

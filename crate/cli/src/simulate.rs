@@ -3,8 +3,8 @@
 use crate::support::{load, parse_size};
 use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules};
 use spate_planner_sim::{
-    apply_override, figures_table, simulate, FigureRow, Figures, Options, Outcome, Script, Start, Stuck,
-    What, MAX_SCRIPT_BYTES,
+    apply_override, duration_text, figures_table, simulate, Chance, FigureRow, Figures, Options, Outcome,
+    Script, SeedsSummary, Start, Stuck, What, MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -44,6 +44,26 @@ pub struct Args {
     /// over the script's `rules`; without either, the release the snapshot names.
     #[arg(long, value_name = "VERSION")]
     rules: Option<Rules>,
+    /// The claim race's p (timing.md §6.7): the chance, per live peer and per claim that writes
+    /// the last attempt but one, that the peer parks the split. 0 to 1; 0 turns the race off.
+    /// Wins over the script's `config.claim_race` (`--config` and `--compare` are applied after
+    /// it); without either, the release's measured rate (0.05 under 0.1, 0.13 under 0.3).
+    #[arg(long, value_name = "P", value_parser = parse_chance)]
+    claim_race: Option<Chance>,
+    /// Run the script over N seeds (its seed and the N − 1 after it) and print, for each, its
+    /// recovery and the splits the claim race parked, then how many seeds recovered and how
+    /// many park splits. 1 to 10000.
+    #[arg(long, value_name = "N", conflicts_with = "compare", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    seeds: Option<u64>,
+}
+
+/// `--claim-race`: a number from 0 to 1.
+fn parse_chance(text: &str) -> Result<Chance, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(Chance::from_f64)
+        .ok_or_else(|| format!("{text:?} is not a probability from 0 to 1 (0.05, say; 0 turns the race off)"))
 }
 
 /// The fleet to simulate: the snapshot (or demo) as it is, or settled on its plan (`start`) by
@@ -84,6 +104,11 @@ fn script_of(args: &Args, compare: &[String]) -> Result<Script, String> {
         }
         None => serde_json::json!({}),
     };
+    // --claim-race sets the file's field, before --config and --compare (B may set it again).
+    if let Some(p) = args.claim_race {
+        apply_override(&mut doc, "claim_race", &p.as_f64().to_string())
+            .map_err(|e| format!("--claim-race: {e} [{}]", e.code))?;
+    }
     let flags = args.overrides.iter().map(|o| ("--config", o));
     for (flag, o) in flags.chain(compare.iter().map(|o| ("--compare", o))) {
         let (k, v) = o
@@ -135,11 +160,58 @@ fn compared(args: &Args, fleet: &Fleet, out: &mut impl Write) -> Result<(), Stri
     }
 }
 
+/// `--seeds N`: the script over seeds `seed..seed + N`, each run's recovery and race parks, then
+/// the simulator's summary over them ([`SeedsSummary`]).
+fn over_seeds(args: &Args, fleet: &Fleet, n: u64, out: &mut impl Write) -> Result<(), String> {
+    let script = script_of(args, &[])?;
+    let start = start_of(fleet, &script)?;
+    let opts = Options {
+        naive: args.naive,
+        ..Options::default()
+    };
+    let mut runs = Vec::new();
+    for seed in (0..n).map(|i| script.seed.wrapping_add(i)) {
+        let one = Script {
+            seed,
+            ..script.clone()
+        };
+        let o = simulate(&start, &one, &opts).map_err(|e| format!("seed {seed}: {e} [{}]", e.code))?;
+        runs.push((seed, o.figures));
+    }
+    let figures: Vec<Figures> = runs.iter().map(|(_, f)| f.clone()).collect();
+    let summary = SeedsSummary::of(&figures);
+    let io = |e: std::io::Error| e.to_string();
+    if args.json {
+        let rows: Vec<serde_json::Value> = runs
+            .iter()
+            .map(|(seed, f)| serde_json::json!({"seed": seed.to_string(), "figures": f}))
+            .collect();
+        let doc = serde_json::json!({
+            "format": "spate-planner-simulation-seeds/1",
+            "runs": rows,
+            "summary": summary,
+            "sentences": summary.sentences(),
+        });
+        return writeln!(out, "{doc}").map_err(io);
+    }
+    writeln!(out, "{:>20}  {:>16}  {:>8}", "seed", "recovery", "parked").map_err(io)?;
+    for (seed, f) in &runs {
+        let rec = f.recovery_ms.map_or("not recovered".into(), duration_text);
+        writeln!(out, "{seed:>20}  {rec:>16}  {:>8}", f.splits_parked_by_race).map_err(io)?;
+    }
+    for line in summary.sentences() {
+        writeln!(out, "{line}").map_err(io)?;
+    }
+    Ok(())
+}
+
 pub fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let fleet = fleet_of(args)?;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        if !args.compare.is_empty() {
+        if let Some(n) = args.seeds {
+            over_seeds(args, &fleet, n, &mut out)?;
+        } else if !args.compare.is_empty() {
             compared(args, &fleet, &mut out)?;
         } else {
             let (_, o) = run_one(args, &fleet, &[])?;
@@ -246,6 +318,14 @@ fn split_line(what: &What) -> String {
             split,
             attempt,
         } => format!("{member} quarantines {split} (attempts {attempt})"),
+        What::ParkedByRace {
+            member,
+            by,
+            split,
+            attempt,
+        } => format!(
+            "{by} parks {split} (attempts {attempt}): it saw {member}'s claim record before its lease (the claim race); {member} loses it and it never runs again"
+        ),
         What::RevokeRequested { member, split } => format!("{member} revokes {split}: draining"),
         What::RevokeCancelled { member, split } => format!("{member} keeps {split}: revocation cancelled"),
         What::DeclineForgotten { member, split } => {
@@ -315,6 +395,7 @@ fn figures(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
         ),
         ("attempts burned", f.attempts_burned.to_string()),
         ("splits quarantined", f.splits_quarantined.to_string()),
+        ("parked by the claim race", f.splits_parked_by_race.to_string()),
         ("moves", f.moves.to_string()),
         ("forced drains", f.forced_drains.to_string()),
         ("work replayed by forced drains", format!("{} ms", f.replayed_ms)),

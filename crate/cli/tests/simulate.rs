@@ -178,7 +178,11 @@ fn compare_gives_both_documents_and_the_signed_differences() {
         simulate("cmp-b", script, &["--config", "rebalance_delay_ms=0"])
     );
     let rows = doc["figures_table"].as_array().unwrap();
-    assert_eq!(rows.len(), 13);
+    assert_eq!(
+        rows.len(),
+        14,
+        "one row per figure, the claim race's parks included"
+    );
     for r in rows {
         let key = r["key"].as_str().unwrap();
         let (a, b) = (&doc["a"]["figures"][key], &doc["b"]["figures"][key]);
@@ -250,6 +254,58 @@ fn the_rules_come_from_the_script_or_the_command_line() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("script rules:") && err.contains("[invalid_script]"),
+        "{err}"
+    );
+}
+
+/// `--claim-race P` (timing.md §6.7): with `max_attempts` 2 a crash's Expired takeovers write
+/// attempts 1 = A − 1, so each may be parked. P = 1 parks all 4 (none recovers), P = 0 none;
+/// it is set before `--compare`, which may set it again; out of 0..=1 it is refused by name.
+/// `--seeds N` says in how many seeds the race parked splits.
+#[test]
+fn the_claim_race_is_set_on_the_command_line_and_counted_over_seeds() {
+    let s = r#"{"until_ms": 200000, "config": {"max_attempts": 2},
+        "events": [{"at_ms": 0, "op": "crash", "member": "w4"}]}"#;
+    let on = simulate("race-on", s, &["--claim-race", "1"]);
+    assert_eq!(on["figures"]["splits_parked_by_race"], 4);
+    assert_eq!(on["figures"]["recovery_ms"], Value::Null);
+    let reasons: Vec<&Value> = on["figures"]["not_recovered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| &n["reason"])
+        .collect();
+    assert_eq!(reasons, vec![&json!("parked_by_race"); 4]);
+    let off = simulate("race-off", s, &["--claim-race", "0"]);
+    assert_eq!(off["figures"]["splits_parked_by_race"], 0);
+    assert!(off["figures"]["recovery_ms"].as_u64().is_some());
+    let both = simulate(
+        "race-compare",
+        s,
+        &["--claim-race", "1", "--compare", "claim_race=0"],
+    );
+    assert_eq!(both["a"]["figures"]["splits_parked_by_race"], 4);
+    assert_eq!(both["b"]["figures"]["splits_parked_by_race"], 0);
+    let seeds = simulate("race-seeds", s, &["--claim-race", "1", "--seeds", "3"]);
+    assert_eq!(seeds["format"], "spate-planner-simulation-seeds/1");
+    assert_eq!(seeds["summary"]["parked_seeds"], 3);
+    assert_eq!(seeds["summary"]["parked_splits"], 12);
+    assert_eq!(seeds["runs"].as_array().map(Vec::len), Some(3));
+    let said = seeds["sentences"].to_string();
+    assert!(
+        said.contains("3 of 3 seeds park splits by the claim race (12 splits in all)"),
+        "{said}"
+    );
+
+    let fleet = fleet_file("race-bad");
+    let o = Command::new(BIN)
+        .args(["simulate", fleet.to_str().unwrap(), "--claim-race", "1.5"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--claim-race") && err.contains("not a probability from 0 to 1"),
         "{err}"
     );
 }

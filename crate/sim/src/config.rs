@@ -36,6 +36,10 @@ pub struct Config {
     pub max_attempts: u32,
     /// Delay between a lease-bucket key's expiry and the delete event every watcher sees.
     pub detection_ms: u64,
+    /// `p` of the claim race (timing.md §6.7): the chance, per live non-parting peer and per
+    /// exposed claim, that the peer folds the claimant's record before its lease and parks the
+    /// split. `None`: the release's measured rate ([`Chance::claim_race`]).
+    pub claim_race: Option<Chance>,
     /// Per-member overrides, by instance name.
     pub members: BTreeMap<String, MemberConfig>,
 }
@@ -52,8 +56,55 @@ impl Default for Config {
             max_in_flight: 8,
             max_attempts: 4,
             detection_ms: 0,
+            claim_race: None,
             members: BTreeMap::new(),
         }
+    }
+}
+
+/// A probability, kept exactly as parts per billion so that configurations compare and every
+/// target draws alike (no floating point once read). Written as a number from 0 to 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Chance(u32);
+
+impl Chance {
+    /// Parts per billion of certainty.
+    pub const SCALE: u32 = 1_000_000_000;
+    pub const ZERO: Chance = Chance(0);
+
+    /// `p` from 0 to 1, rounded to the nearest billionth; `None` outside that range or not a
+    /// number.
+    pub fn from_f64(p: f64) -> Option<Chance> {
+        if !(0.0..=1.0).contains(&p) {
+            return None;
+        }
+        // In [0, 1e9] after the check, so the conversion neither wraps nor saturates.
+        Some(Chance((p * f64::from(Chance::SCALE)).round() as u32))
+    }
+
+    /// The chance in parts per billion, `0..=SCALE`.
+    pub fn per_billion(self) -> u32 {
+        self.0
+    }
+
+    pub fn as_f64(self) -> f64 {
+        f64::from(self.0) / f64::from(Chance::SCALE)
+    }
+
+    /// The claim race's rate as measured on each release, per live peer and exposed claim:
+    /// ≈ 0.05 on 0.1.0 (timing.md §6.7 A13: 6 of 35 claims on a 5-worker fleet) and ≈ 0.13 on
+    /// 0.3.0 (timing-0.3.md §6.7 B13: 10 of 27).
+    pub fn claim_race(rules: spate_planner_core::Rules) -> Chance {
+        match rules {
+            spate_planner_core::Rules::V0_1 => Chance(50_000_000),
+            spate_planner_core::Rules::V0_3 => Chance(130_000_000),
+        }
+    }
+}
+
+impl Serialize for Chance {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.as_f64())
     }
 }
 

@@ -1,7 +1,8 @@
 //! A worker's duties inside `step`: claims and quarantines (§6.1, §6.5), revocations (§6.2),
 //! forced drains (§6.3) and releases (§6.4).
 
-use super::draw::sample;
+use super::config::Chance;
+use super::draw::{below, sample};
 use super::engine::Sim;
 use super::outcome::{Phase, ReleaseReason, What};
 use super::queue::{Cmd, Item};
@@ -111,6 +112,8 @@ impl Sim<'_> {
         if !lease_ok {
             return;
         }
+        // A lease create (none there) opens the claim race's window; an update does not (§6.7 A7).
+        let creates = s.lease.is_none();
         let epoch = s.progress.epoch.saturating_add(1);
         let attempts = s
             .progress
@@ -138,6 +141,64 @@ impl Sim<'_> {
         self.count_claim(w, id, kind, attempts);
         self.rec.set_phase(id, now, Phase::Running, Some(w));
         self.begin_tenancy(w, id, token, None);
+        if creates {
+            if let Some(peer) = self.racing_peer(w, id, epoch, attempts) {
+                self.park_by_race(w, &peer, id);
+            }
+        }
+    }
+
+    /// The claim race (timing.md §6.7; timing-0.3.md §6.7): after `w`'s claim of `id` created
+    /// its lease and wrote `epoch` and `attempts`, each live peer that is not parting or
+    /// finished (its step would not scan, A3) and whose cap the record meets (`attempts + 1 ≥
+    /// A`, A3-A4, A8) folds the record before the lease with probability `p`, one draw per peer
+    /// labelled by the split, the claim's epoch and the peer. The first in name order of those
+    /// that do parks it (the others' CAS would lose to its write, A5).
+    fn racing_peer(&self, w: &str, id: &str, epoch: u64, attempts: u32) -> Option<String> {
+        let p = self.race.per_billion();
+        if p == 0 {
+            return None;
+        }
+        let next = u64::from(attempts) + 1;
+        self.workers
+            .values()
+            .filter(|o| o.name != w && !o.parting && !o.finished && next >= u64::from(o.cfg.a))
+            .find(|o| {
+                let label = format!("race/{id}/{epoch}/{}", o.name);
+                below(self.seed, &label, u64::from(Chance::SCALE)) < u64::from(p)
+            })
+            .map(|o| o.name.clone())
+    }
+
+    /// `by` parks `id` at the claim's instant, its CAS made against claimant `w`'s record (A5):
+    /// `epoch + 1`, quarantined, no owner, `attempts + 1`. The higher epoch fences `w`, which
+    /// writes nothing (A6): its lease stays until it expires, `L` after the claim, for nobody
+    /// renews a split it does not hold. The split never runs again.
+    fn park_by_race(&mut self, w: &str, by: &str, id: &str) {
+        let Some(s) = self.store.splits.get(id) else {
+            return;
+        };
+        let epoch = s.progress.epoch.saturating_add(1);
+        let attempts = s.progress.attempts.saturating_add(1);
+        let what = What::ParkedByRace {
+            member: w.to_string(),
+            by: by.to_string(),
+            split: id.to_string(),
+            attempt: attempts,
+        };
+        self.rec.log(self.now, what);
+        self.put_progress(id, by, |p| {
+            p.epoch = epoch;
+            p.status = SplitStatus::Quarantined;
+            p.owner = None;
+            p.attempts = attempts;
+        });
+        self.schedule_lease_expiry(id, self.now);
+        let f = &mut self.rec.figures;
+        f.attempts_burned += 1;
+        f.splits_parked_by_race += 1;
+        self.rec.parked.insert(id.to_string());
+        self.rec.set_phase(id, self.now, Phase::Quarantined, None);
     }
 
     fn count_claim(&mut self, w: &str, id: &str, kind: ClaimKind, attempt: u32) {

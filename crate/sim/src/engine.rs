@@ -20,7 +20,7 @@
 //! evaluations that provably change nothing (see `docs/simulator.md`, "The fast engine"); a
 //! differential test proves both give the same outcome.
 
-use super::config::{Config, DataPlane};
+use super::config::{Chance, Config, DataPlane};
 use super::options::{Options, SimError, ORIGIN};
 use super::queue::{Item, Queue, COMMAND, EXPIRY};
 use super::script::Script;
@@ -89,6 +89,9 @@ pub(crate) struct Sim<'a> {
     pub last_delivery: u64,
     /// The lowest `max_attempts` any process can have (quarantine scans below it are no-ops).
     pub min_attempts: u32,
+    /// The claim race's `p` per live peer and exposed claim (timing.md §6.7): the script's, else
+    /// the release's measured rate.
+    pub race: Chance,
 }
 
 impl<'a> Sim<'a> {
@@ -127,6 +130,10 @@ impl<'a> Sim<'a> {
                 .values()
                 .filter_map(|m| m.max_attempts)
                 .fold(script.config.max_attempts, u32::min),
+            race: script
+                .config
+                .claim_race
+                .unwrap_or_else(|| Chance::claim_race(timing.rules())),
         }
     }
 

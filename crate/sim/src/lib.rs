@@ -35,6 +35,7 @@ mod queue;
 mod run;
 mod script;
 mod section;
+mod seeds;
 mod series;
 mod setup;
 mod start;
@@ -49,7 +50,7 @@ mod writes;
 
 pub use at::{FleetAt, FleetIndex, IdleAt, Initial, MemberAt, MemberState, PhaseCounts};
 pub use bench::bench_scenario;
-pub use config::{Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
+pub use config::{Chance, Config, DataPlane, Dist, MemberConfig, DEFAULT_LEASE_MS, MAX_DURATION_MS};
 pub use crash::CrashScript;
 pub use defaults::{defaults, Defaults};
 pub use marks::{first_event_ms, mark_text, marks, Counts, Mark, MarkKind, MarkShown, Summary};
@@ -67,6 +68,7 @@ pub use script::{
 pub use section::{
     timeline_section, Names, RunError, RunSide, RunState, SectionImage, SectionInput, Which, MARKS_LISTED,
 };
+pub use seeds::SeedsSummary;
 pub use series::{bucket_ms, Series, MAX_BUCKETS};
 pub use start::{Start, StartFrom};
 pub use table::{figures_table, value_text, FigureDef, FigureKind, FigureRow, FIGURES};

@@ -1,5 +1,5 @@
 //! What the Timeline shows of a run besides its series: the marks on the time axis (the scripted
-//! happenings and elections, and the recovery) and the run's summary (the rules followed, the
+//! happenings and elections, the splits the claim race parked, and the recovery) and the run's summary (the rules followed, the
 //! figures, the marks and how many claims, quarantines, elections and events it had). The page
 //! draws these as given; the review document's Timeline section lists the marks in the same
 //! words ([`mark_text`]).
@@ -22,6 +22,9 @@ pub enum MarkKind {
     Splits,
     Fail,
     Ignored,
+    /// Splits parked by the claim race (timing.md §6.7) right after a claim: they never run
+    /// again.
+    Parked,
     /// Every split the events took runs again (`recovery_ms` after the first scripted event).
     Recovered,
 }
@@ -38,6 +41,7 @@ impl MarkKind {
             MarkKind::Splits => "splits added",
             MarkKind::Fail => "split failed",
             MarkKind::Ignored => "event ignored (nothing to act on)",
+            MarkKind::Parked => "parked by the claim race right after a claim, never to run again",
             MarkKind::Recovered => "recovered: every split the events took runs again",
         }
     }
@@ -53,6 +57,7 @@ impl MarkKind {
             What::SplitsAdded { count, prefix } => (MarkKind::Splits, format!("{count} × {prefix}…")),
             What::Failed { member, .. } => (MarkKind::Fail, member.clone()),
             What::Ignored { reason, .. } => (MarkKind::Ignored, reason.clone()),
+            What::ParkedByRace { split, .. } => (MarkKind::Parked, split.clone()),
             _ => return None,
         })
     }
@@ -127,7 +132,10 @@ pub struct MarkShown {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
     pub claims: u64,
+    /// Quarantines by the rules (scan or failure).
     pub quarantines: u64,
+    /// Splits parked by the claim race.
+    pub parked_by_race: u64,
     pub elections: u64,
     /// Every timeline event.
     pub events: u64,
@@ -143,6 +151,7 @@ impl Counts {
             match e.what {
                 What::Claim { .. } => c.claims += 1,
                 What::Quarantine { .. } => c.quarantines += 1,
+                What::ParkedByRace { .. } => c.parked_by_race += 1,
                 What::LeaderElected { .. } => c.elections += 1,
                 _ => {}
             }

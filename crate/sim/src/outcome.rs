@@ -150,6 +150,16 @@ pub enum What {
         split: String,
         attempt: u32,
     },
+    /// The claim race (timing.md §6.7): peer `by` folded `member`'s claim record before its
+    /// lease and parked the split at the claim's instant (epoch + 1, attempts `attempt`, no
+    /// owner). `member` loses it at once (its lease lingers until it expires); it never runs
+    /// again.
+    ParkedByRace {
+        member: String,
+        by: String,
+        split: String,
+        attempt: u32,
+    },
     RevokeRequested {
         member: String,
         split: String,
@@ -258,6 +268,9 @@ pub struct Interval {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stuck {
+    /// Parked by the claim race (timing.md §6.7) right after a claim: quarantined though no
+    /// tenancy failed.
+    ParkedByRace,
     /// Quarantined: its attempts ran out.
     Quarantined,
     /// Its lease still names a process that is gone: it expires `L` after that process's last
@@ -314,9 +327,14 @@ pub struct Figures {
     /// The same, each split weighted by `max(1, weight)`.
     #[serde(serialize_with = "as_string", deserialize_with = "from_string")]
     pub idle_weighted: u128,
-    /// Attempts consumed: reclaims, expired takeovers, quarantines and failures.
+    /// Attempts consumed: reclaims, expired takeovers, quarantines (the race's too) and
+    /// failures.
     pub attempts_burned: u64,
+    /// Quarantines by the rules: a scan at the last attempt, or a failure at the cap.
     pub splits_quarantined: u64,
+    /// Splits parked by the claim race (timing.md §6.7), apart from `splits_quarantined`.
+    #[serde(default)]
+    pub splits_parked_by_race: u64,
     /// Claims by a worker other than the split's previous holder.
     pub moves: u64,
     pub forced_drains: u64,

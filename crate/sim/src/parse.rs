@@ -4,6 +4,7 @@
 //! script format promises errors naming the field path (`events[2].member`), so the script is
 //! read field by field through [`Obj`], which refuses leftovers by name.
 
+use super::config::Chance;
 use super::options::SimError;
 use serde_json::{Map, Value};
 use spate_planner_core::ErrorCode;
@@ -62,6 +63,22 @@ impl Obj {
             Some(n) => u32::try_from(n)
                 .map(Some)
                 .map_err(|_| invalid(&self.path(key), format!("{n} does not fit in 32 bits"))),
+        }
+    }
+
+    /// A probability from 0 to 1 (`claim_race`).
+    pub fn chance(&mut self, key: &str) -> Result<Option<Chance>, SimError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(v) => {
+                let p = v.as_f64().and_then(Chance::from_f64);
+                p.map(Some).ok_or_else(|| {
+                    invalid(
+                        &self.path(key),
+                        format!("{key} is a probability from 0 to 1, found {v}"),
+                    )
+                })
+            }
         }
     }
 

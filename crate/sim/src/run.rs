@@ -53,8 +53,9 @@ impl Sim<'_> {
                 .map(|(m, r)| (m.clone(), (r.generation, r.splits.to_vec())))
                 .collect(),
         };
+        let parked = std::mem::take(&mut self.rec.parked);
         let (timeline, splits, mut figures) = std::mem::take(&mut self.rec).finish(self.now);
-        self.why_not_recovered(&mut figures, &end);
+        self.why_not_recovered(&mut figures, &end, &parked);
         Outcome {
             rules,
             timeline,
@@ -65,13 +66,14 @@ impl Sim<'_> {
     }
 
     /// Reads why each taken split that does not run at the end does not (see [`Stuck`]).
-    fn why_not_recovered(&mut self, f: &mut Figures, end: &FinalState) {
+    fn why_not_recovered(&mut self, f: &mut Figures, end: &FinalState, parked: &BTreeSet<String>) {
         if f.not_recovered.is_empty() {
             return;
         }
         let stuck: BTreeSet<&str> = f.not_recovered.iter().map(|n| n.split.as_str()).collect();
         let mut at = End {
             end,
+            parked,
             assigned: BTreeMap::new(),
             held: BTreeMap::new(),
         };
@@ -98,16 +100,27 @@ impl Sim<'_> {
 /// assignment gives each stuck split, and how many splits each live process holds.
 struct End<'a> {
     end: &'a FinalState,
+    /// The splits the claim race parked.
+    parked: &'a BTreeSet<String>,
     assigned: BTreeMap<String, String>,
     held: BTreeMap<String, u64>,
 }
 
 impl End<'_> {
-    /// Why split `id` does not run, in [`Stuck`]'s order: its record, its lease, the leader,
+    /// Why split `id` does not run, in [`Stuck`]'s order: its record (parked by the race or
+    /// quarantined), its lease, the leader,
     /// the reserved set, its spec, the assignment.
     fn reason(&self, id: &str, s: &SplitState) -> (Stuck, Option<String>) {
         if s.progress.status == SplitStatus::Quarantined {
-            return (Stuck::Quarantined, None);
+            let race = self.parked.contains(id);
+            return (
+                if race {
+                    Stuck::ParkedByRace
+                } else {
+                    Stuck::Quarantined
+                },
+                None,
+            );
         }
         if let Some(l) = &s.lease {
             let owner = &l.value.owner;

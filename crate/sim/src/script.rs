@@ -265,6 +265,7 @@ fn read_config(v: Value) -> Result<Config, SimError> {
         "max_in_flight",
         "max_attempts",
         "detection_ms",
+        "claim_race",
         "members",
     ])?;
     let d = Config::default();
@@ -278,6 +279,7 @@ fn read_config(v: Value) -> Result<Config, SimError> {
         max_in_flight: o.u32("max_in_flight")?.unwrap_or(d.max_in_flight),
         max_attempts: o.u32("max_attempts")?.unwrap_or(d.max_attempts),
         detection_ms: o.u64("detection_ms")?.unwrap_or(d.detection_ms),
+        claim_race: o.chance("claim_race")?,
         members: match o.take("members") {
             None => Default::default(),
             Some(m) => read_member_configs(m)?,

@@ -43,7 +43,7 @@ macro_rules! figure {
 }
 
 /// The figures of the table, in its order.
-pub const FIGURES: [FigureDef; 13] = [
+pub const FIGURES: [FigureDef; 14] = [
     FigureDef {
         key: "recovery_ms",
         label: "recovery",
@@ -59,8 +59,9 @@ pub const FIGURES: [FigureDef; 13] = [
         help: "The same, each split weighted by its size (at least 1 byte): bytes × seconds of work nobody read.",
         value: |f| Some(f.idle_weighted),
     },
-    figure!(attempts_burned, "attempts burned", Count, "Attempts consumed: reclaims, expired takeovers, quarantines and failures."),
+    figure!(attempts_burned, "attempts burned", Count, "Attempts consumed: reclaims, expired takeovers, quarantines (the claim race's too) and failures."),
     figure!(splits_quarantined, "quarantined", Count, "Splits quarantined (attempts exhausted), by a scan or a failure."),
+    figure!(splits_parked_by_race, "parked by the claim race", Count, "Splits quarantined right after a claim that wrote the last attempt but one, by a peer that saw the claim's record before its lease (the claim race): they never run again."),
     figure!(moves, "moves", Count, "Claims by another worker than the split's previous holder."),
     figure!(forced_drains, "forced drains", Count, "Releases forced by the drain deadline or a declined revocation."),
     figure!(replayed_ms, "work replayed", Ms, "Per forced drain, the time since the split's last commit: work the next owner reads again."),

@@ -28,6 +28,8 @@ pub(crate) struct Recorder {
     taken: BTreeSet<String>,
     gap_since: Option<u64>,
     pub job_finished: bool,
+    /// The splits the claim race parked.
+    pub parked: BTreeSet<String>,
 }
 
 fn rel(t: u64) -> u64 {

@@ -222,6 +222,17 @@ fn the_summary_counts_claims_quarantines_elections_and_events() {
         },
     ));
     timeline.push(at(43_000, claim("w2", "s4")));
+    // The claim race parks s4 at its claim (timing.md §6.7): counted apart from quarantines,
+    // and marked.
+    timeline.push(at(
+        43_000,
+        What::ParkedByRace {
+            member: member("w2"),
+            by: member("w1"),
+            split: "s4".into(),
+            attempt: 4,
+        },
+    ));
     let o = outcome(timeline, Some(30_000));
     let s = Summary::new(&o, &script(SCRIPT));
     assert_eq!(
@@ -229,12 +240,18 @@ fn the_summary_counts_claims_quarantines_elections_and_events() {
         Counts {
             claims: 2,
             quarantines: 1,
+            parked_by_race: 1,
             elections: 1,
-            events: 16,
+            events: 17,
         }
     );
     assert_eq!(s.first_event_ms, Some(10_000));
-    assert_eq!(s.marks.len(), 10);
+    assert_eq!(s.marks.len(), 11);
+    let parked = s.marks.iter().find(|m| m.mark.kind == MarkKind::Parked);
+    assert_eq!(
+        parked.map(|m| m.text.as_str()),
+        Some("0:43 parked by the claim race right after a claim, never to run again: s4")
+    );
     assert_eq!(s.marks[1].text, "0:20 started: n1, n2");
     assert_eq!(s.marks[1].mark, mark(20_000, MarkKind::Start, &["n1", "n2"]));
 }

@@ -35,6 +35,7 @@ fn every_figure_of_the_document_once_in_order() {
             "idle_weighted",
             "attempts_burned",
             "splits_quarantined",
+            "splits_parked_by_race",
             "moves",
             "forced_drains",
             "replayed_ms",

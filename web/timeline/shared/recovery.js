@@ -6,6 +6,7 @@ import { plural, thousands } from '../../common/shared/format.js';
 
 /** The words for each reason a taken split does not run at the end (`member`: the one it names). */
 export const STUCK = {
+  parked_by_race: () => 'parked by the claim race right after a claim: it never runs again',
   quarantined: () => 'quarantined: its attempts ran out',
   leased_by_gone: (m) => `still leased by ${m ?? 'a process'} that is gone (the lease expires a lease duration after its last write)`,
   no_leader: () => 'nobody leads, so nobody assigns it',

@@ -106,7 +106,7 @@ export function timeTicks(fromMs, toMs, count = 6) {
   return out;
 }
 
-const WINDOW_MARKS = new Set(['crash', 'stop', 'start', 'cap', 'splits', 'fail', 'election', 'recovered']);
+const WINDOW_MARKS = new Set(['crash', 'stop', 'start', 'cap', 'splits', 'fail', 'election', 'parked', 'recovered']);
 
 /**
  * The stretch of the runs where things happen: from a little before the first event to a

@@ -275,7 +275,8 @@ pub fn check_claims_assigned(start: &Start, o: &Outcome) {
     }
 }
 
-/// Attempts move only by the spec's rules: +1 on reclaim, expired, quarantine and failure, and
+/// Attempts move only by the spec's rules: +1 on reclaim, expired, quarantine (by a scan or the
+/// claim race) and failure, and
 /// the final records agree with the replay.
 pub fn check_attempts(start: &Start, o: &Outcome) {
     let mut att: BTreeMap<String, u32> = start
@@ -292,9 +293,10 @@ pub fn check_attempts(start: &Start, o: &Outcome) {
                 *attempt,
                 u32::from(matches!(kind, ClaimKind::Reclaim | ClaimKind::Expired)),
             ),
-            What::Quarantine { split, attempt, .. } | What::Failed { split, attempt, .. } => {
-                (split, *attempt, 1)
-            }
+            // The claim race's park is a quarantine too (timing.md §6.7 A5: attempts + 1).
+            What::Quarantine { split, attempt, .. }
+            | What::ParkedByRace { split, attempt, .. }
+            | What::Failed { split, attempt, .. } => (split, *attempt, 1),
             _ => continue,
         };
         let before = att.get(split).copied().unwrap_or(0);
