@@ -13,8 +13,8 @@ mod common;
 use common::store::Store;
 use serde_json::{json, Value};
 use spate_planner_core::{
-    analyse_partly, at_risk, exposure, gauges, plan_csv, plan_document, race_parked, AttemptsSource,
-    MaxAttempts, PlanTable, Scenario, SPATE_DEFAULT_MAX_ATTEMPTS,
+    analyse_partly, at_risk, exposure, fleet_chart, gauges, plan_csv, plan_document, race_parked,
+    AttemptsSource, FleetChart, MaxAttempts, Palette, PlanTable, Scenario, SPATE_DEFAULT_MAX_ATTEMPTS,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
@@ -348,4 +348,48 @@ fn the_gauges_count_what_the_document_lists() {
     // at A = 3, r (attempts 3) is past the cap and q's attempts 4 are not 3
     assert_eq!((g.at_risk, g.past_cap, g.race_parked), (0, 1, 0));
     assert_eq!(g.max_attempts.source, AttemptsSource::User);
+}
+
+fn chart(s: &Store) -> String {
+    let f = s.fleet();
+    let a = analyse_partly(&f, &Scenario::default());
+    fleet_chart(
+        &a,
+        &FleetChart {
+            title: "Fleet",
+            lines: &[],
+            order: None,
+            palette: &Palette::default(),
+            rows: None,
+        },
+    )
+}
+
+/// The member `name`'s group of the chart.
+fn group<'a>(svg: &'a str, name: &str) -> &'a str {
+    let at = svg.find(&format!(r#"<g data-member="{name}">"#)).unwrap();
+    &svg[at..at + svg[at..].find("</g>").unwrap()]
+}
+
+#[test]
+fn the_exported_chart_marks_the_members_holding_splits_at_risk_and_only_then_says_so() {
+    let svg = chart(&store());
+    // w1 holds r3-leased, w2 r3-expired (and r4, past the cap: not at risk)
+    for m in ["w1", "w2"] {
+        let g = group(&svg, m);
+        assert!(g.contains(">⚠1</text>"), "{g}");
+        assert!(g.contains("; 1 split(s) at risk of quarantine</title>"), "{g}");
+    }
+    assert!(
+        svg.contains(">⚠n: splits at risk of quarantine</text>"),
+        "the legend"
+    );
+    // nothing at risk: no mark, no legend item
+    let quiet = Store::new()
+        .presence("w1", Some(4))
+        .leader("w1")
+        .split("r2", 10, Some("w1"), 3, 2)
+        .held("r2", "w1");
+    let svg = chart(&quiet);
+    assert!(!svg.contains('⚠') && !svg.contains("at risk"), "{svg}");
 }
