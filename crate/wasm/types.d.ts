@@ -44,7 +44,9 @@ export type Change =
  */
 export interface UnknownChange { op: string; [field: string]: unknown; }
 export interface Scenario {
-  format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; rules?: Rules | "0.2"; changes: Change[];
+  format: string; default_cap?: number; rebalance_delay_ms?: U64 | number; rules?: Rules | "0.2";
+  /** The workers' max_attempts (absent: Spate's 4; the store does not record it). */
+  max_attempts?: number; changes: Change[];
 }
 
 export interface Departed {
@@ -113,7 +115,30 @@ export interface PlanView {
   rebalance_delay_ms: U64; departed: Departed[]; reserved: string[]; findings: Finding[];
   scenario: Scenario; refused: Refused[]; assignment?: Record<string, string[]>; report: Report;
   summary: Summary; figures: Figure[]; reasons: ReasonWords[]; published: PublishedDistance | null;
-  warnings: Warning[];
+  at_risk: Exposure; warnings: Warning[];
+}
+/** A runnable split at (or past) the last attempt. */
+export interface RiskySplit {
+  id: string; attempts: number; epoch: U64; weight: U64 | null; owner: string | null;
+  lease_owner: string | null;
+  /** The live member holding it now (the lease's owner, else the record's), if any. */
+  held_by: string | null;
+}
+/** A quarantined split with the claim race's signature (timing.md §6.7 A12). */
+export interface RaceParked {
+  id: string; member: string; epoch: U64; lease_epoch: U64; attempts: number; weight: U64 | null;
+  lease_left_ms: I64 | null;
+}
+/**
+ * The splits one attempt from quarantine (runnable at `max_attempts − 1`), past it, and parked by
+ * the claim race; the lists only in `plan --json` and the claims document, not `Planner.plan()`.
+ */
+export interface Exposure {
+  max_attempts: number; max_attempts_source: "user" | "spate_default"; max_attempts_note: string;
+  count: number; weight: U64; by_member: Record<string, number>; unheld: number;
+  past_cap_count: number; race_parked_count: number; headline: string;
+  past_cap_note: string | null; race_parked_note: string | null;
+  splits?: RiskySplit[]; past_cap?: RiskySplit[]; race_parked?: RaceParked[];
 }
 /** `Planner.analyse()`: the plan and its baseline (null when the scenario has no change). */
 export interface Analysed { view: PlanView; baseline: PlanView | null; }
@@ -131,6 +156,7 @@ export interface ClaimsDocument {
   max_attempts: number; rules: Rules; rules_source: RulesSource; rules_note: string;
   claims: Record<string, ActionView[]>; drains: Record<string, string[]>;
   fenced: Record<string, string[]>; workers: Record<string, WorkerLine>; totals: ClaimsTotals;
+  at_risk: Exposure;
 }
 
 export interface SplitLine {

@@ -75,6 +75,7 @@ function expectedTiles(doc, base) {
     'at-cap': { value: `${thousands(s.now.at_cap)} → ${thousands(s.planned.at_cap)}`, sub: 'members with every lane used' },
     moves: { value: thousands(s.moves), sub: `${humanBytes(s.weight_moved)} moved${base ? `; baseline ${thousands(base.summary.moves)}` : ''}` },
     balance: { value: `${s.now.max_over_mean} → ${s.planned.max_over_mean}`, sub: base ? `baseline plan ${base.summary.planned.max_over_mean}` : 'even spread: every member at the mean' },
+    'at-risk': { value: thousands(doc.at_risk.count), sub: `of max_attempts ${thousands(doc.at_risk.max_attempts)}${doc.at_risk.race_parked_count ? `; ${thousands(doc.at_risk.race_parked_count)} parked by the claim race` : ''}` },
     published: !doc.leader_publishes ? { value: 'nothing', sub: 'the current assignments stand' }
       : !p ? { value: 'none yet', sub: 'no assign.* records' }
         : { value: plural(p.changes, 'split'), sub: `${thousands(p.records)} records${p.stale.length ? `, ${p.stale.length} stale` : ''}` },
@@ -101,6 +102,7 @@ function documentNumbers(doc, base) {
     add(s.over_mean_percent);
     add(thousands(s.moves));
     add(humanBytes(s.weight_moved));
+    [d.at_risk.count, d.at_risk.max_attempts, d.at_risk.race_parked_count].forEach((v) => add(thousands(v)));
     if (d.published) [d.published.changes, d.published.records, d.published.stale.length].forEach((v) => add(thousands(v)));
   }
   return out;

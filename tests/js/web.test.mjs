@@ -7,7 +7,7 @@ import { humanBytes, thousands, parseBytes, exactBytes, ratio, signedBytes, utc,
 import { naturalCompare, sortRows } from '../../web/common/shared/sort.js';
 import { scenarioText, parseScenario, describe, emptyScenario } from '../../web/common/shared/scenario.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
-import { chartModel, TOP_N, memberRows } from '../../web/plan/shared/chart-model.js';
+import { chartModel, TOP_N, memberRows, describeMember } from '../../web/plan/shared/chart-model.js';
 import { ticks } from '../../web/common/shared/ticks.js';
 import { movesSlice, cmpDecimal } from '../../web/plan/worker/moves-slice.js';
 
@@ -143,6 +143,17 @@ test('the chart folds a big fleet to the top 25, the heaviest now and planned pi
   assert.equal(memberRows(view)[5].marks.name, 'w-5');
 });
 
+test("each chart row holds the core's count of its splits at risk, read by name only", () => {
+  // `constructor` and `__proto__` name no member of by_member: they hold none, not Object's
+  const names = ['w-1', 'w-2', 'constructor', '__proto__'];
+  const view = planView(names.map((n) => ({ ...member(n, '10', '10'), load_change: '0' })), {}, { 'w-2': 3 });
+  assert.deepEqual(memberRows(view).map((r) => r.atRisk), [0, 3, 0, 0]);
+  const [quiet, risky] = memberRows(view);
+  assert.equal(describeMember(risky, 5).lines.at(-1), 'holds 3 splits at risk of quarantine (one non-graceful end away)');
+  assert.match(describeMember(risky, 5).short, /; holds 3 splits at risk of quarantine/);
+  assert.ok(!describeMember(quiet, 5).lines.some((l) => l.includes('at risk')));
+});
+
 test('moves slices: exact u128 order, filter by member', () => {
   assert.equal(cmpDecimal('99999999999999999999', '100000000000000000000'), -1);
   const moves = [
@@ -168,12 +179,13 @@ function heaviest(name) {
   return { name, load_now: '0', load_planned: '0', now_over_mean: '1.000', planned_over_mean: '1.000' };
 }
 
-function planView(members, summary = {}) {
+function planView(members, summary = {}, byMember = {}) {
   const marks = members.map((m) => ({ name: m.name, over_now: false, over_planned: false, at_cap_now: false, at_cap_planned: false, now_over_mean: '1.000', planned_over_mean: '1.000' }));
   const side = { measured_against: 'mean_now', total: '0', mean_load: 0, max_load: '0', max_over_mean: '0.000', over_mean: 0, at_cap: 0 };
   return {
     summary: { members: members.length, over_mean_percent: 5, now: side, planned: { ...side, measured_against: 'mean_planned' }, heaviest_now: null, heaviest_planned: null, marks, moves: 0, weight_moved: '0', ...summary },
     default_cap: 4, default_cap_source: 'user', default_cap_note: 'set', leader_publishes: true, published: null, findings: [],
+    at_risk: { max_attempts: 4, max_attempts_source: 'spate_default', max_attempts_note: "4, Spate's default", count: Object.values(byMember).reduce((a, b) => a + b, 0), weight: '0', by_member: byMember, unheld: 0, past_cap_count: 0, race_parked_count: 0, headline: '', past_cap_note: null, race_parked_note: null },
     report: {
       members, moves: [], queue: [],
       counts: { splits: 0, assigned: 0, queued: 0, reserved: 0, completed: 0, quarantined: 0, waiting_for_spec: 0 },

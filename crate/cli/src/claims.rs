@@ -1,7 +1,9 @@
 //! `spate-planner claims`: each worker's next full reconcile, as the workers' rules decide it.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::{claims_csv, claims_document, claims_rules_note, next_claims, AssignmentSource};
+use spate_planner_core::{
+    claims_csv, claims_document, claims_rules_note, exposure, next_claims, AssignmentSource,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,9 +19,11 @@ pub struct ClaimsArgs {
     /// assign.{instance} records.
     #[arg(long)]
     after_plan: bool,
-    /// Spate's max_attempts: a reclaim or expired takeover reaching it quarantines the split.
-    #[arg(long, default_value_t = 4)]
-    max_attempts: u32,
+    /// Spate's max_attempts: a reclaim or expired takeover reaching it quarantines the split,
+    /// and the splits at attempts max_attempts − 1 are at risk. The store does not record it.
+    /// Default: the what-if file's, else Spate's 4.
+    #[arg(long, value_name = "N")]
+    max_attempts: Option<u32>,
     #[command(flatten)]
     leader: LeaderFlags,
     /// Print one JSON document instead of the human report.
@@ -42,23 +46,27 @@ pub fn run(args: &ClaimsArgs) -> ExitCode {
 
 fn claims(args: &ClaimsArgs) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
-    let a = args.leader.analyse(&fleet)?;
+    let a = args.leader.analyse_at(&fleet, args.max_attempts)?;
+    let max = a.applied.max_attempts;
     let source = if args.after_plan {
         AssignmentSource::Plan
     } else {
         AssignmentSource::Published
     };
-    let next = next_claims(&fleet, &a, args.instance.as_deref(), source, args.max_attempts)
+    let next = next_claims(&fleet, &a, args.instance.as_deref(), source, max.value)
         .map_err(|e| format!("--instance: {} [{}]", e.message, e.code))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.csv {
         write!(out, "{}", claims_csv(&next)).map_err(|e| e.to_string())?;
     } else if args.json {
-        let doc = claims_document(&fleet, &a, &next, source, args.max_attempts)
+        let doc = claims_document(&fleet, &a, &next, source, max)
             .map_err(|e| format!("cannot write the claims as JSON: {e}"))?;
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;
     } else {
         writeln!(out, "{}", claims_rules_note(a.applied.rules)).map_err(|e| e.to_string())?;
+        let risk = exposure(&fleet, &a, max, true);
+        crate::human::attempts_line(&mut out, &risk).map_err(|e| e.to_string())?;
+        crate::human::risk_lines(&mut out, &risk).map_err(|e| e.to_string())?;
         crate::human::claims(
             &mut out,
             &next,
@@ -66,6 +74,7 @@ fn claims(args: &ClaimsArgs) -> Result<(), String> {
             |x| source.has_assignment(&fleet, &a, x),
         )
         .map_err(|e| e.to_string())?;
+        crate::human::risk_section(&mut out, &risk, usize::MAX).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
 }

@@ -2,13 +2,16 @@
 //! Every string from the store goes through [`shown`] (control characters escaped).
 
 use crate::term::{shown, shown_or};
-use spate_planner_core::{findings, human_bytes, Analysis, Fleet, Level, NextActions, Report};
+use spate_planner_core::{
+    exposure, findings, human_bytes, Analysis, Exposure, Fleet, Level, NextActions, Report, RiskySplit,
+};
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
 
 /// The plan report.
 pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
-    header(out, fleet, a)?;
+    let risk = exposure(fleet, a, a.applied.max_attempts, true);
+    header(out, fleet, a, &risk)?;
     warnings(out, fleet, limit)?;
     members(out, &a.report)?;
     moves(out, &a.report, limit)?;
@@ -36,10 +39,10 @@ pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> 
             },
         )?;
     }
-    Ok(())
+    risk_section(out, &risk, limit)
 }
 
-fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
+fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) -> Result<()> {
     writeln!(
         out,
         "job {} ({}), snapshot taken at {} ms",
@@ -55,6 +58,7 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
         };
         writeln!(out, "{tag}: {}", shown(&f.message))?;
     }
+    risk_lines(out, risk)?;
     match &fleet.plan {
         Some(p) => writeln!(
             out,
@@ -66,6 +70,7 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis) -> Result<()> {
     }
     writeln!(out, "default cap {}", shown(&a.applied.default_cap.explain()))?;
     writeln!(out, "rules {}", shown(&a.applied.rules.explain()))?;
+    attempts_line(out, risk)?;
     writeln!(out, "{} what-if change(s)", a.scenario.changes.len())?;
     for r in &a.refused {
         writeln!(
@@ -340,4 +345,72 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
 fn names(v: &[String]) -> String {
     let quoted: Vec<String> = v.iter().map(|s| format!("\"{}\"", shown(s))).collect();
     format!("[{}]", quoted.join(", "))
+}
+
+/// The splits at risk of quarantine, in a sentence each: those at the last attempt (always, so
+/// the value judged by is said), past it, and parked by the claim race (when any).
+pub fn risk_lines(out: &mut impl Write, x: &Exposure) -> Result<()> {
+    writeln!(out, "{}", shown(&x.headline))?;
+    for note in [&x.past_cap_note, &x.race_parked_note].into_iter().flatten() {
+        writeln!(out, "{}", shown(note))?;
+    }
+    Ok(())
+}
+
+/// `max_attempts` and where it comes from.
+pub fn attempts_line(out: &mut impl Write, x: &Exposure) -> Result<()> {
+    writeln!(out, "max_attempts {}", x.max_attempts_note)
+}
+
+/// The lists of the splits at risk, past the cap and parked by the race (at most `limit` of
+/// each); nothing when all three are empty.
+pub fn risk_section(out: &mut impl Write, x: &Exposure, limit: usize) -> Result<()> {
+    let lists = [
+        ("at risk, at attempts max_attempts − 1", &x.splits),
+        ("past the cap, at attempts max_attempts or more", &x.past_cap),
+    ];
+    for (title, list) in lists {
+        let list: &[RiskySplit] = list.as_deref().unwrap_or_default();
+        if list.is_empty() {
+            continue;
+        }
+        writeln!(out, "\n{title} ({}):", list.len())?;
+        for r in list.iter().take(limit) {
+            writeln!(
+                out,
+                "  {}  attempts {}  {}  owner {}  lease {}  held by {}",
+                shown(&r.id),
+                r.attempts,
+                r.weight.map_or("weight unknown".into(), human_bytes),
+                shown_or(r.owner.as_deref(), "none"),
+                shown_or(r.lease_owner.as_deref(), "none"),
+                shown_or(r.held_by.as_deref(), "no live member"),
+            )?;
+        }
+        more(out, list.len(), limit)?;
+    }
+    let parked = x.race_parked.as_deref().unwrap_or_default();
+    if !parked.is_empty() {
+        writeln!(out, "\nparked by the claim race ({}):", parked.len())?;
+        for p in parked.iter().take(limit) {
+            writeln!(
+                out,
+                "  {}  parked by the claim race right after {}'s claim (lease epoch {}, record epoch {}, attempts {})",
+                shown(&p.id),
+                shown(&p.member),
+                p.lease_epoch,
+                p.epoch,
+                p.attempts
+            )?;
+        }
+        more(out, parked.len(), limit)?;
+    }
+    Ok(())
+}
+
+fn more(out: &mut impl Write, all: usize, limit: usize) -> Result<()> {
+    if all > limit {
+        writeln!(out, "  ... and {} more (--json lists all)", all - limit)?;
+    }
+    Ok(())
 }

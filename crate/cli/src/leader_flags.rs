@@ -82,7 +82,17 @@ impl LeaderFlags {
     /// The scenario planned on `fleet` as far as it applies (the core's one policy); each change
     /// left out is named on standard error. With `--strict`, a change left out is an error.
     pub fn analyse(&self, fleet: &Fleet) -> Result<Analysis, String> {
-        let a = analyse_partly(fleet, &self.scenario()?);
+        self.analyse_at(fleet, None)
+    }
+
+    /// As [`LeaderFlags::analyse`], the workers' `max_attempts` set to `max_attempts` when given
+    /// (`--max-attempts`, over the what-if file's).
+    pub fn analyse_at(&self, fleet: &Fleet, max_attempts: Option<u32>) -> Result<Analysis, String> {
+        let mut scenario = self.scenario()?;
+        if max_attempts.is_some() {
+            scenario.max_attempts = max_attempts;
+        }
+        let a = analyse_partly(fleet, &scenario);
         for r in &a.refused {
             eprintln!(
                 "{}: change {} not applied, left out of the plan: {} at {} [{}]",

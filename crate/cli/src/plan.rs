@@ -15,9 +15,15 @@ pub struct PlanArgs {
     /// Print one JSON document instead of the human report.
     #[arg(long)]
     json: bool,
-    /// Print one of the plan's tables as CSV instead: moves, members or splits (every split).
-    #[arg(long, value_name = "TABLE", value_parser = ["moves", "members", "splits"], conflicts_with = "json")]
+    /// Print one of the plan's tables as CSV instead: moves, members, splits (every split) or
+    /// at-risk (the splits at the last attempt, past it, and parked by the claim race).
+    #[arg(long, value_name = "TABLE", value_parser = ["moves", "members", "splits", "at-risk"], conflicts_with = "json")]
     csv: Option<String>,
+    /// The workers' max_attempts, which the store does not record: the splits at risk of
+    /// quarantine are those at attempts max_attempts − 1. Default: the what-if file's, else
+    /// Spate's 4.
+    #[arg(long, value_name = "N")]
+    max_attempts: Option<u32>,
     /// Print how long each phase took on standard error.
     #[arg(long)]
     timings: bool,
@@ -67,7 +73,7 @@ pub fn plan(args: &PlanArgs) -> ExitCode {
 fn run(args: &PlanArgs, marks: &mut Marks) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
     marks.mark("read and load");
-    let analysis = args.leader.analyse(&fleet)?;
+    let analysis = args.leader.analyse_at(&fleet, args.max_attempts)?;
     marks.mark("plan and report");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Some(table) = args.csv.as_deref().and_then(PlanTable::named) {

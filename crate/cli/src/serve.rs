@@ -36,6 +36,10 @@ pub struct Args {
     /// Seconds to wait for the NATS server to connect and for each answer.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
+    /// With --server: the workers' max_attempts, which the store does not record, for
+    /// /metrics' splits at risk of quarantine (default: Spate's 4).
+    #[arg(long, value_name = "N", requires = "server")]
+    max_attempts: Option<u32>,
 }
 
 fn content_type(path: &str) -> &'static str {
@@ -295,7 +299,13 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
 }
 
 /// Every route, at the root: the base path is added around it (`BasePath::wrap`).
-fn router(source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> axum::Router {
+/// `max_attempts`: the workers' (`--max-attempts`), for /metrics.
+fn router(
+    source: Source,
+    snapshot: Option<Served>,
+    live: Option<Arc<Live>>,
+    max_attempts: Option<u32>,
+) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
     let health = live.clone();
@@ -304,7 +314,7 @@ fn router(source: Source, snapshot: Option<Served>, live: Option<Arc<Live>>) -> 
         get(move || std::future::ready(crate::health::healthz(health.as_ref()))),
     );
     if let Some(live) = live {
-        let metrics = Arc::new(crate::metrics::Metrics::new(live.clone()));
+        let metrics = Arc::new(crate::metrics::Metrics::new(live.clone(), max_attempts));
         let (l1, l2, l3) = (live.clone(), live.clone(), live);
         app = app
             .route("/metrics", get(move || crate::metrics::scrape(metrics.clone())))
@@ -338,7 +348,7 @@ async fn serve(
         (None, Some(job)) => format!("?job={job}"),
         _ => String::new(),
     };
-    let app = router(source, snapshot, live);
+    let app = router(source, snapshot, live, args.max_attempts);
     args.listen.serve(bound, hosts, &query, app).await;
     Ok(())
 }
@@ -360,7 +370,7 @@ pub(crate) fn run_page(listen: &Listen, name: String, bytes: Bytes) -> ExitCode 
     let run = async {
         let bound = listen.bind().await?;
         listen
-            .serve(bound, hosts, "", router(source, Some(served), None))
+            .serve(bound, hosts, "", router(source, Some(served), None, None))
             .await;
         Ok::<(), String>(())
     };

@@ -209,6 +209,7 @@ fn assert_equal_to_plan(s: &Scrape, doc: &Value, export: &Value) {
         u(&sum["weight_moved"])
     );
     assert_published(s, doc, export);
+    assert_risk(s, doc);
     let leader_publishes = u64::from(doc["leader_publishes"].as_bool().unwrap());
     assert_eq!(
         s.int(&of("spate_planner_leader_publishes", &[])),
@@ -239,6 +240,26 @@ fn assert_equal_to_plan(s: &Scrape, doc: &Value, export: &Value) {
         ],
     );
     assert_eq!(s.int(&info), 1);
+}
+
+/// The splits at risk, past the cap and parked by the race, and the max_attempts they are
+/// judged by: the plan document's `at_risk`.
+fn assert_risk(s: &Scrape, doc: &Value) {
+    let x = &doc["at_risk"];
+    let source = x["max_attempts_source"].as_str().unwrap();
+    assert_eq!(
+        s.int(&of("spate_planner_max_attempts", &[("source", source)])),
+        u(&x["max_attempts"])
+    );
+    assert_eq!(s.int(&of("spate_planner_splits_at_risk", &[])), u(&x["count"]));
+    assert_eq!(
+        s.int(&of("spate_planner_splits_past_max_attempts", &[])),
+        u(&x["past_cap_count"])
+    );
+    assert_eq!(
+        s.int(&of("spate_planner_splits_parked_by_race", &[])),
+        u(&x["race_parked_count"])
+    );
 }
 
 /// A label value as the Prometheus text format writes it.
@@ -299,6 +320,13 @@ async fn a_jobs_metrics_are_its_plan_and_move_with_it() {
         0
     );
     assert_eq!(first.int(&of("spate_planner_published_records", &[])), 2);
+    // s12 is runnable at attempts 3 = 4 − 1 (Spate's default max_attempts); s-quar, quarantined
+    // at 4, has no lease left: not the race's signature.
+    let at = |s: &Scrape, name: &str| s.int(&of(name, &[]));
+    assert_eq!(at(&first, "spate_planner_splits_at_risk"), 1);
+    assert_eq!(at(&first, "spate_planner_splits_parked_by_race"), 0);
+    let default = of("spate_planner_max_attempts", &[("source", "spate_default")]);
+    assert_eq!(first.int(&default), 4);
 
     // The state has not moved: the same plan answers again (planned once per state).
     let again = scrape(port, "/metrics").await;
@@ -323,11 +351,22 @@ async fn a_jobs_metrics_are_its_plan_and_move_with_it() {
         json!({"schema":3,"generation":2,"splits":["s06"]}),
     )
     .await;
+    // w-b's claim of s-quar at epoch 5, under its current nonce, then parked at epoch 6
+    fixture::put(
+        &lease,
+        "split.s-quar",
+        json!({"schema":3,"owner":"w-b","nonce":"nb","epoch":5}),
+    )
+    .await;
     scrape_until(port, |s| {
         s.series
             .get(&of("spate_planner_published_records", &[]))
             .map(String::as_str)
             == Some("3")
+            && s.series
+                .get(&of("spate_planner_splits_parked_by_race", &[]))
+                .map(String::as_str)
+                == Some("1")
     })
     .await;
     let (later, export, doc) = at_same_revisions(port, &nats, "b").await;
@@ -345,6 +384,18 @@ async fn a_jobs_metrics_are_its_plan_and_move_with_it() {
     );
     assert_eq!(later.int(&info), 1, "the leader's name escaped:\n{}", later.text);
     assert!(later.int(&of("spate_planner_changes_total", &[])) >= 2);
+    serve.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_splits_at_risk_follow_the_servers_max_attempts() {
+    let (_nats, _js, serve) = job_served(&["--max-attempts", "2"]).await;
+    let s = scrape_until(serve.port, |s| s.text.contains("spate_planner_splits_at_risk")).await;
+    assert_eq!(s.int(&of("spate_planner_max_attempts", &[("source", "user")])), 2);
+    assert!(!s.text.contains("source=\"spate_default\""), "{}", s.text);
+    // runnable at attempts 1 = 2 − 1: s03, s05, s06, s08; at 3 ≥ 2: s12
+    assert_eq!(s.int(&of("spate_planner_splits_at_risk", &[])), 4);
+    assert_eq!(s.int(&of("spate_planner_splits_past_max_attempts", &[])), 1);
     serve.stop();
 }
 

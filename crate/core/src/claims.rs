@@ -33,6 +33,56 @@ impl ClaimKind {
     }
 }
 
+/// Spate's default `max_attempts` (decision-core.md section 7): the store does not record it.
+pub const SPATE_DEFAULT_MAX_ATTEMPTS: u32 = 4;
+
+/// Where a `max_attempts` comes from: the store never records it (each worker sets its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptsSource {
+    /// Set by the user (`--max-attempts`, the scenario's `max_attempts`, the dashboard's field).
+    User,
+    /// Not given: Spate's default 4.
+    SpateDefault,
+}
+
+/// The `max_attempts` the workers are taken to run with, and where it comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MaxAttempts {
+    pub value: u32,
+    pub source: AttemptsSource,
+}
+
+impl MaxAttempts {
+    /// The value given, else Spate's default.
+    pub fn of(given: Option<u32>) -> MaxAttempts {
+        match given {
+            Some(value) => MaxAttempts {
+                value,
+                source: AttemptsSource::User,
+            },
+            None => MaxAttempts {
+                value: SPATE_DEFAULT_MAX_ATTEMPTS,
+                source: AttemptsSource::SpateDefault,
+            },
+        }
+    }
+
+    /// One phrase for people: the value and where it comes from.
+    pub fn explain(&self) -> String {
+        match self.source {
+            AttemptsSource::User => format!(
+                "{}, set by the user (--max-attempts or the scenario's max_attempts); the store does not record it",
+                self.value
+            ),
+            AttemptsSource::SpateDefault => format!(
+                "{}, Spate's default; the store does not record it (set --max-attempts if the workers run with another)",
+                self.value
+            ),
+        }
+    }
+}
+
 /// What the worker does with a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -49,6 +49,7 @@ mod records;
 pub mod reference;
 mod report;
 mod review;
+mod risk;
 mod rules;
 mod rules_diff;
 mod scenario;
@@ -90,11 +91,15 @@ pub use assign::{
     desired_assignment, last_assignees, plan, plan_with_hash, AssignInputs, Assignment, Explain, Pass,
     Placement, Plan, MAX_IMPROVING_MOVES,
 };
-pub use claims::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind};
+pub use claims::{
+    claim_candidates, AttemptsSource, ClaimAction, ClaimCandidate, ClaimKind, MaxAttempts,
+    SPATE_DEFAULT_MAX_ATTEMPTS,
+};
 pub use fleet::{
     CapSource, CapUnknown, DefaultCap, Fleet, Member, Meta, Records, SeedSource, Side, SplitInfo, Warning,
 };
 pub use leader::LeaderInputs;
+pub use risk::{at_risk, race_parked, AtRisk, RaceParked, RiskySplit};
 pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, WorkerView};
 
 // On those: a plan's figures, synthetic fleets for benchmarks and tests, a live job; then what-if
@@ -128,11 +133,11 @@ pub use diff::{
 /// section too).
 pub use review::markdown_text;
 pub use review::{
-    claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, find_splits, findings,
+    claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, exposure, find_splits, findings,
     fleet_chart, fleet_info, gauges, incident_views, last_publish_ms, plan_csv, plan_document, plan_figures,
-    plan_view, review, sweep_csv, CrashSettings, DiffTable, Figure, FigureValue, Finding, FleetChart, Gauges,
-    Image, IncidentInputs, IncidentLog, IncidentView, Level, LoadGauges, Palette, PlanTable, PublishedGauges,
-    RecoveryModel, Review, ReviewInputs, SeedRun, SplitStates, SLIDE_ROWS,
+    plan_view, review, sweep_csv, CrashSettings, DiffTable, Exposure, Figure, FigureValue, Finding,
+    FleetChart, Gauges, Image, IncidentInputs, IncidentLog, IncidentView, Level, LoadGauges, Palette,
+    PlanTable, PublishedGauges, RecoveryModel, Review, ReviewInputs, SeedRun, SplitStates, SLIDE_ROWS,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{

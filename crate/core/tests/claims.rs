@@ -498,9 +498,10 @@ fn the_claims_document_says_who_acts_and_why_candidates_were_skipped() {
     let a = analyse(&fleet, &Scenario::default()).unwrap();
     let source = AssignmentSource::Published;
     let next = next_claims(&fleet, &a, None, source, 4).unwrap();
-    let doc: serde_json::Value =
-        serde_json::from_str(&spate_planner_core::claims_document(&fleet, &a, &next, source, 4).unwrap())
-            .unwrap();
+    let doc: serde_json::Value = serde_json::from_str(
+        &spate_planner_core::claims_document(&fleet, &a, &next, source, a.applied.max_attempts).unwrap(),
+    )
+    .unwrap();
     let w = &doc["workers"];
     // b, c and d are candidates of every worker (create claims): w1 takes b, skips c (cap) and d
     assert_eq!(w["w1"]["actions"], 1);

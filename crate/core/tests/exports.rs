@@ -131,8 +131,10 @@ fn the_claims_table_is_the_claims_documents_actions_in_order() {
     let f = demo(12, 1200, 3);
     let a = analyse(&f, &Scenario::default()).unwrap();
     let next = next_claims(&f, &a, None, AssignmentSource::Plan, 4).unwrap();
-    let doc: Value =
-        serde_json::from_str(&claims_document(&f, &a, &next, AssignmentSource::Plan, 4).unwrap()).unwrap();
+    let doc: Value = serde_json::from_str(
+        &claims_document(&f, &a, &next, AssignmentSource::Plan, a.applied.max_attempts).unwrap(),
+    )
+    .unwrap();
     let mut want = vec![];
     for (member, actions) in doc["claims"].as_object().unwrap() {
         for (i, act) in actions.as_array().unwrap().iter().enumerate() {

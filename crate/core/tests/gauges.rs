@@ -54,7 +54,7 @@ fn snapshot() -> Snapshot {
 #[test]
 fn every_figure_is_the_rules_answer() {
     let snap = snapshot();
-    let g = gauges(&snap).unwrap();
+    let g = gauges(&snap, None).unwrap();
     // Nine splits: a, b and `late` (no lease: its record's owner w2) held by live members; c
     // (never owned) and d (owner gone) idle; e withheld; q, done and nospec.
     assert_eq!(g.members, 2);
@@ -107,7 +107,7 @@ fn nothing_published_and_no_plan() {
         .held("a", "w1")
         .snapshot();
     assert_eq!(last_publish_ms(&snap.state), None);
-    let g = gauges(&snap).unwrap();
+    let g = gauges(&snap, None).unwrap();
     assert_eq!(g.published, None);
     assert_eq!(g.last_publish_ms, None);
     // No plan record: the leader publishes nothing, the standing assignment is the plan.
@@ -188,7 +188,7 @@ fn document(snap: &Snapshot) -> Value {
 #[test]
 fn every_gauge_is_the_plan_documents_value() {
     let snap = snapshot();
-    assert_from_document(&gauges(&snap).unwrap(), &document(&snap));
+    assert_from_document(&gauges(&snap, None).unwrap(), &document(&snap));
     for (splits, members, seed) in [(300, 12, 1), (2000, 24, 7), (50, 40, 3)] {
         let p = DemoParams {
             splits,
@@ -197,7 +197,7 @@ fn every_gauge_is_the_plan_documents_value() {
             ..DemoParams::default()
         };
         let snap = demo_snapshot(&p).unwrap();
-        let g = gauges(&snap).unwrap();
+        let g = gauges(&snap, None).unwrap();
         assert_from_document(&g, &document(&snap));
         assert_eq!(g.job, "demo");
     }
@@ -213,6 +213,6 @@ fn a_snapshot_the_leader_would_refuse_is_an_error_naming_the_key() {
         .find(|e| e.key == "split.a")
         .unwrap();
     e.value = b"{\"schema\":3".to_vec();
-    let err = gauges(&snap).unwrap_err();
+    let err = gauges(&snap, None).unwrap_err();
     assert_eq!(err.key.as_deref(), Some("split.a"), "{err}");
 }

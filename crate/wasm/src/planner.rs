@@ -10,8 +10,8 @@ use crate::timeline::SimRun;
 use spate_planner_core::{
     analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, freshness,
     incident_views, next_claims, plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet,
-    FleetChange, IncidentInputs, IncidentLog, LiveEvent, LiveJob, Scenario, ScenarioError, Snapshot,
-    SnapshotError,
+    FleetChange, IncidentInputs, IncidentLog, LiveEvent, LiveJob, MaxAttempts, Scenario, ScenarioError,
+    Snapshot, SnapshotError,
 };
 use spate_planner_sim::{simulate, CrashPrediction, Options, Outcome, Script, SimError, Start};
 use std::cell::RefCell;
@@ -350,22 +350,27 @@ impl Planner {
 
     /// Each live member's next reconcile (or `instance`'s): the document of
     /// `spate-planner claims --json`. `after_plan`: act on the planned assignment instead of the
-    /// published records.
+    /// published records. `max_attempts`: the workers' (`--max-attempts`); `null`: the
+    /// scenario's, else Spate's default.
     #[wasm_bindgen(unchecked_return_type = "ClaimsDocument")]
     pub fn claims(
         &self,
         scenario: &str,
         instance: Option<String>,
         after_plan: bool,
-        max_attempts: u32,
+        max_attempts: Option<u32>,
     ) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
+        let max_attempts = match max_attempts {
+            Some(n) => MaxAttempts::of(Some(n)),
+            None => a.applied.max_attempts,
+        };
         let source = if after_plan {
             AssignmentSource::Plan
         } else {
             AssignmentSource::Published
         };
-        let next = next_claims(&self.fleet, &a, instance.as_deref(), source, max_attempts)
+        let next = next_claims(&self.fleet, &a, instance.as_deref(), source, max_attempts.value)
             .map_err(|e| scenario_error(&e))?;
         let view = claims_view(&self.fleet, &a, &next, source, max_attempts);
         to_js(&view)

@@ -23,7 +23,7 @@ impl Planner {
     /// `spate-planner plan --csv TABLE`.
     #[wasm_bindgen(js_name = planCsv)]
     pub fn plan_csv(&self, scenario: &str, table: &str) -> Result<String, JsValue> {
-        let t = PlanTable::named(table).ok_or_else(|| no_table(table, "moves, members, splits"))?;
+        let t = PlanTable::named(table).ok_or_else(|| no_table(table, "moves, members, splits, at-risk"))?;
         let a = self.analysis(scenario)?;
         Ok(plan_csv(&self.fleet, &a, t))
     }

@@ -36,11 +36,22 @@ function bars(kind, value, over, mean, model) {
   return [bar(kind, 0, meanAt), bar(`${kind} over`, meanAt, end)];
 }
 
+/**
+ * The mark of a member holding splits at risk of quarantine (the core's count), at the end of its
+ * longer bar; before that end when the bar reaches the axis' last fifth.
+ */
+function riskMark(r, model) {
+  const end = Math.max(model.at(r.now), model.at(r.planned));
+  const mark = attrs(el('span', `⚠${r.atRisk}`, `risk-mark${end > 0.8 ? ' before' : ''}`), { 'aria-hidden': 'true' });
+  mark.style.setProperty('--at', String(end));
+  return mark;
+}
+
 /** A member's row: a button on screen; `paper`: a plain row that only the printout shows. */
 function memberRow(r, model, state, paper = false) {
   const d = describeMember(r, model.pct);
   const k = r.marks;
-  const cls = `member${k.over_now || k.over_planned ? ' is-over' : ''}${d.full ? ' is-full' : ''}${r.pinned.length ? ' is-pinned' : ''}${paper ? ' print-only' : ''}`;
+  const cls = `member${k.over_now || k.over_planned ? ' is-over' : ''}${d.full ? ' is-full' : ''}${r.atRisk ? ' has-risk' : ''}${r.pinned.length ? ' is-pinned' : ''}${paper ? ' print-only' : ''}`;
   const b = paper ? attrs(el('div', undefined, cls), { 'data-print-member': r.name })
     : attrs(el('button', undefined, cls), { type: 'button', 'data-member': r.name, 'aria-pressed': String(state.focus === r.name), tabindex: '-1' });
   const name = el('span', r.name, 'name');
@@ -49,6 +60,7 @@ function memberRow(r, model, state, paper = false) {
   name.append(el('span', `: ${d.short.slice(r.name.length + 2)}; lanes`, 'visually-hidden'));
   const track = el('span', undefined, 'track');
   track.append(...bars('now', r.now, k.over_now, model.means.now.at, model), ...bars('planned', r.planned, k.over_planned, model.means.planned.at, model));
+  if (r.atRisk) track.append(riskMark(r, model));
   const lanes = el('span', `${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}`, 'lanes');
   if (d.full) lanes.append(el('span', ' full', 'badge'));
   b.append(name, track, lanes);
@@ -92,7 +104,7 @@ function legend(pct) {
   };
   l.append(item('now', 'now'), item('planned', 'planned'), item('over', `over its mean (by more than ${pct}%)`),
     item('mean-now', 'mean now'), item('mean-planned', 'planned mean'), item('full', 'full: every lane used'),
-    item(null, "*: the leader's default cap"));
+    item(null, "*: the leader's default cap"), item('risk', 'splits at risk of quarantine'));
   return l;
 }
 

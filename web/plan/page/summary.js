@@ -54,6 +54,15 @@ function publishedTile(v) {
     `${thousands(p.records)} records${p.stale.length ? `, ${p.stale.length} stale` : ''}`, help);
 }
 
+/** The core's splits at risk of quarantine: how many, by which max_attempts (and its source), and those the claim race parked. */
+function atRiskTile(v) {
+  const r = v.at_risk;
+  const parked = r.race_parked_count ? `; ${thousands(r.race_parked_count)} parked by the claim race` : '';
+  const notes = [r.past_cap_note, r.race_parked_note].filter(Boolean).join(' ');
+  return tile('at-risk', 'At risk', thousands(r.count), `of max_attempts ${thousands(r.max_attempts)}${parked}`,
+    `Splits one attempt from quarantine: one crash of their holder, or one hand-over that the claim race parks, quarantines them. ${r.headline} max_attempts ${r.max_attempts_note}.${notes ? ` ${notes}` : ''}`);
+}
+
 function heaviestTile(key, label, h, which, controller) {
   const help = `${which === 'now' ? "Today's" : 'The plan\'s'} heaviest member, ${h.name}: ${exactBytes(h.load_now)} now, ${exactBytes(h.load_planned)} after the plan; its load now over the mean now, and its planned load over the planned mean. Opens its row in the chart.`;
   return tile(key, label, `${humanBytes(h.load_now)} → ${humanBytes(h.load_planned)}`,
@@ -75,6 +84,7 @@ function tiles(v, base, controller) {
   out.push(tile('balance', 'Max / mean', `${s.now.max_over_mean} → ${s.planned.max_over_mean}`,
     base ? `baseline plan ${base.summary.planned.max_over_mean}` : 'even spread: every member at the mean',
     'The heaviest member\'s load over the mean, now (against the mean now) and after the plan (against the planned mean): 1.000 means every member carries the same; 0 when nothing is owned.'));
+  out.push(atRiskTile(v));
   out.push(publishedTile(v));
   return out;
 }

@@ -12,9 +12,15 @@ import { big } from '../../common/shared/format.js';
 export const TOP_N = 25;
 export const FOLD_OVER = 40;
 
-/** Chart rows of a plan view: loads as BigInt, and the summary's marks of each member. */
+/** The core's count of splits at risk that `name` holds (`at_risk.by_member`, an own key only: a member may be named `constructor`). */
+function atRiskOf(byMember, name) {
+  return Object.hasOwn(byMember, name) ? byMember[name] : 0;
+}
+
+/** Chart rows of a plan view: loads as BigInt, the summary's marks of each member, and the splits at risk it holds (the core's `at_risk.by_member`). */
 export function memberRows(view) {
   const marks = view.summary.marks;
+  const byMember = view.at_risk.by_member;
   return view.report.members.map((m, i) => ({
     name: m.name,
     cap: m.cap,
@@ -27,6 +33,7 @@ export function memberRows(view) {
     gained: m.gained,
     lost: m.lost,
     marks: marks[i],
+    atRisk: atRiskOf(byMember, m.name),
   }));
 }
 
@@ -35,13 +42,15 @@ export function describeMember(r, pct) {
   const k = r.marks;
   const full = k.at_cap_planned;
   const over = [k.over_now && `now more than ${pct}% over the mean now`, k.over_planned && `planned more than ${pct}% over the planned mean`].filter(Boolean);
+  const risk = r.atRisk ? `${r.atRisk} split${r.atRisk === 1 ? '' : 's'} at risk of quarantine (one non-graceful end away)` : null;
   return {
-    short: `${r.name}: now ${humanBytes(r.now)}, planned ${humanBytes(r.planned)}; lanes ${r.lanes} of ${r.cap}${full ? ', full' : ''}${over.length ? `, ${over.join(', ')}` : ''}`,
+    short: `${r.name}: now ${humanBytes(r.now)}, planned ${humanBytes(r.planned)}; lanes ${r.lanes} of ${r.cap}${full ? ', full' : ''}${over.length ? `, ${over.join(', ')}` : ''}${risk ? `; holds ${risk}` : ''}`,
     lines: [
       `now ${humanBytes(r.now)} (${exactBytes(r.now)}), ${k.now_over_mean}× the mean now`,
       `planned ${humanBytes(r.planned)} (${exactBytes(r.planned)}), ${k.planned_over_mean}× the planned mean`,
       `change ${signedBytes(r.change)}: gains ${r.gained} split${r.gained === 1 ? '' : 's'}, loses ${r.lost}`,
       `lanes ${r.lanes} of ${r.cap}${r.defaultCap ? " (the leader's default cap)" : ''}${full ? ': every lane used' : ''}`,
+      ...(risk ? [`holds ${risk}`] : []),
     ],
     full,
   };

@@ -20,7 +20,7 @@ use crate::live::wire::Status;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use families::{Exposition, Labels};
-use spate_planner_core::Gauges;
+use spate_planner_core::{AttemptsSource, Gauges};
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -54,14 +54,17 @@ pub struct Metrics {
     plans: tokio::sync::Mutex<HashMap<String, Arc<Planned>>>,
     /// A permit per scrape under way (its task's, released when the task ends).
     scrapes: Arc<tokio::sync::Semaphore>,
+    /// The workers' `max_attempts` (`serve --max-attempts`; `None`: Spate's default).
+    max_attempts: Option<u32>,
 }
 
 impl Metrics {
-    pub fn new(live: Arc<Live>) -> Metrics {
+    pub fn new(live: Arc<Live>, max_attempts: Option<u32>) -> Metrics {
         Metrics {
             live,
             plans: Default::default(),
             scrapes: Arc::new(tokio::sync::Semaphore::new(MAX_SCRAPES)),
+            max_attempts,
         }
     }
 
@@ -91,8 +94,8 @@ impl Metrics {
                 return p.clone();
             }
         }
-        let of = hub.clone();
-        let planned = match tokio::task::spawn_blocking(move || plan(&of)).await {
+        let (of, max_attempts) = (hub.clone(), self.max_attempts);
+        let planned = match tokio::task::spawn_blocking(move || plan(&of, max_attempts)).await {
             Ok(p) => p,
             Err(e) => Planned {
                 hub: Arc::downgrade(hub),
@@ -108,8 +111,8 @@ impl Metrics {
     }
 }
 
-/// Plans the hub's state as it is now.
-fn plan(hub: &Arc<Hub>) -> Planned {
+/// Plans the hub's state as it is now, judging the splits at risk by `max_attempts`.
+fn plan(hub: &Arc<Hub>, max_attempts: Option<u32>) -> Planned {
     let start = Instant::now();
     hub.stats.planning();
     let (seq, snap) = hub.snapshot();
@@ -117,7 +120,7 @@ fn plan(hub: &Arc<Hub>) -> Planned {
         snap.state.revision.unwrap_or_default(),
         snap.lease.revision.unwrap_or_default(),
     );
-    let gauges = spate_planner_core::gauges(&snap).map_err(|e| format!("{e} [{}]", e.code));
+    let gauges = spate_planner_core::gauges(&snap, max_attempts).map_err(|e| format!("{e} [{}]", e.code));
     Planned {
         hub: Arc::downgrade(hub),
         seq,
@@ -230,10 +233,36 @@ fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
         one(&[("leader", leader), ("rules", rules.as_str())]),
         1u32,
     );
+    add_risk(x, name, g);
     x.add("spate_planner_warnings", one(&[]), g.warnings);
     for (level, n) in ["fatal", "warning", "notice"].into_iter().zip(g.findings) {
         x.add("spate_planner_findings", one(&[("level", level)]), n);
     }
+}
+
+/// The splits at risk of quarantine, past the cap and parked by the claim race, and the
+/// `max_attempts` they are judged by.
+fn add_risk(x: &mut Exposition, name: &str, g: &Gauges) {
+    let source = match g.max_attempts.source {
+        AttemptsSource::User => "user",
+        AttemptsSource::SpateDefault => "spate_default",
+    };
+    x.add(
+        "spate_planner_max_attempts",
+        job(name, &[("source", source)]),
+        g.max_attempts.value,
+    );
+    x.add("spate_planner_splits_at_risk", job(name, &[]), g.at_risk);
+    x.add(
+        "spate_planner_splits_past_max_attempts",
+        job(name, &[]),
+        g.past_cap,
+    );
+    x.add(
+        "spate_planner_splits_parked_by_race",
+        job(name, &[]),
+        g.race_parked,
+    );
 }
 
 /// The distance to the published assignment and when it was last written.

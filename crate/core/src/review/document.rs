@@ -1,10 +1,11 @@
 //! The JSON documents: `spate-planner plan --json` (also the dashboard's "plan as JSON") and
 //! `spate-planner claims --json`. Both go through [`crate::exact`]: 64-bit integers are strings.
 
+use super::exposure::{exposure, Exposure};
 use super::figures::{plan_figures, Figure};
 use super::findings::{findings, Finding};
 use crate::assign::Assignment;
-use crate::claims::{ClaimAction, ClaimKind};
+use crate::claims::{ClaimAction, ClaimKind, MaxAttempts};
 use crate::exact::{self, count};
 use crate::fleet::{CapSource, Fleet, Warning};
 use crate::pipeline::{Analysis, AssignmentSource, NoPublish};
@@ -51,6 +52,9 @@ struct PlanDocument<'a> {
     /// Every reason a split moves for, in words and in a sentence.
     reasons: Vec<ReasonWords>,
     published: &'a Option<PublishedDistance>,
+    /// The splits one step from quarantine, and those the claim race parked, by the scenario's
+    /// `max_attempts` (the split lists only with the assignment).
+    at_risk: Exposure,
     warnings: &'a [Warning],
 }
 
@@ -95,6 +99,7 @@ fn plan_doc<'a>(fleet: &'a Fleet, a: &'a Analysis, with_assignment: bool) -> Pla
         figures: plan_figures(a),
         reasons: reason_words(),
         published: &a.published,
+        at_risk: exposure(fleet, a, applied.max_attempts, with_assignment),
         warnings: &fleet.warnings,
     }
 }
@@ -289,6 +294,8 @@ struct ClaimsDocument<'a> {
     fenced: BTreeMap<&'a str, &'a [String]>,
     workers: BTreeMap<&'a str, WorkerLine>,
     totals: ClaimsTotals,
+    /// The splits one step from quarantine by `max_attempts`, and those the claim race parked.
+    at_risk: Exposure,
 }
 
 /// The workers' next actions as one JSON document: per live member, its claims and quarantines
@@ -298,7 +305,7 @@ pub fn claims_document(
     a: &Analysis,
     next: &BTreeMap<String, NextActions>,
     source: AssignmentSource,
-    max_attempts: u32,
+    max_attempts: MaxAttempts,
 ) -> Result<String, serde_json::Error> {
     exact::to_json(&claims_view(fleet, a, next, source, max_attempts))
 }
@@ -309,7 +316,7 @@ pub fn claims_view<'a>(
     a: &'a Analysis,
     next: &'a BTreeMap<String, NextActions>,
     source: AssignmentSource,
-    max_attempts: u32,
+    max_attempts: MaxAttempts,
 ) -> impl Serialize + 'a {
     let inputs = &a.applied.inputs;
     ClaimsDocument {
@@ -317,7 +324,7 @@ pub fn claims_view<'a>(
         job: &fleet.job,
         taken_at_ms: fleet.taken_at_ms,
         assignment_source: source,
-        max_attempts,
+        max_attempts: max_attempts.value,
         rules: a.applied.rules.rules,
         rules_source: a.applied.rules.source,
         rules_note: claims_rules_note(a.applied.rules),
@@ -364,6 +371,7 @@ pub fn claims_view<'a>(
             })
             .collect(),
         totals: totals(next),
+        at_risk: exposure(fleet, a, max_attempts, true),
     }
 }
 

@@ -1,7 +1,9 @@
 //! The fleet chart as a stand-alone SVG document: one row per member, its load now (thin bar)
 //! and planned (thick bar), the part over each side's mean in a warm colour exactly where the
 //! plan's summary says the member is over it, both means as labelled lines, lanes against the
-//! cap. The dashboard's SVG and PNG exports and the review document draw this one chart; the
+//! cap, and a ⚠n mark after the bars of a member holding n splits at risk of quarantine (the
+//! plan's `at_risk.by_member`; the mark's legend only when one is drawn). The dashboard's SVG
+//! and PNG exports and the review document draw this one chart; the
 //! page passes the colours of its theme, its title lines and its member order.
 //!
 //! Self-contained SVG text (no script, no external reference); every label from the data is
@@ -10,7 +12,9 @@
 use crate::chart::escape;
 use crate::pipeline::Analysis;
 use crate::report::{human_bytes, summary, Marks, MemberReport};
+use crate::risk::at_risk;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 const ROW: f64 = 20.0;
@@ -260,10 +264,17 @@ impl Layout {
 
 const LEGEND_ROW: f64 = 18.0;
 
-/// The legend: every mark the chart draws, with its swatch, in two rows of four columns.
-fn legend(out: &mut String, y: f64, (now_label, planned_label): (&str, &str), pct: u32, p: &Palette) {
+/// The legend: every mark the chart draws, with its swatch, in two rows of four columns
+/// (`risk`: the at-risk mark is drawn).
+fn legend(
+    out: &mut String,
+    y: f64,
+    (now_label, planned_label): (&str, &str),
+    (pct, risk): (u32, bool),
+    p: &Palette,
+) {
     let over = format!("over its mean by more than {pct}%");
-    let items: [(&str, &str); 7] = [
+    let mut items: Vec<(&str, &str)> = vec![
         ("now", "now: the load it holds"),
         ("planned", "planned: its load after the plan"),
         ("over", &over),
@@ -272,6 +283,9 @@ fn legend(out: &mut String, y: f64, (now_label, planned_label): (&str, &str), pc
         ("mean-planned", planned_label),
         ("default", "*: the leader's default cap"),
     ];
+    if risk {
+        items.push(("risk", "⚠n: splits at risk of quarantine"));
+    }
     for (i, (kind, text)) in items.iter().enumerate() {
         let x = 12.0 + (i % 4) as f64 * 245.0;
         let top = y + (i / 4) as f64 * LEGEND_ROW;
@@ -393,6 +407,8 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
     let p = c.palette.checked();
     let s = summary(&a.report);
     let (rows, rest) = heaviest(rows(a, &s.marks, c.order), &a.report.members, c.rows);
+    let inputs = &a.applied.inputs;
+    let risk = at_risk(&inputs.splits, &inputs.members, a.applied.max_attempts.value).by_member;
     let max = rows
         .iter()
         .map(|(m, _)| m.load_now.max(m.load_planned))
@@ -409,7 +425,10 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
         &mut out,
         l.legend,
         (&now_label, &planned_label),
-        s.over_mean_percent,
+        (
+            s.over_mean_percent,
+            rows.iter().any(|(m, _)| risk.contains_key(&m.name)),
+        ),
         &p,
     );
     columns(&mut out, &l, &ticks, &at, &p);
@@ -420,7 +439,7 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
             l.rows + i as f64 * ROW,
             *row,
             (&at, means.0, means.1),
-            &p,
+            (&p, &risk),
         );
     }
     let (xn, xp) = (LEFT + at(s.now.mean_load), LEFT + at(s.planned.mean_load));
@@ -455,11 +474,34 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
 
 type Scales<'a> = (&'a dyn Fn(f64) -> f64, &'a f64, &'a f64);
 
-fn member_row(out: &mut String, y: f64, (m, k): Row, (at, mean_now, mean_planned): Scales, p: &Palette) {
-    let full = k.at_cap_planned;
+/// The ⚠n mark of a member holding `n` splits at risk: after its longer bar ending at `end`
+/// (px from the axis' start), or before that end when the bar nears the axis' end.
+fn risk_mark(out: &mut String, y: f64, end: f64, n: u32, p: &Palette) {
+    let (x, anchor) = if end > 0.85 * (WIDTH - LEFT - RIGHT) {
+        (LEFT + end - 4.0, "end")
+    } else {
+        (LEFT + end + 4.0, "start")
+    };
     let _ = write!(
         out,
-        r#"<g data-member="{n}"><title>{n}: now {}, planned {}; lanes {} of {}{}{}</title><text x="{:.1}" y="{:.1}" text-anchor="end" fill="{}">{}</text>"#,
+        r#"<text x="{x:.1}" y="{:.1}" text-anchor="{anchor}" font-size="11" font-weight="700" fill="{}">⚠{n}</text>"#,
+        y + 13.0,
+        p.text
+    );
+}
+
+fn member_row(
+    out: &mut String,
+    y: f64,
+    (m, k): Row,
+    (at, mean_now, mean_planned): Scales,
+    (p, risk): (&Palette, &BTreeMap<String, u32>),
+) {
+    let full = k.at_cap_planned;
+    let risky = risk.get(&m.name).copied().unwrap_or(0);
+    let _ = write!(
+        out,
+        r#"<g data-member="{n}"><title>{n}: now {}, planned {}; lanes {} of {}{}{}{}</title><text x="{:.1}" y="{:.1}" text-anchor="end" fill="{}">{}</text>"#,
         human_bytes(m.load_now),
         human_bytes(m.load_planned),
         m.lanes,
@@ -469,6 +511,11 @@ fn member_row(out: &mut String, y: f64, (m, k): Row, (at, mean_now, mean_planned
             ", over the planned mean"
         } else {
             ""
+        },
+        if risky > 0 {
+            format!("; {risky} split(s) at risk of quarantine")
+        } else {
+            String::new()
         },
         LEFT - 8.0,
         y + 14.0,
@@ -480,6 +527,9 @@ fn member_row(out: &mut String, y: f64, (m, k): Row, (at, mean_now, mean_planned
     bar(out, (y + 2.0, 5.0), now, &p.now, &p.over);
     let planned = (at(m.load_planned as f64), at(*mean_planned), k.over_planned);
     bar(out, (y + 8.0, 9.0), planned, &p.planned, &p.over);
+    if risky > 0 {
+        risk_mark(out, y, now.0.max(planned.0), risky, p);
+    }
     let _ = write!(
         out,
         r#"<text x="{:.1}" y="{y14:.1}" fill="{}" font-weight="{}">{}/{}{}{}</text><text x="{:.1}" y="{y14:.1}" text-anchor="end" fill="{}">{}</text></g>"#,

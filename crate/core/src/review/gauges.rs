@@ -4,7 +4,9 @@
 //! the command line cannot disagree; the one exception, when the leader last published, is read
 //! from the state bucket's entries (the plan document does not hold it).
 
+use super::exposure::exposure;
 use super::findings::{findings, Level};
+use crate::claims::MaxAttempts;
 use crate::exact::count;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse_partly, Analysis};
@@ -90,13 +92,27 @@ pub struct Gauges {
     pub warnings: u32,
     /// `findings` counted by level: fatal, warning, notice.
     pub findings: [u32; 3],
+    /// `at_risk.max_attempts` and `at_risk.max_attempts_source`: what the three below are
+    /// judged by.
+    pub max_attempts: MaxAttempts,
+    /// `at_risk.count`: runnable splits at `attempts = max_attempts − 1`.
+    pub at_risk: u32,
+    /// `at_risk.past_cap_count`: runnable splits at `attempts ≥ max_attempts`.
+    pub past_cap: u32,
+    /// `at_risk.race_parked_count`: quarantined splits with the claim race's signature.
+    pub race_parked: u32,
 }
 
 /// The gauges of `snap` as the leader would plan it: no what-if, its inputs from the store (the
-/// plan `plan --json` prints for that snapshot).
-pub fn gauges(snap: &Snapshot) -> Result<Gauges, SnapshotError> {
+/// plan `plan --json` prints for that snapshot), the splits at risk judged by `max_attempts`
+/// (`None`: Spate's default, as `plan` without `--max-attempts`).
+pub fn gauges(snap: &Snapshot, max_attempts: Option<u32>) -> Result<Gauges, SnapshotError> {
     let fleet = Fleet::from_snapshot(snap)?;
-    let a = analyse_partly(&fleet, &Scenario::default());
+    let scenario = Scenario {
+        max_attempts,
+        ..Scenario::default()
+    };
+    let a = analyse_partly(&fleet, &scenario);
     Ok(gauges_of(&fleet, &a, last_publish_ms(&snap.state)))
 }
 
@@ -138,6 +154,7 @@ fn split_states(a: &Analysis) -> SplitStates {
 /// The gauges of an analysis of `fleet` (with no what-if).
 fn gauges_of(fleet: &Fleet, a: &Analysis, last_publish_ms: Option<i64>) -> Gauges {
     let s = summary(&a.report);
+    let risk = exposure(fleet, a, a.applied.max_attempts, false);
     let mut levels = [0u32; 3];
     for f in findings(fleet, a) {
         levels[match f.level {
@@ -170,5 +187,9 @@ fn gauges_of(fleet: &Fleet, a: &Analysis, last_publish_ms: Option<i64>) -> Gauge
         rules: a.applied.rules.rules,
         warnings: count(fleet.warnings.len()),
         findings: levels,
+        max_attempts: a.applied.max_attempts,
+        at_risk: risk.count,
+        past_cap: risk.past_cap_count,
+        race_parked: risk.race_parked_count,
     }
 }

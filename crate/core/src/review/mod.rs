@@ -1,5 +1,6 @@
 //! What a person reads or shares of a whole analysis: the headline [`findings`], the JSON
-//! documents of `plan --json` and `claims --json` ([`document`]), the fleet chart
+//! documents of `plan --json` and `claims --json` ([`document`]) with their splits at risk of
+//! quarantine ([`exposure`]), the fleet chart
 //! ([`fleet_chart`], the dashboard's SVG export), the Markdown review ([`markdown`]) with its
 //! charts, a job's figures as gauges ([`gauges`], `serve`'s `/metrics`), and the tables as CSV
 //! ([`tables`], through the one writer of [`csv`]). These sit above the pipeline, the sweep and
@@ -7,6 +8,7 @@
 
 mod csv;
 mod document;
+mod exposure;
 mod figures;
 mod findings;
 mod fleet_chart;
@@ -21,6 +23,7 @@ mod tables;
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
 };
+pub use exposure::{exposure, Exposure};
 pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
 pub use fleet_chart::{fleet_chart, FleetChart, Palette, SLIDE_ROWS};

@@ -2,7 +2,8 @@
 //! document the planner prints as JSON, its columns named as that document's fields:
 //!
 //! - the plan's `moves` (`report.moves` of `plan --json`), `members` (`report.members` with the
-//!   summary's marks) and `splits` (every split as the split search gives it);
+//!   summary's marks), `splits` (every split as the split search gives it) and `at-risk` (the
+//!   `at_risk` lists: `splits`, `past_cap`, `race_parked`, one `state` each);
 //! - the claims (`claims --json`): one record per claim or quarantine in the order taken, per
 //!   split drained and per split fenced;
 //! - a sweep's `steps` (`sweep --json`), with the crash columns when the sweep simulated one;
@@ -13,6 +14,7 @@
 
 use super::csv::Csv;
 use super::document::find_splits;
+use super::exposure::exposure;
 use crate::diff::Diff;
 use crate::fleet::Fleet;
 use crate::pipeline::Analysis;
@@ -36,15 +38,17 @@ pub enum PlanTable {
     Moves,
     Members,
     Splits,
+    AtRisk,
 }
 
 impl PlanTable {
-    /// The table named `moves`, `members` or `splits`.
+    /// The table named `moves`, `members`, `splits` or `at-risk`.
     pub fn named(name: &str) -> Option<PlanTable> {
         match name {
             "moves" => Some(PlanTable::Moves),
             "members" => Some(PlanTable::Members),
             "splits" => Some(PlanTable::Splits),
+            "at-risk" => Some(PlanTable::AtRisk),
             _ => None,
         }
     }
@@ -56,7 +60,50 @@ pub fn plan_csv(fleet: &Fleet, a: &Analysis, table: PlanTable) -> String {
         PlanTable::Moves => moves(a),
         PlanTable::Members => members(a),
         PlanTable::Splits => splits(fleet, a),
+        PlanTable::AtRisk => at_risk(fleet, a),
     }
+}
+
+/// The plan document's `at_risk` lists, by the scenario's `max_attempts`: the splits at
+/// `max_attempts − 1` (`state` at_risk), past it (past_cap), and parked by the claim race
+/// (race_parked: its record's owner is cleared; `lease_owner` is the member whose claim it
+/// followed).
+fn at_risk(fleet: &Fleet, a: &Analysis) -> String {
+    let max = a.applied.max_attempts.value;
+    let x = exposure(fleet, a, a.applied.max_attempts, true);
+    let head = [
+        "id",
+        "state",
+        "attempts",
+        "max_attempts",
+        "epoch",
+        "weight",
+        "owner",
+        "lease_owner",
+        "held_by",
+    ];
+    let mut c = Csv::new(&head);
+    let runnable = [("at_risk", x.splits), ("past_cap", x.past_cap)];
+    for (state, list) in runnable {
+        for r in list.unwrap_or_default() {
+            c.text(&r.id).text(state).num(r.attempts).num(max).num(r.epoch);
+            c.maybe_num(r.weight)
+                .maybe(r.owner.as_deref())
+                .maybe(r.lease_owner.as_deref())
+                .maybe(r.held_by.as_deref());
+            c.end();
+        }
+    }
+    for p in x.race_parked.unwrap_or_default() {
+        c.text(&p.id)
+            .text("race_parked")
+            .num(p.attempts)
+            .num(max)
+            .num(p.epoch);
+        c.maybe_num(p.weight).text("").text(&p.member).text("");
+        c.end();
+    }
+    c.finish()
 }
 
 fn moves(a: &Analysis) -> String {

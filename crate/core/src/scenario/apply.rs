@@ -6,6 +6,7 @@
 //! `reserve`/`release` overrides (the last one wins). The reserved set is computed once, at the end.
 
 use super::{Change, Departure, Refused, Scenario, ScenarioError, MAX_ADDED_SPLITS, OPS};
+use crate::claims::MaxAttempts;
 use crate::codes::ErrorCode;
 use crate::fleet::{DefaultCap, Fleet};
 use crate::leader::LeaderInputs;
@@ -60,6 +61,8 @@ pub struct Applied {
     pub rules: RulesChoice,
     pub departed: Vec<Departed>,
     pub rebalance_delay_ms: u64,
+    /// The workers' `max_attempts` and where it comes from (the store does not record it).
+    pub max_attempts: MaxAttempts,
 }
 
 struct Draft<'f> {
@@ -70,6 +73,7 @@ struct Draft<'f> {
     departed: BTreeMap<String, (Origin, DepartedState)>,
     overrides: BTreeMap<String, bool>,
     delay_ms: u64,
+    max_attempts: MaxAttempts,
     added_splits: u64,
     /// The fleet's departed owners, found once (a scenario may name many).
     owners: Option<BTreeSet<String>>,
@@ -156,6 +160,7 @@ impl<'f> Draft<'f> {
             departed,
             overrides: BTreeMap::new(),
             delay_ms,
+            max_attempts: MaxAttempts::of(sc.max_attempts),
             added_splits: 0,
             owners: None,
             leased: None,
@@ -238,6 +243,7 @@ impl<'f> Draft<'f> {
             rules: self.rules,
             departed,
             rebalance_delay_ms: self.delay_ms,
+            max_attempts: self.max_attempts,
         }
     }
 }

@@ -202,6 +202,10 @@ pub struct Scenario {
     /// store names).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Rules>,
+    /// The workers' `max_attempts` (absent: Spate's 4). The store does not record it; the
+    /// splits at risk of quarantine are judged by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u32>,
     #[serde(default, with = "ops")]
     pub changes: Vec<Change>,
 }
@@ -281,6 +285,23 @@ fn check_rules(v: Option<&serde_json::Value>) -> Result<(), ScenarioError> {
     Err(ScenarioError::at(ErrorCode::InvalidScenario, "rules", problem))
 }
 
+/// A scenario's `max_attempts`, if given, is a count a worker can run with: the error names the
+/// field (serde's would not).
+fn check_max_attempts(v: Option<&serde_json::Value>) -> Result<(), ScenarioError> {
+    match v {
+        None | Some(serde_json::Value::Null) => Ok(()),
+        Some(n) if n.as_u64().is_some_and(|n| u32::try_from(n).is_ok()) => Ok(()),
+        Some(other) => Err(ScenarioError::at(
+            ErrorCode::InvalidScenario,
+            "max_attempts",
+            format!(
+                "{other} is not a max_attempts: give a whole number from 0 to {}",
+                u32::MAX
+            ),
+        )),
+    }
+}
+
 impl Scenario {
     /// Parses a scenario's text strictly, as snapshots are read: a byte-order mark is skipped,
     /// a key twice in one object is refused, and so is text past [`MAX_SCENARIO_BYTES`] or with
@@ -314,6 +335,7 @@ impl Scenario {
             return Err(invalid("expected a JSON object".into()));
         }
         check_rules(value.get("rules"))?;
+        check_max_attempts(value.get("max_attempts"))?;
         let s = Scenario::deserialize(value).map_err(|e| invalid(json::message(&e)))?;
         if s.format != FORMAT {
             return Err(ScenarioError::at(
@@ -399,6 +421,7 @@ impl Default for Scenario {
             default_cap: None,
             rebalance_delay_ms: None,
             rules: None,
+            max_attempts: None,
             changes: Vec::new(),
         }
     }
