@@ -176,10 +176,10 @@ impl Listen {
     /// Says where the dashboard is (`query`: what the printed address opens with), and serves
     /// `app` under the base path with the security headers until the process ends.
     async fn serve(&self, (listener, bound): Bound, hosts: Hosts, query: &str, app: axum::Router) {
-        println!(
+        crate::stdout::print_line(format_args!(
             "spate-planner dashboard: http://{bound}{}/{query}",
             self.base_path.as_str()
-        );
+        ));
         let app = crate::headers::secured(
             self.base_path.wrap(app),
             hosts.on_port(bound.port()).bound_to(bound.ip()),

@@ -138,7 +138,7 @@ fn compared(args: &Args, fleet: &Fleet, out: &mut impl Write) -> Result<(), Stri
 pub fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let fleet = fleet_of(args)?;
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = crate::stdout::out();
         if !args.compare.is_empty() {
             compared(args, &fleet, &mut out)?;
         } else {
@@ -153,8 +153,6 @@ pub fn run(args: &Args) -> ExitCode {
     })();
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        // A reader that stops early (`| head`) is not an error.
-        Err(e) if e.contains("Broken pipe") => ExitCode::SUCCESS,
         Err(e) => {
             crate::term::fail("simulate", &e);
             ExitCode::FAILURE

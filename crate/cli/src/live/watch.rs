@@ -116,8 +116,9 @@ struct Burst {
 }
 
 impl Burst {
-    /// Takes in a batch (a status is printed at once). `false` when the hub is gone.
-    fn add(&mut self, kept: &mut Kept, hub: &Hub, b: Result<Arc<Batch>, RecvError>) -> bool {
+    /// Takes in a batch (a status is printed at once). `false` when the hub is gone; an error
+    /// when standard output cannot be written.
+    fn add(&mut self, kept: &mut Kept, hub: &Hub, b: Result<Arc<Batch>, RecvError>) -> Result<bool, String> {
         let reread = match b {
             Ok(b) => match &*b {
                 Batch::Events { seq, changes, .. } => {
@@ -129,18 +130,19 @@ impl Burst {
                 Batch::Resync { seq } => *seq > kept.seq,
                 Batch::Status { status, .. } => {
                     let json = super::wire::status_json(status);
-                    println!("{} status: {}", clock(), crate::term::json_shown(&json));
+                    let said = crate::term::json_shown(&json);
+                    crate::stdout::line(format_args!("{} status: {said}", clock())).map_err(cannot_write)?;
                     false
                 }
             },
             Err(RecvError::Lagged(_)) => true,
-            Err(RecvError::Closed) => return false,
+            Err(RecvError::Closed) => return Ok(false),
         };
         if reread {
             *kept = Kept::of(hub);
             self.resync = true;
         }
-        true
+        Ok(true)
     }
 }
 
@@ -155,15 +157,15 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
     }
     let mut rx = hub.subscribe();
     let mut kept = Kept::of(&hub);
-    println!("{}", kept.line("start", args.rules));
+    crate::stdout::line(format_args!("{}", kept.line("start", args.rules))).map_err(cannot_write)?;
     let settle = Duration::from_millis(args.settle_ms);
     loop {
         let mut burst = Burst::default();
-        if !burst.add(&mut kept, &hub, rx.recv().await) {
+        if !burst.add(&mut kept, &hub, rx.recv().await)? {
             return Ok(());
         }
         while let Ok(b) = tokio::time::timeout(settle, rx.recv()).await {
-            if !burst.add(&mut kept, &hub, b) {
+            if !burst.add(&mut kept, &hub, b)? {
                 return Ok(());
             }
         }
@@ -176,9 +178,13 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
                     if burst.changes == 1 { "" } else { "s" }
                 ),
             };
-            println!("{}", kept.line(&what, args.rules));
+            crate::stdout::line(format_args!("{}", kept.line(&what, args.rules))).map_err(cannot_write)?;
         }
     }
+}
+
+fn cannot_write(e: std::io::Error) -> String {
+    format!("cannot write: {e}")
 }
 
 /// The time of day (UTC), for the lines.
