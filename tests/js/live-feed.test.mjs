@@ -71,3 +71,33 @@ for (const [what, fetchImpl] of [
     feed.close();
   }));
 }
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+test('a stream silent for twice the heartbeat interval is said to be silent (not live) and opened again from the last event', withFakes(
+  async () => new Response('{"format":"x"}', { headers: { 'x-spate-revisions': '12-34' } }),
+  async () => {
+    const statuses = [];
+    const feed = new LiveFeed(STREAM, (m) => { if (m.status) statuses.push(m.status); }, { change: () => true, snapshot() {} });
+    await feed.first;
+    await sleep(0);
+    const es = FakeSource.opened[0];
+    es.emit('status', '{"status":"live"}');
+    await sleep(150);
+    assert.deepEqual(statuses.map((s) => s.status), ['live'], 'no heartbeat known yet: silence says nothing');
+    es.emit('heartbeat', '{"interval_ms":60}');
+    for (let i = 0; i < 5; i++) {
+      await sleep(40);
+      es.emit('heartbeat', '{"interval_ms":60}');
+    }
+    es.emit('change', 'c', '12-35');
+    assert.deepEqual(statuses.map((s) => s.status), ['live'], 'heartbeats within the interval keep it live');
+    await sleep(200);
+    assert.equal(statuses.at(-1).status, 'silent', JSON.stringify(statuses));
+    assert.match(statuses.at(-1).message, /nothing came from the server for 0\.12 s \(it sends a heartbeat every 0\.06 s\)/);
+    assert.equal(es.readyState, FakeSource.CLOSED, 'the silent stream is closed');
+    assert.ok(FakeSource.opened.length >= 2);
+    assert.equal(FakeSource.opened[1].url, `${STREAM}&since=12-35`, 'opened again from the last event');
+    feed.close();
+  },
+));

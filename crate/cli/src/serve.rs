@@ -33,6 +33,11 @@ pub struct Args {
     auth: AuthArgs,
     #[command(flatten)]
     record: crate::live::record::RecordArgs,
+    /// With --server: seconds between the heartbeat events of an idle live stream (well under a
+    /// proxy's read timeout: nginx's is 60 s); the page calls a stream silent for twice as long
+    /// stale, and reconnects.
+    #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    heartbeat: u64,
     /// Seconds to wait for the NATS server to connect and for each answer.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
@@ -273,7 +278,8 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     };
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
     let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
-    let live = Arc::new(Live::new(conn, args.job.clone()));
+    let heartbeat = std::time::Duration::from_secs(args.heartbeat);
+    let live = Arc::new(Live::new(conn, args.job.clone(), heartbeat));
     if let Some(job) = &args.job {
         if !spate_planner_core::valid_job_name(job) {
             return Err(format!(

@@ -8,6 +8,11 @@
 // its revisions in `x-spate-revisions`), and the stream opened from those revisions: a 60 MB
 // event's data string costs the browser about 0.3 s to make, the bytes nothing. When that
 // fetch fails, the stream's own first `snapshot` event is the first state.
+//
+// The server sends a `heartbeat` event (its data { interval_ms }) whenever the stream was idle
+// for that long. Once one came, a stream silent for twice the interval (a proxy holding the
+// events back, a connection dead without an error) is called so (status `silent`: the page no
+// longer says "Live") and opened again from the last event received.
 
 /** Delays before reconnecting, in ms (then the last, for ever). */
 const RETRY_MS = [250, 1000, 2000, 5000, 10000];
@@ -53,6 +58,9 @@ export class LiveFeed {
     this.retry = 0;
     this.retryTimer = 0;
     this.closed = false;
+    /** The server's heartbeat interval (0 until its first heartbeat), and the silence timer. */
+    this.heartbeatMs = 0;
+    this.watchdog = 0;
     /** Resolves to the first full state: { bytes } (fetched) or { text } (the stream's event). */
     this.first = new Promise((resolve, reject) => { this.firstDone = { resolve, reject }; });
     this.start();
@@ -98,10 +106,38 @@ export class LiveFeed {
     es.addEventListener('snapshot', (e) => this.onSnapshot(e));
     es.addEventListener('change', (e) => this.onChange(e));
     es.addEventListener('status', (e) => this.onStatus(e));
+    es.addEventListener('heartbeat', (e) => this.onHeartbeat(e));
     es.onerror = () => this.onError(es);
+    this.heard(); // a stream that opens but never speaks is silent too
+  }
+
+  /** Something came on the stream: the silence timer starts again (once heartbeats are known). */
+  heard() {
+    clearTimeout(this.watchdog);
+    if (this.heartbeatMs > 0) this.watchdog = setTimeout(() => this.onSilent(), 2 * this.heartbeatMs);
+  }
+
+  onHeartbeat(e) {
+    let ms = 0;
+    try {
+      ms = Number(JSON.parse(e.data).interval_ms);
+    } catch { /* a heartbeat that cannot be read still shows the stream is alive */ }
+    if (Number.isFinite(ms) && ms > 0) this.heartbeatMs = ms;
+    this.heard();
+  }
+
+  /** Nothing came for twice the heartbeat's interval: said, and the stream opened again. */
+  onSilent() {
+    if (this.closed || !this.source) return;
+    const s = (2 * this.heartbeatMs) / 1000;
+    this.source.close();
+    this.source = null;
+    this.setStatus({ status: 'silent', message: `nothing came from the server for ${s} s (it sends a heartbeat every ${this.heartbeatMs / 1000} s); connecting again` });
+    this.open();
   }
 
   onSnapshot(e) {
+    this.heard();
     this.retry = 0;
     this.lastId = e.lastEventId || this.lastId;
     this.lastChangeMs = Date.now();
@@ -116,6 +152,7 @@ export class LiveFeed {
   }
 
   onChange(e) {
+    this.heard();
     if (this.firstDone) return; // no first state yet: the stream's first event (a snapshot) holds it
     this.retry = 0;
     this.lastId = e.lastEventId || this.lastId;
@@ -129,6 +166,7 @@ export class LiveFeed {
   }
 
   onStatus(e) {
+    this.heard();
     let s;
     try {
       s = JSON.parse(e.data);
@@ -146,6 +184,7 @@ export class LiveFeed {
   /** The stream broke (the server went away, or refused it): reconnect after a growing delay. */
   async onError(es) {
     if (this.closed || es !== this.source) return;
+    clearTimeout(this.watchdog);
     const refused = es.readyState === EventSource.CLOSED;
     es.close();
     this.source = null;
@@ -201,6 +240,7 @@ export class LiveFeed {
     this.closed = true;
     clearTimeout(this.timer);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.watchdog);
     this.source?.close();
     this.firstDone?.reject(liveError('the live stream was closed', 'superseded'));
   }
