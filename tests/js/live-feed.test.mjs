@@ -101,3 +101,38 @@ test('a stream silent for twice the heartbeat interval is said to be silent (not
     feed.close();
   },
 ));
+
+test('a refused live start is tried again with a growing delay, the page told each time, until it succeeds (openLive)', async () => {
+  const { openLive } = await import('../../web/live/worker/job.js');
+  let answers = 0;
+  const busy = () => new Response('{"error":"4 full states are being sent; try again"}', { status: 503, headers: { 'retry-after': '2' } });
+  await withFakes(async (url) => {
+    answers++;
+    // the snapshot and the refusal's reason: busy for the first two starts, then the state
+    if (answers <= 4) return busy();
+    return new Response('{"format":"x"}', { headers: { 'x-spate-revisions': '7-8' } });
+  }, async () => {
+    const posted = [];
+    const opening = openLive({ url: STREAM }, (m) => posted.push(m.live), { Planner: {}, infoOf() {}, guard: (f) => f() });
+    let settled = false;
+    opening.then(() => { settled = true; }, () => { settled = true; });
+    for (const n of [1, 2]) {
+      while (FakeSource.opened.length < n) await sleep(5);
+      const es = FakeSource.opened[n - 1];
+      assert.equal(es.url, STREAM, 'no first state yet: the stream opens from nothing');
+      es.readyState = FakeSource.CLOSED;
+      es.onerror();
+      while (posted.length < n) await sleep(5);
+      assert.equal(settled, false, 'a refused start does not end the live job');
+    }
+    assert.deepEqual(posted.map((m) => m.status.status), ['error', 'error']);
+    assert.match(posted[0].status.message, /^the live stream was refused: 4 full states are being sent; try again; trying again in 0\.25 s$/);
+    assert.match(posted[1].status.message, /trying again in 1 s$/, 'the delay grows');
+    const { live } = await opening;
+    assert.equal(live.shown, '7-8', 'the state of the start that succeeded');
+    assert.deepEqual([...live.first.bytes], [...new TextEncoder().encode('{"format":"x"}')]);
+    await sleep(0);
+    assert.equal(FakeSource.opened.at(-1).url, `${STREAM}&since=7-8`);
+    live.close();
+  })();
+});

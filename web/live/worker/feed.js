@@ -9,6 +9,10 @@
 // event's data string costs the browser about 0.3 s to make, the bytes nothing. When that
 // fetch fails, the stream's own first `snapshot` event is the first state.
 //
+// A start that fails (the server refuses the stream: busy, the job not there yet; or cannot be
+// reached) is tried again after a growing delay until it succeeds, the page told each time why
+// and when (status `error` or `reconnecting`); only close() ends it.
+//
 // The server sends a `heartbeat` event (its data { interval_ms }) whenever the stream was idle
 // for that long. Once one came, a stream silent for twice the interval (a proxy holding the
 // events back, a connection dead without an error) is called so (status `silent`: the page no
@@ -181,7 +185,11 @@ export class LiveFeed {
     this.post({ status: s });
   }
 
-  /** The stream broke (the server went away, or refused it): reconnect after a growing delay. */
+  /**
+   * The stream broke (the server went away, or refused it): tried again after a growing delay,
+   * for ever, the page told why. Before the first state, the start is tried again whole (the
+   * snapshot fetched, then the stream), so a refused start is not the end of the feed.
+   */
   async onError(es) {
     if (this.closed || es !== this.source) return;
     clearTimeout(this.watchdog);
@@ -191,13 +199,13 @@ export class LiveFeed {
     const why = refused ? await refusal(this.urlNow()) : null;
     if (this.closed) return;
     const message = why ? `the live stream was refused: ${why}` : "the connection to the dashboard's server was lost";
-    if (this.firstDone && why) {
-      this.firstDone.reject(liveError(message, 'live_refused'));
-      this.firstDone = null;
-    }
     const delay = RETRY_MS[Math.min(this.retry++, RETRY_MS.length - 1)];
     this.setStatus({ status: why ? 'error' : 'reconnecting', message: `${message}; trying again in ${delay / 1000} s` });
-    this.retryTimer = setTimeout(() => { if (!this.closed) this.open(); }, delay);
+    this.retryTimer = setTimeout(() => {
+      if (this.closed) return;
+      if (this.firstDone) this.start();
+      else this.open();
+    }, delay);
   }
 
   urlNow() {
