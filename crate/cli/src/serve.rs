@@ -182,7 +182,8 @@ impl Listen {
     /// `app` under the base path with the security headers until the process ends.
     async fn serve(&self, (listener, bound): Bound, hosts: Hosts, query: &str, app: axum::Router) {
         crate::stdout::print_line(format_args!(
-            "spate-planner dashboard: http://{bound}{}/{query}",
+            "spate-planner dashboard: http://{}{}/{query}",
+            shown_address(bound),
             self.base_path.as_str()
         ));
         let app = crate::headers::secured(
@@ -190,6 +191,17 @@ impl Listen {
             hosts.on_port(bound.port()).bound_to(bound.ip()),
         );
         crate::listen::serve(listener, app, self.timeouts()).await;
+    }
+}
+
+/// The address to print for a server bound on `bound`: the bound address itself, which `Host`
+/// checks accept, unless it is unspecified (`0.0.0.0`, `::`), which no client names and the
+/// check refuses: then `127.0.0.1` (for `0.0.0.0`) or `localhost` (for `::`), with the port.
+fn shown_address(bound: std::net::SocketAddr) -> String {
+    match bound.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => format!("127.0.0.1:{}", bound.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => format!("localhost:{}", bound.port()),
+        _ => bound.to_string(),
     }
 }
 
@@ -461,6 +473,15 @@ fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unspecified_address_is_printed_as_a_name_the_host_check_accepts() {
+        let at = |a: &str| shown_address(a.parse().unwrap());
+        assert_eq!(at("0.0.0.0:8080"), "127.0.0.1:8080");
+        assert_eq!(at("[::]:8080"), "localhost:8080");
+        assert_eq!(at("10.0.0.5:81"), "10.0.0.5:81");
+        assert_eq!(at("[fd00::5]:81"), "[fd00::5]:81");
+    }
 
     #[test]
     fn paths_cannot_leave_the_root() {
