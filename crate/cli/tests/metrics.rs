@@ -403,8 +403,12 @@ async fn the_dashboard_and_the_docs_name_what_is_exposed() {
     // docs/metrics.md's table lists exactly the families exposed.
     let table: BTreeSet<String> = docs("metrics.md")
         .lines()
-        .filter_map(|l| l.strip_prefix("| `spate_planner_"))
-        .map(|l| format!("spate_planner_{}", l.split('`').next().unwrap()))
+        .filter_map(|l| {
+            ["spate_planner_", "process_"]
+                .into_iter()
+                .find_map(|p| l.strip_prefix("| `").filter(|r| r.starts_with(p)))
+        })
+        .map(|l| l.split('`').next().unwrap().to_string())
         .collect();
     assert_eq!(table, exposed, "docs/metrics.md's table");
     serve.stop();

@@ -59,6 +59,13 @@ pub const FAMILIES: &[(&str, Kind, &str)] = &[
     ("spate_planner_nats_connected", Gauge, "1 while the connection to NATS is up, 0 while reconnecting."),
     ("spate_planner_nats_disconnects", Counter, "Times the connection to NATS was lost (each followed by reconnecting)."),
     ("spate_planner_scrape_duration_seconds", Gauge, "How long gathering this scrape's figures took (planning the jobs whose state moved since the last scrape included)."),
+    ("spate_planner_build_info", Gauge, "Always 1: the server's version, as a label."),
+    // The process, under the names every Prometheus client library gives these (`process.rs`).
+    ("process_resident_memory_bytes", Gauge, "Resident memory size in bytes."),
+    ("process_cpu_seconds", Counter, "Total user and system CPU time spent in seconds."),
+    ("process_open_fds", Gauge, "Number of open file descriptors."),
+    ("process_max_fds", Gauge, "Maximum number of open file descriptors."),
+    ("process_start_time_seconds", Gauge, "Start time of the process since unix epoch in seconds."),
 ];
 
 /// A sample's value: counts and bytes exactly, the rest as floats.
@@ -219,7 +226,11 @@ mod tests {
     fn names_follow_the_conventions() {
         let mut seen = std::collections::BTreeSet::new();
         for (name, kind, help) in FAMILIES {
-            assert!(name.starts_with("spate_planner_"), "{name}");
+            // the process's own under the names client libraries give them
+            assert!(
+                name.starts_with("spate_planner_") || name.starts_with("process_"),
+                "{name}"
+            );
             assert!(
                 name.bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
