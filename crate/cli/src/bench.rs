@@ -50,13 +50,13 @@ fn paired_median_ms(repeat: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> 
 }
 
 fn print_fast(label: &str, shape: Shape, (n, m): (usize, usize), ms: f64, plan: &Plan) {
-    println!(
+    crate::stdout::print_line(format_args!(
         "{label} {} {n} {m} {ms:.2} {} {} {:.4}",
         shape.name(),
         plan.explain.moves.len(),
         plan.explain.bound_hit,
         max_min_ratio(plan)
-    );
+    ));
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -82,7 +82,9 @@ pub fn run(args: &Args) -> ExitCode {
     } else {
         args.sizes.clone()
     };
-    println!("impl shape splits members ms moves bound_hit max/min");
+    crate::stdout::print_line(format_args!(
+        "impl shape splits members ms moves bound_hit max/min"
+    ));
     for s in &sizes {
         let Some((n, m)) = parse_size(s) else {
             eprintln!("bad size {s:?}: expected SPLITSxMEMBERS, e.g. 10000x100");
@@ -131,7 +133,7 @@ pub fn run(args: &Args) -> ExitCode {
                         shape.name()
                     );
                 });
-                println!("reference {} {n} {m} {ms:.2} - - -", shape.name());
+                crate::stdout::print_line(format_args!("reference {} {n} {m} {ms:.2} - - -", shape.name()));
             }
         }
     }

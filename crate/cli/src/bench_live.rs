@@ -44,16 +44,18 @@ pub fn run(splits: usize, members: usize, rounds: usize) -> Result<(), String> {
     let load = ms(|| job = Some(LiveJob::from_snapshot(&snap).unwrap()));
     let mut job = job.expect("loaded");
     let first = ms(|| drop(job.fleet(now).unwrap()));
-    println!("live {splits}x{members}: records read {load:.1} ms, first whole join {first:.1} ms");
+    crate::stdout::print_line(format_args!(
+        "live {splits}x{members}: records read {load:.1} ms, first whole join {first:.1} ms"
+    ));
     let f = job.fleet(now).unwrap();
-    println!(
+    crate::stdout::print_line(format_args!(
         "  warnings {}, foreign {}, orphan specs {}, members {}, published {}",
         f.warnings.len(),
         f.foreign.len(),
         f.orphan_specs,
         f.members.len(),
         f.published.len()
-    );
+    ));
     drop(f);
     let sc = Scenario::parse("").unwrap();
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 9];
@@ -93,7 +95,7 @@ pub fn run(splits: usize, members: usize, rounds: usize) -> Result<(), String> {
         "fleet info as JSON",
     ];
     for (name, col) in names.iter().zip(cols) {
-        println!("  {name}: median {:.2} ms", median(col));
+        crate::stdout::print_line(format_args!("  {name}: median {:.2} ms", median(col)));
     }
     Ok(())
 }

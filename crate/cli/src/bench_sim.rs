@@ -16,7 +16,9 @@ pub fn run(sizes: &[String], repeat: usize) -> ExitCode {
     } else {
         sizes.to_vec()
     };
-    println!("weights splits members simulated_ms ms claims moves publishes timeline_events index_ms at_ms");
+    crate::stdout::print_line(format_args!(
+        "weights splits members simulated_ms ms claims moves publishes timeline_events index_ms at_ms"
+    ));
     for s in &sizes {
         let Some((n, m)) = parse_size(s) else {
             eprintln!("bad size {s:?}: expected SPLITSxMEMBERS, e.g. 10000x100");
@@ -41,7 +43,7 @@ pub fn run(sizes: &[String], repeat: usize) -> ExitCode {
             let Some(o) = last else { continue };
             let f = &o.figures;
             let (index_ms, at_ms) = scrub(&o, &start, &script);
-            println!(
+            crate::stdout::print_line(format_args!(
                 "{} {n} {m} {} {:.1} {} {} {} {} {index_ms:.1} {at_ms:.2}",
                 if bytes { "bytes" } else { "equal" },
                 f.end_ms,
@@ -50,7 +52,7 @@ pub fn run(sizes: &[String], repeat: usize) -> ExitCode {
                 f.moves,
                 f.publishes,
                 o.timeline.len()
-            );
+            ));
         }
     }
     ExitCode::SUCCESS

@@ -55,7 +55,7 @@ fn claims(args: &ClaimsArgs) -> Result<(), String> {
     };
     let next = next_claims(&fleet, &a, args.instance.as_deref(), source, max.value)
         .map_err(|e| format!("--instance: {} [{}]", e.message, e.code))?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::stdout::out();
     if args.csv {
         write!(out, "{}", claims_csv(&next)).map_err(|e| e.to_string())?;
     } else if args.json {

@@ -16,7 +16,7 @@ pub fn run(files: &[PathBuf]) -> ExitCode {
         let text = match crate::support::read_text(path, "vector file", MAX_VECTOR_FILE_BYTES) {
             Ok(t) => t,
             Err(e) => {
-                println!("FAIL {e}");
+                crate::stdout::print_line(format_args!("FAIL {e}"));
                 failed += 1;
                 continue;
             }
@@ -27,19 +27,19 @@ pub fn run(files: &[PathBuf]) -> ExitCode {
                     match o.failure_line() {
                         None => passed += 1,
                         Some(line) => {
-                            println!("{line}");
+                            crate::stdout::print_line(format_args!("{line}"));
                             failed += 1;
                         }
                     }
                 }
             }
             Err(e) => {
-                println!("FAIL {}: {e}", path.display());
+                crate::stdout::print_line(format_args!("FAIL {}: {e}", path.display()));
                 failed += 1;
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    crate::stdout::print_line(format_args!("{passed} passed, {failed} failed"));
     if failed == 0 {
         ExitCode::SUCCESS
     } else {

@@ -35,7 +35,7 @@ fn rounds(args: &Args) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
     let a = args.leader.analyse(&fleet)?;
     let c = converge(&a.applied.inputs, args.max_rounds);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::stdout::out();
     let io = |e: std::io::Error| e.to_string();
     if args.json {
         let text = to_json(&c).map_err(|e| format!("cannot write JSON: {e}"))?;

@@ -1,7 +1,6 @@
 //! `spate-planner demo`: a realistic synthetic snapshot.
 
 use spate_planner_core::{demo_snapshot, DemoParams};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -41,7 +40,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
     let text = snap.to_json();
     let written = match &args.output {
         Some(p) => crate::support::write_atomically(p, text.as_bytes()),
-        None => std::io::stdout().lock().write_all(text.as_bytes()),
+        None => crate::stdout::all(text.as_bytes()),
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,

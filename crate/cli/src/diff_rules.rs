@@ -37,7 +37,7 @@ fn command(args: &Args) -> Result<(), String> {
     // what applies of the scenario (each change left out named on standard error, as `plan`)
     let scenario = args.leader.analyse(&fleet)?.planned_scenario();
     let d = diff_rules(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::stdout::out();
     if args.json {
         let text = to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;

@@ -66,7 +66,7 @@ pub fn run(args: &Args) -> ExitCode {
     };
     let written = match &args.output {
         Some(p) => crate::support::write_atomically(p, text.as_bytes()),
-        None => std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()),
+        None => crate::stdout::all(text.as_bytes()),
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,

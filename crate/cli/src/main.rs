@@ -30,6 +30,7 @@ mod report;
 mod review;
 mod serve;
 mod simulate;
+mod stdout;
 mod store;
 mod support;
 mod term;

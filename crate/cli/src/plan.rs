@@ -75,7 +75,7 @@ fn run(args: &PlanArgs, marks: &mut Marks) -> Result<(), String> {
     marks.mark("read and load");
     let analysis = args.leader.analyse_at(&fleet, args.max_attempts)?;
     marks.mark("plan and report");
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::stdout::out();
     if let Some(table) = args.csv.as_deref().and_then(PlanTable::named) {
         write!(out, "{}", plan_csv(&fleet, &analysis, table)).map_err(|e| e.to_string())?;
     } else if args.json {

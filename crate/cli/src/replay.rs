@@ -143,7 +143,7 @@ fn at_moment(rec: Recording, at: Option<&str>, revision: Option<&str>, args: &Ar
         let analysis = analyse_partly(&frame.fleet, &Scenario::default());
         let doc = plan_document(&frame.fleet, &analysis)
             .map_err(|e| format!("cannot write the plan as JSON: {e}"))?;
-        println!("{doc}");
+        crate::stdout::line(format_args!("{doc}")).map_err(|e| format!("cannot write: {e}"))?;
     } else {
         replay.goto(m).map_err(coded)?;
     }
@@ -165,7 +165,9 @@ fn at_moment(rec: Recording, at: Option<&str>, revision: Option<&str>, args: &Ar
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             eprintln!("wrote {}: {said}", out.display());
         }
-        None if !args.json => println!("{said}"),
+        None if !args.json => {
+            crate::stdout::line(format_args!("{said}")).map_err(|e| format!("cannot write: {e}"))?
+        }
         None => {}
     }
     Ok(())

@@ -6,7 +6,6 @@
 use crate::output::{dir_of, Outputs};
 use crate::support::parse_range;
 use spate_planner_core::{diff, diff_rules, sweep, Axis, Review};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -109,10 +108,7 @@ fn report_command(args: &ReportArgs) -> Result<(), String> {
         link: args.link.as_deref(),
     });
     let Some(out) = &args.output else {
-        return std::io::stdout()
-            .lock()
-            .write_all(r.inlined().as_bytes())
-            .map_err(|e| e.to_string());
+        return crate::stdout::all(r.inlined().as_bytes()).map_err(|e| e.to_string());
     };
     write_report(&r, out, args.inline, args.force)
 }

@@ -115,7 +115,7 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     let doc =
         sweep_document(&fleet, &base, axis, &steps, targets).map_err(|e| format!("{e} [{}]", e.code))?;
     let best = doc.smallest_meeting;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::stdout::out();
     if args.csv {
         write!(out, "{}", sweep_csv(&steps)).map_err(|e| e.to_string())?;
     } else if args.json {
@@ -240,7 +240,7 @@ fn diff_command(args: &DiffArgs) -> Result<(), String> {
     let before = crate::support::load(&args.before)?;
     let after = crate::support::load(&args.after)?;
     let d = diff(&before, &after, args.rules).map_err(|e| format!("{e} [{}]", e.code))?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::stdout::out();
     if let Some(table) = args.csv.as_deref().and_then(DiffTable::named) {
         write!(out, "{}", diff_csv(&d, table)).map_err(|e| e.to_string())?;
     } else if args.json {

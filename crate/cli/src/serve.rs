@@ -33,6 +33,11 @@ pub struct Args {
     auth: AuthArgs,
     #[command(flatten)]
     record: crate::live::record::RecordArgs,
+    /// With --server: seconds between the heartbeat events of an idle live stream (well under a
+    /// proxy's read timeout: nginx's is 60 s); the page calls a stream silent for twice as long
+    /// stale, and reconnects.
+    #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    heartbeat: u64,
     /// Seconds to wait for the NATS server to connect and for each answer.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
@@ -180,15 +185,27 @@ impl Listen {
     /// Says where the dashboard is (`query`: what the printed address opens with), and serves
     /// `app` under the base path with the security headers until the process ends.
     async fn serve(&self, (listener, bound): Bound, hosts: Hosts, query: &str, app: axum::Router) {
-        println!(
-            "spate-planner dashboard: http://{bound}{}/{query}",
+        crate::stdout::print_line(format_args!(
+            "spate-planner dashboard: http://{}{}/{query}",
+            shown_address(bound),
             self.base_path.as_str()
-        );
+        ));
         let app = crate::headers::secured(
             self.base_path.wrap(app),
             hosts.on_port(bound.port()).bound_to(bound.ip()),
         );
         crate::listen::serve(listener, app, self.timeouts()).await;
+    }
+}
+
+/// The address to print for a server bound on `bound`: the bound address itself, which `Host`
+/// checks accept, unless it is unspecified (`0.0.0.0`, `::`), which no client names and the
+/// check refuses: then `127.0.0.1` (for `0.0.0.0`) or `localhost` (for `::`), with the port.
+fn shown_address(bound: std::net::SocketAddr) -> String {
+    match bound.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => format!("127.0.0.1:{}", bound.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => format!("localhost:{}", bound.port()),
+        _ => bound.to_string(),
     }
 }
 
@@ -277,7 +294,8 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     };
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
     let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
-    let live = Arc::new(Live::new(conn, args.job.clone()));
+    let heartbeat = std::time::Duration::from_secs(args.heartbeat);
+    let live = Arc::new(Live::new(conn, args.job.clone(), heartbeat));
     if let Some(job) = &args.job {
         if !spate_planner_core::valid_job_name(job) {
             return Err(format!(
@@ -465,6 +483,15 @@ fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unspecified_address_is_printed_as_a_name_the_host_check_accepts() {
+        let at = |a: &str| shown_address(a.parse().unwrap());
+        assert_eq!(at("0.0.0.0:8080"), "127.0.0.1:8080");
+        assert_eq!(at("[::]:8080"), "localhost:8080");
+        assert_eq!(at("10.0.0.5:81"), "10.0.0.5:81");
+        assert_eq!(at("[fd00::5]:81"), "[fd00::5]:81");
+    }
 
     #[test]
     fn paths_cannot_leave_the_root() {

@@ -208,7 +208,7 @@ fn over_seeds(args: &Args, fleet: &Fleet, n: u64, out: &mut impl Write) -> Resul
 pub fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let fleet = fleet_of(args)?;
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = crate::stdout::out();
         if let Some(n) = args.seeds {
             over_seeds(args, &fleet, n, &mut out)?;
         } else if !args.compare.is_empty() {
@@ -225,8 +225,6 @@ pub fn run(args: &Args) -> ExitCode {
     })();
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        // A reader that stops early (`| head`) is not an error.
-        Err(e) if e.contains("Broken pipe") => ExitCode::SUCCESS,
         Err(e) => {
             crate::term::fail("simulate", &e);
             ExitCode::FAILURE

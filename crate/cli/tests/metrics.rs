@@ -454,8 +454,12 @@ async fn the_dashboard_and_the_docs_name_what_is_exposed() {
     // docs/metrics.md's table lists exactly the families exposed.
     let table: BTreeSet<String> = docs("metrics.md")
         .lines()
-        .filter_map(|l| l.strip_prefix("| `spate_planner_"))
-        .map(|l| format!("spate_planner_{}", l.split('`').next().unwrap()))
+        .filter_map(|l| {
+            ["spate_planner_", "process_"]
+                .into_iter()
+                .find_map(|p| l.strip_prefix("| `").filter(|r| r.starts_with(p)))
+        })
+        .map(|l| l.split('`').next().unwrap().to_string())
         .collect();
     assert_eq!(table, exposed, "docs/metrics.md's table");
     serve.stop();
@@ -628,5 +632,38 @@ async fn scrapes_whose_clients_hang_up_plan_the_state_once_and_the_next_scrape_u
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(moved.int("spate_planner_members{spate_job=\"big\"}"), 201);
+    serve.stop();
+}
+
+/// A leader whose owner is 900 KB with a CR and a NUL in it (issue 32): the scrape stays small,
+/// and neither reaches it raw; Prometheus reads the label back cut to 128 bytes, the controls
+/// as `\u{d}` and `\u{0}`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_leader_name_is_cut_and_its_controls_escaped() {
+    let (_nats, js, serve) = job_served(&[]).await;
+    let before = scrape_until(serve.port, |s| s.text.contains("spate_planner_job_info")).await;
+    let lease = js.get_key_value("spate_coordination_g_lease").await.unwrap();
+    let owner = format!("w\r\0{}", "x".repeat(900_000));
+    fixture::put(
+        &lease,
+        "leader",
+        json!({"schema":3,"owner":owner,"nonce":"lead","generation":2}),
+    )
+    .await;
+    let s = scrape_until(serve.port, |s| s.text.contains("leader=\"w\\\\u{d}")).await;
+    assert!(
+        s.text.len() < before.text.len() + 1024,
+        "a 900 KB owner made the scrape {} bytes (was {})",
+        s.text.len(),
+        before.text.len()
+    );
+    assert!(
+        !s.text.contains('\r') && !s.text.contains('\0'),
+        "a raw control in the scrape"
+    );
+    // 125 bytes (11 of them `w\u{d}\u{0}`), then the 3 of `…`
+    let cut = format!("w\\\\u{{d}}\\\\u{{0}}{}…", "x".repeat(125 - 11));
+    let info = of("spate_planner_job_info", &[("leader", &cut), ("rules", "0.1")]);
+    assert_eq!(s.int(&info), 1, "{}", s.text);
     serve.stop();
 }

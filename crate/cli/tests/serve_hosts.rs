@@ -146,3 +146,21 @@ fn a_bad_allow_host_is_refused_at_start() {
     assert!(!o.status.success());
     assert!(err.contains("--allow-host \"evil.example/path\""), "{err}");
 }
+
+/// `--bind 0.0.0.0`: the address printed is one the server answers (it printed
+/// `http://0.0.0.0:PORT/`, which no client names and the check refused with 403).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_address_printed_for_every_interface_is_answered() {
+    let serve = Serve::start(&["--bind", "0.0.0.0"]);
+    let port = serve.port;
+    let line = serve.stdout_line.trim().to_string();
+    let authority = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("no address printed: {line:?}"));
+    assert_eq!(authority, format!("127.0.0.1:{port}"), "{line}");
+    let (status, head, body) = ask(port, "/", &format!("Host: {authority}\r\n")).await;
+    assert_eq!(status, 200, "{line}: {head}\n{body}");
+    serve.stop();
+}

@@ -1,5 +1,6 @@
 // The live bar under the header: whether the job shown is live, paused, reconnecting, stale (no
-// change for longer than the lease TTL: the core's rule, from the last change's time) or in
+// change for longer than the lease TTL: the core's rule, from the last change's time; or nothing
+// from the server, not even its heartbeat, for twice the heartbeat's interval: `silent`) or in
 // error; the revisions shown and the time of the last change; Pause / Resume and Save snapshot.
 // For a replayed recording: the moment shown, a slider over every moment and a step back and
 // forward, and Save snapshot of that moment. Hidden when no job is followed or replayed.
@@ -14,6 +15,7 @@ const WORDS = {
   reconnecting: 'Reconnecting',
   connecting: 'Connecting',
   stale: 'Stale',
+  silent: 'Stale',
   error: 'Error',
 };
 
@@ -31,7 +33,7 @@ export function liveDetail(live) {
     case 'replay': return `moment ${live.moment + 1} of ${live.replay.moments}, ${instant(live.at)}, ${at} (line ${live.line})`;
     case 'paused': return `${at}; ${live.waiting ? `${live.waiting} change${live.waiting === 1 ? '' : 's'} waiting` : 'no change waiting'} (the view is frozen)`;
     case 'stale': return `${at}; no change since ${clock(live.lastChangeMs)} UTC, longer than the lease TTL (${ageText(live.ttlMs)}): are the workers running?`;
-    case 'reconnecting': case 'error': return `${at} shown; ${live.connMessage || 'the stream is interrupted'}`;
+    case 'reconnecting': case 'error': case 'silent': return `${at} shown; ${live.connMessage || 'the stream is interrupted'}`;
     case 'connecting': return `connecting to job ${live.job}…`;
     default: return `${at}${last}`;
   }

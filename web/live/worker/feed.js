@@ -8,6 +8,15 @@
 // its revisions in `x-spate-revisions`), and the stream opened from those revisions: a 60 MB
 // event's data string costs the browser about 0.3 s to make, the bytes nothing. When that
 // fetch fails, the stream's own first `snapshot` event is the first state.
+//
+// A start that fails (the server refuses the stream: busy, the job not there yet; or cannot be
+// reached) is tried again after a growing delay until it succeeds, the page told each time why
+// and when (status `error` or `reconnecting`); only close() ends it.
+//
+// The server sends a `heartbeat` event (its data { interval_ms }) whenever the stream was idle
+// for that long. Once one came, a stream silent for twice the interval (a proxy holding the
+// events back, a connection dead without an error) is called so (status `silent`: the page no
+// longer says "Live") and opened again from the last event received.
 
 /** Delays before reconnecting, in ms (then the last, for ever). */
 const RETRY_MS = [250, 1000, 2000, 5000, 10000];
@@ -53,6 +62,9 @@ export class LiveFeed {
     this.retry = 0;
     this.retryTimer = 0;
     this.closed = false;
+    /** The server's heartbeat interval (0 until its first heartbeat), and the silence timer. */
+    this.heartbeatMs = 0;
+    this.watchdog = 0;
     /** Resolves to the first full state: { bytes } (fetched) or { text } (the stream's event). */
     this.first = new Promise((resolve, reject) => { this.firstDone = { resolve, reject }; });
     this.start();
@@ -98,10 +110,38 @@ export class LiveFeed {
     es.addEventListener('snapshot', (e) => this.onSnapshot(e));
     es.addEventListener('change', (e) => this.onChange(e));
     es.addEventListener('status', (e) => this.onStatus(e));
+    es.addEventListener('heartbeat', (e) => this.onHeartbeat(e));
     es.onerror = () => this.onError(es);
+    this.heard(); // a stream that opens but never speaks is silent too
+  }
+
+  /** Something came on the stream: the silence timer starts again (once heartbeats are known). */
+  heard() {
+    clearTimeout(this.watchdog);
+    if (this.heartbeatMs > 0) this.watchdog = setTimeout(() => this.onSilent(), 2 * this.heartbeatMs);
+  }
+
+  onHeartbeat(e) {
+    let ms = 0;
+    try {
+      ms = Number(JSON.parse(e.data).interval_ms);
+    } catch { /* a heartbeat that cannot be read still shows the stream is alive */ }
+    if (Number.isFinite(ms) && ms > 0) this.heartbeatMs = ms;
+    this.heard();
+  }
+
+  /** Nothing came for twice the heartbeat's interval: said, and the stream opened again. */
+  onSilent() {
+    if (this.closed || !this.source) return;
+    const s = (2 * this.heartbeatMs) / 1000;
+    this.source.close();
+    this.source = null;
+    this.setStatus({ status: 'silent', message: `nothing came from the server for ${s} s (it sends a heartbeat every ${this.heartbeatMs / 1000} s); connecting again` });
+    this.open();
   }
 
   onSnapshot(e) {
+    this.heard();
     this.retry = 0;
     this.lastId = e.lastEventId || this.lastId;
     this.lastChangeMs = Date.now();
@@ -116,6 +156,7 @@ export class LiveFeed {
   }
 
   onChange(e) {
+    this.heard();
     if (this.firstDone) return; // no first state yet: the stream's first event (a snapshot) holds it
     this.retry = 0;
     this.lastId = e.lastEventId || this.lastId;
@@ -129,6 +170,7 @@ export class LiveFeed {
   }
 
   onStatus(e) {
+    this.heard();
     let s;
     try {
       s = JSON.parse(e.data);
@@ -143,22 +185,27 @@ export class LiveFeed {
     this.post({ status: s });
   }
 
-  /** The stream broke (the server went away, or refused it): reconnect after a growing delay. */
+  /**
+   * The stream broke (the server went away, or refused it): tried again after a growing delay,
+   * for ever, the page told why. Before the first state, the start is tried again whole (the
+   * snapshot fetched, then the stream), so a refused start is not the end of the feed.
+   */
   async onError(es) {
     if (this.closed || es !== this.source) return;
+    clearTimeout(this.watchdog);
     const refused = es.readyState === EventSource.CLOSED;
     es.close();
     this.source = null;
     const why = refused ? await refusal(this.urlNow()) : null;
     if (this.closed) return;
     const message = why ? `the live stream was refused: ${why}` : "the connection to the dashboard's server was lost";
-    if (this.firstDone && why) {
-      this.firstDone.reject(liveError(message, 'live_refused'));
-      this.firstDone = null;
-    }
     const delay = RETRY_MS[Math.min(this.retry++, RETRY_MS.length - 1)];
     this.setStatus({ status: why ? 'error' : 'reconnecting', message: `${message}; trying again in ${delay / 1000} s` });
-    this.retryTimer = setTimeout(() => { if (!this.closed) this.open(); }, delay);
+    this.retryTimer = setTimeout(() => {
+      if (this.closed) return;
+      if (this.firstDone) this.start();
+      else this.open();
+    }, delay);
   }
 
   urlNow() {
@@ -201,6 +248,7 @@ export class LiveFeed {
     this.closed = true;
     clearTimeout(this.timer);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.watchdog);
     this.source?.close();
     this.firstDone?.reject(liveError('the live stream was closed', 'superseded'));
   }

@@ -108,7 +108,9 @@ class LiveJob {
 
 /**
  * Opens the stream of `source.url` and waits for its first full state: resolves to { live }.
- * `post` sends the page { live: { status | pending } }.
+ * `post` sends the page { live: { status | pending } }. A refused or failed start is tried again
+ * by the feed until it succeeds (each try's status posted); only a feed closed meanwhile
+ * (superseded) rejects.
  */
 export async function openLive(source, post, { Planner, infoOf, guard }) {
   const live = new LiveJob({ Planner, infoOf, guard });

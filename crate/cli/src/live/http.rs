@@ -34,6 +34,8 @@ pub struct Live {
     limits: Arc<Limits>,
     /// How many jobs `hubs` holds, readable without waiting for its lock (`/healthz`).
     followed: std::sync::atomic::AtomicUsize,
+    /// A stream's heartbeat interval (`--heartbeat`).
+    heartbeat: std::time::Duration,
 }
 
 /// An HTTP error with a message for the page.
@@ -76,13 +78,14 @@ pub fn param(uri: &Uri, name: &str) -> Option<String> {
 }
 
 impl Live {
-    pub fn new(conn: Conn, fixed: Option<String>) -> Live {
+    pub fn new(conn: Conn, fixed: Option<String>, heartbeat: std::time::Duration) -> Live {
         Live {
             conn,
             fixed,
             hubs: tokio::sync::Mutex::new(HashMap::new()),
             limits: Arc::new(Limits::default()),
             followed: Default::default(),
+            heartbeat,
         }
     }
 
@@ -219,6 +222,15 @@ fn headers(content_type: &'static str) -> [(header::HeaderName, &'static str); 2
     ]
 }
 
+/// The event stream's headers: never cached nor transformed (compressed, buffered) on the way,
+/// and `X-Accel-Buffering: no`, which nginx (and proxies that copy it) read as "pass each chunk
+/// on at once" whatever their `proxy_buffering`.
+const STREAM_HEADERS: [(&str, &str); 3] = [
+    ("content-type", "text/event-stream"),
+    ("cache-control", "no-cache, no-store, no-transform"),
+    ("x-accel-buffering", "no"),
+];
+
 /// `GET /api/live`: the event stream. Resumes from `?since=S-L` or the `Last-Event-ID` header.
 pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
     let job = match live.job_of(&uri) {
@@ -236,8 +248,8 @@ pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
                 .map(str::to_string)
         })
         .and_then(|s| s.parse::<Revisions>().ok());
-    match super::sse::body(hub, since, live.limits.clone()) {
-        Ok(body) => (headers("text/event-stream"), body).into_response(),
+    match super::sse::body(hub, since, live.limits.clone(), live.heartbeat) {
+        Ok(body) => (STREAM_HEADERS, body).into_response(),
         Err(busy) => Refusal::from(busy).into_response(),
     }
 }

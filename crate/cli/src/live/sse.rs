@@ -1,5 +1,8 @@
 //! One page's event stream: what it lacks first (the changes since its revisions, or the full
-//! state), then every batch as it comes; a full resync when it falls behind.
+//! state), then every batch as it comes; a full resync when it falls behind; and a `heartbeat`
+//! event whenever nothing else was sent for the heartbeat's interval (`serve --heartbeat`, 15 s),
+//! so that a proxy's read timeout (nginx: 60 s) never cuts an idle stream and the page can tell
+//! a silent connection from a quiet job.
 //!
 //! Nothing is copied per page: every chunk is a batch's, the ring's or the state's shared
 //! bytes. A full state is sent under a permit of [`Limits`] (held until it is written); a page
@@ -10,22 +13,39 @@ use super::limits::{self, Busy, Limits};
 use axum::body::{Body, Bytes};
 use spate_planner_core::Revisions;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{broadcast::error::RecvError, mpsc};
 
 /// How many chunks may wait for a slow page before the broadcast queue takes over (and,
 /// overflowing, turns into a resync).
 const PENDING: usize = 4;
 
+/// The heartbeat event: no id (a page resumes from the last change, not from a heartbeat), its
+/// data the interval, so that the page knows how long a silence may last.
+fn heartbeat(every: Duration) -> Bytes {
+    Bytes::from(format!(
+        "event: heartbeat\ndata: {{\"interval_ms\":{}}}\n\n",
+        every.as_millis()
+    ))
+}
+
 /// The response body of `GET /api/live`, or why it is refused (too many streams, or too many
-/// full states being sent). The stream holds its permits until the page goes away.
-pub fn body(hub: Arc<Hub>, since: Option<Revisions>, limits: Arc<Limits>) -> Result<Body, Busy> {
+/// full states being sent), with a heartbeat after each `every` without a chunk. The stream
+/// holds its permits until the page goes away.
+pub fn body(
+    hub: Arc<Hub>,
+    since: Option<Revisions>,
+    limits: Arc<Limits>,
+    every: Duration,
+) -> Result<Body, Busy> {
     let permits = limits.stream(&hub.streams, &hub.job)?;
     let rx = hub.subscribe();
     let (seq, first) = hub.initial(since, || limits.heavy())?;
     let (tx, out) = mpsc::channel::<Bytes>(PENDING);
     tokio::spawn(async move {
         let _permits = permits;
-        pump(&hub, &limits, rx, seq, first, tx).await
+        let beat = heartbeat(every);
+        pump(&hub, &limits, rx, seq, first, (tx, &beat, every)).await
     });
     Ok(Body::from_stream(futures_util::stream::unfold(
         out,
@@ -78,7 +98,7 @@ async fn pump(
     mut rx: tokio::sync::broadcast::Receiver<Arc<Batch>>,
     mut seq: u64,
     first: Vec<Bytes>,
-    tx: mpsc::Sender<Bytes>,
+    (tx, beat, every): (mpsc::Sender<Bytes>, &Bytes, Duration),
 ) {
     for c in first {
         if tx.send(c).await.is_err() {
@@ -89,6 +109,13 @@ async fn pump(
         let batch = tokio::select! {
             b = rx.recv() => b,
             _ = tx.closed() => return,
+            () = tokio::time::sleep(every) => {
+                // chunks still waiting for the page keep the connection busy: no heartbeat needed
+                if let Err(mpsc::error::TrySendError::Closed(_)) = tx.try_send(beat.clone()) {
+                    return;
+                }
+                continue;
+            }
         };
         let chunk = match step(batch, &mut seq) {
             Step::End => return,

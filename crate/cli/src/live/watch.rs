@@ -331,13 +331,12 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
     }
 }
 
-/// Prints `lines`; a closed standard output ends the process quietly (the reader has gone).
+/// Prints `lines` (a closed standard output ends the process quietly: `crate::stdout`).
 fn print_lines(lines: Vec<String>) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
     for l in lines {
-        if writeln!(out, "{l}").and_then(|()| out.flush()).is_err() {
-            std::process::exit(0);
+        if let Err(e) = crate::stdout::line(format_args!("{l}")) {
+            crate::term::fail("watch", &format!("cannot write: {e}"));
+            std::process::exit(1);
         }
     }
 }

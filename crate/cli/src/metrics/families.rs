@@ -1,6 +1,11 @@
 //! The metric families `/metrics` exposes: each name, type and help once (docs/metrics.md
 //! lists them, and a test holds the two together), and one scrape's samples written in the
 //! Prometheus text format (0.0.4) by `prometheus-client`, which escapes the label values.
+//!
+//! A label value comes from the store (a leader's owner is whatever the worker wrote): before it
+//! is written it is bounded to [`MAX_LABEL_BYTES`] and its control characters other than the
+//! newline (which the format escapes as `\n`) are written as `\u{XX}` (see [`label_value`]), so
+//! that a 1 MB owner is not a 1 MB scrape and a CR or NUL never reaches a scraper raw.
 
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeGaugeValue, GaugeValueEncoder};
@@ -58,6 +63,13 @@ pub const FAMILIES: &[(&str, Kind, &str)] = &[
     ("spate_planner_nats_connected", Gauge, "1 while the connection to NATS is up, 0 while reconnecting."),
     ("spate_planner_nats_disconnects", Counter, "Times the connection to NATS was lost (each followed by reconnecting)."),
     ("spate_planner_scrape_duration_seconds", Gauge, "How long gathering this scrape's figures took (planning the jobs whose state moved since the last scrape included)."),
+    ("spate_planner_build_info", Gauge, "Always 1: the server's version, as a label."),
+    // The process, under the names every Prometheus client library gives these (`process.rs`).
+    ("process_resident_memory_bytes", Gauge, "Resident memory size in bytes."),
+    ("process_cpu_seconds", Counter, "Total user and system CPU time spent in seconds."),
+    ("process_open_fds", Gauge, "Number of open file descriptors."),
+    ("process_max_fds", Gauge, "Maximum number of open file descriptors."),
+    ("process_start_time_seconds", Gauge, "Start time of the process since unix epoch in seconds."),
 ];
 
 /// A sample's value: counts and bytes exactly, the rest as floats.
@@ -109,6 +121,43 @@ impl EncodeGaugeValue for Value {
 /// A sample's labels: (name, value), the value as the store has it (escaped when written).
 pub type Labels = Vec<(&'static str, String)>;
 
+/// The longest label value written, in bytes (UTF-8); a longer one is cut, ending in `…`.
+pub const MAX_LABEL_BYTES: usize = 128;
+
+/// A control character other than the newline: C0, DEL, C1.
+fn control(c: char) -> bool {
+    c != '\n' && (c.is_ascii_control() || ('\u{80}'..='\u{9f}').contains(&c))
+}
+
+/// `v` as it is written: each control character but the newline as `\u{XX}`, then cut at a
+/// character boundary to at most [`MAX_LABEL_BYTES`] bytes, the cut marked with `…`.
+pub fn label_value(v: String) -> String {
+    let mut out = if v.chars().any(control) {
+        let mut o = String::with_capacity(v.len().min(MAX_LABEL_BYTES) + 8);
+        for c in v.chars() {
+            if o.len() > MAX_LABEL_BYTES {
+                break;
+            }
+            match c {
+                c if control(c) => o.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c => o.push(c),
+            }
+        }
+        o
+    } else {
+        v
+    };
+    if out.len() > MAX_LABEL_BYTES {
+        let mut end = MAX_LABEL_BYTES - '…'.len_utf8();
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+        out.push('…');
+    }
+    out
+}
+
 /// One scrape's samples, by family.
 #[derive(Debug)]
 pub struct Exposition {
@@ -127,7 +176,10 @@ impl Exposition {
     /// A sample of family `name` (as listed in [`FAMILIES`]; any other name is a bug).
     pub fn add(&mut self, name: &str, labels: Labels, value: impl Into<Value>) {
         match FAMILIES.iter().position(|(n, _, _)| *n == name) {
-            Some(i) => self.samples[i].push((labels, value.into())),
+            Some(i) => {
+                let labels = labels.into_iter().map(|(k, v)| (k, label_value(v))).collect();
+                self.samples[i].push((labels, value.into()))
+            }
             None => debug_assert!(false, "no metric family {name}"),
         }
     }
@@ -178,7 +230,11 @@ mod tests {
     fn names_follow_the_conventions() {
         let mut seen = std::collections::BTreeSet::new();
         for (name, kind, help) in FAMILIES {
-            assert!(name.starts_with("spate_planner_"), "{name}");
+            // the process's own under the names client libraries give them
+            assert!(
+                name.starts_with("spate_planner_") || name.starts_with("process_"),
+                "{name}"
+            );
             assert!(
                 name.bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
@@ -246,5 +302,54 @@ mod tests {
             !text.contains("# EOF"),
             "the Prometheus text format, not OpenMetrics: {text}"
         );
+    }
+
+    #[test]
+    fn label_values_are_bounded_and_controls_written_as_escapes() {
+        let mut x = Exposition::default();
+        let huge = format!("w\r\0x{}", "é".repeat(500_000));
+        x.add(
+            "spate_planner_job_info",
+            vec![
+                ("spate_job", "g".into()),
+                ("leader", huge),
+                ("rules", "0.1".into()),
+            ],
+            1u32,
+        );
+        let text = x.text();
+        assert!(
+            text.len() < 4096,
+            "a 1 MB owner gave a {} byte scrape",
+            text.len()
+        );
+        assert!(!text.contains('\r') && !text.contains('\0'), "{text:?}");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("spate_planner_job_info{"))
+            .unwrap();
+        let leader = line
+            .split("leader=\"")
+            .nth(1)
+            .unwrap()
+            .split("\",rules")
+            .next()
+            .unwrap();
+        // the value as Prometheus reads it back: `w\u{d}\u{0}xéé…é…`, 128 bytes at most
+        let read = leader.replace("\\\\", "\\");
+        assert!(read.starts_with("w\\u{d}\\u{0}xéé"), "{read}");
+        assert!(
+            read.ends_with('…') && read.len() <= MAX_LABEL_BYTES,
+            "{} bytes: {read}",
+            read.len()
+        );
+        assert_eq!(label_value("w-1".into()), "w-1");
+        assert_eq!(label_value("a\nb\u{9b}".into()), "a\nb\\u{9b}");
+        assert_eq!(
+            label_value("x".repeat(MAX_LABEL_BYTES)),
+            "x".repeat(MAX_LABEL_BYTES)
+        );
+        let over = label_value("x".repeat(MAX_LABEL_BYTES + 1));
+        assert_eq!(over, format!("{}…", "x".repeat(MAX_LABEL_BYTES - 3)));
     }
 }

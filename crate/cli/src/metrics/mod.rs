@@ -1,5 +1,6 @@
 //! `GET /metrics` (with `--server`): the followed jobs' plans and the server's own state, in the
-//! Prometheus text format, for a team's alerts and boards (docs/metrics.md).
+//! Prometheus text format, for a team's alerts and boards (docs/metrics.md); and the process's
+//! own (memory, CPU, open files: `process.rs`) and the build's version.
 //!
 //! Each job's figures are the decision core's ([`spate_planner_core::gauges`]: the plan
 //! document of `plan --json` for the state held), computed at most once per state: a scrape
@@ -12,6 +13,7 @@
 //! to NATS, nor reads from it.
 
 pub mod families;
+mod process;
 
 use crate::live::http::{Live, Refusal};
 use crate::live::hub::Hub;
@@ -331,4 +333,7 @@ fn add_server(x: &mut Exposition, live: &Live, took: Duration) {
         vec![],
         took.as_secs_f64(),
     );
+    let version = ("version", env!("CARGO_PKG_VERSION").to_string());
+    x.add("spate_planner_build_info", vec![version], 1u32);
+    process::add(x);
 }
