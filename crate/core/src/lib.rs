@@ -133,11 +133,12 @@ pub use diff::{
 /// section too).
 pub use review::markdown_text;
 pub use review::{
-    claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, exposure, find_splits, findings,
-    fleet_chart, fleet_info, gauges, incident_views, last_publish_ms, plan_csv, plan_document, plan_figures,
-    plan_view, review, sweep_csv, CrashSettings, DiffTable, Exposure, Figure, FigureValue, Finding,
-    FleetChart, Gauges, Image, IncidentInputs, IncidentLog, IncidentView, Level, LoadGauges, Palette,
-    PlanTable, PublishedGauges, RecoveryModel, Review, ReviewInputs, SeedRun, SplitStates, SLIDE_ROWS,
+    claim_race_per_mille, claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, exposure,
+    find_splits, findings, fleet_chart, fleet_info, gauges, incident_views, last_publish_ms, plan_csv,
+    plan_document, plan_figures, plan_view, review, sweep_csv, CrashSettings, DiffTable, Exposure, Figure,
+    FigureValue, Finding, FleetChart, Gauges, Image, IncidentInputs, IncidentLog, IncidentView, Level,
+    LoadGauges, Palette, PlanTable, PublishedGauges, RecoveryModel, Review, ReviewInputs, SeedRun,
+    SplitStates, SLIDE_ROWS,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{

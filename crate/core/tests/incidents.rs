@@ -338,15 +338,16 @@ fn incidents_are_listed_newest_first_and_a_renewal_opens_none() {
 #[test]
 fn the_predicted_recovery_counts_from_the_last_presence_write_and_the_verdict_places_the_real_one() {
     let mut f = Followed::new(fleet(Store::new()));
-    let run = |ms: Option<u64>, q: u64| SeedRun {
+    let run = |ms: Option<u64>, quarantined: u64, parked: u64| SeedRun {
         recovery_ms: ms,
-        quarantined: q,
+        quarantined,
+        parked,
     };
     f.model = Some(Runs(vec![
-        run(Some(52_000), 0),
-        run(Some(60_000), 0),
-        run(Some(55_000), 0),
-        run(None, 1),
+        run(Some(52_000), 0, 0),
+        run(Some(60_000), 0, 0),
+        run(Some(55_000), 0, 0),
+        run(None, 1, 2),
     ]));
     let v = f.apply(expire_w1).frame(31_000);
     // Last written at 0 (the lapse at 30 s less the TTL): whole again at 52, 55 or 60 s; the
@@ -355,7 +356,14 @@ fn the_predicted_recovery_counts_from_the_last_presence_write_and_the_verdict_pl
         v[0].recovery[0],
         "Whole again (simulated, 3 of 4 seeds): median 00:00:55 UTC, 00:00:52 UTC to 00:01:00 UTC (52 s to 60 s after it was last seen alive at 00:00:00 UTC)."
     );
-    assert_eq!(v[0].recovery[1], "1 of 4 seeds quarantine its splits (up to 1: the attempt limit or the claim race), and in 1 of 4 some never run again.");
+    assert_eq!(
+        v[0].recovery[1..],
+        [
+            "1 of 4 seeds park splits by the claim race (timing.md §6.7; up to 2 in a seed): they never run again.",
+            "1 of 4 seeds quarantine splits at the attempt limit (up to 1 in a seed).",
+            "In 1 of 4 seeds some split never runs again."
+        ]
+    );
     assert_eq!(
         (v[0].recovery_from_ms, v[0].recovery_to_ms),
         (Some(52_000), Some(60_000))
@@ -376,6 +384,7 @@ fn a_graceful_stop_and_a_join_are_not_simulated() {
     f.model = Some(Runs(vec![SeedRun {
         recovery_ms: Some(1),
         quarantined: 0,
+        parked: 0,
     }]));
     let presence = json!({"schema": 3, "nonce": "n-w-9", "max_in_flight": 1}).to_string();
     let v = f.apply(|r| put("lease", "worker.w-9", r, &presence)).frame(6_000);

@@ -93,12 +93,10 @@ impl Chance {
 
     /// The claim race's rate as measured on each release, per live peer and exposed claim:
     /// ≈ 0.05 on 0.1.0 (timing.md §6.7 A13: 6 of 35 claims on a 5-worker fleet) and ≈ 0.13 on
-    /// 0.3.0 (timing-0.3.md §6.7 B13: 10 of 27).
+    /// 0.3.0 (timing-0.3.md §6.7 B13: 10 of 27); the core's one figure, which the on-call card's
+    /// words use too.
     pub fn claim_race(rules: spate_planner_core::Rules) -> Chance {
-        match rules {
-            spate_planner_core::Rules::V0_1 => Chance(50_000_000),
-            spate_planner_core::Rules::V0_3 => Chance(130_000_000),
-        }
+        Chance(spate_planner_core::claim_race_per_mille(rules) * 1_000_000)
     }
 }
 

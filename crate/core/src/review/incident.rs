@@ -140,11 +140,13 @@ pub struct Incident {
 }
 
 /// One simulated run of a crash (a seed): from the crash until every split the crashed member
-/// held runs again (`None`: some never do), and how many of its splits were quarantined.
+/// held runs again (`None`: some never do), how many splits were quarantined at the attempt
+/// limit, and how many the claim race parked (`timing.md` §6.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SeedRun {
     pub recovery_ms: Option<u64>,
     pub quarantined: u64,
+    pub parked: u64,
 }
 
 /// What a crash's recovery is predicted by: the timing simulator (the core never names it; the

@@ -2,7 +2,7 @@
 //! `watch` prints, and their JSON (docs/live-protocol.md, "Incidents"). Every sentence and
 //! figure is made here; the page and the terminal only show them.
 
-use super::incident::{claim_race_per_mille, Incident, IncidentLog, Prediction, Tally};
+use super::incident::{claim_race_per_mille, Incident, IncidentLog, Prediction, SeedRun, Tally};
 use crate::live::FleetChangeKind;
 use crate::report::human_bytes;
 use crate::utc::{span_text, utc_clock, utc_text};
@@ -288,12 +288,26 @@ fn recovery(i: &Incident) -> Vec<String> {
         ));
     }
     let never = n - at.len();
-    let parked = runs.iter().filter(|r| r.quarantined > 0).count();
-    if never > 0 || parked > 0 {
-        let most = runs.iter().map(|r| r.quarantined).max().unwrap_or(0);
+    let seeds = |f: fn(&SeedRun) -> u64| {
+        (
+            runs.iter().filter(|r| f(r) > 0).count(),
+            runs.iter().map(f).max().unwrap_or(0),
+        )
+    };
+    let (parked, most_parked) = seeds(|r| r.parked);
+    if parked > 0 {
         out.push(format!(
-            "{parked} of {n} seeds quarantine its splits (up to {most}: the attempt limit or the claim race), and in {never} of {n} some never run again."
+            "{parked} of {n} seeds park splits by the claim race (timing.md §6.7; up to {most_parked} in a seed): they never run again."
         ));
+    }
+    let (quarantined, most) = seeds(|r| r.quarantined);
+    if quarantined > 0 {
+        out.push(format!(
+            "{quarantined} of {n} seeds quarantine splits at the attempt limit (up to {most} in a seed)."
+        ));
+    }
+    if never > 0 {
+        out.push(format!("In {never} of {n} seeds some split never runs again."));
     }
     out
 }

@@ -28,7 +28,9 @@ pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
 pub use fleet_chart::{fleet_chart, FleetChart, Palette, SLIDE_ROWS};
 pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, SplitStates};
-pub use incident::{CrashSettings, IncidentInputs, IncidentLog, RecoveryModel, SeedRun};
+pub use incident::{
+    claim_race_per_mille, CrashSettings, IncidentInputs, IncidentLog, RecoveryModel, SeedRun,
+};
 pub use incident_text::{incident_views, IncidentView};
 pub use markdown::{review, Image, Review, ReviewInputs};
 pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};
