@@ -83,6 +83,7 @@ impl RecoveryModel for CrashPrediction {
                 Ok(SeedRun {
                     recovery_ms: f.recovery_ms,
                     quarantined: f.splits_quarantined,
+                    parked: f.splits_parked_by_race,
                 })
             })
             .collect()
