@@ -103,6 +103,11 @@ export async function jobWriter(nats, job) {
       await buckets[bucket].delete(key);
       return lastSeq(bucket);
     },
+    /** A purge marker: how NATS reports a `max_age` expiry on a bucket with limit markers (a crash). */
+    async purge(bucket, key) {
+      await buckets[bucket].purge(key);
+      return lastSeq(bucket);
+    },
     /** The values held now ({ key: text }) of keys starting with `prefix`. */
     async values(bucket, prefix) {
       const out = {};

@@ -66,6 +66,17 @@ typed('sweep_verdict', 'SweepVerdict', wasm.Planner.sweepVerdict(steps, 1.2, 0))
 typed('sweep_today', 'SweepToday', demo.sweepToday(scenarios.whatif, 'default_cap', 0));
 typed('sweep_today_none', 'SweepToday', demo.sweepToday(scenarios.whatif, 'member_cap', 0));
 typed('freshness', 'Freshness', demo.freshness(1767225600000));
+// a live job whose busiest member's presence lapses: a crash incident (window, receivers, risk,
+// the simulator's prediction), and a join
+{
+  const text = await snapshotText(['--splits', '60', '--members', '4', '--job', 'live']);
+  const live = wasm.Planner.fromLive(text, 1767225600000);
+  const presence = JSON.parse(text).lease.entries.find((e) => e.key.startsWith('worker.'));
+  live.applyChange(JSON.stringify({ bucket: 'lease', op: 'expire', key: presence.key, revision: presence.revision }));
+  typed('live_frame', 'LiveFrame', live.nextFrame(1767225601000));
+  typed('incidents', 'IncidentView[]', live.incidents('', undefined, 1767225602000));
+  typed('incidents_set', 'IncidentView[]', live.incidents('', 3, 1767225700000));
+}
 // a fleet with no plan record: the leader publishes nothing
 const noPlan = wasm.Planner.fromText(await snapshotText(['--splits', '40', '--members', '3', '--job', 'noplan'],
   (d) => ({ ...d, state: { ...d.state, entries: d.state.entries.filter((e) => e.key !== 'plan') } })));

@@ -192,6 +192,17 @@ fn bucket_line(out: &mut String, b: &Bucket) {
 }
 
 impl Snapshot {
+    /// The store's time of its newest entry in either bucket (ms since the Unix epoch): when the
+    /// job last changed, as far as the snapshot shows (`None`: no entry).
+    pub fn last_written_ms(&self) -> Option<i64> {
+        self.state
+            .entries
+            .iter()
+            .chain(&self.lease.entries)
+            .map(|e| e.created_ms)
+            .max()
+    }
+
     /// The snapshot as file text: a readable JSON document, one entry per line.
     pub fn to_json(&self) -> String {
         let mut out =

@@ -427,3 +427,16 @@ fn without_an_assignment_record_the_window_ends_when_a_withheld_split_is_publish
         v[0].leader
     );
 }
+
+#[test]
+fn the_jobs_last_change_is_the_stores_time_of_its_newest_write_not_the_readers() {
+    let mut f = Followed::new(fleet(Store::new()));
+    // The fixture's entries were written at 0; the changes below at 5 ms (the store's clock),
+    // whatever the reader's clock says when it applies them.
+    assert_eq!(f.job.last_written_ms(), Some(0));
+    f.apply(|r| gone("lease", "delete", "worker.w-3", r));
+    assert_eq!(f.job.last_written_ms(), Some(5));
+    // An expiry is no write: the time stays the newest write's.
+    f.apply(expire_w1);
+    assert_eq!(f.job.last_written_ms(), Some(5));
+}

@@ -6,7 +6,7 @@
 
 use super::options::Options;
 use super::run::simulate;
-use super::script::{Op, Script, ScriptEvent};
+use super::script::{Op, Script, ScriptEvent, MAX_UNTIL_MS};
 use super::start::{Start, StartFrom};
 use spate_planner_core::{CrashSettings, Fleet, Member, RecoveryModel, RulesChoice, SeedRun};
 
@@ -70,6 +70,17 @@ impl RecoveryModel for CrashPrediction {
             ..Script::default()
         };
         script.config.rebalance_delay_ms = settings.rebalance_delay_ms;
+        // Spate refuses a replan interval below the lease (timing.md §1): a job whose lease is
+        // longer than the default replan interval runs with the interval at the lease.
+        let lease = script.config.lease_ms(fleet.lease_ttl_ms);
+        script.config.replan_interval_ms = script.config.replan_interval_ms.max(lease);
+        // Long enough for the slowest recovery the rules allow (the lease lapses, the window,
+        // the leader's reconcile tick, the claims), with room to spare.
+        let slowest = lease
+            .saturating_mul(2)
+            .saturating_add(settings.rebalance_delay_ms)
+            .saturating_add(120_000);
+        script.until_ms = script.until_ms.max(slowest).min(MAX_UNTIL_MS);
         script.config.max_attempts = settings.max_attempts;
         (1..=u64::from(self.seeds))
             .map(|seed| {

@@ -20,13 +20,17 @@ const C: i64 = 30_000;
 /// A small demo job (its lease bucket's TTL made L), and the member holding most splits with its
 /// presence entry's revision.
 fn job() -> (Snapshot, String, u64) {
+    job_with_lease(L)
+}
+
+fn job_with_lease(lease_ms: i64) -> (Snapshot, String, u64) {
     let p = DemoParams {
         splits: 48,
         members: 4,
         ..DemoParams::default()
     };
     let mut snap = demo_snapshot(&p).unwrap();
-    snap.lease.max_age_ms = L as u64;
+    snap.lease.max_age_ms = lease_ms as u64;
     let fleet = spate_planner_core::Fleet::from_snapshot(&snap).unwrap();
     let held = |m: &str| {
         fleet
@@ -90,6 +94,37 @@ fn a_crashs_recovery_lies_within_the_bounds_of_the_window_and_the_lease() {
     );
     assert!(
         v.recovery[0].starts_with("Whole again (simulated, 4 of 4 seeds): median "),
+        "{:?}",
+        v.recovery
+    );
+}
+
+/// Spate refuses a replan interval below the lease; a job whose lease (10 min here) is longer
+/// than the default replan interval (1 min) is simulated with the interval at the lease, not
+/// refused.
+#[test]
+fn a_job_whose_lease_is_longer_than_the_replan_interval_is_predicted_too() {
+    let (snap, member, rev) = job_with_lease(600_000);
+    let mut live = LiveJob::from_snapshot(&snap).unwrap();
+    live.frame(snap.taken_at_ms).unwrap();
+    let expire = format!(r#"{{"bucket":"lease","op":"expire","key":"worker.{member}","revision":{rev}}}"#);
+    live.apply(&expire).unwrap();
+    let f = live.frame(snap.taken_at_ms + 600_000).unwrap();
+    let model = CrashPrediction { seeds: 2 };
+    let sc = Scenario::default();
+    let mut log = IncidentLog::new();
+    log.observe(
+        &f.changes,
+        &f.fleet,
+        &IncidentInputs {
+            scenario: &sc,
+            max_attempts: None,
+            recovery: Some(&model),
+        },
+    );
+    let v = incident_views(&log, snap.taken_at_ms + 600_000).remove(0);
+    assert!(
+        v.recovery[0].starts_with("Whole again (simulated, 2 of 2 seeds)"),
         "{:?}",
         v.recovery
     );

@@ -85,6 +85,8 @@ pub struct Planner {
     /// For a live job: its incidents, and the fleet changes of frames not yet observed.
     incidents: IncidentLog,
     unobserved: Vec<FleetChange>,
+    /// The store's time of the newest write the fleet shows (`None`: unknown).
+    last_written_ms: Option<i64>,
 }
 
 impl Planner {
@@ -104,6 +106,7 @@ impl Planner {
             live: None,
             incidents: IncidentLog::new(),
             unobserved: Vec::new(),
+            last_written_ms: None,
         }
     }
 
@@ -152,9 +155,11 @@ impl Planner {
         if let Some(now) = now_ms {
             snap.taken_at_ms = now as i64;
         }
-        Fleet::from_snapshot(&snap)
+        let mut p = Fleet::from_snapshot(&snap)
             .map(Planner::new)
-            .map_err(|e| snapshot_error(&e))
+            .map_err(|e| snapshot_error(&e))?;
+        p.last_written_ms = snap.last_written_ms();
+        Ok(p)
     }
 
     /// The built-in demo fleet (`spate-planner demo`): at most 1,000,000 splits and 100,000 members.
@@ -217,6 +222,7 @@ impl Planner {
         let frame = job.frame(now_ms as i64).map_err(|e| snapshot_error(&e))?;
         self.fleet = frame.fleet;
         self.unobserved.extend(frame.changes);
+        self.last_written_ms = job.last_written_ms();
         to_js(&FrameView {
             rows: &frame.events,
             revisions: job.shown_revisions().to_string(),
@@ -267,6 +273,13 @@ impl Planner {
         let changes = std::mem::take(&mut self.unobserved);
         self.incidents.observe(&changes, &self.fleet, &inputs);
         to_js(&incident_views(&self.incidents, now_ms as i64))
+    }
+
+    /// The store's time of the newest write the fleet shown holds (ms since the Unix epoch;
+    /// `undefined`: unknown): when the job last changed by the store's clock.
+    #[wasm_bindgen(js_name = lastWritten)]
+    pub fn last_written(&self) -> Option<f64> {
+        self.last_written_ms.map(|ms| ms as f64)
     }
 
     /// The live job's position: `"S-L"`, the highest revision applied in each bucket.

@@ -7,6 +7,7 @@
 import { el, attrs, button } from '../../common/page/dom.js';
 import { liveStatus, clock, instant } from '../shared/state.js';
 import { errorReporter } from '../../common/page/focus-chip.js';
+import { utc } from '../../common/shared/format.js';
 
 const WORDS = {
   replay: 'Replay',
@@ -28,7 +29,8 @@ function ageText(ms) {
 export function liveDetail(live) {
   const status = liveStatus(live);
   const at = live.revisions ? `revisions ${live.revisions}` : 'no state yet';
-  const last = live.lastChangeMs ? `; last change ${clock(live.lastChangeMs)} UTC` : '';
+  // the store's time of its newest write, not when this page heard of it
+  const last = live.lastWrittenMs ? `; last change ${utc(String(live.lastWrittenMs))} (the store's time)` : '';
   switch (status) {
     case 'replay': return `moment ${live.moment + 1} of ${live.replay.moments}, ${instant(live.at)}, ${at} (line ${live.line})`;
     case 'paused': return `${at}; ${live.waiting ? `${live.waiting} change${live.waiting === 1 ? '' : 's'} waiting` : 'no change waiting'} (the view is frozen)`;

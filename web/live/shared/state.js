@@ -127,6 +127,8 @@ export function withFrame(live, frame, view, now) {
     nextId: id + 1,
     revisions: frame.revisions,
     lastChangeMs: Number(fresh.last_change_ms),
+    /** The store's time of the newest write shown (null: unknown). */
+    lastWrittenMs: frame.lastWrittenMs ?? null,
     ttlMs: Number(fresh.lease_ttl_ms),
     staleAfterMs: fresh.stale_after_ms === null ? null : Number(fresh.stale_after_ms),
     stale: false,

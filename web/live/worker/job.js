@@ -136,7 +136,7 @@ export function liveFrame(live, planner, now) {
     live.fresh = false;
     const f = { revisions: live.shown, rows: [], applyMs: 0 };
     const batch = { received: 0, lastChangeMs: live.feed.lastChangeMs };
-    return { planner, info: live.info, first: true, describe: describe(f, batch, live.guard(() => planner.freshness(batch.lastChangeMs))) };
+    return { planner, info: live.info, first: true, describe: describe(f, batch, live.guard(() => planner.freshness(batch.lastChangeMs)), planner.lastWritten()) };
   }
   const broken = live.broken;
   live.broken = null;
@@ -158,11 +158,14 @@ export function liveFrame(live, planner, now) {
   }
   f.applyMs = performance.now() - t0;
   live.currentShown = true;
-  return { planner: p, info: live.guard(() => live.infoOf(p)), first: false, describe: describe(f, batch, live.guard(() => p.freshness(batch.lastChangeMs))) };
+  return { planner: p, info: live.guard(() => live.infoOf(p)), first: false, describe: describe(f, batch, live.guard(() => p.freshness(batch.lastChangeMs)), p.lastWritten()) };
 }
 
-/** `freshness`: the core's staleness rule at the frame's last change (from when it is stale). */
-function describe(f, batch, freshness) {
+/**
+ * `freshness`: the core's staleness rule at the frame's last change (from when it is stale);
+ * `written`: the store's time of the newest write the fleet shows (what "last change" says).
+ */
+function describe(f, batch, freshness, written) {
   return (result) => ({
     revisions: f.revisions,
     rows: f.rows,
@@ -170,6 +173,7 @@ function describe(f, batch, freshness) {
     received: batch.received,
     applyMs: f.applyMs,
     lastChangeMs: batch.lastChangeMs,
+    lastWrittenMs: written ?? null,
     freshness,
     refused: errorFields(f.refused),
     resync: errorFields(f.resync),

@@ -50,6 +50,8 @@ pub struct LiveJob {
     resync: Option<Revisions>,
     /// Membership and leadership changes since the last frame.
     fleet_changes: Vec<FleetChange>,
+    /// The store's time of the newest write applied (an entry's or a marker's creation time).
+    last_written_ms: Option<i64>,
 }
 
 impl LiveJob {
@@ -61,6 +63,7 @@ impl LiveJob {
     /// [`LiveJob::from_snapshot`] of a snapshot it keeps (its entries are moved, not copied).
     pub fn from_parsed(snap: Snapshot) -> Result<LiveJob, SnapshotError> {
         let records = Records::from_snapshot(&snap)?;
+        let last_written_ms = snap.last_written_ms();
         let (state, source) = JobState::of_snapshot(snap)?;
         Ok(LiveJob {
             shown_at: state.revisions(),
@@ -74,12 +77,19 @@ impl LiveJob {
             shown: None,
             resync: None,
             fleet_changes: Vec::new(),
+            last_written_ms,
         })
     }
 
     /// The highest revision applied in each bucket: the stream's `S-L`.
     pub fn revisions(&self) -> Revisions {
         self.state.revisions()
+    }
+
+    /// The store's time of the newest write applied (ms since the Unix epoch): when the job last
+    /// changed by the store's clock, not the reader's (`None`: nothing written yet).
+    pub fn last_written_ms(&self) -> Option<i64> {
+        self.last_written_ms
     }
 
     /// Where the last frame stood.
@@ -104,6 +114,12 @@ impl LiveJob {
             .flatten();
         self.state.apply(c).map_err(|r| r.error())?;
         let max_age_ms = self.state.bucket(c.side).max_age_ms;
+        let written = match &c.op {
+            LiveOp::Put(e) => Some(e.created_ms),
+            LiveOp::Delete { created_ms, .. } => Some(*created_ms),
+            LiveOp::Expire { .. } => None,
+        };
+        self.last_written_ms = self.last_written_ms.max(written);
         // A marker or expiry of an entry the state no longer holds as it was changes nothing.
         let removed = matches!(c.op, LiveOp::Put(_)) || self.state.bucket(c.side).get(c.key()).is_none();
         if removed {

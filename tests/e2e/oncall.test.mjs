@@ -1,0 +1,190 @@
+// The on-call card (issue 30) against a real nats-server and the real `serve --server`, in
+// Chromium: a worker of a running job crashes (its presence purged, as NATS reports a lapsed
+// presence on a bucket with limit markers); the card, first on the page, names it with the
+// store's time (date and zone), counts the rebalance window down from that time (timing.md §5.3:
+// T + 20 s at the earliest, T + 50 s at the latest on 0.1), lists the receivers that
+// `spate-planner plan --release-departed` gives of the same state, shows the simulator's
+// predicted recovery, and then, once the leader's publish and the receivers' claims are written,
+// the verdict. At 390, 768 and 1400 px, light and dark: the card and the chart's first row in the
+// first screen, nothing wider than the screen, axe-core clean.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startServer, launch, watchedPage, ready, cli, axeViolations, outputDir } from './browser.mjs';
+import { startNats, writeDemoJob, jobWriter } from './live-fixture.mjs';
+
+const JOB = 'oncall';
+const PATIENCE = 120000;
+let chrome;
+let nats;
+let writer;
+let server;
+
+before(async () => {
+  nats = await startNats();
+  await writeDemoJob(nats, JOB, { splits: 60, members: 4 });
+  writer = await jobWriter(nats, JOB);
+  server = await startServer(['--server', nats.url]);
+  chrome = await launch();
+  await mkdir(outputDir, { recursive: true });
+});
+after(async () => {
+  await chrome?.close();
+  server?.stop();
+  await writer?.close();
+  await nats?.stop();
+});
+
+/** The card's parts as the page shows them. */
+function card(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('spate-planner').shadowRoot;
+    const c = root.querySelector('.incidents:not([hidden]) .incident');
+    if (!c) return null;
+    const texts = (sel) => [...c.querySelectorAll(`${sel} li`)].map((li) => li.textContent);
+    return {
+      kind: c.dataset.kind,
+      phase: c.dataset.phase,
+      title: c.querySelector('.incident-what').textContent,
+      ago: c.querySelector('.incident-ago').textContent,
+      leader: c.querySelector('.incident-leader').textContent,
+      receivers: texts('.incident-receivers'),
+      recovery: texts('.incident-recovery'),
+      risk: texts('.incident-risk'),
+      verdict: texts('.incident-verdict'),
+    };
+  });
+}
+
+async function until(page, fn, what) {
+  const end = Date.now() + PATIENCE;
+  for (;;) {
+    const c = await card(page);
+    if (c && fn(c)) return c;
+    if (Date.now() > end) throw new Error(`${what}: not within ${PATIENCE} ms; the card: ${JSON.stringify(c)}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/** `hh:mm:ss UTC` of `at` (a `YYYY-MM-DD hh:mm:ss UTC` text) plus `secs`. */
+function plus(at, secs) {
+  const d = new Date(`${at.replace(' UTC', 'Z').replace(' ', 'T')}`);
+  return `${new Date(d.getTime() + secs * 1000).toISOString().slice(11, 19)} UTC`;
+}
+
+/** The live member whose records name it owner of the most runnable splits, and those splits (of an export now). */
+async function heaviest() {
+  const file = join(nats.dir, 'oncall-before.json');
+  const ex = await cli(['snapshot', '--server', nats.url, '--job', JOB, '-o', file]);
+  assert.equal(ex.status, 0, ex.stderr);
+  const snap = JSON.parse(await readFile(file, 'utf8'));
+  const value = (e) => (typeof e.value === 'string' ? JSON.parse(e.value) : e.value);
+  const members = snap.lease.entries.filter((e) => e.key.startsWith('worker.')).map((e) => e.key.slice('worker.'.length));
+  const owned = {};
+  for (const e of snap.state.entries.filter((x) => x.key.startsWith('split.'))) {
+    const v = value(e);
+    if (v.status === 'runnable' && members.includes(v.owner)) (owned[v.owner] ||= []).push(v.id);
+  }
+  return Object.entries(owned).sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))[0];
+}
+
+/** The crashed member of the first test, and its presence value (each layout test crashes it again). */
+let crashed = null;
+
+/** Receivers by `plan --release-departed member` of an export now: { member: count }. */
+async function receiversByCli(member, splits) {
+  const file = join(nats.dir, 'oncall-export.json');
+  const ex = await cli(['snapshot', '--server', nats.url, '--job', JOB, '-o', file]);
+  assert.equal(ex.status, 0, ex.stderr);
+  const plan = await cli(['plan', file, '--release-departed', member, '--json']);
+  assert.equal(plan.status, 0, plan.stderr);
+  const { assignment } = JSON.parse(plan.stdout);
+  const out = {};
+  for (const [m, ids] of Object.entries(assignment)) {
+    const n = ids.filter((id) => splits.includes(id)).length;
+    if (n) out[m] = n;
+  }
+  return out;
+}
+
+test('a worker crashes: the card names it with the store\'s time, counts the window down, lists the CLI\'s receivers, predicts recovery, then gives the verdict', async () => {
+  const { page, problems } = await watchedPage(chrome.browser, { width: 1400, height: 1000 });
+  await page.goto(`${server.url}?job=${JOB}`);
+  await ready(page, 0, PATIENCE);
+  const [member, splits] = await heaviest();
+  crashed = { member, presence: (await writer.values('lease', `worker.${member}`))[`worker.${member}`] };
+  await writer.purge('lease', `worker.${member}`);
+  const c = await until(page, (x) => x.kind === 'crashed', 'the crash\'s card');
+  assert.equal(c.title, `${member} crashed`);
+  const at = c.ago.match(/(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)/)[1];
+  assert.match(c.ago, / \((now|\d+ s ago)\)$/);
+  assert.equal(c.phase, 'withheld');
+  assert.ok(c.leader.includes(`until ${plus(at, 20)} at the earliest`), c.leader);
+  assert.ok(c.leader.includes(`and ${plus(at, 50)} at the latest`), c.leader);
+  assert.ok(c.leader.includes(`withholds its ${splits.length} split`), `${splits.length} splits of ${member}: ${c.leader}`);
+  // the countdown moves with the clock (the card is asked for again every second)
+  const left = (x) => Number(x.leader.match(/at the earliest \(in (\d+) s\)/)?.[1]);
+  const later = await until(page, (x) => left(x) <= left(c) - 2, 'the countdown to move');
+  assert.ok(left(later) < left(c), `${c.leader} then ${later.leader}`);
+  // the receivers are the CLI's plan with the window ended
+  const want = await receiversByCli(member, splits);
+  const shown = Object.fromEntries(c.receivers.map((t) => t.match(/^(\S+) takes (\d+) split/)).map((m) => [m[1], Number(m[2])]));
+  assert.deepEqual(shown, want);
+  await until(page, (x) => x.recovery.length > 0, 'the predicted recovery');
+  const pred = await card(page);
+  assert.match(pred.recovery[0], /^Whole again \(simulated, \d of 8 seeds\): median \d\d:\d\d:\d\d UTC/);
+
+  // the leader's publish as predicted, and each receiver's claims
+  const byMember = {};
+  const plan = JSON.parse((await cli(['plan', join(nats.dir, 'oncall-export.json'), '--release-departed', member, '--json'])).stdout).assignment;
+  for (const [m, ids] of Object.entries(plan)) byMember[m] = ids;
+  await writer.delete('state', `assign.${member}`);
+  for (const [m, ids] of Object.entries(byMember)) {
+    await writer.put('state', `assign.${m}`, JSON.stringify({ generation: 4, schema: 3, splits: ids }));
+  }
+  const released = await until(page, (x) => x.phase === 'released' || x.phase === 'settled', 'the publish to be seen');
+  const total = splits.length;
+  assert.ok(released.verdict.includes(`Published as predicted: ${total} of ${total}.`), JSON.stringify(released.verdict));
+  for (const id of splits) {
+    const to = Object.entries(byMember).find(([, ids]) => ids.includes(id))[0];
+    await writer.put('lease', `split.${id}`, JSON.stringify({ schema: 3, owner: to, nonce: `n-${to}`, epoch: 9 }));
+  }
+  const settled = await until(page, (x) => x.phase === 'settled', 'every split to run again');
+  assert.ok(settled.verdict.includes(`Claimed by the predicted member: ${total} of ${total}; by another: 0; not yet: 0.`), JSON.stringify(settled.verdict));
+  assert.ok(settled.verdict.some((v) => /^Running again \(or done\) by \d\d:\d\d:\d\d UTC/.test(v)), JSON.stringify(settled.verdict));
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+for (const [width, height] of [[390, 844], [768, 1024], [1400, 900]]) {
+  for (const theme of ['light', 'dark']) {
+    test(`the card first at ${width} px, ${theme}: it and the chart's first row in the first screen, nothing wider than the screen`, async () => {
+      const { page, problems } = await watchedPage(chrome.browser, { width, height, theme, touch: width < 500 });
+      await page.goto(`${server.url}?job=${JOB}`);
+      await ready(page, 0, PATIENCE);
+      // the member of the first test comes back, then crashes again: the newest card is a crash's
+      await writer.put('lease', `worker.${crashed.member}`, crashed.presence);
+      await until(page, (x) => x.kind === 'joined', 'its return');
+      await writer.purge('lease', `worker.${crashed.member}`);
+      await until(page, (x) => x.kind === 'crashed' && x.recovery.length > 0, 'its crash, with the predicted recovery');
+      const where = await page.evaluate(() => {
+        const root = document.querySelector('spate-planner').shadowRoot;
+        const box = (sel) => root.querySelector(sel)?.getBoundingClientRect();
+        const cardBox = box('.incidents');
+        const row = box('.chart .row, .chart [data-member]');
+        const header = box('header, .header');
+        return { card: cardBox && { top: cardBox.top, bottom: cardBox.bottom }, row: row && { top: row.top, bottom: row.bottom },
+          header: header && { top: header.top }, scroll: document.scrollingElement.scrollWidth };
+      });
+      assert.ok(where.card.top < 20, `the card is first: ${JSON.stringify(where)}`);
+      assert.ok(where.row && where.row.bottom <= height, `the chart's first row in the first screen: ${JSON.stringify(where)}`);
+      assert.ok(where.scroll <= width, `the page is ${where.scroll} px wide at ${width} px`);
+      await page.screenshot({ path: join(outputDir, `oncall-${width}-${theme}.png`) });
+      assert.deepEqual(await axeViolations(page), []);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+}
