@@ -440,3 +440,21 @@ fn the_jobs_last_change_is_the_stores_time_of_its_newest_write_not_the_readers()
     f.apply(expire_w1);
     assert_eq!(f.job.last_written_ms(), Some(5));
 }
+
+#[test]
+fn a_crash_that_takes_no_split_in_any_seed_has_nothing_to_recover() {
+    let mut f = Followed::new(fleet(Store::new()));
+    f.model = Some(Runs(vec![
+        SeedRun {
+            recovery_ms: Some(0),
+            quarantined: 0,
+            parked: 0
+        };
+        3
+    ]));
+    let v = f.apply(expire_w1).frame(31_000);
+    assert_eq!(
+        v[0].recovery,
+        ["Nothing to recover (simulated, 3 seeds): every split it owned already runs on another member."]
+    );
+}

@@ -275,7 +275,12 @@ fn recovery(i: &Incident) -> Vec<String> {
     let n = runs.len();
     let at = recovered_at(p);
     let mut out = Vec::new();
-    if let (Some(first), Some(last)) = (at.first(), at.last()) {
+    if !runs.is_empty() && runs.iter().all(|r| r.recovery_ms == Some(0)) {
+        // The crash took no split in any seed: its splits already run elsewhere.
+        out.push(format!(
+            "Nothing to recover (simulated, {n} seeds): every split it owned already runs on another member."
+        ));
+    } else if let (Some(first), Some(last)) = (at.first(), at.last()) {
         out.push(format!(
             "Whole again (simulated, {} of {n} seeds): median {}, {} to {} ({} to {} after it was last seen alive at {}).",
             at.len(),
