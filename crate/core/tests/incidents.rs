@@ -458,3 +458,105 @@ fn a_crash_that_takes_no_split_in_any_seed_has_nothing_to_recover() {
         ["Nothing to recover (simulated, 3 seeds): every split it owned already runs on another member."]
     );
 }
+
+#[test]
+fn a_member_back_within_the_window_cancels_it_and_keeps_its_splits() {
+    // timing.md §5.3: a return within the window cancels it; the sticky pass hands the splits
+    // back to the returner.
+    let mut f = Followed::new(fleet(Store::new()));
+    f.apply(expire_w1).frame(31_000);
+    let back = json!({"schema": 3, "nonce": "n-w-1b", "max_in_flight": 2}).to_string();
+    let v = f.apply(|r| put("lease", "worker.w-1", r, &back)).frame(40_000);
+    let crash = v
+        .iter()
+        .find(|i| i.title == "w-1 crashed")
+        .expect("the crash is still listed");
+    assert_eq!(serde_json::to_value(crash.phase).unwrap(), "returned");
+    assert!(
+        crash
+            .leader
+            .starts_with("It came back at 00:00:40 UTC: the window is cancelled and its 2 splits"),
+        "{}",
+        crash.leader
+    );
+    // nothing is awaited any more: past the window's latest end it is not "overdue"
+    let later = incident_views(&f.log, 200_000);
+    let crash = later.iter().find(|i| i.title == "w-1 crashed").unwrap();
+    assert!(
+        !crash.leader.contains("is the leader running"),
+        "{}",
+        crash.leader
+    );
+}
+
+#[test]
+fn a_crash_awaited_is_shown_before_a_later_leader_change() {
+    // The leader's own crash: its presence lapses and a new leader's key follows within
+    // milliseconds (timing.md §4); the card shows the crash, whose splits are withheld.
+    let mut f = Followed::new(fleet(Store::new()));
+    let lead = json!({"schema": 3, "owner": "w-3", "nonce": "l3", "generation": 2}).to_string();
+    let v = f
+        .apply(expire_w1)
+        .apply(|r| put("lease", "leader", r, &lead))
+        .frame(31_000);
+    let titles: Vec<_> = v.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(titles, ["w-1 crashed", "w-3 leads"]);
+}
+
+#[test]
+fn with_no_rebalance_delay_nothing_is_withheld() {
+    let mut f = Followed::new(fleet(Store::new()));
+    f.apply(expire_w1);
+    let fr = f.job.frame(31_000).unwrap();
+    let sc = Scenario {
+        rebalance_delay_ms: Some(0),
+        ..Scenario::default()
+    };
+    f.log.observe(
+        &fr.changes,
+        &fr.fleet,
+        &IncidentInputs {
+            scenario: &sc,
+            max_attempts: None,
+            recovery: None,
+        },
+    );
+    let v = incident_views(&f.log, 31_000);
+    assert_eq!(
+        (v[0].window_ends_ms, v[0].window_ends_by_ms),
+        (Some(30_000), Some(30_000))
+    );
+    assert!(
+        v[0].leader
+            .starts_with("With no rebalance delay the leader withholds nothing"),
+        "{}",
+        v[0].leader
+    );
+}
+
+#[test]
+fn the_attempt_limit_comes_from_the_scenario_when_not_given() {
+    let store = fleet(Store::new()).split("e", 10, Some("w-1"), 1, 2);
+    let mut f = Followed::new(store);
+    f.apply(expire_w1);
+    let fr = f.job.frame(31_000).unwrap();
+    let sc = Scenario {
+        max_attempts: Some(3),
+        ..Scenario::default()
+    };
+    f.log.observe(
+        &fr.changes,
+        &fr.fleet,
+        &IncidentInputs {
+            scenario: &sc,
+            max_attempts: None,
+            recovery: None,
+        },
+    );
+    let v = incident_views(&f.log, 31_000);
+    assert!(
+        v[0].risk[0].starts_with("1 split (10 B) at attempts 2 of 3"),
+        "{:?}",
+        v[0].risk
+    );
+}

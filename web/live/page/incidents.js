@@ -42,6 +42,8 @@ function createCard() {
   return {
     node,
     update(i) {
+      // another incident in the card: its details start closed
+      if (node.dataset.id !== String(i.id)) more.open = false;
       node.dataset.phase = i.phase;
       node.dataset.kind = i.kind;
       node.dataset.id = i.id;
@@ -69,8 +71,9 @@ export function createIncidents() {
   return {
     node,
     update(state, prev) {
-      if (!changed(prev, state, 'incidents')) return;
-      const list = state.live ? state.incidents || [] : [];
+      if (!changed(prev, state, 'incidents', 'live')) return;
+      // a replayed recording or a list of jobs has no incidents of its own (yet): none shown
+      const list = state.live && !state.live.replay ? state.incidents || [] : [];
       node.hidden = list.length === 0;
       if (!list.length) return;
       card.update(list[0]);

@@ -67,7 +67,8 @@ export class LiveSession {
   async start() {
     const label = `live job ${this.job}`;
     const generation = ++this.c.loadSeq;
-    this.commit({ live: initialLive(this.job, this.url), loading: { label, fraction: 0.5, text: `connecting to ${label}…` } });
+    // the incidents of a job followed before are not this job's
+    this.commit({ live: initialLive(this.job, this.url), incidents: null, loading: { label, fraction: 0.5, text: `connecting to ${label}…` } });
     try {
       await this.c.client.load({ kind: 'live', url: streamUrl(this.url, this.job) }, generation, () => {});
       if (generation !== this.c.loadSeq || this.closed) return false;

@@ -235,7 +235,7 @@ export class Controller extends EventTarget {
   stopLive() {
     if (!this.live) return;
     this.closeLive();
-    this.store.update({ live: null });
+    this.store.update({ live: null, incidents: null });
   }
 
   /** The session followed or replayed ends (the store's `live` is the caller's to replace). */

@@ -49,6 +49,10 @@ pub struct Args {
     /// risk by it). Default: Spate's, 4.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_attempts: Option<u32>,
+    /// The leader's rebalance delay in ms, which the store does not record (incidents count
+    /// the window by it). Default: Spate's, 20000.
+    #[arg(long)]
+    rebalance_delay_ms: Option<u64>,
     /// Decide by this release's rules: 0.1 (also 0.2) or 0.3. Default: the release the store
     /// names (a plan record with an elector: 0.3; else 0.1).
     #[arg(long, value_name = "VERSION")]
@@ -93,6 +97,7 @@ struct Style {
     json: bool,
     rules: Option<Rules>,
     max_attempts: Option<u32>,
+    rebalance_delay_ms: Option<u64>,
 }
 
 impl Kept {
@@ -149,6 +154,7 @@ impl Kept {
         if let Ok(f) = frame {
             let scenario = Scenario {
                 rules: style.rules,
+                rebalance_delay_ms: style.rebalance_delay_ms,
                 ..Scenario::default()
             };
             let model = spate_planner_sim::CrashPrediction::default();
@@ -159,12 +165,17 @@ impl Kept {
             };
             self.incidents.observe(&f.changes, &f.fleet, &inputs);
         }
-        for v in incident_views(&self.incidents, now).into_iter().rev() {
-            let phase = format!("{:?}", v.phase);
-            if self.printed.get(&v.id) != Some(&phase) {
-                self.printed.insert(v.id, phase);
-                out.push(incident_line(now, &v, style));
-            }
+        let views = incident_views(&self.incidents, now);
+        // the log keeps a bounded number of incidents: so does the memory of what was printed
+        self.printed.retain(|id, _| views.iter().any(|v| v.id == *id));
+        let mut fresh: Vec<&IncidentView> = views
+            .iter()
+            .filter(|v| self.printed.get(&v.id) != Some(&format!("{:?}", v.phase)))
+            .collect();
+        fresh.sort_by_key(|v| v.id);
+        for v in fresh {
+            self.printed.insert(v.id, format!("{:?}", v.phase));
+            out.push(incident_line(now, v, style));
         }
         out
     }
@@ -297,6 +308,7 @@ async fn watch(args: &Args, target: &Target) -> Result<(), String> {
         json: args.json,
         rules: args.rules,
         max_attempts: args.max_attempts,
+        rebalance_delay_ms: args.rebalance_delay_ms,
     };
     let mut rx = hub.subscribe();
     let mut kept = Kept::of(&hub);

@@ -60,6 +60,8 @@ impl Window {
         };
         let add = |t: i64, ms: u64| t.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
         let ends_ms = add(at_ms, delay_ms);
+        // With D = 0 nothing is reserved: the publish of the step that sees it gone hands out.
+        let slack_ms = if delay_ms == 0 { 0 } else { slack_ms };
         Window {
             from_ms: at_ms,
             ends_ms,
@@ -112,6 +114,8 @@ pub struct Outcome {
     /// The frame at which every withheld split was first seen leased by a live member,
     /// completed or quarantined.
     pub settled_ms: Option<i64>,
+    /// The frame at which the member was first seen back (its window cancelled).
+    pub returned_ms: Option<i64>,
 }
 
 /// One incident.
@@ -215,22 +219,33 @@ impl IncidentLog {
     /// `fleet` (the frame's fleet). Call once per frame, with the frame's changes.
     pub fn observe(&mut self, changes: &[FleetChange], fleet: &Fleet, inputs: &IncidentInputs) {
         let settings = inputs.scenario.baseline();
+        let max_attempts = inputs.max_attempts.or(inputs.scenario.max_attempts);
         let base = (!changes.is_empty()).then(|| analyse_partly(fleet, &settings));
         for c in changes {
-            let mut incident = self.open(c, fleet, &settings, base.as_ref(), inputs.max_attempts);
+            let mut incident = self.open(c, fleet, &settings, base.as_ref(), max_attempts);
             if let (Some(model), Some(a)) = (inputs.recovery, base.as_ref()) {
                 incident.predict(model, fleet, a);
             }
             self.items.push(incident);
         }
-        let drop = self.items.len().saturating_sub(MAX_INCIDENTS);
-        self.items.drain(..drop);
+        self.keep_within_bound();
         let revisions = (fleet.state_revision, fleet.lease_revision);
         if self.seen != Some(revisions) || !changes.is_empty() {
             self.seen = Some(revisions);
-            for i in &mut self.items {
-                i.update(fleet);
+            if self.items.iter().any(|i| !i.closed()) {
+                let published = published_to(fleet);
+                for i in self.items.iter_mut().filter(|i| !i.closed()) {
+                    i.update(fleet, &published);
+                }
             }
+        }
+    }
+
+    /// At most [`MAX_INCIDENTS`]: the oldest closed ones go first, then the oldest.
+    fn keep_within_bound(&mut self) {
+        while self.items.len() > MAX_INCIDENTS {
+            let at = self.items.iter().position(Incident::closed).unwrap_or(0);
+            self.items.remove(at);
         }
     }
 
@@ -268,6 +283,15 @@ impl IncidentLog {
         }
         i
     }
+}
+
+/// Each published split's member (`assign.*` records), once per frame for every incident.
+fn published_to(fleet: &Fleet) -> BTreeMap<&str, &str> {
+    fleet
+        .published
+        .iter()
+        .flat_map(|(m, a)| a.splits.iter().map(move |id| (id.as_str(), m.as_str())))
+        .collect()
 }
 
 fn weight(fleet: &Fleet, id: &str) -> u64 {
@@ -405,17 +429,24 @@ impl Incident {
         });
     }
 
+    /// Whether nothing more is awaited: every withheld split runs again, the member came back, or
+    /// nothing was withheld.
+    pub fn closed(&self) -> bool {
+        self.withheld.is_empty() || self.outcome.settled_ms.is_some() || self.outcome.returned_ms.is_some()
+    }
+
     /// Compares the store now with the prediction.
-    fn update(&mut self, fleet: &Fleet) {
+    fn update(&mut self, fleet: &Fleet, published: &BTreeMap<&str, &str>) {
         if self.withheld.is_empty() {
             return;
         }
         let frame_ms = fleet.taken_at_ms;
-        let published: BTreeMap<&str, &str> = fleet
-            .published
-            .iter()
-            .flat_map(|(m, a)| a.splits.iter().map(move |id| (id.as_str(), m.as_str())))
-            .collect();
+        // Back within the window: the window is cancelled and its splits stay with it
+        // (timing.md §5.3); the incident ends there.
+        if fleet.members.contains_key(&self.change.member) {
+            self.outcome.returned_ms = Some(frame_ms);
+            return;
+        }
         // The store's evidence of the publish that ends the window: the member's record deleted
         // (when it had one), or a withheld split published to another member.
         let member = self.change.member.as_str();
@@ -440,7 +471,7 @@ impl Incident {
                 &self.change.member,
                 fleet,
                 (id, w),
-                &published,
+                published,
             ));
         }
         if open == 0 && self.outcome.settled_ms.is_none() {

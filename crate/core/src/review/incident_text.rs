@@ -20,6 +20,8 @@ pub enum IncidentPhase {
     Released,
     /// Every withheld split runs again (or completed, or was quarantined).
     Settled,
+    /// The member came back within the window: cancelled, its splits stay with it.
+    Returned,
     /// Nothing is withheld: the change needs no waiting.
     Informational,
 }
@@ -76,7 +78,7 @@ fn splits_text(t: Tally) -> String {
 fn relative(at_ms: i64, now_ms: i64) -> String {
     match at_ms.saturating_sub(now_ms) {
         d if d >= 1000 => format!("in {}", span_text(d)),
-        d if d <= -1000 => format!("{} ago", span_text(-d)),
+        d if d <= -1000 => format!("{} ago", span_text(d.saturating_neg())),
         _ => "now".into(),
     }
 }
@@ -131,6 +133,9 @@ fn phase(i: &Incident, now_ms: i64) -> IncidentPhase {
     let Some(w) = i.window.filter(|_| !i.withheld.is_empty()) else {
         return IncidentPhase::Informational;
     };
+    if i.outcome.returned_ms.is_some() {
+        return IncidentPhase::Returned;
+    }
     match (i.outcome.released_ms, i.outcome.settled_ms) {
         (_, Some(_)) => IncidentPhase::Settled,
         (Some(_), None) => IncidentPhase::Released,
@@ -163,6 +168,15 @@ fn leader_words(i: &Incident, p: IncidentPhase, now_ms: i64) -> String {
         IncidentPhase::Informational => {
             "Its records name it as owner of no runnable split: nothing is withheld, and the leader reassigns at its next publish.".into()
         }
+        IncidentPhase::Returned => format!(
+            "It came back at {}: the window is cancelled and its {} stay with it (timing.md §5.3).",
+            i.outcome.returned_ms.map_or_else(|| "?".into(), utc_clock),
+            splits_text(t)
+        ),
+        IncidentPhase::Withheld | IncidentPhase::Due if w.ends_by_ms == w.from_ms => format!(
+            "With no rebalance delay the leader withholds nothing: it hands its {} out in the step that sees it gone.",
+            splits_text(t)
+        ),
         IncidentPhase::Withheld => format!(
             "The leader withholds its {} until {end} at the earliest ({}) and {by} at the latest ({}), then hands them out as below.",
             splits_text(t),
@@ -368,9 +382,13 @@ fn verdict(i: &Incident) -> Vec<String> {
     out
 }
 
-/// Every incident of `log` at `now_ms`, newest first.
+/// Every incident of `log` at `now_ms`: those still awaited first (a crash whose splits are
+/// withheld, due or not yet running again: the card shows the first), newest first within each.
+/// A leader change that follows a crash by milliseconds never hides the crash.
 pub fn incident_views(log: &IncidentLog, now_ms: i64) -> Vec<IncidentView> {
-    log.incidents().iter().rev().map(|i| view(i, now_ms)).collect()
+    let (open, closed): (Vec<&Incident>, Vec<&Incident>) =
+        log.incidents().iter().rev().partition(|i| !i.closed());
+    open.into_iter().chain(closed).map(|i| view(i, now_ms)).collect()
 }
 
 /// `i` at `now_ms`.
