@@ -74,7 +74,7 @@ function expectedTiles(doc, base) {
     'over-mean': { value: `${thousands(s.now.over_mean)} → ${thousands(s.planned.over_mean)}`, sub: `of ${thousands(s.members)} members, by more than ${s.over_mean_percent}%` },
     'at-cap': { value: `${thousands(s.now.at_cap)} → ${thousands(s.planned.at_cap)}`, sub: 'members with every lane used' },
     moves: { value: thousands(s.moves), sub: `${humanBytes(s.weight_moved)} moved${base ? `; baseline ${thousands(base.summary.moves)}` : ''}` },
-    balance: { value: `${s.now.max_over_mean} → ${s.planned.max_over_mean}`, sub: base ? `baseline plan ${base.summary.planned.max_over_mean}` : '1.000 would be every member at the mean' },
+    balance: { value: `${s.now.max_over_mean} → ${s.planned.max_over_mean}`, sub: base ? `baseline plan ${base.summary.planned.max_over_mean}` : 'the heaviest member\'s load over the mean' },
     'at-risk': { value: thousands(doc.at_risk.count), sub: `of max_attempts ${thousands(doc.at_risk.max_attempts)}${doc.at_risk.race_parked_count ? `; ${thousands(doc.at_risk.race_parked_count)} parked by the claim race` : ''}` },
     published: !doc.leader_publishes ? { value: 'nothing', sub: 'the current assignments stand' }
       : !p ? { value: 'none yet', sub: 'no assign.* records' }

@@ -384,32 +384,12 @@ async fn credentials_stay_on_the_server() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn watch_prints_a_line_per_change() {
-    use std::io::BufRead;
     let nats = NatsServer::start(true);
     let client = async_nats::connect(nats.url()).await.unwrap();
     let js = jetstream::new(client);
     fixture::write_job(&js, "w").await;
     let lease = js.get_key_value("spate_coordination_w_lease").await.unwrap();
-    let mut child = std::process::Command::new(BIN)
-        .args([
-            "watch",
-            "--server",
-            &nats.url(),
-            "--job",
-            "w",
-            "--settle-ms",
-            "100",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
+    let (mut child, rx) = spawn_watch(&nats, "w", &["--settle-ms", "100"]);
     let first = rx.recv_timeout(PATIENCE).expect("no first line");
     assert!(first.contains("start") && first.contains("members 4"), "{first}");
     for (i, (key, members)) in [("worker.w-e", 5), ("worker.w-f", 6), ("worker.w-g", 7)]

@@ -45,6 +45,8 @@ struct Followed {
     rev: u64,
     max_attempts: Option<u32>,
     model: Option<Runs>,
+    /// The settings the incidents are judged by.
+    scenario: Scenario,
 }
 
 /// A recovery model that answers with fixed runs, and checks what it was asked.
@@ -72,6 +74,7 @@ impl Followed {
             rev: 1_000,
             max_attempts: None,
             model: None,
+            scenario: Scenario::default(),
         }
     }
 
@@ -84,7 +87,7 @@ impl Followed {
     /// A frame at `now`, observed; the incidents then.
     fn frame(&mut self, now: i64) -> Vec<IncidentView> {
         let f = self.job.frame(now).unwrap();
-        let sc = Scenario::default();
+        let sc = self.scenario.clone();
         let model = self.model.clone();
         let inputs = IncidentInputs {
             scenario: &sc,
@@ -506,22 +509,11 @@ fn a_crash_awaited_is_shown_before_a_later_leader_change() {
 #[test]
 fn with_no_rebalance_delay_nothing_is_withheld() {
     let mut f = Followed::new(fleet(Store::new()));
-    f.apply(expire_w1);
-    let fr = f.job.frame(31_000).unwrap();
-    let sc = Scenario {
+    f.scenario = Scenario {
         rebalance_delay_ms: Some(0),
         ..Scenario::default()
     };
-    f.log.observe(
-        &fr.changes,
-        &fr.fleet,
-        &IncidentInputs {
-            scenario: &sc,
-            max_attempts: None,
-            recovery: None,
-        },
-    );
-    let v = incident_views(&f.log, 31_000);
+    let v = f.apply(expire_w1).frame(31_000);
     assert_eq!(
         (v[0].window_ends_ms, v[0].window_ends_by_ms),
         (Some(30_000), Some(30_000))
@@ -536,24 +528,12 @@ fn with_no_rebalance_delay_nothing_is_withheld() {
 
 #[test]
 fn the_attempt_limit_comes_from_the_scenario_when_not_given() {
-    let store = fleet(Store::new()).split("e", 10, Some("w-1"), 1, 2);
-    let mut f = Followed::new(store);
-    f.apply(expire_w1);
-    let fr = f.job.frame(31_000).unwrap();
-    let sc = Scenario {
+    let mut f = Followed::new(fleet(Store::new()).split("e", 10, Some("w-1"), 1, 2));
+    f.scenario = Scenario {
         max_attempts: Some(3),
         ..Scenario::default()
     };
-    f.log.observe(
-        &fr.changes,
-        &fr.fleet,
-        &IncidentInputs {
-            scenario: &sc,
-            max_attempts: None,
-            recovery: None,
-        },
-    );
-    let v = incident_views(&f.log, 31_000);
+    let v = f.apply(expire_w1).frame(31_000);
     assert!(
         v[0].risk[0].starts_with("1 split (10 B) at attempts 2 of 3"),
         "{:?}",

@@ -7,7 +7,8 @@
 //! seed's recovery, counted from the last write, lies in [L − 1.2 R + D, L + D + C + a little].
 
 use spate_planner_core::{
-    demo_snapshot, incident_views, DemoParams, IncidentInputs, IncidentLog, LiveJob, Scenario, Snapshot,
+    demo_snapshot, incident_views, DemoParams, IncidentInputs, IncidentLog, IncidentView, LiveJob, Scenario,
+    Snapshot,
 };
 use spate_planner_sim::CrashPrediction;
 #[cfg(target_arch = "wasm32")]
@@ -17,13 +18,9 @@ const L: i64 = 30_000;
 const D: i64 = 20_000;
 const C: i64 = 30_000;
 
-/// A small demo job (its lease bucket's TTL made L), and the member holding most splits with its
-/// presence entry's revision.
-fn job() -> (Snapshot, String, u64) {
-    job_with_lease(L)
-}
-
-fn job_with_lease(lease_ms: i64) -> (Snapshot, String, u64) {
+/// A small demo job (its lease bucket's TTL `lease_ms`), the member holding most splits, and when
+/// its presence was last written.
+fn job(lease_ms: i64) -> (Snapshot, String, i64) {
     let p = DemoParams {
         splits: 48,
         members: 4,
@@ -40,34 +37,30 @@ fn job_with_lease(lease_ms: i64) -> (Snapshot, String, u64) {
             .count()
     };
     let member = fleet.members.keys().max_by_key(|m| held(m)).unwrap().clone();
-    let rev = snap
-        .lease
-        .entries
-        .iter()
-        .find(|e| e.key == format!("worker.{member}"))
-        .unwrap()
-        .revision;
-    (snap, member, rev)
+    let written = presence(&snap, &member).created_ms;
+    (snap, member, written)
 }
 
-#[test]
-fn a_crashs_recovery_lies_within_the_bounds_of_the_window_and_the_lease() {
-    let (snap, member, rev) = job();
-    let written = snap
-        .lease
+fn presence<'a>(snap: &'a Snapshot, member: &str) -> &'a spate_planner_core::Entry {
+    snap.lease
         .entries
         .iter()
         .find(|e| e.key == format!("worker.{member}"))
         .unwrap()
-        .created_ms;
-    let mut live = LiveJob::from_snapshot(&snap).unwrap();
+}
+
+/// The incident of `member`'s presence lapsing in `snap`, seen at `now` with `seeds` runs.
+fn crash_seen(snap: &Snapshot, member: &str, now: i64, seeds: u32) -> IncidentView {
+    let mut live = LiveJob::from_snapshot(snap).unwrap();
     live.frame(snap.taken_at_ms).unwrap();
-    let expire = format!(r#"{{"bucket":"lease","op":"expire","key":"worker.{member}","revision":{rev}}}"#);
-    live.apply(&expire).unwrap();
-    let now = written + L + 1_000;
+    let rev = presence(snap, member).revision;
+    live.apply(&format!(
+        r#"{{"bucket":"lease","op":"expire","key":"worker.{member}","revision":{rev}}}"#
+    ))
+    .unwrap();
     let f = live.frame(now).unwrap();
     assert_eq!(f.changes.len(), 1, "{:?}", f.changes);
-    let model = CrashPrediction { seeds: 4 };
+    let model = CrashPrediction { seeds };
     let sc = Scenario::default();
     let mut log = IncidentLog::new();
     log.observe(
@@ -79,7 +72,13 @@ fn a_crashs_recovery_lies_within_the_bounds_of_the_window_and_the_lease() {
             recovery: Some(&model),
         },
     );
-    let v = incident_views(&log, now).remove(0);
+    incident_views(&log, now).remove(0)
+}
+
+#[test]
+fn a_crashs_recovery_lies_within_the_bounds_of_the_window_and_the_lease() {
+    let (snap, member, written) = job(L);
+    let v = crash_seen(&snap, &member, written + L + 1_000, 4);
     assert!(v.withheld.splits > 0, "the member held splits");
     let (from, to) = (
         v.recovery_from_ms.expect("a seed recovers"),
@@ -104,25 +103,8 @@ fn a_crashs_recovery_lies_within_the_bounds_of_the_window_and_the_lease() {
 /// refused.
 #[test]
 fn a_job_whose_lease_is_longer_than_the_replan_interval_is_predicted_too() {
-    let (snap, member, rev) = job_with_lease(600_000);
-    let mut live = LiveJob::from_snapshot(&snap).unwrap();
-    live.frame(snap.taken_at_ms).unwrap();
-    let expire = format!(r#"{{"bucket":"lease","op":"expire","key":"worker.{member}","revision":{rev}}}"#);
-    live.apply(&expire).unwrap();
-    let f = live.frame(snap.taken_at_ms + 600_000).unwrap();
-    let model = CrashPrediction { seeds: 2 };
-    let sc = Scenario::default();
-    let mut log = IncidentLog::new();
-    log.observe(
-        &f.changes,
-        &f.fleet,
-        &IncidentInputs {
-            scenario: &sc,
-            max_attempts: None,
-            recovery: Some(&model),
-        },
-    );
-    let v = incident_views(&log, snap.taken_at_ms + 600_000).remove(0);
+    let (snap, member, written) = job(600_000);
+    let v = crash_seen(&snap, &member, written + 600_000 + 1_000, 2);
     assert!(
         v.recovery[0].starts_with("Whole again (simulated, 2 of 2 seeds)"),
         "{:?}",

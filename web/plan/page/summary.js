@@ -82,7 +82,7 @@ function tiles(v, base, controller) {
   out.push(tile('moves', 'Moves', thousands(s.moves), `${humanBytes(s.weight_moved)} moved${base ? `; baseline ${thousands(base.summary.moves)}` : ''}`,
     `Splits that change hands in the plan, and their weight (${exactBytes(s.weight_moved)}).`));
   out.push(tile('balance', 'Max / mean', `${s.now.max_over_mean} → ${s.planned.max_over_mean}`,
-    base ? `baseline plan ${base.summary.planned.max_over_mean}` : '1.000 would be every member at the mean',
+    base ? `baseline plan ${base.summary.planned.max_over_mean}` : 'the heaviest member\'s load over the mean',
     'The heaviest member\'s load over the mean, now (against the mean now) and after the plan (against the planned mean): 1.000 means every member carries the same; 0 when nothing is owned.'));
   out.push(atRiskTile(v));
   out.push(publishedTile(v));
