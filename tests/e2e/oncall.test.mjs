@@ -136,6 +136,11 @@ test('a worker crashes: the card names it with the store\'s time, counts the win
   await until(page, (x) => x.recovery.length > 0, 'the predicted recovery');
   const pred = await card(page);
   assert.match(pred.recovery[0], /^Whole again \(simulated, \d of 8 seeds\): median \d\d:\d\d:\d\d UTC/);
+  // the card while the window is open, for the user guide: a laptop's width, then a phone's
+  await page.screenshot({ path: join(outputDir, 'oncall-withheld-1400.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(outputDir, 'oncall-withheld-390.png') });
+  await page.setViewportSize({ width: 1400, height: 1000 });
 
   // the leader's publish as predicted, and each receiver's claims
   const byMember = {};

@@ -339,7 +339,7 @@ fn incidents_are_listed_newest_first_and_a_renewal_opens_none() {
 }
 
 #[test]
-fn the_predicted_recovery_counts_from_the_last_presence_write_and_the_verdict_places_the_real_one() {
+fn the_predicted_recovery_counts_from_the_lapse_and_the_verdict_places_the_real_one() {
     let mut f = Followed::new(fleet(Store::new()));
     let run = |ms: Option<u64>, quarantined: u64, parked: u64| SeedRun {
         recovery_ms: ms,
@@ -347,17 +347,17 @@ fn the_predicted_recovery_counts_from_the_last_presence_write_and_the_verdict_pl
         parked,
     };
     f.model = Some(Runs(vec![
-        run(Some(52_000), 0, 0),
-        run(Some(60_000), 0, 0),
-        run(Some(55_000), 0, 0),
+        run(Some(22_000), 0, 0),
+        run(Some(30_000), 0, 0),
+        run(Some(25_000), 0, 0),
         run(None, 1, 2),
     ]));
     let v = f.apply(expire_w1).frame(31_000);
-    // Last written at 0 (the lapse at 30 s less the TTL): whole again at 52, 55 or 60 s; the
-    // median of the three that recover is 55 s; one seed of four quarantines a split for good.
+    // The runs count from the lapse the store showed (30 s): whole again at 52, 55 or 60 s;
+    // the median of the three that recover is 55 s; one seed of four loses splits for good.
     assert_eq!(
         v[0].recovery[0],
-        "Whole again (simulated, 3 of 4 seeds): median 00:00:55 UTC, 00:00:52 UTC to 00:01:00 UTC (52 s to 60 s after it was last seen alive at 00:00:00 UTC)."
+        "Whole again (simulated, 3 of 4 seeds): median 00:00:55 UTC, 00:00:52 UTC to 00:01:00 UTC (22 s to 30 s after its presence lapsed at 00:00:30 UTC)."
     );
     assert_eq!(
         v[0].recovery[1..],

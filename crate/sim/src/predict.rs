@@ -2,9 +2,11 @@
 //! a crash takes to heal, and this is the simulator's answer. The live state just after the
 //! member's presence lapsed is put back as it was just before (the member present again under
 //! the nonce its leases name), the member crashes at t = 0, and each seed is one run by the
-//! rules, delay and attempt limit the incident names.
+//! rules, delay and attempt limit the incident names. Each run's recovery counts from the
+//! simulated lapse of the member's presence, as the store showed the lapse (not the crash).
 
 use super::options::Options;
+use super::outcome::What;
 use super::run::simulate;
 use super::script::{Op, Script, ScriptEvent, MAX_UNTIL_MS};
 use super::start::{Start, StartFrom};
@@ -88,11 +90,16 @@ impl RecoveryModel for CrashPrediction {
                     seed,
                     ..script.clone()
                 };
-                let f = simulate(&start, &run, &Options::default())
-                    .map_err(|e| e.to_string())?
-                    .figures;
+                let o = simulate(&start, &run, &Options::default()).map_err(|e| e.to_string())?;
+                // The store showed the lapse, not the crash: count from the simulated lapse.
+                let lapse = o
+                    .timeline
+                    .iter()
+                    .find(|e| matches!(&e.what, What::PresenceExpired { member: m } if m == member))
+                    .map_or(0, |e| e.t_ms);
+                let f = o.figures;
                 Ok(SeedRun {
-                    recovery_ms: f.recovery_ms,
+                    recovery_ms: f.recovery_ms.map(|r| r.saturating_sub(lapse)),
                     quarantined: f.splits_quarantined,
                     parked: f.splits_parked_by_race,
                 })

@@ -143,8 +143,8 @@ pub struct Incident {
     pub had_record: bool,
 }
 
-/// One simulated run of a crash (a seed): from the crash until every split the crashed member
-/// held runs again (`None`: some never do), how many splits were quarantined at the attempt
+/// One simulated run of a crash (a seed): from the lapse of the crashed member's presence until
+/// every split it held runs again (`None`: some never do), how many splits were quarantined at the attempt
 /// limit, and how many the claim race parked (`timing.md` §6.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SeedRun {
@@ -175,8 +175,8 @@ pub struct CrashSettings {
     pub max_attempts: u32,
 }
 
-/// A crash's predicted recovery: the runs, and the instant they count from (the member's last
-/// presence write: the lapse less the lease TTL, when the process was last known alive).
+/// A crash's predicted recovery: the runs, and the instant they count from (the lapse of the
+/// member's presence, as the store showed it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Prediction {
     pub from_ms: i64,
@@ -422,9 +422,8 @@ impl Incident {
             rebalance_delay_ms: a.applied.rebalance_delay_ms,
             max_attempts: self.max_attempts,
         };
-        let ttl = i64::try_from(fleet.lease_ttl_ms).unwrap_or(0);
         self.prediction = Some(Prediction {
-            from_ms: self.change.at_ms.saturating_sub(ttl),
+            from_ms: self.change.at_ms,
             runs: model.crash_runs(fleet, &self.change.member, &settings),
         });
     }

@@ -296,7 +296,7 @@ fn recovery(i: &Incident) -> Vec<String> {
         ));
     } else if let (Some(first), Some(last)) = (at.first(), at.last()) {
         out.push(format!(
-            "Whole again (simulated, {} of {n} seeds): median {}, {} to {} ({} to {} after it was last seen alive at {}).",
+            "Whole again (simulated, {} of {n} seeds): median {}, {} to {} ({} to {} after its presence lapsed at {}).",
             at.len(),
             utc_clock(at[(at.len() - 1) / 2]),
             utc_clock(*first),
