@@ -124,7 +124,7 @@ test('a worker crashes: the card names it with the store\'s time, counts the win
   assert.equal(c.phase, 'withheld');
   assert.ok(c.leader.includes(`until ${plus(at, 20)} at the earliest`), c.leader);
   assert.ok(c.leader.includes(`and ${plus(at, 50)} at the latest`), c.leader);
-  assert.ok(c.leader.includes(`withholds its ${splits.length} split`), `${splits.length} splits of ${member}: ${c.leader}`);
+  assert.ok(c.leader.includes(`withholds its ${splits.length} runnable split`), `${splits.length} splits of ${member}: ${c.leader}`);
   // the countdown moves with the clock (the card is asked for again every second)
   const left = (x) => Number(x.leader.match(/at the earliest \(in (\d+) s\)/)?.[1]);
   const later = await until(page, (x) => left(x) <= left(c) - 2, 'the countdown to move');

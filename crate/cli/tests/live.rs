@@ -475,7 +475,10 @@ async fn watch_names_who_left_when_its_window_ends_and_who_receives_what() {
     let date = regex_like_date(&line);
     assert!(date, "no date and zone: {line}");
     assert!(line.contains("w-c's presence lapsed at 20"), "{line}");
-    assert!(line.contains("The leader withholds its 2 splits"), "{line}");
+    assert!(
+        line.contains("The leader withholds its 2 runnable splits"),
+        "{line}"
+    );
     // The window from the store's time T of the purge: T + D (20 s), at most T + D + C (50 s).
     let at = line
         .split("lapsed at ")

@@ -424,8 +424,9 @@ fn without_an_assignment_record_the_window_ends_when_a_withheld_split_is_publish
         v[0].leader
     );
     assert!(
-        v[0].leader
-            .starts_with("The leader handed its 1 split (10 B) out by 00:00:51 UTC (21 s after it left"),
+        v[0].leader.starts_with(
+            "The leader handed its 1 runnable split (10 B) out by 00:00:51 UTC (21 s after it left"
+        ),
         "{}",
         v[0].leader
     );
@@ -478,7 +479,7 @@ fn a_member_back_within_the_window_cancels_it_and_keeps_its_splits() {
     assert!(
         crash
             .leader
-            .starts_with("It came back at 00:00:40 UTC: the window is cancelled and its 2 splits"),
+            .starts_with("It came back at 00:00:40 UTC: the window is cancelled and its 2 runnable splits"),
         "{}",
         crash.leader
     );
@@ -538,5 +539,20 @@ fn the_attempt_limit_comes_from_the_scenario_when_not_given() {
         v[0].risk[0].starts_with("1 split (10 B) at attempts 2 of 3"),
         "{:?}",
         v[0].risk
+    );
+}
+
+#[test]
+fn only_runnable_splits_are_waiting_and_the_card_says_so() {
+    // A completed split whose record still names the member is counted by the findings'
+    // "withheld" but is not waiting to run: the card counts the runnable ones and says so.
+    let mut f = Followed::new(fleet(Store::new()).progress("done", "completed", Some("w-1"), 1, 0));
+    let v = f.apply(expire_w1).frame(31_000);
+    assert_eq!(v[0].withheld.splits, 2);
+    assert!(
+        v[0].leader
+            .starts_with("The leader withholds its 2 runnable splits (1.0 GiB)"),
+        "{}",
+        v[0].leader
     );
 }

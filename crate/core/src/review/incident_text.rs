@@ -74,6 +74,13 @@ fn splits_text(t: Tally) -> String {
     format!("{} {noun} ({})", t.splits, human_bytes(t.bytes))
 }
 
+/// The withheld splits: runnable ones only (a completed or quarantined split the member owned is
+/// not waiting to run, though the findings' "withheld" count includes it).
+fn runnable_text(t: Tally) -> String {
+    let noun = if t.splits == 1 { "split" } else { "splits" };
+    format!("{} runnable {noun} ({})", t.splits, human_bytes(t.bytes))
+}
+
 /// "in 12 s" / "12 s ago" / "now".
 fn relative(at_ms: i64, now_ms: i64) -> String {
     match at_ms.saturating_sub(now_ms) {
@@ -171,33 +178,33 @@ fn leader_words(i: &Incident, p: IncidentPhase, now_ms: i64) -> String {
         IncidentPhase::Returned => format!(
             "It came back at {}: the window is cancelled and its {} stay with it (timing.md §5.3).",
             i.outcome.returned_ms.map_or_else(|| "?".into(), utc_clock),
-            splits_text(t)
+            runnable_text(t)
         ),
         IncidentPhase::Withheld | IncidentPhase::Due if w.ends_by_ms == w.from_ms => format!(
             "With no rebalance delay the leader withholds nothing: it hands its {} out in the step that sees it gone.",
-            splits_text(t)
+            runnable_text(t)
         ),
         IncidentPhase::Withheld => format!(
             "The leader withholds its {} until {end} at the earliest ({}) and {by} at the latest ({}), then hands them out as below.",
-            splits_text(t),
+            runnable_text(t),
             relative(w.ends_ms, now_ms),
             relative(w.ends_by_ms, now_ms)
         ),
         IncidentPhase::Due if now_ms < w.ends_by_ms => format!(
             "The window ended at {end}: the leader hands its {} out at its next publish, by {by} ({}).",
-            splits_text(t),
+            runnable_text(t),
             relative(w.ends_by_ms, now_ms)
         ),
         IncidentPhase::Due => format!(
             "The window ended at {end} and the latest publish was due by {by}, {} ago: the store shows no publish handing its {} out yet (is the leader running?).",
             span_text(now_ms.saturating_sub(w.ends_by_ms)),
-            splits_text(t)
+            runnable_text(t)
         ),
         IncidentPhase::Released | IncidentPhase::Settled => {
             let at = i.outcome.released_ms.unwrap_or(w.ends_ms);
             format!(
                 "The leader handed its {} out by {} ({} after it left; the window allowed {} to {}).",
-                splits_text(t),
+                runnable_text(t),
                 utc_clock(at),
                 span_text(at.saturating_sub(w.from_ms)),
                 span_text(w.ends_ms - w.from_ms),
