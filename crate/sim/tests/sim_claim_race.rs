@@ -257,6 +257,73 @@ fn first_peer<'a>(live: &[&'a str], claimant: &str) -> &'a str {
     live.iter().find(|m| **m != claimant).copied().expect("a peer")
 }
 
+/// One split parked by the race (§6.7 A5-A6): Gained (the claim) then Lost, both at the park's
+/// instant, in that order; the record quarantined at the claim's epoch + 1 with attempts A and no
+/// owner; the claimant's lease still there in its name at the claim's epoch; nobody holds it.
+fn check_parked(rules: &str, start: &Start, o: &Outcome, claimant: &str, id: &str) {
+    // Gained (the claim) then Lost, both at the park's instant, in that order.
+    let of = |w: &What| match w {
+        What::Claim { split, member, .. } | What::Lost { split, member } => split == id && member == claimant,
+        What::ParkedByRace { split, .. } => split == id,
+        _ => false,
+    };
+    let seq: Vec<(u64, &What)> = o
+        .timeline
+        .iter()
+        .filter(|e| of(&e.what))
+        .map(|e| (e.t_ms, &e.what))
+        .collect();
+    assert!(
+        matches!(
+            seq.as_slice(),
+            [
+                (
+                    1000,
+                    What::Claim {
+                        kind: ClaimKind::Released,
+                        attempt: 3,
+                        ..
+                    }
+                ),
+                (1000, What::ParkedByRace { .. }),
+                (1000, What::Lost { .. })
+            ]
+        ),
+        "{rules} {id}: {seq:?}"
+    );
+    let s = &o.end.splits[id];
+    let before = &start.splits[id];
+    assert_eq!(
+        s.progress.status,
+        spate_planner_core::SplitStatus::Quarantined,
+        "{rules} {id}"
+    );
+    assert_eq!(s.progress.owner, None, "{rules} {id}");
+    assert_eq!(s.progress.attempts, 4, "{rules} {id}");
+    assert_eq!(
+        s.progress.epoch,
+        before.progress.epoch + 2,
+        "{rules} {id}: claim + 1, park + 1"
+    );
+    let lease = s
+        .lease
+        .as_ref()
+        .expect("the claimant's lease is still there before claim + L");
+    assert_eq!(lease.value.owner, *claimant, "{rules} {id}");
+    assert_eq!(
+        lease.value.epoch,
+        before.progress.epoch + 1,
+        "{rules} {id}: the claim's epoch"
+    );
+    assert!(!o.end.holders.contains_key(id), "{rules} {id}: nobody holds it");
+    let last = o.splits[id].last().expect("intervals");
+    assert_eq!(
+        (last.from_ms, last.phase),
+        (1000, Phase::Quarantined),
+        "{rules} {id}"
+    );
+}
+
 /// §6.7 A5-A6, A11, §9: with p = 1 each exposed claim is parked at its own instant by a peer;
 /// the claimant has gained it and loses it at once; the record is quarantined at the claim's
 /// epoch + 1 with attempts A and no owner; the claimant's lease stays in the store, in its
@@ -275,69 +342,7 @@ fn a_parked_split_is_quarantined_at_the_claim_and_its_lease_lingers() {
             assert_eq!(*t, 1000, "{rules}: parked at the stop's hand-over");
             assert_eq!(by, first_peer(&live, claimant), "{rules}: {id}");
             assert_eq!(*attempt, 4, "{rules}: attempts A");
-            // Gained (the claim) then Lost, both at the park's instant, in that order.
-            let of = |w: &What| match w {
-                What::Claim { split, member, .. } | What::Lost { split, member } => {
-                    split == id && member == claimant
-                }
-                What::ParkedByRace { split, .. } => split == id,
-                _ => false,
-            };
-            let seq: Vec<(u64, &What)> = o
-                .timeline
-                .iter()
-                .filter(|e| of(&e.what))
-                .map(|e| (e.t_ms, &e.what))
-                .collect();
-            assert!(
-                matches!(
-                    seq.as_slice(),
-                    [
-                        (
-                            1000,
-                            What::Claim {
-                                kind: ClaimKind::Released,
-                                attempt: 3,
-                                ..
-                            }
-                        ),
-                        (1000, What::ParkedByRace { .. }),
-                        (1000, What::Lost { .. })
-                    ]
-                ),
-                "{rules} {id}: {seq:?}"
-            );
-            let s = &o.end.splits[id];
-            let before = &start.splits[id];
-            assert_eq!(
-                s.progress.status,
-                spate_planner_core::SplitStatus::Quarantined,
-                "{rules} {id}"
-            );
-            assert_eq!(s.progress.owner, None, "{rules} {id}");
-            assert_eq!(s.progress.attempts, 4, "{rules} {id}");
-            assert_eq!(
-                s.progress.epoch,
-                before.progress.epoch + 2,
-                "{rules} {id}: claim + 1, park + 1"
-            );
-            let lease = s
-                .lease
-                .as_ref()
-                .expect("the claimant's lease is still there before claim + L");
-            assert_eq!(lease.value.owner, *claimant, "{rules} {id}");
-            assert_eq!(
-                lease.value.epoch,
-                before.progress.epoch + 1,
-                "{rules} {id}: the claim's epoch"
-            );
-            assert!(!o.end.holders.contains_key(id), "{rules} {id}: nobody holds it");
-            let last = o.splits[id].last().expect("intervals");
-            assert_eq!(
-                (last.from_ms, last.phase),
-                (1000, Phase::Quarantined),
-                "{rules} {id}"
-            );
+            check_parked(rules, &start, &o, claimant, id);
         }
         assert_eq!(o.figures.splits_parked_by_race, 4, "{rules}");
         assert_eq!(o.figures.splits_quarantined, 0, "{rules}: no rule quarantine");
@@ -349,7 +354,16 @@ fn a_parked_split_is_quarantined_at_the_claim_and_its_lease_lingers() {
             "{rules}"
         );
         assert_eq!(o.figures.not_recovered.len(), 4, "{rules}");
+    }
+}
 
+/// Past claim + L (§6.7 A6): the parked split's lease expires exactly then, and nobody claims
+/// the split again.
+#[test]
+fn a_parked_splits_lease_expires_at_claim_plus_l_and_it_is_never_claimed_again() {
+    for rules in ["0.1", "0.3"] {
+        let (start, _) = stop_onto_last_attempt(rules, 3, Some("1"), 20_000);
+        let taken = held_by(&start, "worker-04");
         // Past claim + L: the lease expires exactly then, and nobody claims the split again.
         let (_, later) = stop_onto_last_attempt(rules, 3, Some("1"), 300_000);
         for id in &taken {
