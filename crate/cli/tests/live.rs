@@ -538,8 +538,9 @@ fn regex_like_date(line: &str) -> bool {
         && line.get(23..28) == Some(" UTC ")
 }
 
-/// A job that never pauses for the 200 ms a burst waits for (a write every 50 ms, about 20 a
-/// second, for 6 s) still gets a line at least every --max-wait-ms (2 s) plus a frame's work.
+/// A job that never pauses for the 200 ms a burst waits for still gets a line at least every
+/// --max-wait-ms (2 s) plus a frame's work: lease renewals, as running workers write them, 20 at a
+/// time every 50 ms (about 400 a second) for 6 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn watch_is_never_silent_on_a_busy_job() {
     let nats = NatsServer::start(true);
@@ -548,19 +549,19 @@ async fn watch_is_never_silent_on_a_busy_job() {
     let lease = js.get_key_value("spate_coordination_busy_lease").await.unwrap();
     let (mut child, rx) = spawn_watch(&nats, "busy", &["--settle-ms", "200", "--max-wait-ms", "2000"]);
     line_with(&rx, "start");
+    let renewal = json!({"schema":3,"owner":"w-a","nonce":"n-w-a","epoch":3}).to_string();
     let writer = tokio::spawn(async move {
         let end = Instant::now() + Duration::from_secs(6);
-        let mut n = 0u32;
+        let mut written = 0u32;
         while Instant::now() < end {
-            n += 1;
-            put(
-                &lease,
-                "worker.w-a",
-                json!({"schema":3,"nonce":"n-w-a","max_in_flight": 1 + n % 7}),
-            )
-            .await;
+            let puts = (0..20).map(|_| lease.put("split.s01", renewal.clone().into_bytes().into()));
+            for r in futures_util::future::join_all(puts).await {
+                r.unwrap();
+                written += 1;
+            }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+        written
     });
     let started = Instant::now();
     let mut times = Vec::new();
@@ -571,9 +572,11 @@ async fn watch_is_never_silent_on_a_busy_job() {
             }
         }
     }
-    writer.await.unwrap();
+    let written = writer.await.unwrap();
     let _ = child.kill();
     let _ = child.wait();
+    eprintln!("{written} renewals in 6 s; figures lines at {times:?}");
+    assert!(written >= 1_000, "the job was not busy: {written} writes in 6 s");
     assert!(
         times.len() >= 2,
         "{} figures lines in 6 s of changes: {times:?}",
