@@ -357,7 +357,7 @@ fn the_predicted_recovery_counts_from_the_lapse_and_the_verdict_places_the_real_
     // the median of the three that recover is 55 s; one seed of four loses splits for good.
     assert_eq!(
         v[0].recovery[0],
-        "Whole again (simulated, 3 of 4 seeds): median 00:00:55 UTC, 00:00:52 UTC to 00:01:00 UTC (22 s to 30 s after its presence lapsed at 00:00:30 UTC)."
+        "Whole again by 00:00:52 UTC to 00:01:00 UTC (median 00:00:55 UTC; 3 of 4 simulated seeds; 22 s to 30 s after the lapse)."
     );
     assert_eq!(
         v[0].recovery[1..],

@@ -91,7 +91,7 @@ fn a_crashs_recovery_lies_within_the_bounds_of_the_window_and_the_lease() {
         v.recovery
     );
     assert!(
-        v.recovery[0].starts_with("Whole again (simulated, 4 of 4 seeds): median "),
+        v.recovery[0].starts_with("Whole again by ") && v.recovery[0].contains("; 4 of 4 simulated seeds;"),
         "{:?}",
         v.recovery
     );
@@ -105,7 +105,7 @@ fn a_job_whose_lease_is_longer_than_the_replan_interval_is_predicted_too() {
     let (snap, member, written) = job(600_000);
     let v = crash_seen(&snap, &member, written + 600_000 + 1_000, 2);
     assert!(
-        v.recovery[0].starts_with("Whole again (simulated, 2 of 2 seeds)"),
+        v.recovery[0].contains("; 2 of 2 simulated seeds;"),
         "{:?}",
         v.recovery
     );

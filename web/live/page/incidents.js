@@ -34,7 +34,7 @@ function createCard() {
   const risk = attrs(el('ul', undefined, 'incident-risk'), { 'aria-label': 'at risk' });
   const recovery = attrs(el('ul', undefined, 'incident-recovery'), { 'aria-label': 'when the fleet is whole again' });
   const more = el('details', undefined, 'incident-more');
-  const summary = el('summary', 'What happened, and whether the fleet did what was predicted');
+  const summary = el('summary', 'What happened; the verdict');
   const happened = el('p', undefined, 'incident-happened');
   const verdict = attrs(el('ul', undefined, 'incident-verdict'), { 'aria-label': 'what the fleet did' });
   more.append(summary, happened, verdict);

@@ -72,13 +72,22 @@ export function createHeader(ctx) {
   const fill = el('div', undefined, 'progress-bar');
   const text = el('span');
   progress.append(fill, text);
+  // While a live job is followed on a narrow screen the on-call card and the chart come first:
+  // the job's details (default cap, rules), the ways to open a snapshot and the notices fold
+  // behind this button (style.css shows it only then; fatal findings never fold).
+  const fold = attrs(button('Job details and notices', () => {
+    const open = fold.getAttribute('aria-expanded') !== 'true';
+    fold.setAttribute('aria-expanded', String(open));
+    node.closest('.planner')?.toggleAttribute('data-unfolded', open);
+  }, 'fold-toggle'), { 'aria-expanded': 'false' });
   const top = el('div', undefined, 'topbar');
   top.append(title, load);
-  node.append(top, paste, progress);
+  node.append(top, fold, paste, progress);
 
   return {
     node,
     update(state, prev) {
+      if (changed(prev, state, 'live')) node.closest('.planner')?.toggleAttribute('data-live', Boolean(state.live?.job && !state.live.replay));
       if (changed(prev, state, 'info', 'source', 'loading')) source.textContent = sourceText(state);
       if (changed(prev, state, 'result')) cap.replaceChildren(...(state.result ? [capLine(state.result.view), rulesLine(state.result.view)] : []));
       if (changed(prev, state, 'loading')) {

@@ -303,14 +303,13 @@ fn recovery(i: &Incident) -> Vec<String> {
         ));
     } else if let (Some(first), Some(last)) = (at.first(), at.last()) {
         out.push(format!(
-            "Whole again (simulated, {} of {n} seeds): median {}, {} to {} ({} to {} after its presence lapsed at {}).",
-            at.len(),
-            utc_clock(at[(at.len() - 1) / 2]),
+            "Whole again by {} to {} (median {}; {} of {n} simulated seeds; {} to {} after the lapse).",
             utc_clock(*first),
             utc_clock(*last),
+            utc_clock(at[(at.len() - 1) / 2]),
+            at.len(),
             span_text(first - p.from_ms),
             span_text(last - p.from_ms),
-            utc_clock(p.from_ms)
         ));
     }
     let never = n - at.len();
