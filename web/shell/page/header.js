@@ -73,8 +73,9 @@ export function createHeader(ctx) {
   const text = el('span');
   progress.append(fill, text);
   // While a live job is followed on a narrow screen the on-call card and the chart come first:
-  // the job's details (default cap, rules), the ways to open a snapshot and the notices fold
-  // behind this button (style.css shows it only then; fatal findings never fold).
+  // the job's details (its source line, default cap, rules: the live bar names the job), the ways
+  // to open a snapshot and the notices fold behind this button (style.css shows it only then;
+  // fatal findings never fold).
   const fold = attrs(button('Job details and notices', () => {
     const open = fold.getAttribute('aria-expanded') !== 'true';
     fold.setAttribute('aria-expanded', String(open));
