@@ -9,7 +9,7 @@ import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
-import { cli } from './browser.mjs';
+import { cli, startServer } from './browser.mjs';
 
 const natsBin = process.env.NATS_SERVER
   || join(execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_path("scripts"))']).toString().trim(), 'nats-server');
@@ -126,5 +126,24 @@ export async function jobWriter(nats, job) {
     lastSeq,
     deleteBucket: (bucket) => jsm.streams.delete(`KV_spate_coordination_${job}_${bucket}`),
     close: () => nc.close(),
+  };
+}
+
+/**
+ * A followed job: NATS with the demo job `job` written (`options` as writeDemoJob's), its writer
+ * and `serve --server` on it; `stop()` ends all three.
+ */
+export async function followedJob(job, options) {
+  const nats = await startNats();
+  await writeDemoJob(nats, job, options);
+  const writer = await jobWriter(nats, job);
+  const server = await startServer(['--server', nats.url]);
+  return {
+    nats, writer, server,
+    async stop() {
+      server.stop();
+      await writer.close();
+      await nats.stop();
+    },
   };
 }

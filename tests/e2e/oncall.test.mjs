@@ -12,28 +12,25 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer, launch, watchedPage, ready, cli, axeViolations, outputDir } from './browser.mjs';
-import { startNats, writeDemoJob, jobWriter } from './live-fixture.mjs';
+import { followedJob } from './live-fixture.mjs';
 
 const JOB = 'oncall';
 const PATIENCE = 120000;
 let chrome;
+let job;
 let nats;
 let writer;
 let server;
 
 before(async () => {
-  nats = await startNats();
-  await writeDemoJob(nats, JOB, { splits: 60, members: 4 });
-  writer = await jobWriter(nats, JOB);
-  server = await startServer(['--server', nats.url]);
+  job = await followedJob(JOB, { splits: 60, members: 4 });
+  ({ nats, writer, server } = job);
   chrome = await launch();
   await mkdir(outputDir, { recursive: true });
 });
 after(async () => {
   await chrome?.close();
-  server?.stop();
-  await writer?.close();
-  await nats?.stop();
+  await job?.stop();
 });
 
 /** The card's parts as the page shows them. */
