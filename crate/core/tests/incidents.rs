@@ -556,3 +556,24 @@ fn only_runnable_splits_are_waiting_and_the_card_says_so() {
         v[0].leader
     );
 }
+
+#[test]
+fn extreme_store_times_are_written_without_overflow() {
+    // A presence whose purge marker is dated at the far end of i64 (a hostile or broken store),
+    // recovered u64::MAX ms later: every time and span saturates instead of overflowing.
+    let far = json!({"schema": 3, "nonce": "n-w-9", "max_in_flight": 1}).to_string();
+    let mut f = Followed::new(fleet(Store::new()));
+    f.model = Some(Runs(vec![SeedRun {
+        recovery_ms: Some(u64::MAX),
+        quarantined: 0,
+        parked: 0,
+    }]));
+    f.apply(|r| put("lease", "worker.w-9", r, &far)).frame(1_000);
+    let v = f
+        .apply(|r| gone("lease", "purge", "worker.w-1", r))
+        .frame(i64::MIN);
+    assert!(v.iter().any(|i| i.title == "w-1 crashed"));
+    for at in [i64::MIN, 0, i64::MAX] {
+        assert!(!incident_views(&f.log, at).is_empty());
+    }
+}

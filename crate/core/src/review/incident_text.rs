@@ -207,8 +207,8 @@ fn leader_words(i: &Incident, p: IncidentPhase, now_ms: i64) -> String {
                 runnable_text(t),
                 utc_clock(at),
                 span_text(at.saturating_sub(w.from_ms)),
-                span_text(w.ends_ms - w.from_ms),
-                span_text(w.ends_by_ms - w.from_ms)
+                span_text(w.ends_ms.saturating_sub(w.from_ms)),
+                span_text(w.ends_by_ms.saturating_sub(w.from_ms))
             )
         }
     }
@@ -308,8 +308,8 @@ fn recovery(i: &Incident) -> Vec<String> {
             utc_clock(*last),
             utc_clock(at[(at.len() - 1) / 2]),
             at.len(),
-            span_text(first - p.from_ms),
-            span_text(last - p.from_ms),
+            span_text(first.saturating_sub(p.from_ms)),
+            span_text(last.saturating_sub(p.from_ms)),
         ));
     }
     let never = n - at.len();
