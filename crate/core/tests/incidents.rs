@@ -93,6 +93,7 @@ impl Followed {
             scenario: &sc,
             max_attempts: self.max_attempts,
             recovery: model.as_ref().map(|m| m as &dyn RecoveryModel),
+            baseline: None,
         };
         self.log.observe(&f.changes, &f.fleet, &inputs);
         incident_views(&self.log, now)
@@ -576,4 +577,43 @@ fn extreme_store_times_are_written_without_overflow() {
     for at in [i64::MIN, 0, i64::MAX] {
         assert!(!incident_views(&f.log, at).is_empty());
     }
+}
+
+#[test]
+fn a_baseline_planned_by_the_caller_gives_the_incidents_planning_it_here_gives() {
+    // The page and watch plan each frame anyway and pass that plan in; it must be the plan the
+    // log would make of the frame (the scenario's settings on the frame's fleet).
+    let store = fleet(Store::new()).split("e", 10, Some("w-1"), 1, 2);
+    let mut a = Followed::new(store.clone());
+    let mut b = Followed::new(store);
+    let mine = a.apply(expire_w1).frame(31_000);
+    b.apply(expire_w1);
+    let f = b.job.frame(31_000).unwrap();
+    let sc = Scenario::default();
+    let planned = spate_planner_core::analyse_partly(&f.fleet, &sc.baseline());
+    let inputs = IncidentInputs {
+        scenario: &sc,
+        max_attempts: None,
+        recovery: None,
+        baseline: Some(&planned),
+    };
+    b.log.observe(&f.changes, &f.fleet, &inputs);
+    assert_eq!(incident_views(&b.log, 31_000), mine);
+    // and it is the one used: a baseline planned with no rebalance delay gives that window
+    let mut c = Followed::new(fleet(Store::new()));
+    c.apply(expire_w1);
+    let f = c.job.frame(31_000).unwrap();
+    let no_delay = Scenario {
+        rebalance_delay_ms: Some(0),
+        ..Scenario::default()
+    };
+    let planned = spate_planner_core::analyse_partly(&f.fleet, &no_delay);
+    let inputs = IncidentInputs {
+        scenario: &sc,
+        max_attempts: None,
+        recovery: None,
+        baseline: Some(&planned),
+    };
+    c.log.observe(&f.changes, &f.fleet, &inputs);
+    assert_eq!(incident_views(&c.log, 31_000)[0].window_ends_ms, Some(30_000));
 }

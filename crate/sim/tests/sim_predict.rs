@@ -69,6 +69,7 @@ fn crash_seen(snap: &Snapshot, member: &str, now: i64, seeds: u32) -> IncidentVi
             scenario: &sc,
             max_attempts: None,
             recovery: Some(&model),
+            baseline: None,
         },
     );
     incident_views(&log, now).remove(0)

@@ -264,13 +264,27 @@ impl Planner {
             return Err(not_live());
         }
         let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
+        let changes = std::mem::take(&mut self.unobserved);
+        // The frame's baseline was planned for the page already (the cache holds it): the
+        // scenario itself when it has no changes, else its baseline, as `analyse` keys it.
+        let baseline = match (changes.is_empty(), sc.changes.is_empty()) {
+            (true, _) => None,
+            (false, true) => Some(self.analysis(scenario)?),
+            (false, false) => {
+                let text = sc
+                    .baseline()
+                    .to_json()
+                    .map_err(|e| error("internal", &e.to_string(), None))?;
+                Some(self.analysis(&text)?)
+            }
+        };
         let model = CrashPrediction::default();
         let inputs = IncidentInputs {
             scenario: &sc,
             max_attempts,
             recovery: Some(&model),
+            baseline: baseline.as_deref(),
         };
-        let changes = std::mem::take(&mut self.unobserved);
         self.incidents.observe(&changes, &self.fleet, &inputs);
         to_js(&incident_views(&self.incidents, now_ms as i64))
     }

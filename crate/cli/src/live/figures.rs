@@ -1,6 +1,6 @@
 //! The plan's figures for a state, from the decision core's one pipeline.
 
-use spate_planner_core::{analyse, Fleet, Rules, Scenario};
+use spate_planner_core::{analyse, Analysis, Fleet, Rules, Scenario};
 
 /// What `watch` prints.
 pub struct Figures {
@@ -18,16 +18,25 @@ pub struct Figures {
     pub rules: Rules,
 }
 
-/// Plans `fleet` as the leader would: no what-if, the leader's own inputs from the store, by the
-/// rules the store names unless `rules` sets them.
-pub fn figures(fleet: &Fleet, rules: Option<Rules>) -> Result<Figures, String> {
-    let scenario = Scenario {
+/// The leader's settings `watch` plans by: no what-if, by the rules the store names unless
+/// `rules` sets them, with the rebalance delay given (Spate's unless set).
+pub fn leader_settings(rules: Option<Rules>, rebalance_delay_ms: Option<u64>) -> Scenario {
+    Scenario {
         rules,
+        rebalance_delay_ms,
         ..Scenario::default()
-    };
-    let a = analyse(fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?;
+    }
+}
+
+/// Plans `fleet` as the leader would, by `settings` ([`leader_settings`]).
+pub fn plan_as_leader(fleet: &Fleet, settings: &Scenario) -> Result<Analysis, String> {
+    analyse(fleet, settings).map_err(|e| format!("{e} [{}]", e.code))
+}
+
+/// The figures of `a`, an analysis of `fleet` ([`plan_as_leader`]).
+pub fn figures(fleet: &Fleet, a: &Analysis) -> Figures {
     let rep = &a.report;
-    Ok(Figures {
+    Figures {
         members: rep.members.len(),
         max_over_mean: rep.balance.max_over_mean,
         max_over_bound: rep.balance.max_over_bound,
@@ -36,5 +45,5 @@ pub fn figures(fleet: &Fleet, rules: Option<Rules>) -> Result<Figures, String> {
         from_published: a.published.as_ref().map(|p| p.changes),
         warnings: fleet.warnings.len(),
         rules: a.applied.rules.rules,
-    })
+    }
 }

@@ -5,11 +5,11 @@
 //! again when it moves on (the leader handed the splits out; they run again). `--json` writes
 //! each line as one JSON object.
 
-use super::figures::{figures, Figures};
+use super::figures::{figures, leader_settings, plan_as_leader, Figures};
 use super::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
 use spate_planner_core::{
-    incident_views, utc_text, IncidentInputs, IncidentLog, IncidentView, LiveChange, LiveJob, Rules, Scenario,
+    incident_views, utc_text, IncidentInputs, IncidentLog, IncidentView, LiveChange, LiveJob, Rules,
 };
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -146,22 +146,24 @@ impl Kept {
         };
         let revisions = job.revisions().to_string();
         let frame = job.frame(now).map_err(|e| refused(&e));
-        let figures = frame
+        // One plan of the frame's fleet for its figures and its incidents.
+        let scenario = leader_settings(style.rules, style.rebalance_delay_ms);
+        let planned = frame
             .as_ref()
             .map_err(Clone::clone)
-            .and_then(|f| figures(&f.fleet, style.rules));
+            .and_then(|f| plan_as_leader(&f.fleet, &scenario).map(|a| (f, a)));
+        let figures = planned
+            .as_ref()
+            .map(|(f, a)| figures(&f.fleet, a))
+            .map_err(Clone::clone);
         let mut out = vec![figures_line(now, what, Some(&revisions), figures, style)];
-        if let Ok(f) = frame {
-            let scenario = Scenario {
-                rules: style.rules,
-                rebalance_delay_ms: style.rebalance_delay_ms,
-                ..Scenario::default()
-            };
+        if let Ok(f) = &frame {
             let model = spate_planner_sim::CrashPrediction::default();
             let inputs = IncidentInputs {
                 scenario: &scenario,
                 max_attempts: style.max_attempts,
                 recovery: Some(&model),
+                baseline: planned.as_ref().ok().map(|(_, a)| a),
             };
             self.incidents.observe(&f.changes, &f.fleet, &inputs);
         }

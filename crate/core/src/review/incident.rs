@@ -193,6 +193,10 @@ pub struct IncidentInputs<'a> {
     pub max_attempts: Option<u32>,
     /// `None`: no prediction.
     pub recovery: Option<&'a dyn RecoveryModel>,
+    /// The frame's fleet planned under the scenario's settings (its baseline), when the caller
+    /// has it already (the page and `watch` plan each frame anyway); `None`: planned here, once
+    /// per frame that has changes.
+    pub baseline: Option<&'a Analysis>,
 }
 
 /// The incidents of one followed job, newest last.
@@ -220,10 +224,18 @@ impl IncidentLog {
     pub fn observe(&mut self, changes: &[FleetChange], fleet: &Fleet, inputs: &IncidentInputs) {
         let settings = inputs.scenario.baseline();
         let max_attempts = inputs.max_attempts.or(inputs.scenario.max_attempts);
-        let base = (!changes.is_empty()).then(|| analyse_partly(fleet, &settings));
+        let planned;
+        let base = match inputs.baseline {
+            _ if changes.is_empty() => None,
+            Some(a) => Some(a),
+            None => {
+                planned = analyse_partly(fleet, &settings);
+                Some(&planned)
+            }
+        };
         for c in changes {
-            let mut incident = self.open(c, fleet, &settings, base.as_ref(), max_attempts);
-            if let (Some(model), Some(a)) = (inputs.recovery, base.as_ref()) {
+            let mut incident = self.open(c, fleet, &settings, base, max_attempts);
+            if let (Some(model), Some(a)) = (inputs.recovery, base) {
                 incident.predict(model, fleet, a);
             }
             self.items.push(incident);
