@@ -83,7 +83,7 @@ pub use snapshot::{
 };
 pub use state::{LeaseEntry, SplitState};
 pub use timing::{jitter, live_workers, spread};
-pub use utc::utc_text;
+pub use utc::{utc_millis_text, utc_text};
 
 // The decisions: the desired assignment and its explanation, a worker's claim candidates, the
 // leader's inputs, each worker's next actions; and the leader's view of a store.

@@ -17,17 +17,27 @@ fn civil(z: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
-/// `2026-12-05 15:04:11 UTC` (whole seconds, rounded down).
-pub fn utc_text(ms: i64) -> String {
+/// `2026-12-05 15:04:11` (whole seconds, rounded down), without the zone.
+fn date_clock(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
     let (days, s) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil(days);
     format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
         s / 3600,
         s / 60 % 60,
         s % 60
     )
+}
+
+/// `2026-12-05 15:04:11 UTC` (whole seconds, rounded down).
+pub fn utc_text(ms: i64) -> String {
+    format!("{} UTC", date_clock(ms))
+}
+
+/// `2026-12-05 15:04:11.123 UTC`: to the millisecond, for lines that follow a stream.
+pub fn utc_millis_text(ms: i64) -> String {
+    format!("{}.{:03} UTC", date_clock(ms), ms.rem_euclid(1000))
 }
 
 /// `15:04:11 UTC`: the clock alone, for a time on the same day as one written in full.
@@ -62,6 +72,8 @@ mod tests {
         assert_eq!(utc_text(1_735_689_599_999), "2024-12-31 23:59:59 UTC");
         // Before the epoch: seconds round down, to the day before.
         assert_eq!(utc_text(-1), "1969-12-31 23:59:59 UTC");
+        assert_eq!(utc_millis_text(-1), "1969-12-31 23:59:59.999 UTC");
+        assert_eq!(utc_millis_text(1_767_225_600_042), "2026-01-01 00:00:00.042 UTC");
         assert_eq!(
             utc_clock(1_767_225_600_000 + 15 * 3_600_000 + 4 * 60_000 + 11_999),
             "15:04:11 UTC"

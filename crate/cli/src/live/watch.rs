@@ -9,7 +9,8 @@ use super::figures::{figures, leader_settings, plan_as_leader, Figures};
 use super::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
 use spate_planner_core::{
-    incident_views, utc_text, IncidentInputs, IncidentLog, IncidentView, LiveChange, LiveJob, Rules,
+    incident_views, utc_millis_text, utc_text, IncidentInputs, IncidentLog, IncidentView, LiveChange,
+    LiveJob, Rules,
 };
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -368,9 +369,7 @@ fn status_line(status_json: &str, json: bool) -> String {
 
 /// The time of a line: date, clock to the millisecond, zone.
 fn stamp(ms: i64) -> String {
-    let text = utc_text(ms);
-    let (day_clock, zone) = text.rsplit_once(' ').unwrap_or((&text, ""));
-    format!("{day_clock}.{:03} {zone}", ms.rem_euclid(1000))
+    utc_millis_text(ms)
 }
 
 fn describe(f: &Figures) -> String {

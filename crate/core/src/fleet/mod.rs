@@ -23,4 +23,5 @@ mod version;
 pub use leader_view::{CapSource, CapUnknown, DefaultCap};
 pub use model::{Fleet, Member, Meta, SeedSource, SplitInfo, Warning};
 pub(crate) use parts::Parts;
+pub(crate) use read::LeaseItem;
 pub use read::{Records, Side};

@@ -109,9 +109,7 @@ impl LiveJob {
     pub fn apply_change(&mut self, c: &LiveChange) -> Result<(), SnapshotError> {
         let slot = (c.side, c.key().to_string());
         let was = (!self.since.contains_key(&slot)).then(|| self.facts(c.side, c.key()));
-        let held = (c.side == Side::Lease)
-            .then(|| self.state.bucket(c.side).get(c.key()).map(Held::of))
-            .flatten();
+        let before = self.held(c.side, c.key());
         self.state.apply(c).map_err(|r| r.error())?;
         let max_age_ms = self.state.bucket(c.side).max_age_ms;
         let written = match &c.op {
@@ -120,12 +118,6 @@ impl LiveJob {
             LiveOp::Expire { .. } => None,
         };
         self.last_written_ms = self.last_written_ms.max(written);
-        // A marker or expiry of an entry the state no longer holds as it was changes nothing.
-        let removed = matches!(c.op, LiveOp::Put(_)) || self.state.bucket(c.side).get(c.key()).is_none();
-        if removed {
-            self.fleet_changes
-                .extend(fleet_change(c.side, &c.op, held.as_ref(), max_age_ms));
-        }
         if let Some(was) = was {
             self.since.insert(slot.clone(), was);
         }
@@ -137,14 +129,33 @@ impl LiveJob {
                     Err(err) => drop(self.refused.insert(slot.clone(), err)),
                 }
             }
+            // A marker or expiry of an entry the state no longer holds as it was changes nothing.
             _ if self.state.bucket(c.side).get(c.key()).is_some() => return Ok(()),
             _ => {
                 self.records.remove(c.side, c.key());
                 self.refused.remove(&slot);
             }
         }
+        let after = self.held(c.side, c.key());
+        self.fleet_changes.extend(fleet_change(
+            c.side,
+            &c.op,
+            (before.as_ref(), after.as_ref()),
+            max_age_ms,
+        ));
         self.dirty.insert(slot);
         Ok(())
+    }
+
+    /// What a lease-bucket key holds now, as fleet changes compare it (from its parsed record).
+    fn held(&self, side: Side, key: &str) -> Option<Held> {
+        if side != Side::Lease || !(key.starts_with("worker.") || key == "leader") {
+            return None;
+        }
+        let created_ms = self.state.bucket(side).get(key)?.created_ms;
+        self.records
+            .lease_item(key)
+            .map(|item| Held::of(item, created_ms))
     }
 
     /// What the events read of a key now.

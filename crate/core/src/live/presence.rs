@@ -8,9 +8,8 @@
 //! entry's last write plus the bucket's `max_age` (when the store dropped it).
 
 use super::change::LiveOp;
+use crate::fleet::LeaseItem;
 use crate::fleet::Side;
-use crate::records::{LeaderVal, WorkerVal};
-use crate::snapshot::Entry;
 use serde::Serialize;
 
 /// What happened.
@@ -62,36 +61,33 @@ pub(super) enum Held {
 }
 
 impl Held {
-    /// What `e` (an entry of the lease bucket) holds.
-    pub(super) fn of(e: &Entry) -> Held {
-        if e.key.starts_with("worker.") {
-            let v = serde_json::from_slice::<WorkerVal>(&e.value).ok();
-            Held::Presence {
+    /// What a lease-bucket key holds, from its parsed record (`records.lease_item`: nothing is
+    /// parsed again) and its entry's creation time.
+    pub(super) fn of(item: &LeaseItem, created_ms: i64) -> Held {
+        match item {
+            LeaseItem::Presence(v, ..) => Held::Presence {
                 nonce: v.as_ref().map(|v| v.nonce.clone()),
-                cap: v.and_then(|v| (v.max_in_flight > 0).then_some(v.max_in_flight)),
-                created_ms: e.created_ms,
-            }
-        } else if e.key == "leader" {
-            match serde_json::from_slice::<LeaderVal>(&e.value) {
-                Ok(v) => Held::Leader {
-                    owner: v.owner,
-                    created_ms: e.created_ms,
-                },
-                Err(_) => Held::Other,
-            }
-        } else {
-            Held::Other
+                cap: v
+                    .as_ref()
+                    .and_then(|v| (v.max_in_flight > 0).then_some(v.max_in_flight)),
+                created_ms,
+            },
+            LeaseItem::Leader(v) => Held::Leader {
+                owner: v.owner.clone(),
+                created_ms,
+            },
+            LeaseItem::Lease(..) | LeaseItem::Ignored => Held::Other,
         }
     }
 }
 
-/// The fleet change of `op` on the lease bucket, given what its key held before (`None`: no
-/// entry) and the bucket's `max_age` (for an expiry's time). `None`: not such a change (a
-/// renewal, a split lease, a marker of a key already gone).
+/// The fleet change of `op` on the lease bucket, given what its key held before and after (`None`:
+/// no entry, or a value that could not be read) and the bucket's `max_age` (for an expiry's time).
+/// `None`: not such a change (a renewal, a split lease, a marker of a key already gone).
 pub(super) fn fleet_change(
     side: Side,
     op: &LiveOp,
-    before: Option<&Held>,
+    (before, after): (Option<&Held>, Option<&Held>),
     max_age_ms: u64,
 ) -> Option<FleetChange> {
     if side != Side::Lease {
@@ -102,9 +98,9 @@ pub(super) fn fleet_change(
         LiveOp::Delete { key, .. } | LiveOp::Expire { key, .. } => key.as_str(),
     };
     if let Some(member) = key.strip_prefix("worker.") {
-        presence_change(member, op, before, max_age_ms)
+        presence_change(member, op, (before, after), max_age_ms)
     } else if key == "leader" {
-        leader_change(op, before, max_age_ms)
+        leader_change(op, (before, after), max_age_ms)
     } else {
         None
     }
@@ -125,7 +121,12 @@ fn lapsed_at(created_ms: i64, max_age_ms: u64) -> i64 {
     created_ms.saturating_add(i64::try_from(max_age_ms).unwrap_or(i64::MAX))
 }
 
-fn presence_change(member: &str, op: &LiveOp, before: Option<&Held>, max_age_ms: u64) -> Option<FleetChange> {
+fn presence_change(
+    member: &str,
+    op: &LiveOp,
+    (before, after): (Option<&Held>, Option<&Held>),
+    max_age_ms: u64,
+) -> Option<FleetChange> {
     let (was_nonce, was_cap, was_created) = match before {
         Some(Held::Presence {
             nonce,
@@ -136,9 +137,10 @@ fn presence_change(member: &str, op: &LiveOp, before: Option<&Held>, max_age_ms:
     };
     match op {
         LiveOp::Put(e) => {
-            let Held::Presence { nonce, cap, .. } = Held::of(e) else {
+            let Some(Held::Presence { nonce, cap, .. }) = after else {
                 return None;
             };
+            let (nonce, cap) = (nonce.clone(), *cap);
             match was_nonce {
                 None => Some(change(FleetChangeKind::Joined, member, e.created_ms)),
                 Some(old) if *old != nonce => Some(change(FleetChangeKind::Restarted, member, e.created_ms)),
@@ -171,14 +173,18 @@ fn presence_change(member: &str, op: &LiveOp, before: Option<&Held>, max_age_ms:
     }
 }
 
-fn leader_change(op: &LiveOp, before: Option<&Held>, max_age_ms: u64) -> Option<FleetChange> {
+fn leader_change(
+    op: &LiveOp,
+    (before, after): (Option<&Held>, Option<&Held>),
+    max_age_ms: u64,
+) -> Option<FleetChange> {
     let (was, was_created) = match before {
         Some(Held::Leader { owner, created_ms }) => (Some(owner.clone()), Some(*created_ms)),
         _ => (None, None),
     };
     let (now, at_ms) = match op {
-        LiveOp::Put(e) => match Held::of(e) {
-            Held::Leader { owner, created_ms } => (Some(owner), created_ms),
+        LiveOp::Put(_) => match after {
+            Some(Held::Leader { owner, created_ms }) => (Some(owner.clone()), *created_ms),
             _ => return None,
         },
         LiveOp::Delete { created_ms, .. } => (None, *created_ms),
@@ -196,25 +202,35 @@ fn leader_change(op: &LiveOp, before: Option<&Held>, max_age_ms: u64) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::snapshot::Entry;
 
-    fn presence(nonce: &str, cap: u32, created_ms: i64) -> Entry {
-        let value = format!(r#"{{"schema":3,"nonce":"{nonce}","max_in_flight":{cap}}}"#);
-        Entry {
-            key: "worker.w-1".into(),
-            revision: 1,
+    /// What a presence with `nonce` and `cap` written at `created_ms` holds.
+    fn presence(nonce: &str, cap: u32, created_ms: i64) -> Held {
+        Held::Presence {
+            nonce: Some(nonce.into()),
+            cap: Some(cap),
             created_ms,
-            value: value.into_bytes(),
         }
+    }
+
+    /// A put of `key` at `created_ms` (its value is read through `after`).
+    fn put(key: &str, created_ms: i64) -> LiveOp {
+        LiveOp::Put(Entry {
+            key: key.into(),
+            revision: 9,
+            created_ms,
+            value: Vec::new(),
+        })
     }
 
     #[test]
     fn a_lapsed_presence_is_a_crash_at_its_last_write_plus_the_ttl() {
-        let was = Held::of(&presence("n1", 8, 1_000));
+        let was = presence("n1", 8, 1_000);
         let op = LiveOp::Expire {
             key: "worker.w-1".into(),
             revision: 1,
         };
-        let c = fleet_change(Side::Lease, &op, Some(&was), 30_000).expect("a change");
+        let c = fleet_change(Side::Lease, &op, (Some(&was), None), 30_000).expect("a change");
         assert_eq!(
             (c.kind, c.member.as_str(), c.at_ms),
             (FleetChangeKind::Crashed, "w-1", 31_000)
@@ -223,66 +239,80 @@ mod tests {
 
     #[test]
     fn a_delete_marker_is_a_stop_and_a_purge_marker_a_crash_at_the_markers_time() {
-        let was = Held::of(&presence("n1", 8, 1_000));
+        let was = presence("n1", 8, 1_000);
         let del = |purge| LiveOp::Delete {
             key: "worker.w-1".into(),
             revision: 2,
             created_ms: 5_000,
             purge,
         };
-        let stop = fleet_change(Side::Lease, &del(false), Some(&was), 30_000).expect("a change");
-        let crash = fleet_change(Side::Lease, &del(true), Some(&was), 30_000).expect("a change");
+        let stop = fleet_change(Side::Lease, &del(false), (Some(&was), None), 30_000).expect("a change");
+        let crash = fleet_change(Side::Lease, &del(true), (Some(&was), None), 30_000).expect("a change");
         assert_eq!((stop.kind, stop.at_ms), (FleetChangeKind::Stopped, 5_000));
         assert_eq!((crash.kind, crash.at_ms), (FleetChangeKind::Crashed, 5_000));
         // The marker of a key already gone (a stop's later expiry marker) is no second change.
-        assert_eq!(fleet_change(Side::Lease, &del(true), None, 30_000), None);
+        assert_eq!(fleet_change(Side::Lease, &del(true), (None, None), 30_000), None);
     }
 
     #[test]
     fn puts_are_joins_restarts_and_cap_changes_but_a_renewal_is_nothing() {
-        let was = Held::of(&presence("n1", 8, 1_000));
-        let put = |e: Entry| LiveOp::Put(e);
-        let kind = |op: &LiveOp, before: Option<&Held>| {
-            fleet_change(Side::Lease, op, before, 30_000).map(|c| c.kind)
+        let was = presence("n1", 8, 1_000);
+        let op = put("worker.w-1", 2_000);
+        let kind = |before: Option<&Held>, after: &Held| {
+            fleet_change(Side::Lease, &op, (before, Some(after)), 30_000).map(|c| c.kind)
         };
         assert_eq!(
-            kind(&put(presence("n1", 8, 2_000)), None),
+            kind(None, &presence("n1", 8, 2_000)),
             Some(FleetChangeKind::Joined)
         );
         assert_eq!(
-            kind(&put(presence("n2", 8, 2_000)), Some(&was)),
+            kind(Some(&was), &presence("n2", 8, 2_000)),
             Some(FleetChangeKind::Restarted)
         );
-        assert_eq!(kind(&put(presence("n1", 8, 2_000)), Some(&was)), None);
-        let cap =
-            fleet_change(Side::Lease, &put(presence("n1", 4, 2_000)), Some(&was), 30_000).expect("a change");
+        assert_eq!(kind(Some(&was), &presence("n1", 8, 2_000)), None);
+        let cap = fleet_change(
+            Side::Lease,
+            &op,
+            (Some(&was), Some(&presence("n1", 4, 2_000))),
+            30_000,
+        )
+        .expect("a change");
         assert_eq!(
-            (cap.kind, cap.cap),
-            (FleetChangeKind::Cap, Some((Some(8), Some(4))))
+            (cap.kind, cap.cap, cap.at_ms),
+            (FleetChangeKind::Cap, Some((Some(8), Some(4))), 2_000)
         );
         // The state bucket's keys are never fleet changes.
         assert_eq!(
-            fleet_change(Side::State, &put(presence("n1", 8, 2_000)), None, 30_000),
+            fleet_change(Side::State, &op, (None, Some(&presence("n1", 8, 2_000))), 30_000),
             None
         );
     }
 
     #[test]
     fn the_leader_key_names_another_owner() {
-        let leader = |owner: &str| Entry {
-            key: "leader".into(),
-            revision: 3,
+        let leader = |owner: &str| Held::Leader {
+            owner: owner.into(),
             created_ms: 7_000,
-            value: format!(r#"{{"schema":3,"owner":"{owner}","nonce":"n","generation":2}}"#).into_bytes(),
         };
-        let was = Held::of(&leader("w-1"));
-        let c = fleet_change(Side::Lease, &LiveOp::Put(leader("w-2")), Some(&was), 30_000).expect("a change");
+        let op = put("leader", 7_000);
+        let c = fleet_change(
+            Side::Lease,
+            &op,
+            (Some(&leader("w-1")), Some(&leader("w-2"))),
+            30_000,
+        )
+        .expect("a change");
         assert_eq!(
             (c.kind, c.member.as_str(), c.previous.as_deref()),
             (FleetChangeKind::Leader, "w-2", Some("w-1"))
         );
         assert_eq!(
-            fleet_change(Side::Lease, &LiveOp::Put(leader("w-1")), Some(&was), 30_000),
+            fleet_change(
+                Side::Lease,
+                &op,
+                (Some(&leader("w-1")), Some(&leader("w-1"))),
+                30_000
+            ),
             None
         );
     }

@@ -70,15 +70,19 @@ pub struct IncidentView {
 }
 
 fn splits_text(t: Tally) -> String {
-    let noun = if t.splits == 1 { "split" } else { "splits" };
-    format!("{} {noun} ({})", t.splits, human_bytes(t.bytes))
+    counted(t, "")
 }
 
 /// The withheld splits: runnable ones only (a completed or quarantined split the member owned is
 /// not waiting to run, though the findings' "withheld" count includes it).
 fn runnable_text(t: Tally) -> String {
+    counted(t, "runnable ")
+}
+
+/// "2 runnable splits (1.0 GiB)"
+fn counted(t: Tally, adjective: &str) -> String {
     let noun = if t.splits == 1 { "split" } else { "splits" };
-    format!("{} runnable {noun} ({})", t.splits, human_bytes(t.bytes))
+    format!("{} {adjective}{noun} ({})", t.splits, human_bytes(t.bytes))
 }
 
 /// "in 12 s" / "12 s ago" / "now".
