@@ -137,8 +137,8 @@ pub use review::{
     find_splits, findings, fleet_chart, fleet_info, gauges, incident_views, last_publish_ms, plan_csv,
     plan_document, plan_figures, plan_view, review, sweep_csv, CrashSettings, DiffTable, Exposure, Figure,
     FigureValue, Finding, FleetChart, Gauges, Image, IncidentInputs, IncidentLog, IncidentView, Level,
-    LoadGauges, Palette, PlanTable, PublishedGauges, RecoveryModel, Review, ReviewInputs, SeedRun,
-    SplitStates, SLIDE_ROWS,
+    LoadGauges, Palette, PlanTable, PublishedGauges, RecordedIncidents, RecoveryModel, Review, ReviewInputs,
+    SeedRun, SplitStates, SLIDE_ROWS,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{

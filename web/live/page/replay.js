@@ -70,6 +70,7 @@ export class ReplaySession {
     const news = r.replay.rows.map((row) => row.text).join('; ');
     this.commit({
       generation, info: r.info, result, simDefaults: r.simDefaults, live, loading: null, ready: true, scenario,
+      incidents: r.incidents,
       focus: r.info.members.some((x) => x.name === s.focus) ? s.focus : null,
       message: s.message?.fromLive ? null : s.message,
       status: `Moment ${m + 1} of ${live.replay.moments}, ${instant(live.at)}, revisions ${live.revisions}. ${news ? `${news}. ` : ''}${planSentence(result.view)}.`,

@@ -109,6 +109,14 @@ export class ReplayJob {
     };
   }
 
+  /**
+   * The recording's incidents at moment `m`, newest first, as the live page showed them then
+   * (the core walks the recording once with these settings; moving back reuses the walk).
+   */
+  incidents(m, scenario) {
+    return this.guard(() => this.replay.incidents(m, scenario, undefined));
+  }
+
   /** The job at the moment shown as a snapshot file taken then (what `spate-planner snapshot` would have written). */
   save() {
     return this.guard(() => this.replay.saveSnapshot(this.shown));

@@ -232,6 +232,11 @@ impl LiveJob {
         })
     }
 
+    /// Whether membership or leadership changes wait for the next frame.
+    pub fn has_fleet_changes(&self) -> bool {
+        !self.fleet_changes.is_empty()
+    }
+
     /// This job's state replaces `previous`'s (the whole state read again): its next frame
     /// compares its fleet with the one `previous` showed, and says the state was read again.
     pub fn resync_from(&mut self, previous: &LiveJob) {

@@ -9,10 +9,12 @@
 use super::change::Revisions;
 use super::events::LiveEvent;
 use super::job::LiveJob;
+use super::presence::FleetChange;
 use super::recording::{RecordItem, Recorded, RecordedStatus, Recording, StateReason};
 use crate::codes::ErrorCode;
 use crate::fleet::Fleet;
 use crate::snapshot::{Snapshot, SnapshotError};
+use std::sync::Arc;
 
 /// A jump forward past a full state by more than this many lines starts from that state
 /// instead of applying every line between.
@@ -29,12 +31,16 @@ pub struct ReplayFrame {
     pub fleet: Fleet,
     pub events: Vec<LiveEvent>,
     pub statuses: Vec<(i64, RecordedStatus)>,
+    /// The membership and leadership changes since the moment framed before (none across a
+    /// jump that started again from a full state).
+    pub changes: Vec<FleetChange>,
 }
 
 /// A recording and the job at the moment shown.
 #[derive(Clone, Debug)]
 pub struct Replay {
-    rec: Recording,
+    /// Shared with the replay's [`Replay::twin`]s.
+    rec: Arc<Recording>,
     job: Option<LiveJob>,
     /// The items applied to `job`: `..pos`.
     pos: usize,
@@ -68,6 +74,10 @@ fn at_line(e: SnapshotError, line: usize) -> SnapshotError {
 
 impl Replay {
     pub fn new(rec: Recording) -> Replay {
+        Replay::over(Arc::new(rec))
+    }
+
+    fn over(rec: Arc<Recording>) -> Replay {
         Replay {
             rec,
             job: None,
@@ -79,6 +89,16 @@ impl Replay {
 
     pub fn recording(&self) -> &Recording {
         &self.rec
+    }
+
+    /// Another replay of the same recording (shared, not copied), at no moment yet.
+    pub fn twin(&self) -> Replay {
+        Replay::over(Arc::clone(&self.rec))
+    }
+
+    /// Whether the job holds membership or leadership changes no frame has told yet.
+    pub fn has_fleet_changes(&self) -> bool {
+        self.job.as_ref().is_some_and(LiveJob::has_fleet_changes)
     }
 
     /// How many moments there are: one after each line.
@@ -144,6 +164,7 @@ impl Replay {
             fleet: frame.fleet,
             events: frame.events,
             statuses: std::mem::take(&mut self.statuses),
+            changes: frame.changes,
         })
     }
 

@@ -14,6 +14,7 @@ mod findings;
 mod fleet_chart;
 mod gauges;
 mod incident;
+mod incident_replay;
 mod incident_text;
 mod markdown;
 pub mod markdown_text;
@@ -31,6 +32,7 @@ pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, S
 pub use incident::{
     claim_race_per_mille, CrashSettings, IncidentInputs, IncidentLog, RecoveryModel, SeedRun,
 };
+pub use incident_replay::RecordedIncidents;
 pub use incident_text::{incident_views, IncidentView};
 pub use markdown::{review, Image, Review, ReviewInputs};
 pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};
