@@ -11,6 +11,7 @@ mod claims;
 mod conformance;
 mod converge;
 mod cut;
+mod dashboard;
 mod demo;
 mod diff_rules;
 mod export;
