@@ -12,7 +12,6 @@ pub mod record;
 pub mod ring;
 pub mod sse;
 pub mod stats;
-pub mod watch;
 pub mod wire;
 
 use crate::nats::{self, Target};
