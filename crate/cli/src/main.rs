@@ -2,8 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use commands::{
-    bench, claims, conformance, converge, demo, diff_rules, plan, replay, report, serve, simulate, snapshot,
-    sweep, watch,
+    bench, claims, conformance, converge, demo, diff, diff_rules, plan, replay, report, restore, serve,
+    simulate, snapshot, sweep, watch,
 };
 use std::process::ExitCode;
 
@@ -58,7 +58,7 @@ enum Command {
     /// The plan carried out and replanned, round after round, until a round moves nothing.
     Converge(converge::Args),
     /// Compare two snapshots of a job: members, caps, owners, figures, and the leader's decision.
-    Diff(sweep::DiffArgs),
+    Diff(diff::DiffArgs),
     /// The store planned by Spate 0.1's rules and by 0.3's, side by side: what upgrading changes.
     DiffRules(diff_rules::Args),
     /// A Markdown review report (with SVG charts): the plan, and optionally a sweep and a comparison.
@@ -67,7 +67,7 @@ enum Command {
     Snapshot(snapshot::Args),
     /// Write a snapshot's entries into new buckets on a server (for tests and demos).
     #[command(hide = true)]
-    Restore(snapshot::RestoreArgs),
+    Restore(restore::RestoreArgs),
     /// Write a realistic synthetic snapshot (the dashboard's demo fleet).
     Demo(demo::DemoArgs),
     /// Serve the built dashboard on 127.0.0.1 or --bind ADDR (with --server: live jobs from NATS).
@@ -91,11 +91,11 @@ fn main() -> ExitCode {
         Command::Claims(args) => claims::run(&args),
         Command::Sweep(args) => sweep::run_sweep(&args),
         Command::Converge(args) => converge::run(&args),
-        Command::Diff(args) => sweep::run_diff(&args),
+        Command::Diff(args) => diff::run_diff(&args),
         Command::DiffRules(args) => diff_rules::run(&args),
         Command::Report(args) => report::run_report(&args),
         Command::Snapshot(args) => snapshot::run(&args),
-        Command::Restore(args) => snapshot::restore(&args),
+        Command::Restore(args) => restore::restore(&args),
         Command::Watch(args) => watch::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
