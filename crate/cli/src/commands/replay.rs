@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    listen: crate::serve::Listen,
+    listen: crate::dashboard::Listen,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -56,7 +56,7 @@ pub fn run(args: &Args) -> ExitCode {
             Err("-o and --json take the moment from --at or --revision".into())
         }
         (None, None) => {
-            return crate::serve::run_page(&args.listen, name, Bytes::from(bytes));
+            return crate::dashboard::run_page(&args.listen, name, Bytes::from(bytes));
         }
         (at, revision) => at_moment(rec, at.as_deref(), revision.as_deref(), args),
     };
