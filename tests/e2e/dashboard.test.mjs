@@ -284,12 +284,19 @@ test('split search by id and by owner, claims of every live member, convergence'
     await page.waitForFunction(() => [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.splits tbody tr')].some((r) => r.cells[2].textContent === 'worker-gone-7f3a'));
     await page.locator('.tab[data-tab="claims"]').click();
     await page.waitForSelector('.claims [data-ready]');
+    // the demo's published records give nobody anything to do: the tab opens on the plan, saying why
+    const source = page.locator('select[aria-label="assignment the workers act on"]');
+    assert.equal(await source.inputValue(), 'plan');
+    assert.match(await page.locator('.claims-summary').textContent(), /24 live members, [1-9][\d,]* actions \(acting on the plan/);
+    assert.match(await page.locator('.claims-opened').textContent(), /^The published records give no member anything to do/);
     // every live member: a card each for those that act, a row of the folded line for the others
     assert.equal(await page.locator('.claims [data-worker]').count(), 24);
-    assert.equal(await page.locator('.claims .worker').count() + Number(await page.locator('.idle-workers').getAttribute('data-count')), 24);
-    assert.match(await page.locator('.claims-summary').textContent(), /24 live members, \d+ actions \(acting on the published records; max_attempts 4\)/);
-    await page.locator('select[aria-label="assignment the workers act on"]').selectOption('plan');
-    await page.waitForFunction(() => /acting on the plan/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.claims-summary').textContent));
+    const idle = page.locator('.idle-workers');
+    assert.equal(await page.locator('.claims .worker').count() + (await idle.count() ? Number(await idle.getAttribute('data-count')) : 0), 24);
+    await source.selectOption('published');
+    await page.waitForFunction(() => /acting on the published records/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.claims-summary').textContent));
+    assert.match(await page.locator('.claims-summary').textContent(), /^24 live members, 0 actions \(acting on the published records; max_attempts 4\)/);
+    assert.equal(Number(await page.locator('.idle-workers').getAttribute('data-count')), 24);
     await page.locator('.tab[data-tab="convergence"]').click();
     await page.locator('button', { hasText: 'Run rounds' }).click();
     await page.waitForSelector('.convergence [data-rounds]');
