@@ -65,6 +65,7 @@ export class SpatePlannerElement extends HTMLElement {
     if (url) await this.controller.loadUrl(url, link, this.getAttribute('snapshot-name'));
     else await this.controller.loadDemo(demo, link);
     if (link?.timelineError) this.controller.report(link.timelineError, "The link's timeline could not be read; the Timeline starts empty", 'warning');
+    if (link?.orderError) this.controller.report(link.orderError, "The link's order could not be used", 'warning');
     if (link && this.controller.state.info) this.controller.fromLinkReview(link);
   }
 

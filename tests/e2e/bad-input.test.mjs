@@ -104,3 +104,17 @@ test('a broken ?snapshot= link names the link\'s file and what failed, not the s
     served.stop();
   }
 });
+
+test('a link with an order the page does not know: the chart is in name order, the select says so, and a warning names the order', async () => {
+  const { page, problems } = await watchedPage(chrome.browser);
+  await page.goto(`${server.url}#order=sideways`);
+  await ready(page);
+  assert.equal(await page.locator('select[aria-label="Order the members by"]').inputValue(), 'name');
+  await page.waitForSelector('.message');
+  const message = await page.locator('.message').textContent();
+  assert.match(message, /The link's order could not be used/);
+  assert.match(message, /"sideways", which this page does not know \(it knows name, now, planned, change\); they are ordered by name/);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

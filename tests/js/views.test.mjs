@@ -115,6 +115,18 @@ test('permalink: the tab, the focused member, the sweep and the earlier snapshot
   assert.equal(fromFragment('#order=planned').before, null);
 });
 
+test('permalink: an order the page does not know is name order, with a warning naming it and the known ones', () => {
+  const odd = fromFragment('#order=sideways');
+  assert.equal(odd.order, 'name');
+  assert.equal(odd.orderError.code, 'invalid_order');
+  assert.equal(odd.orderError.message, 'the link orders the members by "sideways", which this page does not know (it knows name, now, planned, change); they are ordered by name');
+  assert.equal(fromFragment('#order=planned').order, 'planned');
+  assert.equal(fromFragment('#order=planned').orderError, null);
+  assert.equal(fromFragment('').orderError, null);
+  // a key of every object is no order either
+  assert.equal(fromFragment('#order=constructor').order, 'name');
+});
+
 test("permalink: the store's state gives every part of the link (the sweep under way, else the one shown)", () => {
   const state = {
     order: 'planned', snapshotId: 'job@5', timeline: { script: { events: [] }, b: null }, tab: { id: 'compare', focus: false }, focus: 'worker-3',
