@@ -216,8 +216,8 @@ export function withMoment(live, m) {
   };
 }
 
-/** A moment as an ISO time to the millisecond (UTC). */
+/** A moment to the millisecond as the core writes one (utc_millis_text): `2026-12-05 18:03:23.934 UTC`. */
 export function instant(ms) {
   const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('T', ' ').replace('Z', ' UTC');
 }
