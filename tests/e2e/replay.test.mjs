@@ -62,12 +62,14 @@ after(async () => {
 
 const normal = (text) => text.trim().replace(/^(\{"format":"[^"]*","job":"[^"]*","taken_at_ms":)"\d+"/, '$1"T"');
 
-/** Moves the replay bar's slider until the page shows `revisions`; the moment's index. */
+/**
+ * Moves the replay to each moment in turn (as a pick on the Live tab's chart does: the slider
+ * steps by changes only) until the page shows `revisions`; the moment's index.
+ */
 async function scrubTo(page, revisions) {
-  const slider = page.locator('.replay-scrub input[type=range]');
-  const max = Number(await slider.getAttribute('max'));
+  const max = await page.evaluate(() => document.querySelector('spate-planner').controller.state.live.replay.moments - 1);
   for (let m = 0; m <= max; m++) {
-    await slider.fill(String(m));
+    await page.evaluate((k) => document.querySelector('spate-planner').controller.live.seek(k), m);
     await page.waitForFunction((want) => {
       const el = document.querySelector('spate-planner');
       const live = el.controller.state.live;
@@ -85,7 +87,7 @@ test('a recording replays: scrubbing to each revision live mode served shows its
     const { page, problems } = await watchedPage(chrome.browser);
     await page.goto(server.url);
     await ready(page, 0, 20000);
-    assert.match(await page.locator('.live-bar').textContent(), /Replay: job orders.*moment 1 of \d+/);
+    assert.match(await page.locator('.live-bar').textContent(), /Replay: job orders.*change 1 of \d+ \(moment 1 of \d+\)/);
     assert.equal(await page.locator('.tab[data-tab="live"]').getAttribute('aria-selected'), 'true');
     assert.ok(await page.locator('.live-events .event').count() > 0, 'the timeline of the recorded time');
     assert.match(await page.locator('.live-events').first().textContent(), /member joined: w-new/);
@@ -172,7 +174,7 @@ test('a recording replays its incidents: each moment shows the card as it stood 
     await ready(page, 0, 20000);
     assert.equal(await card(page), null, 'nothing has happened at the first moment');
     const slider = page.locator('.replay-scrub input[type=range]');
-    const last = Number(await slider.getAttribute('max'));
+    const last = await page.evaluate(() => document.querySelector('spate-planner').controller.state.live.replay.moments - 1);
     await slider.focus();
     await page.keyboard.press('End');
     await page.waitForFunction((m) => {
@@ -201,7 +203,7 @@ test('a recording replays its incidents: each moment shows the card as it stood 
       const rows = document.querySelector('spate-planner').controller.state.live.rows;
       return rows.find((r) => r.text === 'member joined: w-new').id;
     });
-    await slider.fill(String(moment));
+    await slider.fill(String(await page.evaluate((m) => document.querySelector('spate-planner').controller.state.live.replay.steps.indexOf(m), moment)));
     await page.waitForFunction((m) => {
       const el = document.querySelector('spate-planner');
       return el.controller.state.live.moment === m && !el.controller.live.inflight;
@@ -209,6 +211,53 @@ test('a recording replays its incidents: each moment shows the card as it stood 
     const back = await card(page);
     assert.equal(back.title, 'w-new joined');
     assert.equal(back.earlier, null, 'nothing before the join');
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    server.stop();
+  }
+});
+
+test('the replay bar steps by change: the lease renewals are folded, ◀ and ▶ go from one change to the next', async () => {
+  const server = await startCommand('replay', [recording]);
+  try {
+    const { page, problems } = await watchedPage(chrome.browser);
+    await page.goto(server.url);
+    await ready(page, 0, 20000);
+    const replay = await page.evaluate(() => document.querySelector('spate-planner').controller.state.live.replay);
+    // the steps are the moments the timeline has a row for (a join, a cap, a leave, a claim, a
+    // publish, a status: every moment of this short recording is sampled, so each row is its
+    // own line's), with the first and the last; the writer's split leases re-written with the
+    // same owner (renewals: no row) are folded
+    const rows = await page.evaluate(() => document.querySelector('spate-planner').controller.state.live.rows.map((r) => r.id));
+    assert.equal(replay.moments <= 240, true, 'every moment sampled');
+    const want = [...new Set([0, ...rows, replay.moments - 1])].sort((a, b) => a - b);
+    assert.deepEqual(replay.steps, want);
+    assert.ok(replay.steps.length < replay.moments, `the renewals are folded: ${replay.steps.length} steps of ${replay.moments} moments`);
+    const slider = page.locator('.replay-scrub input[type=range]');
+    assert.equal(Number(await slider.getAttribute('max')), replay.steps.length - 1);
+    const shown = () => page.evaluate(() => {
+      const el = document.querySelector('spate-planner');
+      return el.controller.live.inflight ? null : el.controller.state.live.moment;
+    });
+    const next = page.locator('.replay-scrub button[aria-label="the change after"]');
+    for (const want of replay.steps.slice(1)) {
+      await next.click();
+      await page.waitForFunction((m) => {
+        const el = document.querySelector('spate-planner');
+        return el.controller.state.live.moment === m && !el.controller.live.inflight;
+      }, want, { timeout: 10000 });
+    }
+    assert.equal(await shown(), replay.moments - 1);
+    assert.equal(await next.getAttribute('aria-disabled'), 'true');
+    assert.match(await page.locator('.live-bar').textContent(), new RegExp(`change ${replay.steps.length} of ${replay.steps.length} \\(moment ${replay.moments} of ${replay.moments}\\)`));
+    // ◀ with the keyboard: one change back, focus kept on the button
+    await page.locator('.replay-scrub button[aria-label="the change before"]').focus();
+    await page.keyboard.press('Enter');
+    const before = replay.steps[replay.steps.length - 2];
+    await page.waitForFunction((m) => document.querySelector('spate-planner').controller.state.live.moment === m, before, { timeout: 10000 });
+    assert.equal(await page.evaluate(() => document.querySelector('spate-planner').shadowRoot.activeElement?.getAttribute('aria-label')), 'the change before');
     assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems, []);
     await page.close();

@@ -373,3 +373,87 @@ fn samples_spread_over_the_recorded_time() {
     assert_eq!(replay.samples(3), [0, 3, 6]);
     assert_eq!(replay.samples(5), [0, 2, 3, 4, 6], "T0, +10, +20, +30, +40");
 }
+
+fn lease_json(owner: &str) -> String {
+    format!(r#"{{"schema":3,"owner":"{owner}","nonce":"n-{owner}","epoch":2}}"#)
+}
+
+#[test]
+fn stepping_goes_by_news_with_renewals_and_rewrites_folded() {
+    // The first state's members a and b (lease revisions 2 and 3); each line below says whether
+    // it is news by the timeline's rules: a member joining, leaving or changing its cap, a
+    // split claimed by another owner, an assignment published, a connection status; not a
+    // presence or lease renewed with the same value, nor a key the timeline does not read.
+    let lines: Vec<(String, bool)> = vec![
+        (
+            change_line(T0 + 1, &put(Side::Lease, "worker.a", 4, &presence("a", 2))),
+            false,
+        ),
+        (
+            change_line(T0 + 2, &put(Side::Lease, "split.s", 5, &lease_json("a"))),
+            true,
+        ),
+        (
+            change_line(T0 + 3, &put(Side::Lease, "split.s", 6, &lease_json("a"))),
+            false,
+        ),
+        (
+            change_line(T0 + 4, &put(Side::Lease, "split.s", 7, &lease_json("b"))),
+            true,
+        ),
+        (change_line(T0 + 5, &put(Side::State, "note", 2, "{}")), false),
+        (
+            change_line(
+                T0 + 6,
+                &put(
+                    Side::State,
+                    "assign.a",
+                    3,
+                    r#"{"schema":3,"generation":1,"splits":[]}"#,
+                ),
+            ),
+            true,
+        ),
+        (
+            change_line(T0 + 7, &put(Side::Lease, "worker.b", 8, &presence("b", 2))),
+            false,
+        ),
+        (
+            change_line(T0 + 8, &put(Side::Lease, "worker.b", 9, &presence("b", 6))),
+            true,
+        ),
+        (
+            status_line(
+                T0 + 9,
+                &RecordedStatus {
+                    status: "reconnecting".into(),
+                    message: None,
+                },
+            ),
+            true,
+        ),
+        (
+            change_line(T0 + 10, &put(Side::Lease, "worker.c", 10, &presence("c", 1))),
+            true,
+        ),
+        (change_line(T0 + 11, &delete(Side::Lease, "worker.a", 11)), true),
+        (
+            change_line(T0 + 12, &put(Side::Lease, "worker.b", 12, &presence("b", 6))),
+            false,
+        ),
+    ];
+    let mut text = vec![header(1), state_line(T0, StateReason::Start, &first())];
+    text.extend(lines.iter().map(|(l, _)| l.clone()));
+    let replay = Replay::new(Recording::parse(&(text.join("\n") + "\n")).unwrap());
+    // moment k + 1 is after line k; the first and the last moment are always steps
+    let mut want = vec![0];
+    want.extend(
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, news))| *news)
+            .map(|(k, _)| k + 1),
+    );
+    want.push(lines.len());
+    assert_eq!(replay.news_moments().unwrap(), want);
+}

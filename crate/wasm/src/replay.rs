@@ -141,6 +141,13 @@ impl Replay {
             .collect()
     }
 
+    /// The moments worth stepping to, in order (the first, each after a line that is news, the
+    /// last): lease renewals and rewrites the timeline does not tell are folded.
+    pub fn steps(&self) -> Result<Vec<u32>, JsValue> {
+        let steps = self.inner.news_moments().map_err(|e| snapshot_error(&e))?;
+        Ok(steps.into_iter().map(|m| m as u32).collect())
+    }
+
     /// The last moment received at or before `at_ms`.
     #[wasm_bindgen(js_name = atTime)]
     pub fn at_time(&self, at_ms: f64) -> Option<u32> {

@@ -4,7 +4,7 @@
 // moves the core's Replay there and plans it, and the moment's fleet, plan and place in the
 // recording are committed in one update, as a live frame is. Moments asked for while one is
 // being planned wait, and only the last one asked for is planned.
-import { withMoment, instant } from '../shared/state.js';
+import { withMoment, instant, stepFrom } from '../shared/state.js';
 import { errorMessage, planSentence } from '../../common/shared/messages.js';
 import { download } from '../../common/page/dom.js';
 import { frameOfScenario } from './frame.js';
@@ -84,9 +84,9 @@ export class ReplaySession {
     return this.seek(id ?? points[points.length - 1]?.id ?? 0);
   }
 
-  /** One moment back or forward. */
+  /** To the moment that is news before (`by` < 0) or after (`by` > 0) the one shown or asked for. */
   step(by) {
-    return this.seek((this.wanted ?? this.live.moment) + by);
+    return this.seek(stepFrom(this.live.replay.steps, this.wanted ?? this.live.moment, by));
   }
 
   /** Planned again (after a restart of the worker, which read the recording again). */

@@ -193,11 +193,32 @@ export function replayLive(overview, name) {
     replay: {
       name, moments: i.moments, segments: i.segments, startMs: Number(i.start_ms), endMs: Number(i.end_ms),
       warnings: i.warnings, server: i.source.server || '',
+      /** The moments the replay bar steps to (the core's: renewals folded), in order. */
+      steps: overview.steps,
     },
     points: overview.points,
     nextId: i.moments,
   };
   return withMoment(withRows(live, overview.rows), overview.moment);
+}
+
+/** The index in `steps` (ascending moments) of the last step at or before moment `m` (0 before the first). */
+export function stepAt(steps, m) {
+  let lo = 0;
+  let hi = steps.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (steps[mid] <= m) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The step after (`by` > 0) or before (`by` < 0) moment `m`, or `m` when there is none. */
+export function stepFrom(steps, m, by) {
+  if (by > 0) return steps.find((s) => s > m) ?? m;
+  for (let k = steps.length - 1; k >= 0; k--) if (steps[k] < m) return steps[k];
+  return m;
 }
 
 /** The replay state at another moment (the worker's { moment, at, revisions, line, kind, rows }). */

@@ -96,9 +96,10 @@ export class ReplayJob {
         planner.free();
       }
     }
+    const steps = [...this.guard(() => this.replay.steps())];
     const first = this.seek(0);
     const moment = { ...this.momentOf(first.frame), rows: [] }; // nothing was shown before it
-    return { planner: first.planner, overview: { info: this.info, points, rows, moment } };
+    return { planner: first.planner, overview: { info: this.info, points, rows, moment, steps } };
   }
 
   /** What the page says of a moment. */

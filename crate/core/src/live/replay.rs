@@ -207,13 +207,17 @@ impl Replay {
 
     /// Applies the next line: a change as it was received, a status kept for the next frame, a
     /// full state read again (a new segment's state is the same one: it is only read when the
-    /// revisions differ).
-    fn step(&mut self) -> Result<(), SnapshotError> {
+    /// revisions differ). True when the line is news: a change that is
+    /// ([`LiveJob::apply_change`]), a connection status, a state read again.
+    fn step(&mut self) -> Result<bool, SnapshotError> {
         let item = &self.rec.items[self.pos];
         let job = self.job.as_mut().ok_or_else(|| no_moment(self.pos, 0))?;
-        match &item.what {
+        let news = match &item.what {
             Recorded::Change(c) => job.apply_change(c).map_err(|e| at_line(e, item.line))?,
-            Recorded::Status(s) => self.statuses.push((item.at_ms, s.clone())),
+            Recorded::Status(s) => {
+                self.statuses.push((item.at_ms, s.clone()));
+                true
+            }
             Recorded::State { reason, snapshot } => {
                 let same = *reason == StateReason::Rotate && job.revisions() == item.revisions;
                 if !same {
@@ -222,10 +226,35 @@ impl Replay {
                     next.resync_from(job);
                     *job = next;
                 }
+                !same
+            }
+        };
+        self.pos += 1;
+        Ok(news)
+    }
+
+    /// The moments worth stepping to, in order: the first, each after a line that is news (a
+    /// membership or leadership change, a claim, a split completed or quarantined, a publish, a
+    /// connection status, a state read again), and the last. Lease renewals and progress writes
+    /// that move only a watermark are folded into the next moment that is news.
+    pub fn news_moments(&self) -> Result<Vec<usize>, SnapshotError> {
+        let n = self.moments();
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let mut walk = self.twin();
+        walk.restart(0)?;
+        let mut out = vec![0];
+        while walk.pos < n {
+            let m = walk.pos;
+            if walk.step()? {
+                out.push(m);
             }
         }
-        self.pos += 1;
-        Ok(())
+        if out.last() != Some(&(n - 1)) {
+            out.push(n - 1);
+        }
+        Ok(out)
     }
 
     /// The job at the moment it stands at, as a snapshot file takes it (what `spate-planner
