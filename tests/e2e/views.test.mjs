@@ -218,6 +218,8 @@ test('shortcuts: u undoes the last what-if change, ? opens the help (Escape clos
 
 test('Claims at 200 members: opens fast on the mode that has actions (saying why), members with nothing to do folded into one line, "skipped" said in words, thousands separated', async (t) => {
   await withPage([big], { width: 1400, height: 900 }, async (page) => {
+    // one format for numbers: the status line writes the fleet's size as the header does
+    assert.match(await page.locator('.summary .status').textContent(), /: job \S+, 200 members, 20,000 splits\./);
     const t0 = Date.now();
     await page.locator('.tab[data-tab="claims"]').click();
     await page.waitForSelector('.claims [data-ready]', { timeout: 60000 });

@@ -7,6 +7,7 @@
 import { withMoment, instant, stepFrom } from '../shared/state.js';
 import { errorMessage, planSentence } from '../../common/shared/messages.js';
 import { download } from '../../common/page/dom.js';
+import { thousands } from '../../common/shared/format.js';
 import { frameOfScenario } from './frame.js';
 
 export class ReplaySession {
@@ -73,7 +74,7 @@ export class ReplaySession {
       incidents: r.incidents,
       focus: r.info.members.some((x) => x.name === s.focus) ? s.focus : null,
       message: s.message?.fromLive ? null : s.message,
-      status: `Moment ${m + 1} of ${live.replay.moments}, ${instant(live.at)}, revisions ${live.revisions}. ${news ? `${news}. ` : ''}${planSentence(result.view)}.`,
+      status: `Moment ${thousands(m + 1)} of ${thousands(live.replay.moments)}, ${instant(live.at)}, revisions ${live.revisions}. ${news ? `${news}. ` : ''}${planSentence(result.view)}.`,
     });
     this.c.dispatchEvent(new CustomEvent('plan'));
   }

@@ -7,7 +7,7 @@
 import { el, attrs, button } from '../../common/page/dom.js';
 import { liveStatus, clock, instant, stepAt } from '../shared/state.js';
 import { errorReporter } from '../../common/page/focus-chip.js';
-import { utc } from '../../common/shared/format.js';
+import { utc, thousands } from '../../common/shared/format.js';
 
 const WORDS = {
   replay: 'Replay',
@@ -34,7 +34,7 @@ export function liveDetail(live) {
   switch (status) {
     case 'replay': {
       const { steps, moments } = live.replay;
-      return `change ${stepAt(steps, live.moment) + 1} of ${steps.length} (moment ${live.moment + 1} of ${moments}), ${instant(live.at)}, ${at} (line ${live.line})`;
+      return `change ${thousands(stepAt(steps, live.moment) + 1)} of ${thousands(steps.length)} (moment ${thousands(live.moment + 1)} of ${thousands(moments)}), ${instant(live.at)}, ${at} (line ${thousands(live.line)})`;
     }
     case 'paused': return `${at}; ${live.waiting ? `${live.waiting} change${live.waiting === 1 ? '' : 's'} waiting` : 'no change waiting'} (the view is frozen)`;
     case 'stale': return `${at}; no change since ${clock(live.lastChangeMs)} UTC, longer than the lease TTL (${ageText(live.ttlMs)}): are the workers running?`;
@@ -71,7 +71,7 @@ function createScrubber(controller) {
       // while moments asked for are planned, the thumb stays where the person put it
       const k = stepAt(steps, controller.live?.target ?? live.moment);
       slider.value = String(k);
-      slider.setAttribute('aria-valuetext', `change ${k + 1} of ${steps.length}: moment ${live.moment + 1} of ${moments}, ${instant(live.at)}, revisions ${live.revisions}`);
+      slider.setAttribute('aria-valuetext', `change ${thousands(k + 1)} of ${thousands(steps.length)}: moment ${thousands(live.moment + 1)} of ${thousands(moments)}, ${instant(live.at)}, revisions ${live.revisions}`);
       // at either end the button refuses (aria-disabled) but keeps keyboard focus
       back.setAttribute('aria-disabled', String(live.moment <= steps[0]));
       next.setAttribute('aria-disabled', String(live.moment >= steps[steps.length - 1]));

@@ -7,7 +7,7 @@
 import { PlannerClient } from './client.js';
 import { Store } from '../../common/page/store.js';
 import { describe, snapshotId, emptyScenario } from '../../common/shared/scenario.js';
-import { humanBytes } from '../../common/shared/format.js';
+import { humanBytes, plural } from '../../common/shared/format.js';
 import { errorMessage, isSuperseded, planSentence, failuresMessage, otherSnapshotMessage } from '../../common/shared/messages.js';
 import { LiveSession, listJobs } from '../../live/page/session.js';
 import { ReplaySession } from '../../live/page/replay.js';
@@ -126,7 +126,7 @@ export class Controller extends EventTarget {
           : replay?.info.warnings.length ? { level: 'warning', title: 'The recording ends early', text: replay.info.warnings.join(' '), code: 'truncated', where: '' }
             : this.loadMessage(scenario, result, link, id),
         status: replay ? this.replayStatus(label, replay, result)
-          : `Loaded ${label}: job ${info.job}, ${info.members.length} members, ${info.splits} splits. ${planSentence(result.view)}.`,
+          : `Loaded ${label}: job ${info.job}, ${plural(info.members.length, 'member')}, ${plural(info.splits, 'split')}. ${planSentence(result.view)}.`,
         ...(replay ? { live: replayLive(replay, label), tab: { id: 'live' } } : { live: null }),
       });
       this.dispatchEvent(new CustomEvent('plan'));
@@ -158,7 +158,7 @@ export class Controller extends EventTarget {
   replayStatus(label, replay, result) {
     const i = replay.info;
     const warned = i.warnings.length ? ` ${i.warnings.join(' ')}` : '';
-    return `Replaying ${label}: job ${i.job}, ${i.moments} moments from ${instant(Number(i.start_ms))} to ${instant(Number(i.end_ms))}.${warned} ${planSentence(result.view)}.`;
+    return `Replaying ${label}: job ${i.job}, ${plural(i.moments, 'moment')} from ${instant(Number(i.start_ms))} to ${instant(Number(i.end_ms))}.${warned} ${planSentence(result.view)}.`;
   }
 
   loadMessage(scenario, result, link, id) {
