@@ -254,6 +254,30 @@ test('Claims at 200 members: opens fast on the mode that has actions (saying why
   });
 });
 
+test('on paper: no empty Sweep, Compare or Upgrade section, no button, and each kind of warning is its count and its first five keys', async () => {
+  await withPage([big], { width: 1400, height: 900 }, async (page) => {
+    await page.emulateMedia({ media: 'print' });
+    const printed = await page.evaluate(() => {
+      const root = document.querySelector('spate-planner').shadowRoot;
+      const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+      return {
+        panels: [...root.querySelectorAll('.tabpanel')].filter(shown).map((p) => p.id),
+        buttons: [...root.querySelectorAll('button')].filter(shown).filter((b) => !b.closest('.chart')).filter((b) => !b.closest('.tile-cell')).map((b) => b.textContent),
+        keys: [...root.querySelectorAll('.warning-group[data-code="no_spec"] li')].filter(shown).map((li) => li.textContent),
+      };
+    });
+    assert.deepEqual(printed.panels, ['panel-details'], 'only the tab with figures is printed');
+    assert.deepEqual(printed.buttons, [], 'nothing to press on paper');
+    assert.equal(printed.keys.length, 6, printed.keys.join('\n'));
+    assert.ok(printed.keys.slice(0, 5).every((k) => /^bucket \S+, key split\.\S+: /.test(k)), printed.keys[0]);
+    assert.equal(printed.keys[5], '… and 195 more no_spec keys (the page and spate-planner snapshot --json list every one)');
+    const pdf = await page.pdf({ format: 'A4' });
+    const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+    console.log(`# printed on ${pages} A4 pages (200 members, 20,000 splits, 201 warnings)`);
+    assert.ok(pages <= 12, `${pages} pages`);
+  });
+});
+
 test('the warnings of 200 members: one line per code with its count, largest first, opening to its keys', async () => {
   await withPage([big], { width: 1400, height: 900 }, async (page) => {
     assert.equal(await page.locator('.warnings > summary').textContent(), '201 warnings in the snapshot, of 2 kinds (the leader survives these)');

@@ -131,7 +131,7 @@ function nowText(steps, today) {
 
 export function createSweep(ctx) {
   const { controller, review } = ctx;
-  const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false' });
+  const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false', 'data-has-result': 'false' });
   const today = async (axis, cap) => {
     if (!controller.state.result) return null;
     return (await controller.ask('sweepToday', { axis, cap: Number(cap) || 0 })).value;
