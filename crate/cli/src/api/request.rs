@@ -36,9 +36,9 @@ struct PlanBody<'a> {
     snapshot: &'a RawValue,
     #[serde(borrow, default)]
     scenario: Option<&'a RawValue>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole")]
     max_attempts: Option<u32>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     strict: Option<bool>,
 }
 
@@ -49,14 +49,37 @@ struct ClaimsBody<'a> {
     snapshot: &'a RawValue,
     #[serde(borrow, default)]
     scenario: Option<&'a RawValue>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole")]
     max_attempts: Option<u32>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     strict: Option<bool>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     after_plan: Option<bool>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     instance: Option<String>,
+}
+
+/// A member that is given has its type: `null` is not an absent option (only `scenario` may be
+/// null, as the document says).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// `max_attempts`: a whole number from 0 to 4294967295, which JSON Schema (and so the OpenAPI
+/// document) lets a client write as `4` or `4.0`; a fraction, a sign or `null` is refused.
+fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    use serde::de::Error;
+    let n = serde_json::Number::deserialize(d)?;
+    let value = match (n.as_u64(), n.as_f64()) {
+        (Some(u), _) => u32::try_from(u).ok(),
+        (None, Some(f)) if f.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&f) => Some(f as u32),
+        _ => None,
+    };
+    value.map(Some).ok_or_else(|| {
+        D::Error::custom(format!(
+            "max_attempts {n}: give a whole number from 0 to 4294967295"
+        ))
+    })
 }
 
 /// The request's `Content-Type` must be `application/json` (with any parameters, such as
