@@ -146,7 +146,8 @@ async fn posted_snapshots_are_planned_to_the_byte_as_the_command_line_prints_the
     let port = serve.port;
 
     // (route, request members, the command line's arguments after the snapshot)
-    let cases: Vec<(&str, Vec<(&str, String)>, Vec<&str>)> = vec![
+    type Case<'a> = (&'a str, Vec<(&'a str, String)>, Vec<&'a str>);
+    let cases: Vec<Case> = vec![
         ("plan", vec![], vec![]),
         ("plan", vec![("scenario", SCENARIO.into())], vec!["--what-if", sc]),
         ("plan", vec![("scenario", "null".into())], vec![]),

@@ -41,7 +41,8 @@ pub mod codes {
 #[derive(Debug)]
 pub struct Problem {
     pub status: StatusCode,
-    pub doc: ProblemDoc,
+    /// Boxed: a `Result<_, Problem>` stays small on the happy path.
+    pub doc: Box<ProblemDoc>,
     /// `Allow` (405).
     pub allow: Option<&'static str>,
 }
@@ -75,7 +76,7 @@ impl Problem {
     pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Problem {
         Problem {
             status,
-            doc: ProblemDoc {
+            doc: Box::new(ProblemDoc {
                 code: code.into(),
                 message: message.into(),
                 field: None,
@@ -83,7 +84,7 @@ impl Problem {
                 key: None,
                 path: None,
                 refused: None,
-            },
+            }),
             allow: None,
         }
     }
