@@ -209,6 +209,21 @@ async fn posted_snapshots_are_planned_to_the_byte_as_the_command_line_prints_the
     assert_eq!(doc["refused"][0]["code"], "unknown_member");
     assert_eq!(doc["refused"][0]["index"], 1);
 
+    // The document's own request examples are planned.
+    let kept: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json")).unwrap(),
+    )
+    .unwrap();
+    for route in ["plan", "claims"] {
+        let examples = &kept["paths"][format!("/{route}")]["post"]["requestBody"]["content"]
+            ["application/json"]["examples"];
+        for (name, example) in examples.as_object().unwrap() {
+            let (status, _, body) =
+                post_json(port, &format!("/api/v1/{route}"), &example["value"].to_string()).await;
+            assert_eq!(status, 200, "{route} example {name}: {body}");
+        }
+    }
+
     // Strict: the CLI fails, the API says why with every change left out.
     let o = cli(&["plan", snap_path, "--what-if", sc, "--strict", "--json"]);
     assert!(!o.status.success());
