@@ -238,6 +238,7 @@ async fn posted_snapshots_are_planned_to_the_byte_as_the_command_line_prints_the
     assert_eq!(e["path"], "changes[1].member");
     assert_eq!(e["refused"], doc["refused"], "the plan document's refused");
     serve.stop();
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -374,6 +375,7 @@ async fn every_bad_request_is_a_coded_error_with_its_status() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json")).unwrap();
     assert_eq!(body, kept);
     serve.stop();
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -413,6 +415,7 @@ async fn the_api_answers_under_the_base_path_for_our_hosts_only() {
         assert!(text.starts_with("refused: "), "{text}");
     }
     serve.stop();
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// The followed job's state exported by the server as a snapshot file, at the revisions and
@@ -561,6 +564,7 @@ async fn a_followed_jobs_documents_are_the_command_lines_of_its_state() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     serve.stop();
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// A tool from PyPI (scripts/setup installs it): `$ENV`, else Python's scripts directory, else
@@ -667,4 +671,5 @@ async fn the_openapi_document_is_valid_and_schemathesis_finds_nothing_against_th
         );
     }
     serve.stop();
+    let _ = std::fs::remove_dir_all(&d);
 }

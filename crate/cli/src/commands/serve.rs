@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long, value_name = "N", requires = "server")]
     max_attempts: Option<u32>,
     /// The largest request body the API (/api/v1, docs/api.md) reads, in bytes: a snapshot
-    /// posted to plan, with its scenario. Larger bodies are refused (413) before they are read.
+    /// posted to plan, with its scenario. Larger bodies are refused (413), before they are read when they say their length.
     #[arg(long, value_name = "BYTES", default_value_t = crate::api::DEFAULT_MAX_BODY as u64,
         value_parser = clap::value_parser!(u64).range(1024..=crate::api::MAX_BODY))]
     api_max_body: u64,
