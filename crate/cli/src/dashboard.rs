@@ -196,12 +196,14 @@ pub(crate) struct Served {
 }
 
 /// Every route, at the root: the base path is added around it (`BasePath::wrap`).
-/// `max_attempts`: the workers' (`--max-attempts`), for /metrics.
+/// `max_attempts`: the workers' (`--max-attempts`), for /metrics. `api`: the automation API
+/// under `/api/v1` (`serve`'s; `replay` has none).
 pub(crate) fn router(
     source: Source,
     snapshot: Option<Served>,
     live: Option<Arc<Live>>,
     max_attempts: Option<u32>,
+    api: Option<Arc<crate::api::Api>>,
 ) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
@@ -210,6 +212,9 @@ pub(crate) fn router(
         "/healthz",
         get(move || std::future::ready(crate::health::healthz(health.as_ref()))),
     );
+    if let Some(api) = api {
+        app = app.merge(crate::api::routes(api));
+    }
     if let Some(live) = live {
         let metrics = Arc::new(crate::metrics::Metrics::new(live.clone(), max_attempts));
         let (l1, l2, l3) = (live.clone(), live.clone(), live);
@@ -248,7 +253,7 @@ pub(crate) fn run_page(listen: &Listen, name: String, bytes: Bytes) -> ExitCode 
     let run = async {
         let bound = listen.bind().await?;
         listen
-            .serve(bound, hosts, "", router(source, Some(served), None, None))
+            .serve(bound, hosts, "", router(source, Some(served), None, None, None))
             .await;
         Ok::<(), String>(())
     };

@@ -7,6 +7,7 @@ use commands::{
 };
 use std::process::ExitCode;
 
+mod api;
 mod base_path;
 mod bench_live;
 mod bench_sim;

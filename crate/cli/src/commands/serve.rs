@@ -19,8 +19,9 @@ pub struct Args {
     #[command(flatten)]
     listen: Listen,
     /// Live mode: follow jobs on this NATS server (as for `snapshot`; credentials stay here and
-    /// are never printed or sent to the page). Adds /api/jobs, /api/live, /api/snapshot and
-    /// /metrics (Prometheus: the followed jobs' plans, docs/metrics.md).
+    /// are never printed or sent to the page). Adds /api/jobs, /api/live, /api/snapshot,
+    /// /api/v1/jobs/{job}/plan and /claims (docs/api.md) and /metrics (Prometheus: the followed
+    /// jobs' plans, docs/metrics.md).
     #[arg(long)]
     server: Option<String>,
     /// With --server: follow this job only (else the page picks one with ?job=).
@@ -42,6 +43,11 @@ pub struct Args {
     /// /metrics' splits at risk of quarantine (default: Spate's 4).
     #[arg(long, value_name = "N", requires = "server")]
     max_attempts: Option<u32>,
+    /// The largest request body the API (/api/v1, docs/api.md) reads, in bytes: a snapshot
+    /// posted to plan, with its scenario. Larger bodies are refused (413), before they are read when they say their length.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::api::DEFAULT_MAX_BODY as u64,
+        value_parser = clap::value_parser!(u64).range(1024..=crate::api::MAX_BODY))]
+    api_max_body: u64,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -147,7 +153,12 @@ async fn serve(
         (None, Some(job)) => format!("?job={job}"),
         _ => String::new(),
     };
-    let app = router(source, snapshot, live, args.max_attempts);
+    let api = Arc::new(crate::api::Api::new(
+        live.clone(),
+        args.api_max_body as usize,
+        args.listen.base_path.as_str(),
+    ));
+    let app = router(source, snapshot, live, args.max_attempts, Some(api));
     args.listen.serve(bound, hosts, &query, app).await;
     Ok(())
 }

@@ -45,6 +45,11 @@ impl Refusal {
     pub fn message(self) -> String {
         self.1
     }
+
+    /// The status and the message (the automation API writes them in its own error document).
+    pub fn parts(self) -> (StatusCode, String) {
+        (self.0, self.1)
+    }
 }
 
 impl From<Busy> for Refusal {
