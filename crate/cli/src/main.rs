@@ -1,10 +1,11 @@
 //! `spate-planner`: the planner's native command-line program.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use commands::{
     bench, claims, conformance, converge, demo, diff, diff_rules, plan, replay, report, restore, serve,
     simulate, snapshot, sweep, watch,
 };
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 mod api;
@@ -81,8 +82,19 @@ enum Command {
     Simulate(simulate::Args),
 }
 
+/// The command line read, its help wrapped at the terminal's width (clap's `wrap_help`), or at
+/// 80 columns when the help is not shown on a terminal (piped, or in a file).
+fn parsed() -> Cli {
+    let mut cmd = Cli::command();
+    if !std::io::stdout().is_terminal() {
+        cmd = cmd.term_width(80);
+    }
+    let matches = cmd.get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parsed();
     match cli.command {
         Command::Conformance { files } => conformance::run(&files),
         Command::Bench(args) => bench::run(&args),
