@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::assets::{reply, Asset, Sent};
 use crate::base_path::BasePath;
 use crate::hosts::Hosts;
 use crate::live::http::Live;
@@ -62,16 +63,16 @@ pub(crate) enum Miss {
 }
 
 impl Source {
-    /// The asset's bytes: the embedded ones themselves (no copy), or the file as read.
-    fn get(&self, rel: &str) -> Result<Bytes, Miss> {
+    /// The asset: the embedded one itself (no copy, with its gzip), or the file as read.
+    fn get(&self, rel: &str) -> Result<Sent, Miss> {
         match self {
             Source::Embedded => ASSETS
                 .iter()
-                .find(|(p, _)| *p == rel)
-                .map(|(_, b)| Bytes::from_static(b))
+                .find(|a| a.path == rel)
+                .map(Sent::embedded)
                 .ok_or(Miss::NotFound),
             Source::Dir(d) => match std::fs::read(d.join(rel)) {
-                Ok(b) => Ok(Bytes::from(b)),
+                Ok(b) => Ok(Sent::plain(Bytes::from(b))),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Miss::NotFound),
                 Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Miss::NotFound),
                 Err(e) => Err(Miss::Io(e)),
@@ -189,10 +190,18 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
 }
 
 /// The file served as `/snapshot.json`, read once (`serve`'s snapshot, `replay`'s recording):
-/// its file's name (the page's header shows it) and its bytes.
+/// its file's name (the page's header shows it), its bytes and their tag.
 pub(crate) struct Served {
     pub name: String,
     pub bytes: Bytes,
+    etag: String,
+}
+
+impl Served {
+    pub(crate) fn new(name: String, bytes: Bytes) -> Served {
+        let etag = crate::assets::etag(&bytes);
+        Served { name, bytes, etag }
+    }
 }
 
 /// Every route, at the root: the base path is added around it (`BasePath::wrap`).
@@ -230,10 +239,12 @@ pub(crate) fn router(
                 get(move |uri| crate::live::http::snapshot(l3.clone(), uri)),
             );
     }
-    app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
-        let shared = Arc::clone(&shared);
-        async move { respond(&method, &uri, &shared.0, shared.1.as_ref(), shared.2) }
-    })
+    app.fallback(
+        move |method: axum::http::Method, uri: axum::http::Uri, headers: axum::http::HeaderMap| {
+            let shared = Arc::clone(&shared);
+            async move { respond((&method, &uri, &headers), &shared.0, shared.1.as_ref(), shared.2) }
+        },
+    )
 }
 
 /// `replay`: the dashboard with a file served in the snapshot's place (`name`, `bytes`: a
@@ -249,7 +260,7 @@ pub(crate) fn run_page(listen: &Listen, name: String, bytes: Bytes) -> ExitCode 
             return ExitCode::FAILURE;
         }
     };
-    let served = Served { name, bytes };
+    let served = Served::new(name, bytes);
     let run = async {
         let bound = listen.bind().await?;
         listen
@@ -302,34 +313,34 @@ fn page_named(page: &[u8], snapshot: Option<&str>, live: bool) -> Vec<u8> {
 }
 
 fn respond(
-    method: &axum::http::Method,
-    uri: &axum::http::Uri,
+    (method, uri, request): (&axum::http::Method, &axum::http::Uri, &axum::http::HeaderMap),
     source: &Source,
     snapshot: Option<&Served>,
     live: bool,
 ) -> axum::response::Response {
-    use axum::http::{header, Method, StatusCode};
+    use axum::http::{Method, StatusCode};
     use axum::response::IntoResponse;
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
         // The file as read at start, shared by every request (no copy).
-        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.map(|s| s.bytes.clone()).ok_or(Miss::NotFound)
-        }
+        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => snapshot
+            .map(|s| Sent {
+                bytes: s.bytes.clone(),
+                gzip: None,
+                etag: s.etag.clone(),
+            })
+            .ok_or(Miss::NotFound),
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
-            source
-                .get(r)
-                .map(|page| Bytes::from(page_named(&page, snapshot.map(|s| s.name.as_str()), live)))
+            source.get(r).map(|page| {
+                let named = page_named(&page.bytes, snapshot.map(|s| s.name.as_str()), live);
+                Sent::plain(Bytes::from(named))
+            })
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
     };
     match body {
-        Ok(bytes) => (
-            [(header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or("")))],
-            bytes,
-        )
-            .into_response(),
+        Ok(sent) => reply(method, request, sent, content_type(rel.as_deref().unwrap_or(""))),
         Err(Miss::NotFound) => (StatusCode::NOT_FOUND, "not found").into_response(),
         Err(Miss::Io(e)) => {
             eprintln!(

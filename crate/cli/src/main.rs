@@ -9,6 +9,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 mod api;
+mod assets;
 mod base_path;
 mod bench_live;
 mod bench_sim;

@@ -107,7 +107,7 @@ fn read_snapshot(p: &Path) -> Result<Served, String> {
         || "snapshot.json".to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    Ok(Served { name, bytes })
+    Ok(Served::new(name, bytes))
 }
 
 /// Connects to NATS and starts the fixed job, if asked to.
