@@ -80,6 +80,17 @@ for (const theme of ['light', 'dark']) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `the page overflows sideways by ${overflow}px`);
       assert.equal(await tabsInOneRow(page), 'ok');
+      // the summary's tiles in full rows: no row holds fewer tiles than the last row's share
+      // (8 tiles: 8, 4 + 4 or 2 × 4 rows; never 6 + 2 or 7 + 1)
+      if (width >= 600) {
+        const rows = await page.evaluate(() => {
+          const tops = [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.summary .strip .tile')].map((t) => Math.round(t.getBoundingClientRect().top));
+          const by = new Map();
+          for (const t of tops) by.set(t, (by.get(t) ?? 0) + 1);
+          return [...by.values()];
+        });
+        assert.ok(rows.every((n) => n === rows[0]), `the tiles' rows: ${rows.join(' + ')}`);
+      }
       // the rules setting's button on a line of its own, under its select
       const rules = await page.evaluate(() => {
         const root = document.querySelector('spate-planner').shadowRoot;
