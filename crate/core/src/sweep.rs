@@ -78,6 +78,7 @@ pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, SweepErr
     };
     check_range(a, b).map_err(|e| match e {
         SweepError::Invalid(m) => SweepError::Invalid(format!("{text:?}: {m}")),
+        SweepError::RangeTooLarge(m) => SweepError::RangeTooLarge(format!("{text:?}: {m}")),
         e => e,
     })
 }
@@ -87,8 +88,11 @@ pub fn check_range(from: u32, to: u32) -> Result<std::ops::RangeInclusive<u32>, 
     if from > to {
         return Err(SweepError::Invalid(format!("the range is empty ({from} > {to})")));
     }
-    if u64::from(to - from) + 1 > u64::from(MAX_STEPS) {
-        return Err(SweepError::TooManySteps);
+    let steps = u64::from(to - from) + 1;
+    if steps > u64::from(MAX_STEPS) {
+        return Err(SweepError::RangeTooLarge(format!(
+            "{steps} steps; a sweep takes at most {MAX_STEPS} (narrow the range)"
+        )));
     }
     Ok(from..=to)
 }
@@ -195,6 +199,8 @@ pub enum SweepError {
     TooManySteps,
     /// An axis or a range that does not read.
     Invalid(String),
+    /// A range of more than [`MAX_STEPS`] values, refused before any step is planned.
+    RangeTooLarge(String),
 }
 
 impl SweepError {
@@ -205,6 +211,7 @@ impl SweepError {
             SweepError::Simulation { error, .. } => error.code,
             SweepError::TooManySteps => ErrorCode::TooLarge,
             SweepError::Invalid(_) => ErrorCode::InvalidSweep,
+            SweepError::RangeTooLarge(_) => ErrorCode::TooLarge,
         }
     }
 }
@@ -218,7 +225,7 @@ impl std::fmt::Display for SweepError {
                 f,
                 "the range has more than {MAX_STEPS} values; a sweep takes at most {MAX_STEPS} steps"
             ),
-            SweepError::Invalid(m) => f.write_str(m),
+            SweepError::Invalid(m) | SweepError::RangeTooLarge(m) => f.write_str(m),
         }
     }
 }
@@ -569,8 +576,16 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not a range FROM..TO"));
-        assert_eq!(parse_range("0..1024"), Err(SweepError::TooManySteps));
-        assert_eq!(parse_range("0..4294967295"), Err(SweepError::TooManySteps));
+        let e = parse_range("0..1024").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::TooLarge);
+        assert_eq!(
+            e.to_string(),
+            "\"0..1024\": 1025 steps; a sweep takes at most 1024 (narrow the range)"
+        );
+        assert!(parse_range("0..4294967295")
+            .unwrap_err()
+            .to_string()
+            .contains("4294967296 steps"));
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(grouped(999), "999");
     }
