@@ -347,7 +347,7 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
 /// Names as a list, each quoted and [`shown`]: `["a", "b"]`.
 /// `items` in the natural order of their names (worker-2 before worker-10), as a person reads
 /// a list of members; the JSON documents keep the core's order.
-fn by_name<'a, T>(items: &'a [T], name: impl Fn(&T) -> &String) -> Vec<&'a T> {
+fn by_name<T>(items: &[T], name: impl Fn(&T) -> &String) -> Vec<&T> {
     let mut v: Vec<&T> = items.iter().collect();
     v.sort_by(|a, b| natural_cmp(name(a), name(b)));
     v

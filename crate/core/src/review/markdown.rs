@@ -178,7 +178,7 @@ fn snapshot_warnings(md: &mut String, f: &Fleet) {
         }
     }
     // by count, then first seen (a stable sort keeps the order found)
-    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
     let _ = writeln!(
         md,
         "## Snapshot warnings\n\n{} warning(s) in the snapshot, of {} kind(s) (the leader survives these):\n",
