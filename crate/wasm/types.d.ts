@@ -213,7 +213,11 @@ export interface SweepStep {
   crash?: CrashFigures;
 }
 /** `Planner.sweepVerdict()`: per step whether it meets the targets, and the smallest value that does. */
-export interface SweepVerdict { meets: boolean[]; smallest: number | null; }
+export interface SweepVerdict { meets: boolean[]; smallest: number | null; /** The verdict in the core's words (`sweep --json`'s `verdict`). */ text: string; }
+/** `Planner.reviewReport()`'s sweep: as `Planner.sweep()`'s arguments; `crash` the crash steps' script text ("" for none); the targets give the verdict. */
+export interface ReviewSweep { axis: string; from: number; to: number; cap?: number; crash?: string; max_over_mean?: number | null; max_queued?: number; }
+/** `Planner.reviewReport()`, `timelineSection()`: the Markdown and the charts it links by file name (`spate-planner report -o`'s files). */
+export interface ReviewFiles { markdown: string; images: { name: string; svg: string }[]; }
 /** `Planner.sweepToday()`: the value that is today's fleet (null: none is), in words too. */
 export interface SweepToday { value: number | null; note: string; }
 /** `Planner.simDefaults()`: what a Timeline script leaves unset takes, for this snapshot. */
@@ -256,6 +260,8 @@ export interface Diff {
   };
   /** Whether "before" was taken before "after"; the warning when it was not. */
   chronology: "forward" | "same_instant" | "backwards"; chronology_warning: string | null;
+  /** Every warning of the comparison in the core's words (the Compare tab and the review document show them). */
+  warnings: string[];
 }
 /** One rule set's plan in figures (`RulesDiff`). */
 export interface RulesSide {

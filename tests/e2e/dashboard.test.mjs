@@ -2,6 +2,7 @@
 // every task of the user guide, each page checked by axe-core and for console errors and CSP
 // violations.
 import { test, before, after } from 'node:test';
+import { unzip } from '../../web/common/shared/zip.js';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -249,7 +250,9 @@ test('exports: Markdown report and chart SVG/PNG carry the title, job and scenar
     await applyForm(page, 'add', { 'new member name': 'w|pipe' });
     n = await ready(page, n);
     // the core's review document: the scenario as given, every member (a | kept inside its cell)
-    const md = (await download(page, 'Report (Markdown)')).bytes.toString();
+    const report = await download(page, 'Report (Markdown)');
+    assert.equal(report.name, 'spate-review-demo-whatif.zip');
+    const md = unzip(new Uint8Array(report.bytes)).find((f) => f.name === 'spate-review-demo-whatif.md').text;
     assert.match(md, /^# Plan review: job `demo`/);
     assert.match(md, /"op":"add_member","member":"w\|pipe"/);
     assert.match(md, /\n\| `w\\\|pipe` \| /);

@@ -3,7 +3,8 @@
 
 use crate::term::{shown, shown_or};
 use spate_planner_core::{
-    exposure, findings, human_bytes, Analysis, Exposure, Fleet, Level, NextActions, Report, RiskySplit,
+    exposure, findings, human_bytes, natural_cmp, utc_text, Analysis, Exposure, Fleet, Level, NextActions,
+    Report, RiskySplit,
 };
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
@@ -124,7 +125,7 @@ fn members(out: &mut impl Write, r: &Report) -> Result<()> {
         "  {:<width$}  {:>10}    {:>10}  {:>11}  {:>6}  {:>6}",
         "member", "load now", "planned", "lanes", "gained", "lost"
     )?;
-    for m in &r.members {
+    for m in by_name(&r.members, |m| &m.name) {
         let lanes = format!("{}/{}{}", m.lanes, m.cap, if m.default_cap { "*" } else { "" });
         writeln!(
             out,
@@ -234,7 +235,9 @@ pub fn claims(
     caps: impl Fn(&str) -> u32,
     has_assignment: impl Fn(&str) -> bool,
 ) -> Result<()> {
-    for (x, n) in next {
+    let mut workers: Vec<_> = next.iter().collect();
+    workers.sort_by(|a, b| natural_cmp(a.0, b.0));
+    for (x, n) in workers {
         writeln!(out, "{}: holds {} of {} lane(s)", shown(x), n.held.len(), caps(x))?;
         if !n.acts() {
             writeln!(out, "  nothing to do")?;
@@ -270,30 +273,30 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
     let (b, a) = (&d.before, &d.after);
     writeln!(
         out,
-        "before: job {} at {} ms, {} members, {} splits",
+        "before: job {} at {}, {} members, {} splits",
         shown(&b.job),
-        b.taken_at_ms,
+        utc_text(b.taken_at_ms),
         b.members,
         b.splits
     )?;
     writeln!(
         out,
-        "after:  job {} at {} ms, {} members, {} splits",
+        "after:  job {} at {}, {} members, {} splits",
         shown(&a.job),
-        a.taken_at_ms,
+        utc_text(a.taken_at_ms),
         a.members,
         a.splits
     )?;
     let dc = &d.decision;
     writeln!(out, "{}", dc.verdict)?;
-    if let Some(w) = d.chronology_warning {
-        writeln!(out, "{w}")?;
+    for w in &d.warnings {
+        writeln!(out, "warning: {}", shown(w))?;
     }
     writeln!(out, "joined: {}\nleft:   {}", names(&d.joined), names(&d.left))?;
     writeln!(out, "\nmembers:")?;
     let opt = |v: Option<u64>| v.map(human_bytes).unwrap_or_else(|| "-".into());
     let cap = |v: Option<u32>| v.map(|c| c.to_string()).unwrap_or_else(|| "-".into());
-    for m in &d.members {
+    for m in by_name(&d.members, |m| &m.name) {
         writeln!(
             out,
             "  {:<24} {:>10} -> {:>10}   cap {:>4} -> {:>4}",
@@ -342,8 +345,19 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
 }
 
 /// Names as a list, each quoted and [`shown`]: `["a", "b"]`.
+/// `items` in the natural order of their names (worker-2 before worker-10), as a person reads
+/// a list of members; the JSON documents keep the core's order.
+fn by_name<T>(items: &[T], name: impl Fn(&T) -> &String) -> Vec<&T> {
+    let mut v: Vec<&T> = items.iter().collect();
+    v.sort_by(|a, b| natural_cmp(name(a), name(b)));
+    v
+}
+
 fn names(v: &[String]) -> String {
-    let quoted: Vec<String> = v.iter().map(|s| format!("\"{}\"", shown(s))).collect();
+    let quoted: Vec<String> = by_name(v, |s| s)
+        .iter()
+        .map(|s| format!("\"{}\"", shown(s)))
+        .collect();
     format!("[{}]", quoted.join(", "))
 }
 
