@@ -329,3 +329,32 @@ test('a fleet whose leader publishes nothing says that the current assignments s
     await page.close();
   });
 });
+
+test('the chart\'s tooltip: a scroll under a mouse at rest closes it and opens none; moving the mouse opens the row\'s', async () => {
+  await withServer([], async (server) => {
+    const { page, problems } = await watchedPage(chrome.browser, { width: 1400, height: 700 });
+    await page.goto(server.url);
+    await ready(page);
+    const tip = () => page.evaluate(() => {
+      const t = document.querySelector('spate-planner').shadowRoot.querySelector('.fleet .tooltip');
+      return t && !t.hidden ? t.querySelector('strong').textContent : null;
+    });
+    await page.locator('.chart button[data-member="worker-04"]').hover();
+    assert.equal(await tip(), 'worker-04');
+    const box = await page.locator('.chart button[data-member="worker-04"]').boundingBox();
+    // the wheel scrolls the page: other rows pass under the resting mouse
+    for (let i = 0; i < 4; i++) {
+      await page.mouse.wheel(0, 60);
+      await page.waitForTimeout(150);
+    }
+    await page.waitForTimeout(300);
+    assert.equal(await tip(), null, 'no tooltip opened by the scroll');
+    // the mouse moves: the row under it shows its figures
+    await page.mouse.move(box.x + 40, box.y + box.height / 2 + 3);
+    const under = await page.evaluate(([x, y]) => document.querySelector('spate-planner').shadowRoot.elementFromPoint(x, y)?.closest('button[data-member]')?.dataset.member, [box.x + 40, box.y + box.height / 2 + 3]);
+    assert.ok(under && under !== 'worker-04', `another row is under the mouse after the scroll: ${under}`);
+    await page.waitForFunction((m) => document.querySelector('spate-planner').shadowRoot.querySelector('.fleet .tooltip strong')?.textContent === m, under, { timeout: 5000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -3,8 +3,8 @@
 
 use crate::term::{shown, shown_or};
 use spate_planner_core::{
-    exposure, findings, human_bytes, natural_cmp, utc_text, Analysis, Exposure, Fleet, Level, NextActions,
-    Report, RiskySplit,
+    exposure, findings, human_bytes, natural_cmp, utc_text, warning_groups, Analysis, Exposure, Fleet, Level,
+    NextActions, Report, RiskySplit,
 };
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
@@ -12,11 +12,20 @@ use std::io::{Result, Write};
 /// The plan report.
 pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
     let risk = exposure(fleet, a, a.applied.max_attempts, true);
+    // the answer first (what is wrong, what the plan does), then how it was planned, the
+    // members and moves, and the snapshot's warnings last, one line per kind
     header(out, fleet, a, &risk)?;
-    warnings(out, fleet, limit)?;
+    summary(out, &a.report)?;
+    published(out, a)?;
+    settings(out, fleet, a, &risk)?;
     members(out, &a.report)?;
     moves(out, &a.report, limit)?;
-    summary(out, &a.report)?;
+    risk_section(out, &risk, limit)?;
+    warnings(out, fleet, limit)
+}
+
+/// How far the published assignment is from the plan (when the store holds one).
+fn published(out: &mut impl Write, a: &Analysis) -> Result<()> {
     if let Some(p) = &a.published {
         writeln!(
             out,
@@ -40,16 +49,17 @@ pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> 
             },
         )?;
     }
-    risk_section(out, &risk, limit)
+    Ok(())
 }
 
+/// The job, what is wrong (the findings, the splits at risk) and the changes left out.
 fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) -> Result<()> {
     writeln!(
         out,
-        "job {} ({}), snapshot taken at {} ms",
+        "job {} ({}), snapshot taken at {}",
         shown(&fleet.job),
         shown(&fleet.source.kind),
-        fleet.taken_at_ms
+        utc_text(fleet.taken_at_ms)
     )?;
     for f in findings(fleet, a) {
         let tag = match f.level {
@@ -60,6 +70,22 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) ->
         writeln!(out, "{tag}: {}", shown(&f.message))?;
     }
     risk_lines(out, risk)?;
+    for r in &a.refused {
+        writeln!(
+            out,
+            "what-if change {} not applied (left out of the plan): {} at {} [{}]",
+            r.index + 1,
+            shown(&r.message),
+            shown(&r.path),
+            r.code
+        )?;
+    }
+    Ok(())
+}
+
+/// How the plan was made: the seed, the default cap, the rules, the attempt limit, the what-ifs.
+fn settings(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) -> Result<()> {
+    writeln!(out)?;
     match &fleet.plan {
         Some(p) => writeln!(
             out,
@@ -72,41 +98,41 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) ->
     writeln!(out, "default cap {}", shown(&a.applied.default_cap.explain()))?;
     writeln!(out, "rules {}", shown(&a.applied.rules.explain()))?;
     attempts_line(out, risk)?;
-    writeln!(out, "{} what-if change(s)", a.scenario.changes.len())?;
-    for r in &a.refused {
-        writeln!(
-            out,
-            "  change {} not applied (left out of the plan): {} at {} [{}]",
-            r.index + 1,
-            shown(&r.message),
-            shown(&r.path),
-            r.code
-        )?;
-    }
-    Ok(())
+    writeln!(
+        out,
+        "{} what-if change(s), {} left out",
+        a.scenario.changes.len(),
+        a.refused.len()
+    )
 }
 
 fn warnings(out: &mut impl Write, fleet: &Fleet, limit: usize) -> Result<()> {
     if fleet.warnings.is_empty() {
         return Ok(());
     }
-    writeln!(out, "\nwarnings ({}):", fleet.warnings.len())?;
-    for w in fleet.warnings.iter().take(limit) {
+    let groups = warning_groups(&fleet.warnings);
+    writeln!(
+        out,
+        "\nwarnings: {} in the snapshot, of {} kind(s) (the leader survives these):",
+        fleet.warnings.len(),
+        groups.len()
+    )?;
+    // a line per kind, then its first keys (each kind gets its share of the limit)
+    let keys = (limit / groups.len().max(1)).clamp(1, 5);
+    for (code, items) in groups {
+        let first = if items.len() > 1 { " (first of them)" } else { "" };
         writeln!(
             out,
-            "  [{}] bucket {}, key {:?}: {}",
-            w.code,
-            shown(&w.bucket),
-            shown(&w.key),
-            shown(&w.message)
+            "  [{code}] x {}: {}{first}",
+            items.len(),
+            shown(&items[0].message)
         )?;
-    }
-    if fleet.warnings.len() > limit {
-        writeln!(
-            out,
-            "  ... and {} more (--json lists all)",
-            fleet.warnings.len() - limit
-        )?;
+        for w in items.iter().take(keys) {
+            writeln!(out, "    bucket {}, key {:?}", shown(&w.bucket), shown(&w.key))?;
+        }
+        if items.len() > keys {
+            writeln!(out, "    ... and {} more (--json lists all)", items.len() - keys)?;
+        }
     }
     Ok(())
 }
@@ -151,7 +177,10 @@ fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
         c.from_live_members
     )?;
     for mv in r.moves.iter().take(limit) {
-        let gain = mv.gain.map(|g| format!(" (gain {g})")).unwrap_or_default();
+        let relief = mv
+            .relief
+            .map(|r| format!(" (relief {})", human_bytes(r)))
+            .unwrap_or_default();
         writeln!(
             out,
             "  {}  {}  {} -> {}  {}{}",
@@ -160,7 +189,7 @@ fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
             shown_or(mv.from.as_deref(), "(none)"),
             shown_or(mv.to.as_deref(), "(queue)"),
             mv.reason.words(),
-            gain
+            relief
         )?;
     }
     if r.moves.len() > limit {

@@ -98,7 +98,8 @@ pub use claims::{
     SPATE_DEFAULT_MAX_ATTEMPTS,
 };
 pub use fleet::{
-    CapSource, CapUnknown, DefaultCap, Fleet, Member, Meta, Records, SeedSource, Side, SplitInfo, Warning,
+    warning_groups, CapSource, CapUnknown, DefaultCap, Fleet, Member, Meta, Records, SeedSource, Side,
+    SplitInfo, Warning,
 };
 pub use leader::LeaderInputs;
 pub use risk::{at_risk, race_parked, AtRisk, RaceParked, RiskySplit};

@@ -170,15 +170,7 @@ fn snapshot_warnings(md: &mut String, f: &Fleet) {
     if f.warnings.is_empty() {
         return;
     }
-    let mut groups: Vec<(crate::codes::WarningCode, Vec<&crate::fleet::Warning>)> = Vec::new();
-    for w in &f.warnings {
-        match groups.iter_mut().find(|(c, _)| *c == w.code) {
-            Some((_, items)) => items.push(w),
-            None => groups.push((w.code, vec![w])),
-        }
-    }
-    // by count, then first seen (a stable sort keeps the order found)
-    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
+    let groups = crate::fleet::warning_groups(&f.warnings);
     let _ = writeln!(
         md,
         "## Snapshot warnings\n\n{} warning(s) in the snapshot, of {} kind(s) (the leader survives these):\n",
