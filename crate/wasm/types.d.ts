@@ -189,6 +189,11 @@ export interface ReplayInfo {
   job: string; source: Source; segments: number; moments: number; start_ms: I64; end_ms: I64;
   first_revisions: string; last_revisions: string; warnings: string[];
 }
+/** Replay.outline(): the moments the replay bar steps to, and the stretches of moments that cannot be planned (a value the leader would refuse). */
+export interface ReplayOutline {
+  steps: number[];
+  refused: { first: number; last: number; first_ms: I64; last_ms: I64; code: string; message: string; bucket: string | null; key: string | null; path: string | null }[];
+}
 /** Replay.seek(): the moment (its line and what the line holds), what happened since the moment shown before. */
 export interface ReplayFrame {
   moment: number; at_ms: I64; revisions: string; line: number; kind: "state" | "change" | "status";

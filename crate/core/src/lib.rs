@@ -110,9 +110,9 @@ pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, 
 pub use demo::{demo_snapshot, DemoParams};
 pub use live::{
     change_line, freshness, names_text, state_line, status_line, BucketState, EventKind, FleetChange,
-    FleetChangeKind, Freshness, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem,
-    Recorded, RecordedStatus, Recording, RecordingHeader, Regression, Replay, ReplayFrame, Revisions,
-    StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT, REPLAY_FAR,
+    FleetChangeKind, Freshness, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp, Outline,
+    RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader, RefusedSpan, Regression, Replay,
+    ReplayFrame, Revisions, StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT, REPLAY_FAR,
 };
 pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{

@@ -45,6 +45,27 @@ struct FrameView<'a> {
     statuses: Vec<(i64, &'a str, Option<&'a str>)>,
 }
 
+/// A stretch of moments that cannot be planned, for `Replay.outline()`.
+#[derive(serde::Serialize)]
+struct Refused<'a> {
+    first: u32,
+    last: u32,
+    first_ms: i64,
+    last_ms: i64,
+    code: &'a str,
+    message: String,
+    bucket: Option<&'a str>,
+    key: Option<&'a str>,
+    path: Option<&'a str>,
+}
+
+/// `Replay.outline()`.
+#[derive(serde::Serialize)]
+struct OutlineView<'a> {
+    steps: Vec<u32>,
+    refused: Vec<Refused<'a>>,
+}
+
 /// A recording, and the job at the moment it was last moved to.
 #[wasm_bindgen]
 pub struct Replay {
@@ -141,11 +162,38 @@ impl Replay {
             .collect()
     }
 
-    /// The moments worth stepping to, in order (the first, each after a line that is news, the
-    /// last): lease renewals and rewrites the timeline does not tell are folded.
+    /// The moments worth stepping to, in order (the first that can be planned, each after a
+    /// line that is news, the first after a stretch that cannot be planned, the last): lease
+    /// renewals and rewrites the timeline does not tell are folded.
     pub fn steps(&self) -> Result<Vec<u32>, JsValue> {
         let steps = self.inner.news_moments().map_err(|e| snapshot_error(&e))?;
         Ok(steps.into_iter().map(|m| m as u32).collect())
+    }
+
+    /// One walk over the recording: the moments worth stepping to ([`Replay::steps`]) and the
+    /// stretches of moments that cannot be planned (a value the leader would refuse: the first
+    /// and last moment, their times, and the error naming the key).
+    #[wasm_bindgen(unchecked_return_type = "ReplayOutline")]
+    pub fn outline(&self) -> Result<JsValue, JsValue> {
+        let o = self.inner.outline().map_err(|e| snapshot_error(&e))?;
+        let at = |m: usize| self.inner.item(m).map_or(0, |i| i.at_ms);
+        let refused: Vec<Refused> = o
+            .refused
+            .iter()
+            .map(|s| Refused {
+                first: s.first as u32,
+                last: s.last as u32,
+                first_ms: at(s.first),
+                last_ms: at(s.last),
+                code: s.error.code.as_str(),
+                message: s.error.to_string(),
+                bucket: s.error.bucket.as_deref(),
+                key: s.error.key.as_deref(),
+                path: s.error.path.as_deref(),
+            })
+            .collect();
+        let steps: Vec<u32> = o.steps.into_iter().map(|m| m as u32).collect();
+        to_js(&OutlineView { steps, refused })
     }
 
     /// The last moment received at or before `at_ms`.

@@ -193,6 +193,8 @@ export function replayLive(overview, name) {
     replay: {
       name, moments: i.moments, segments: i.segments, startMs: Number(i.start_ms), endMs: Number(i.end_ms),
       warnings: i.warnings, server: i.source.server || '',
+      /** The stretches of moments that cannot be planned (skipped: never stepped to). */
+      skipped: overview.skipped ?? [],
       /** The moments the replay bar steps to (the core's: renewals folded), in order. */
       steps: overview.steps,
     },
@@ -200,6 +202,21 @@ export function replayLive(overview, name) {
     nextId: i.moments,
   };
   return withMoment(withRows(live, overview.rows), overview.moment);
+}
+
+/**
+ * The stretches of a recording that cannot be planned (the core's `Replay.outline().refused`),
+ * said for the page: "moments 2–5 (2026-12-05 18:03:23.934 UTC to …) could not be planned:
+ * wrong_schema at spate_coordination_j_state/plan; skipped". Moments are counted from 1, as
+ * the replay bar counts them.
+ */
+export function skippedText(skipped) {
+  return skipped.map((s) => {
+    const moments = s.first === s.last ? `moment ${s.first + 1} (${instant(Number(s.first_ms))})`
+      : `moments ${s.first + 1}–${s.last + 1} (${instant(Number(s.first_ms))} to ${instant(Number(s.last_ms))})`;
+    const where = s.bucket && s.key ? ` at ${s.bucket}/${s.key}` : '';
+    return `${moments} could not be planned: ${s.code}${where}; skipped`;
+  }).join('; ');
 }
 
 /** The index in `steps` (ascending moments) of the last step at or before moment `m` (0 before the first). */

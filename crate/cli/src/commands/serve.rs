@@ -128,7 +128,7 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
         let hub = live.hub(job).await.map_err(|r| r.message())?;
         eprintln!("live: following job {job} on {}", target.public());
         if let Some(options) = args.record.options() {
-            crate::live::record::start(hub, options)?;
+            live.recording(crate::live::record::start(hub, options)?);
         }
     } else {
         eprintln!(

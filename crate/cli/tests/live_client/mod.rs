@@ -23,10 +23,21 @@ pub struct Serve {
 
 impl Serve {
     pub fn start(args: &[&str]) -> Serve {
+        Serve::spawn(Command::new(BIN), args)
+    }
+
+    /// `serve` run by `sh` after `shell` (e.g. `ulimit -f 64`: limits the process inherits).
+    pub fn start_under(shell: &str, args: &[&str]) -> Serve {
+        let mut sh = Command::new("sh");
+        sh.arg("-c").arg(format!("{shell}; exec \"$0\" \"$@\"")).arg(BIN);
+        Serve::spawn(sh, args)
+    }
+
+    fn spawn(mut command: Command, args: &[&str]) -> Serve {
         let dir = std::env::temp_dir().join(format!("spate-live-www-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>").unwrap();
-        let mut child = Command::new(BIN)
+        let mut child = command
             .args(["serve", "--port", "0", "--dir", dir.to_str().unwrap()])
             .args(args)
             .stdout(Stdio::piped())

@@ -63,6 +63,30 @@ impl LiveJob {
     /// [`LiveJob::from_snapshot`] of a snapshot it keeps (its entries are moved, not copied).
     pub fn from_parsed(snap: Snapshot) -> Result<LiveJob, SnapshotError> {
         let records = Records::from_snapshot(&snap)?;
+        LiveJob::of_records(snap, records, BTreeMap::new())
+    }
+
+    /// [`LiveJob::from_parsed`], but a value the leader would refuse is taken in as a change
+    /// bringing it is: the job is made, and its frames are refused until the value is replaced
+    /// ([`LiveJob::refusal`]). A recording replays from such a state (its recorder started
+    /// while the store held the value); only a snapshot that is not a job's is refused.
+    pub fn from_parsed_keeping_refused(snap: Snapshot) -> Result<LiveJob, SnapshotError> {
+        let (records, refused) = match Records::from_snapshot(&snap) {
+            Ok(records) => (records, BTreeMap::new()),
+            Err(_) => {
+                let (records, refused) = Records::from_snapshot_keeping(&snap);
+                let refused = refused.into_iter().map(|(side, key, e)| ((side, key), e));
+                (records, refused.collect())
+            }
+        };
+        LiveJob::of_records(snap, records, refused)
+    }
+
+    fn of_records(
+        snap: Snapshot,
+        records: Records,
+        refused: BTreeMap<(Side, String), SnapshotError>,
+    ) -> Result<LiveJob, SnapshotError> {
         let last_written_ms = snap.last_written_ms();
         let (state, source) = JobState::of_snapshot(snap)?;
         Ok(LiveJob {
@@ -70,7 +94,7 @@ impl LiveJob {
             state,
             source,
             records,
-            refused: BTreeMap::new(),
+            refused,
             parts: None,
             dirty: BTreeSet::new(),
             since: BTreeMap::new(),

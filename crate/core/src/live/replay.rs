@@ -36,6 +36,24 @@ pub struct ReplayFrame {
     pub changes: Vec<FleetChange>,
 }
 
+/// Moments `first` to `last` (inclusive) cannot be planned: the job then holds a value the
+/// leader would refuse (`error` names the first such key, at the line that made the stretch).
+#[derive(Clone, Debug)]
+pub struct RefusedSpan {
+    pub first: usize,
+    pub last: usize,
+    pub error: SnapshotError,
+}
+
+/// What one walk over a recording finds ([`Replay::outline`]).
+#[derive(Clone, Debug, Default)]
+pub struct Outline {
+    /// The moments worth stepping to, in order (none that cannot be planned).
+    pub steps: Vec<usize>,
+    /// The stretches of moments that cannot be planned, in order.
+    pub refused: Vec<RefusedSpan>,
+}
+
 /// A recording and the job at the moment shown.
 #[derive(Clone, Debug)]
 pub struct Replay {
@@ -195,7 +213,8 @@ impl Replay {
         let Recorded::State { snapshot, .. } = &item.what else {
             return Err(no_moment(base, self.moments()));
         };
-        let mut next = LiveJob::from_parsed(snapshot.clone()).map_err(|e| at_line(e, item.line))?;
+        let mut next =
+            LiveJob::from_parsed_keeping_refused(snapshot.clone()).map_err(|e| at_line(e, item.line))?;
         if let Some(before) = &self.job {
             next.continue_from(before);
         }
@@ -221,8 +240,8 @@ impl Replay {
             Recorded::State { reason, snapshot } => {
                 let same = *reason == StateReason::Rotate && job.revisions() == item.revisions;
                 if !same {
-                    let mut next =
-                        LiveJob::from_parsed(snapshot.clone()).map_err(|e| at_line(e, item.line))?;
+                    let mut next = LiveJob::from_parsed_keeping_refused(snapshot.clone())
+                        .map_err(|e| at_line(e, item.line))?;
                     next.resync_from(job);
                     *job = next;
                 }
@@ -233,28 +252,51 @@ impl Replay {
         Ok(news)
     }
 
-    /// The moments worth stepping to, in order: the first, each after a line that is news (a
-    /// membership or leadership change, a claim, a split completed or quarantined, a publish, a
-    /// connection status, a state read again), and the last. Lease renewals and progress writes
-    /// that move only a watermark are folded into the next moment that is news.
+    /// The moments worth stepping to, in order: the first that can be planned, each after a
+    /// line that is news (a membership or leadership change, a claim, a split completed or
+    /// quarantined, a publish, a connection status, a state read again), the first after each
+    /// stretch that cannot be planned, and the last. Lease renewals and progress writes that
+    /// move only a watermark are folded into the next moment that is news; a moment that cannot
+    /// be planned is none ([`Replay::outline`]).
     pub fn news_moments(&self) -> Result<Vec<usize>, SnapshotError> {
+        Ok(self.outline()?.steps)
+    }
+
+    /// One walk over the recording: the moments worth stepping to ([`Replay::news_moments`]) and
+    /// the stretches of moments that cannot be planned (the job then holds a value the leader
+    /// would refuse: live mode frames none of them, and `watch` prints none).
+    pub fn outline(&self) -> Result<Outline, SnapshotError> {
         let n = self.moments();
+        let mut out = Outline::default();
         if n == 0 {
-            return Ok(Vec::new());
+            return Ok(out);
         }
         let mut walk = self.twin();
         walk.restart(0)?;
-        let mut out = vec![0];
-        while walk.pos < n {
-            let m = walk.pos;
-            if walk.step()? {
-                out.push(m);
+        let (mut m, mut news) = (0, true);
+        loop {
+            let refusal = walk.job.as_ref().and_then(LiveJob::refusal);
+            let after = out.refused.last().is_some_and(|s| s.last + 1 == m);
+            match refusal {
+                Some(_) if after => {
+                    if let Some(s) = out.refused.last_mut() {
+                        s.last = m;
+                    }
+                }
+                Some(e) => out.refused.push(RefusedSpan {
+                    first: m,
+                    last: m,
+                    error: at_line(e.clone(), self.rec.items[m].line),
+                }),
+                None if news || after || out.steps.is_empty() || m + 1 == n => out.steps.push(m),
+                None => {}
             }
+            if walk.pos >= n {
+                return Ok(out);
+            }
+            m = walk.pos;
+            news = walk.step()?;
         }
-        if out.last() != Some(&(n - 1)) {
-            out.push(n - 1);
-        }
-        Ok(out)
     }
 
     /// The job at the moment it stands at, as a snapshot file takes it (what `spate-planner
