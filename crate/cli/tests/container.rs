@@ -108,9 +108,9 @@ fn ignores(pattern: &str, path: &str) -> bool {
     } else {
         vec![0]
     };
-    starts.into_iter().any(|s| {
-        names.len() >= s + pat.len() && pat.iter().zip(&names[s..]).all(|(p, n)| one(p, n))
-    })
+    starts
+        .into_iter()
+        .any(|s| names.len() >= s + pat.len() && pat.iter().zip(&names[s..]).all(|(p, n)| one(p, n)))
 }
 
 #[test]
@@ -132,12 +132,18 @@ fn the_image_is_built_from_the_repository_by_its_own_build_and_runs_unprivileged
     let ignore = ignored_patterns();
 
     // Every file copied from the context exists and is sent with it.
-    for i in all.iter().filter(|i| i.op == "COPY" && !i.args.starts_with("--from")) {
+    for i in all
+        .iter()
+        .filter(|i| i.op == "COPY" && !i.args.starts_with("--from"))
+    {
         let words: Vec<&str> = i.args.split_whitespace().collect();
         let (dest, sources) = words.split_last().unwrap();
         assert!(!sources.is_empty(), "COPY {}", i.args);
         for s in sources {
-            assert!(root().join(s).exists(), "COPY {s} {dest}: no {s} in the repository");
+            assert!(
+                root().join(s).exists(),
+                "COPY {s} {dest}: no {s} in the repository"
+            );
             for p in &ignore {
                 assert!(!ignores(p, s), "COPY {s}: .dockerignore leaves it out ({p})");
             }
@@ -176,12 +182,22 @@ fn the_image_is_built_from_the_repository_by_its_own_build_and_runs_unprivileged
         .filter(|i| i.op == "RUN")
         .map(|i| i.args.clone() + "\n")
         .collect();
-    assert!(runs.contains("rustup target add wasm32-unknown-unknown"), "{runs}");
+    assert!(
+        runs.contains("rustup target add wasm32-unknown-unknown"),
+        "{runs}"
+    );
     let setup = std::fs::read_to_string(root().join("scripts/setup")).unwrap();
-    let rule = r#"awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock"#;
+    let rule =
+        r#"awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock"#;
     assert!(setup.contains(rule), "scripts/setup reads the version otherwise");
-    assert!(runs.contains(rule), "the version is read otherwise than scripts/setup does");
-    assert!(runs.contains(r#"cargo install wasm-bindgen-cli --version "=$want""#), "{runs}");
+    assert!(
+        runs.contains(rule),
+        "the version is read otherwise than scripts/setup does"
+    );
+    assert!(
+        runs.contains(r#"cargo install wasm-bindgen-cli --version "=$want""#),
+        "{runs}"
+    );
     assert!(runs.contains("npm ci"), "{runs}");
     assert!(runs.contains("scripts/build --dist"), "{runs}");
     let script = std::fs::read_to_string(root().join("scripts/build")).unwrap();
@@ -203,14 +219,19 @@ fn the_image_is_built_from_the_repository_by_its_own_build_and_runs_unprivileged
     let copies: Vec<&Instr> = image.iter().filter(|i| i.op == "COPY").collect();
     assert_eq!(copies.len(), 1, "the binary only: {copies:?}");
     let w: Vec<&str> = copies[0].args.split_whitespace().collect();
-    assert_eq!(w, ["--from=build", built.as_str(), "/usr/local/bin/spate-planner"]);
+    assert_eq!(
+        w,
+        ["--from=build", built.as_str(), "/usr/local/bin/spate-planner"]
+    );
     let entry = image.iter().find(|i| i.op == "ENTRYPOINT").expect("ENTRYPOINT");
     assert_eq!(entry.args, r#"["/usr/local/bin/spate-planner"]"#);
     let user = image.iter().rfind(|i| i.op == "USER").expect("USER").args.clone();
     let uid = user.split(':').next().unwrap();
     assert!(uid != "0" && uid != "root" && !uid.is_empty(), "USER {user}");
     let sets_up = image.iter().filter(|i| i.op == "RUN").any(|i| {
-        i.args.contains(&format!("--uid {uid} ")) && i.args.contains(&format!("--gid {}", user.split(':').nth(1).unwrap_or(uid)))
+        i.args.contains(&format!("--uid {uid} "))
+            && i.args
+                .contains(&format!("--gid {}", user.split(':').nth(1).unwrap_or(uid)))
     });
     assert!(sets_up, "user {user} is not made in the image");
     assert!(image.iter().any(|i| i.op == "EXPOSE" && i.args == "8080"));
@@ -218,7 +239,8 @@ fn the_image_is_built_from_the_repository_by_its_own_build_and_runs_unprivileged
     assert!(probe.args.contains("CMD ["), "{probe:?}");
 
     // The default arguments are `serve`'s: run them here (the port made free).
-    let cmd: Vec<String> = serde_json::from_str(&image.iter().rfind(|i| i.op == "CMD").unwrap().args).unwrap();
+    let cmd: Vec<String> =
+        serde_json::from_str(&image.iter().rfind(|i| i.op == "CMD").unwrap().args).unwrap();
     assert_eq!(&cmd[..3], ["serve", "--bind", "0.0.0.0"], "{cmd:?}");
     let at = cmd.iter().position(|a| a == "--port").expect("--port");
     assert_eq!(cmd[at + 1], "8080", "EXPOSE 8080 and the port differ");
@@ -305,14 +327,19 @@ fn probe() -> (Vec<String>, Vec<(String, String)>) {
 fn probe_passes(target: &str) -> bool {
     let (cmd, env) = probe();
     assert!(
-        env.iter().any(|(k, v)| k == "SPATE_PLANNER_HEALTHZ" && v == "127.0.0.1:8080/healthz"),
+        env.iter()
+            .any(|(k, v)| k == "SPATE_PLANNER_HEALTHZ" && v == "127.0.0.1:8080/healthz"),
         "the image's probe names another address: {env:?}"
     );
     let mut c = Command::new(&cmd[0]);
     c.args(&cmd[1..]).env("SPATE_PLANNER_HEALTHZ", target);
     let start = Instant::now();
     let status = c.stderr(Stdio::null()).status().unwrap();
-    assert!(start.elapsed() < Duration::from_secs(3), "the probe took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "the probe took {:?}",
+        start.elapsed()
+    );
     status.success()
 }
 
@@ -329,11 +356,17 @@ fn the_images_probe_passes_on_a_ready_server_only() {
     let s = |a: &[&str]| Serve::start(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     let plain = s(&["serve", "--port", "0"]);
     assert!(probe_passes(&format!("127.0.0.1:{}/healthz", plain.port)));
-    assert!(!probe_passes(&format!("127.0.0.1:{}/nothing", plain.port)), "a 404 passed");
+    assert!(
+        !probe_passes(&format!("127.0.0.1:{}/nothing", plain.port)),
+        "a 404 passed"
+    );
     let based = s(&["serve", "--port", "0", "--base-path", "/planner"]);
     assert!(probe_passes(&format!("127.0.0.1:{}/planner/healthz", based.port)));
     assert!(!probe_passes(&format!("127.0.0.1:{}/healthz", based.port)));
-    assert!(!probe_passes(&format!("127.0.0.1:{}/healthz", closed_port())), "nothing listens");
+    assert!(
+        !probe_passes(&format!("127.0.0.1:{}/healthz", closed_port())),
+        "nothing listens"
+    );
 
     // following NATS: ready while connected, not while the connection is lost, ready again
     let mut nats = NatsServer::start(true);
@@ -345,7 +378,10 @@ fn the_images_probe_passes_on_a_ready_server_only() {
     let until = |want: bool| {
         let start = Instant::now();
         while probe_passes(&target) != want {
-            assert!(start.elapsed() < Duration::from_secs(60), "the probe never became {want}");
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the probe never became {want}"
+            );
             std::thread::sleep(Duration::from_millis(200));
         }
     };
@@ -392,7 +428,9 @@ fn the_image_builds_and_answers_its_probe_where_an_engine_runs() {
             std::env::var("CONTAINER_REQUIRED").is_err(),
             "CONTAINER_REQUIRED is set and no container engine answers"
         );
-        eprintln!("SKIPPED: no container engine answers here (docker info, podman info); the image was not built");
+        eprintln!(
+            "SKIPPED: no container engine answers here (docker info, podman info); the image was not built"
+        );
         return;
     };
     let tag = format!("spate-planner-test:{}", std::process::id());
@@ -408,8 +446,19 @@ fn the_image_builds_and_answers_its_probe_where_an_engine_runs() {
     let id = run(
         &engine,
         &[
-            "run", "-d", "--rm", "-p", "127.0.0.1::8080", &tag, "serve", "--bind", "0.0.0.0", "--port", "8080",
-            "--allow-host", "127.0.0.1",
+            "run",
+            "-d",
+            "--rm",
+            "-p",
+            "127.0.0.1::8080",
+            &tag,
+            "serve",
+            "--bind",
+            "0.0.0.0",
+            "--port",
+            "8080",
+            "--allow-host",
+            "127.0.0.1",
         ],
     );
     let cleanup = Cleanup(engine.clone(), id.clone(), tag.clone());
@@ -430,7 +479,10 @@ fn the_image_builds_and_answers_its_probe_where_an_engine_runs() {
                 break a;
             }
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "/healthz never answered 200");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "/healthz never answered 200"
+        );
         std::thread::sleep(Duration::from_millis(200));
     };
     assert!(answer.contains(r#""ok":true"#), "{answer}");

@@ -43,13 +43,21 @@ fn example() -> String {
 
 /// `text` with `from` replaced by `to`, which must occur exactly once.
 fn replace_once(text: &str, from: &str, to: &str) -> String {
-    assert_eq!(text.matches(from).count(), 1, "{from:?} is not in the example once");
+    assert_eq!(
+        text.matches(from).count(),
+        1,
+        "{from:?} is not in the example once"
+    );
     text.replace(from, to)
 }
 
 fn run(cmd: &mut Command) -> String {
     let o = cmd.output().unwrap();
-    assert!(o.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8(o.stdout).unwrap()
 }
 
@@ -163,7 +171,15 @@ async fn basic_auth_guards_the_page_and_the_stream_and_the_credentials_stop_at_n
     let dir = nginx::prefix(port);
     let (cert, key, passwords) = (dir.join("cert.pem"), dir.join("key.pem"), dir.join("htpasswd"));
     run(Command::new("openssl")
-        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"])
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+        ])
         .args(["-days", "2", "-subj", &format!("/CN={HOST}")])
         .args(["-addext", &format!("subjectAltName=DNS:{HOST}")])
         .arg("-keyout")
@@ -181,11 +197,23 @@ async fn basic_auth_guards_the_page_and_the_stream_and_the_credentials_stop_at_n
     std::fs::write(&passwords, lines).unwrap();
     let mut conf = example();
     for (from, to) in [
-        ("listen 443 ssl;".to_string(), format!("listen 127.0.0.1:{port} ssl;")),
-        ("/etc/ssl/planner/fullchain.pem".into(), cert.display().to_string()),
+        (
+            "listen 443 ssl;".to_string(),
+            format!("listen 127.0.0.1:{port} ssl;"),
+        ),
+        (
+            "/etc/ssl/planner/fullchain.pem".into(),
+            cert.display().to_string(),
+        ),
         ("/etc/ssl/planner/privkey.pem".into(), key.display().to_string()),
-        ("/etc/nginx/planner.htpasswd;".into(), format!("{};", passwords.display())),
-        ("server 127.0.0.1:8080;".into(), format!("server 127.0.0.1:{tapped};")),
+        (
+            "/etc/nginx/planner.htpasswd;".into(),
+            format!("{};", passwords.display()),
+        ),
+        (
+            "server 127.0.0.1:8080;".into(),
+            format!("server 127.0.0.1:{tapped};"),
+        ),
     ] {
         conf = replace_once(&conf, &from, &to);
     }
@@ -202,12 +230,18 @@ async fn basic_auth_guards_the_page_and_the_stream_and_the_credentials_stop_at_n
         Some(("mallory", PASSWORD)),
         Some((USER, "")),
     ];
-    for path in ["/planner/", "/planner/api/jobs", "/planner/api/live?job=x", "/planner/metrics"] {
+    for path in [
+        "/planner/",
+        "/planner/api/jobs",
+        "/planner/api/live?job=x",
+        "/planner/metrics",
+    ] {
         for auth in wrong {
             let (status, head, body) = b.get(path, auth);
             assert_eq!(status, 401, "{path} with {auth:?}: {head}\n{body}");
             assert!(
-                head.to_ascii_lowercase().contains("www-authenticate: basic realm=\"spate-planner\""),
+                head.to_ascii_lowercase()
+                    .contains("www-authenticate: basic realm=\"spate-planner\""),
                 "{head}"
             );
         }
@@ -234,8 +268,15 @@ async fn basic_auth_guards_the_page_and_the_stream_and_the_credentials_stop_at_n
     }
     let (status, head, _) = b.get("/planner?job=x", Some((USER, PASSWORD)));
     assert_eq!(status, 308, "{head}");
-    let location = head.lines().find_map(|l| l.strip_prefix("Location: ")).unwrap_or_default();
-    assert_eq!(location, format!("https://{HOST}:{port}/planner/?job=x"), "{head}");
+    let location = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Location: "))
+        .unwrap_or_default();
+    assert_eq!(
+        location,
+        format!("https://{HOST}:{port}/planner/?job=x"),
+        "{head}"
+    );
 
     // the event stream: its first state, then a change written to NATS arrives
     let mut stream = b
@@ -259,7 +300,10 @@ async fn basic_auth_guards_the_page_and_the_stream_and_the_credentials_stop_at_n
             match rx.recv_timeout(Duration::from_secs(20)) {
                 Ok(line) if line.contains(what) => return line,
                 Ok(line) => got.push(line),
-                Err(_) => panic!("no {what:?} on the stream through nginx; got {got:?}\n{}", nginx.log()),
+                Err(_) => panic!(
+                    "no {what:?} on the stream through nginx; got {got:?}\n{}",
+                    nginx.log()
+                ),
             }
         }
     };
@@ -278,20 +322,31 @@ async fn basic_auth_guards_the_page_and_the_stream_and_the_credentials_stop_at_n
 
     // the credentials stopped at nginx: not in what the planner received …
     let received = String::from_utf8_lossy(&seen.lock().unwrap()).to_string();
-    assert!(received.contains("GET /planner/api/live?job=x "), "the tap saw no stream: {received}");
+    assert!(
+        received.contains("GET /planner/api/live?job=x "),
+        "the tap saw no stream: {received}"
+    );
     assert!(received.contains(&format!("\r\nHost: {HOST}\r\n")), "{received}");
     let secrets = secrets(&accounts);
     for s in &secrets {
-        assert!(!received.to_ascii_lowercase().contains(&s.to_ascii_lowercase()), "the planner received {s:?}:\n{received}");
+        assert!(
+            !received.to_ascii_lowercase().contains(&s.to_ascii_lowercase()),
+            "the planner received {s:?}:\n{received}"
+        );
     }
     // … nor in anything it wrote
     drop(nginx);
     let mut written = serve.stdout_line.clone();
     written.push_str(&serve.stop());
     for f in std::fs::read_dir(&recording).unwrap() {
-        written.push_str(&String::from_utf8_lossy(&std::fs::read(f.unwrap().path()).unwrap()));
+        written.push_str(&String::from_utf8_lossy(
+            &std::fs::read(f.unwrap().path()).unwrap(),
+        ));
     }
-    assert!(written.contains("assign.w-auth"), "the recording holds the change");
+    assert!(
+        written.contains("assign.w-auth"),
+        "the recording holds the change"
+    );
     for s in &secrets {
         assert!(!written.contains(s.as_str()), "the planner wrote {s:?}");
     }

@@ -27,7 +27,9 @@ const WRITES: usize = 60;
 
 /// The guide's `upstream` block, its servers replaced by `ports`.
 fn upstream(ports: [u16; 2]) -> String {
-    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/user-guide.md")).unwrap();
+    let guide =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/user-guide.md"))
+            .unwrap();
     let start = guide
         .find("upstream spate_planner {")
         .expect("the guide's upstream block");
@@ -79,8 +81,11 @@ async fn a_page_keeps_every_change_when_its_replica_stops_mid_stream() {
         "--heartbeat",
         "1",
     ];
-    let mut replicas = vec![Some(Serve::start(&args)), Some(Serve::start(&args))];
-    let ports = [replicas[0].as_ref().unwrap().port, replicas[1].as_ref().unwrap().port];
+    let mut replicas = [Some(Serve::start(&args)), Some(Serve::start(&args))];
+    let ports = [
+        replicas[0].as_ref().unwrap().port,
+        replicas[1].as_ref().unwrap().port,
+    ];
     let port = nginx::free_port();
     let nginx = Nginx::start_http(
         port,
@@ -101,12 +106,21 @@ async fn a_page_keeps_every_change_when_its_replica_stops_mid_stream() {
     assert_eq!(status, 200, "{head}\n{body}");
     let mut at = head
         .lines()
-        .find_map(|l| l.strip_prefix("x-spate-revisions: ").or_else(|| l.strip_prefix("X-Spate-Revisions: ")))
+        .find_map(|l| {
+            l.strip_prefix("x-spate-revisions: ")
+                .or_else(|| l.strip_prefix("X-Spate-Revisions: "))
+        })
         .unwrap_or_else(|| panic!("{head}"))
         .trim()
         .to_string();
     let open = |since: String| async move {
-        let sse = Sse::connect_as(port, &format!("/planner/api/live?job=x&since={since}"), HOST, None).await;
+        let sse = Sse::connect_as(
+            port,
+            &format!("/planner/api/live?job=x&since={since}"),
+            HOST,
+            None,
+        )
+        .await;
         assert!(sse.head.starts_with("HTTP/1.1 200"), "{}", sse.head);
         sse
     };
@@ -141,7 +155,11 @@ async fn a_page_keeps_every_change_when_its_replica_stops_mid_stream() {
         );
         // nothing for three heartbeats: the stream ended (or went silent); open it again
         let Some(e) = sse.next(Duration::from_secs(3)).await else {
-            assert!(stopped.is_some(), "the stream ended with both replicas up: {}", sse.raw);
+            assert!(
+                stopped.is_some(),
+                "the stream ended with both replicas up: {}",
+                sse.raw
+            );
             tokio::time::sleep(Duration::from_millis(250)).await;
             reconnects += 1;
             assert!(reconnects <= 3, "{reconnects} reconnects");
@@ -163,8 +181,11 @@ async fn a_page_keeps_every_change_when_its_replica_stops_mid_stream() {
         }
         // a third of the way: stop the replica the stream is on
         if stopped.is_none() && received.len() == WRITES / 3 {
-            let on: Vec<u64> = [streams(ports[0]).await, streams(ports[1]).await].to_vec();
-            let i = on.iter().position(|&n| n == 1).unwrap_or_else(|| panic!("streams {on:?}"));
+            let on = [streams(ports[0]).await, streams(ports[1]).await];
+            let i = on
+                .iter()
+                .position(|&n| n == 1)
+                .unwrap_or_else(|| panic!("streams {on:?}"));
             assert_eq!(on.iter().sum::<u64>(), 1, "streams {on:?}");
             let pid = replicas[i].as_ref().unwrap().child.id().to_string();
             let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();

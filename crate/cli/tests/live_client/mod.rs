@@ -158,9 +158,7 @@ impl Sse {
         let extra = last_event_id
             .map(|id| format!("Last-Event-ID: {id}\r\n"))
             .unwrap_or_default();
-        let req = format!(
-            "GET {path} HTTP/1.0\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n"
-        );
+        let req = format!("GET {path} HTTP/1.0\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n");
         s.write_all(req.as_bytes()).await.unwrap();
         let mut reader = tokio::io::BufReader::new(s);
         let mut head = String::new();
