@@ -160,13 +160,16 @@ pub struct Sse {
 
 impl Sse {
     pub async fn connect(port: u16, path: &str, last_event_id: Option<&str>) -> Sse {
+        Sse::connect_as(port, path, &format!("127.0.0.1:{port}"), last_event_id).await
+    }
+
+    /// As [`Sse::connect`], with another `Host` (a proxy's name).
+    pub async fn connect_as(port: u16, path: &str, host: &str, last_event_id: Option<&str>) -> Sse {
         let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
         let extra = last_event_id
             .map(|id| format!("Last-Event-ID: {id}\r\n"))
             .unwrap_or_default();
-        let req = format!(
-            "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{extra}\r\n"
-        );
+        let req = format!("GET {path} HTTP/1.0\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n");
         s.write_all(req.as_bytes()).await.unwrap();
         let mut reader = tokio::io::BufReader::new(s);
         let mut head = String::new();
