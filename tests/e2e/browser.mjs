@@ -46,7 +46,7 @@ export async function launch() {
 }
 
 /** The test build of the dashboard (web/dist-test: the wasm test build and the page's test hooks). */
-export const testDist = new URL('web/dist-test', root).pathname;
+export const testDist = process.env.TEST_DIST || new URL('web/dist-test', root).pathname;
 
 /**
  * A page that records console errors, page errors and CSP violations.

@@ -385,6 +385,15 @@ test('10,000 splits × 100 members: busy while the worker simulates, a newer scr
     assert.match(await page.locator('.tl-error').textContent(), /The simulation of configuration A failed.*simulate failed \(forced by the test build\).*code: forced/s);
     await page.locator('.tl-error button', { hasText: 'Run again' }).click();
     await drawn(page, n);
+    // the run drawn is the one of the script shown (seed 5): on a busy machine a draw of the run
+    // before it may land first, so the comparison waits for the current one
+    await page.waitForFunction(() => {
+      const c = document.querySelector('spate-planner').controller;
+      const r = c.state.timelineRun;
+      if (!c.timeline.current() || r.status !== 'done' || String(r.timeline.script.seed) !== '5') return false;
+      const cell = document.querySelector('spate-planner').shadowRoot.querySelector('.tl-figures tr[data-figure="recovery_ms"] td[data-config="A"]');
+      return cell?.dataset.value === String(r.a.figures.recovery_ms);
+    }, null, { timeout: 60000 });
     assert.equal(await page.locator('.tl-error').count(), 0);
     assert.deepEqual(await pageFigures(page, 'A'), (await cliFigures(page, 'big-seed-5', [], big.file)).figures);
     // the worker fails the fleet at an instant: said where the fleet was, no other time's left
