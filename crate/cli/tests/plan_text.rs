@@ -58,7 +58,11 @@ fn the_answer_comes_first_and_the_warnings_last_by_kind() {
         "{text}"
     );
     // two kinds: at most a line, five keys and a "more" line each (the 21 flat lines are gone)
-    assert!(lines.len() - w - 1 <= 2 * 7, "{} lines of warnings", lines.len() - w - 1);
+    assert!(
+        lines.len() - w - 1 <= 2 * 7,
+        "{} lines of warnings",
+        lines.len() - w - 1
+    );
     // numbers a person reads: no epoch milliseconds, no 20-digit gain
     assert!(
         !text.contains(" ms,") && !text.contains("1767225600000"),
