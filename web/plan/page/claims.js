@@ -42,6 +42,29 @@ function idleFold(names, doc) {
   return d;
 }
 
+/**
+ * The claims of the mode picked, unless the person has not picked and it gives no action while
+ * the other mode's do: the tab then shows the other's and says why (`opened`); with no action
+ * under either, it says so. `ask(state, afterPlan)` asks the worker.
+ */
+async function claimsOfMode(state, ask, { source, opened, picked }) {
+  let doc = await ask(state, source.value === 'plan');
+  opened.hidden = true;
+  if (picked || state.focus || doc.totals.actions > 0) return doc;
+  const other = await ask(state, source.value !== 'plan');
+  if (other.totals.actions === 0) {
+    opened.textContent = 'No member has anything to claim, quarantine, drain or drop, whether the workers act on the published records or on the plan.';
+  } else {
+    source.value = source.value === 'plan' ? 'published' : 'plan';
+    opened.textContent = source.value === 'plan'
+      ? `The published records give no member anything to do (the workers already hold what they name): shown are the ${thousands(other.totals.actions)} actions once the leader publishes the plan.`
+      : `The plan gives no member anything to do: shown are the ${thousands(other.totals.actions)} actions on the published records.`;
+    doc = other;
+  }
+  opened.hidden = false;
+  return doc;
+}
+
 export function createClaims(ctx) {
   const { controller } = ctx;
   const node = el('div', undefined, 'claims');
@@ -79,29 +102,7 @@ export function createClaims(ctx) {
   }
 
   const ask = (state, afterPlan) => controller.ask('claims', { instance: state.focus, afterPlan, maxAttempts: maxAttempts() });
-
-  /**
-   * The claims of the published records, unless the person has not picked and those give no
-   * action while the plan's do: the tab then shows the plan's and says why. With no action
-   * under either, it says so.
-   */
-  async function claimsToShow(state) {
-    let doc = await ask(state, source.value === 'plan');
-    opened.hidden = true;
-    if (picked || state.focus || doc.totals.actions > 0) return doc;
-    const other = await ask(state, source.value !== 'plan');
-    if (other.totals.actions === 0) {
-      opened.textContent = 'No member has anything to claim, quarantine, drain or drop, whether the workers act on the published records or on the plan.';
-    } else {
-      source.value = source.value === 'plan' ? 'published' : 'plan';
-      opened.textContent = source.value === 'plan'
-        ? `The published records give no member anything to do (the workers already hold what they name): shown are the ${thousands(other.totals.actions)} actions once the leader publishes the plan.`
-        : `The plan gives no member anything to do: shown are the ${thousands(other.totals.actions)} actions on the published records.`;
-      doc = other;
-    }
-    opened.hidden = false;
-    return doc;
-  }
+  const claimsToShow = (state) => claimsOfMode(state, ask, { source, opened, picked });
 
   async function render(state) {
     if (!state.result) return;

@@ -8,16 +8,14 @@ import { el, attrs } from '../../common/page/dom.js';
 /** How long a touch is held before it shows the figures instead of acting as a tap. */
 export const LONG_PRESS_MS = 500;
 
-export function createTooltip(host) {
-  const tip = attrs(el('div', undefined, 'tooltip'), { role: 'tooltip' });
-  tip.hidden = true;
-  host.append(tip);
-  let current = null;
-  /** The target a long-press showed the figures of: its click that follows is not a tap. */
-  let pressed = null;
-  /** Where the mouse last was on the screen: a pointer event at the same place is a scroll's, not a move. */
+/**
+ * Follows the mouse over `host`: returns `moved(e)`, whether a pointer event is a real move (at
+ * another place on the screen than the last one: a scroll's events are not), and closes the
+ * tooltip (`hide()`) when a scroll moves its target (`target()`) from under the mouse — unless
+ * the keyboard focused that target.
+ */
+function watchPointer(host, target, hide) {
   let at = null;
-  /** And in the window (where its target is looked up after a scroll). */
   let client = null;
   const moved = (e) => {
     const was = at;
@@ -26,13 +24,23 @@ export function createTooltip(host) {
     return !was || was[0] !== at[0] || was[1] !== at[1];
   };
   host.addEventListener('pointermove', (e) => { if (e.pointerType !== 'touch') moved(e); });
-  // a scroll that moves its target from under the mouse closes the tooltip (one the keyboard
-  // opened stays with its focused target)
   addEventListener('scroll', () => {
-    if (!current || current.getRootNode().activeElement === current) return;
-    const under = client && current.getRootNode().elementFromPoint(client[0], client[1]);
-    if (!under || !current.contains(under)) hide();
+    const t = target();
+    if (!t || t.getRootNode().activeElement === t) return;
+    const under = client && t.getRootNode().elementFromPoint(client[0], client[1]);
+    if (!under || !t.contains(under)) hide();
   }, { capture: true, passive: true });
+  return moved;
+}
+
+export function createTooltip(host) {
+  const tip = attrs(el('div', undefined, 'tooltip'), { role: 'tooltip' });
+  tip.hidden = true;
+  host.append(tip);
+  let current = null;
+  /** The target a long-press showed the figures of: its click that follows is not a tap. */
+  let pressed = null;
+  const moved = watchPointer(host, () => current, () => hide());
 
   /** Below `target`, or below `under(target)` when that gives an element (what the target opened). */
   function show(target, title, lines, under) {

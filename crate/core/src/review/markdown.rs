@@ -265,6 +265,8 @@ fn loads(md: &mut String, images: &mut Vec<Image>, r: &ReviewInputs) {
     let _ = writeln!(md, "![Load per member, now and planned](review-loads.svg)\n");
 }
 
+/// The sweep's section: its verdict, where today's fleet is, the table, what its columns mean,
+/// and its charts.
 fn sweep(md: &mut String, images: &mut Vec<Image>, x: &SweepSection) {
     let (what, steps) = (x.axis.label(), x.steps.as_slice());
     let crashed = steps.iter().any(|s| s.crash.is_some());
@@ -280,6 +282,26 @@ fn sweep(md: &mut String, images: &mut Vec<Image>, x: &SweepSection) {
         None => format!("Today's fleet: {}.", x.today.note),
     };
     let _ = writeln!(md, "{}\n", text(&now));
+    sweep_table(md, x, crashed);
+    if crashed {
+        let _ = writeln!(
+            md,
+            "\nCrashed: each step's heaviest member, crashed at t = 0 in the fleet settled on its plan. Recovery: until every split it ran runs again (never: not within the simulation). Idle split-seconds: the runnable splits' time unread, summed."
+        );
+    }
+    if let Some(t) = x.targets {
+        let _ = writeln!(
+            md,
+            "\nTargets: max/mean at most {}, at most {} queued.",
+            t.max_over_mean, t.max_queued
+        );
+    }
+    sweep_charts(md, images, what, steps, crashed);
+}
+
+/// The sweep's table: a row a step, with its crash columns and whether it meets the targets.
+fn sweep_table(md: &mut String, x: &SweepSection, crashed: bool) {
+    let what = x.axis.label();
     let (crash_head, crash_rule) = match crashed {
         true => (" crashed | recovery | idle split-seconds |", " --- | --- | --- |"),
         false => ("", ""),
@@ -296,62 +318,58 @@ fn sweep(md: &mut String, images: &mut Vec<Image>, x: &SweepSection) {
         md,
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |{crash_rule}{target_rule}"
     );
-    for (i, s) in steps.iter().enumerate() {
-        let mut marks = Vec::new();
-        if s.today {
-            marks.push("now");
-        }
-        if s.bound_hit {
-            marks.push("move bound hit");
-        }
-        let value = match marks.is_empty() {
-            true => s.value.to_string(),
-            false => format!("{} ({})", s.value, marks.join(", ")),
-        };
-        let crash = match (crashed, &s.crash) {
-            (false, _) => String::new(),
-            (true, None) => " — | — | — |".into(),
-            (true, Some(c)) => format!(
-                " {} | {} | {} |",
-                code_cell(&c.member),
-                c.recovery_s
-                    .as_deref()
-                    .map_or_else(|| "never".to_string(), |r| format!("{r} s")),
-                c.idle_split_s
-            ),
-        };
-        let meets = match &x.verdict {
-            None => String::new(),
-            Some(v) if Some(s.value) == v.smallest => " meets (first) |".into(),
-            Some(v) if v.meets.get(i) == Some(&true) => " meets |".into(),
-            Some(_) => " — |".into(),
-        };
-        let _ = writeln!(
-            md,
-            "| {value} | {} | {} | {} | {} | {} | {} | {} | {} |{crash}{meets}",
-            s.members,
-            human_bytes(s.max_load),
-            s.max_over_mean,
-            s.max_over_bound,
-            s.queued,
-            s.moves,
-            human_bytes(s.bytes_moved),
-            s.at_cap
-        );
+    for (i, s) in x.steps.iter().enumerate() {
+        let _ = writeln!(md, "{}", sweep_row(x, i, s, crashed));
     }
-    if crashed {
-        let _ = writeln!(
-            md,
-            "\nCrashed: each step's heaviest member, crashed at t = 0 in the fleet settled on its plan. Recovery: until every split it ran runs again (never: not within the simulation). Idle split-seconds: the runnable splits' time unread, summed."
-        );
+}
+
+/// One step's row of the sweep's table.
+fn sweep_row(x: &SweepSection, i: usize, s: &Step, crashed: bool) -> String {
+    let mut marks = Vec::new();
+    if s.today {
+        marks.push("now");
     }
-    if let Some(t) = x.targets {
-        let _ = writeln!(
-            md,
-            "\nTargets: max/mean at most {}, at most {} queued.",
-            t.max_over_mean, t.max_queued
-        );
+    if s.bound_hit {
+        marks.push("move bound hit");
     }
+    let value = match marks.is_empty() {
+        true => s.value.to_string(),
+        false => format!("{} ({})", s.value, marks.join(", ")),
+    };
+    let crash = match (crashed, &s.crash) {
+        (false, _) => String::new(),
+        (true, None) => " — | — | — |".into(),
+        (true, Some(c)) => format!(
+            " {} | {} | {} |",
+            code_cell(&c.member),
+            c.recovery_s
+                .as_deref()
+                .map_or_else(|| "never".to_string(), |r| format!("{r} s")),
+            c.idle_split_s
+        ),
+    };
+    let meets = match &x.verdict {
+        None => String::new(),
+        Some(v) if Some(s.value) == v.smallest => " meets (first) |".into(),
+        Some(v) if v.meets.get(i) == Some(&true) => " meets |".into(),
+        Some(_) => " — |".into(),
+    };
+    format!(
+        "| {value} | {} | {} | {} | {} | {} | {} | {} | {} |{crash}{meets}",
+        s.members,
+        human_bytes(s.max_load),
+        s.max_over_mean,
+        s.max_over_bound,
+        s.queued,
+        s.moves,
+        human_bytes(s.bytes_moved),
+        s.at_cap
+    )
+}
+
+/// The sweep's charts (files beside the review): balance, queued and moves, and the recovery
+/// from a crash when the sweep has crash columns.
+fn sweep_charts(md: &mut String, images: &mut Vec<Image>, what: &str, steps: &[Step], crashed: bool) {
     let pts = |f: &dyn Fn(&Step) -> f64| steps.iter().map(|s| (s.value as f64, f(s))).collect::<Vec<_>>();
     let ratio = Series {
         name: "max / mean",
@@ -378,32 +396,33 @@ fn sweep(md: &mut String, images: &mut Vec<Image>, x: &SweepSection) {
         }),
     });
     let _ = writeln!(md, "\n![Balance over the sweep](review-sweep-balance.svg)\n\n![Queued splits and moves over the sweep](review-sweep-counts.svg)\n");
-    if crashed {
-        let recovery = Series {
-            name: "recovery (s)",
-            points: steps
-                .iter()
-                .filter_map(|s| {
-                    let ms = s.crash.as_ref()?.recovery_ms?;
-                    Some((s.value as f64, ms as f64 / 1000.0))
-                })
-                .collect(),
-        };
-        images.push(Image {
-            name: "review-sweep-recovery.svg".into(),
-            svg: line_chart(
-                "Recovery from a crash of the heaviest member",
-                what,
-                &[recovery],
-                Scale::Number,
-                &|v| format!("{v:.1} s"),
-            ),
-        });
-        let _ = writeln!(
-            md,
-            "![Recovery from a crash of the heaviest member over the sweep](review-sweep-recovery.svg)\n"
-        );
+    if !crashed {
+        return;
     }
+    let recovery = Series {
+        name: "recovery (s)",
+        points: steps
+            .iter()
+            .filter_map(|s| {
+                let ms = s.crash.as_ref()?.recovery_ms?;
+                Some((s.value as f64, ms as f64 / 1000.0))
+            })
+            .collect(),
+    };
+    images.push(Image {
+        name: "review-sweep-recovery.svg".into(),
+        svg: line_chart(
+            "Recovery from a crash of the heaviest member",
+            what,
+            &[recovery],
+            Scale::Number,
+            &|v| format!("{v:.1} s"),
+        ),
+    });
+    let _ = writeln!(
+        md,
+        "![Recovery from a crash of the heaviest member over the sweep](review-sweep-recovery.svg)\n"
+    );
 }
 
 fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
