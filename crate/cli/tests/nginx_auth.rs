@@ -334,7 +334,17 @@ async fn basic_auth_guards_the_page_and_the_stream_and_the_credentials_stop_at_n
             "the planner received {s:?}:\n{received}"
         );
     }
-    // … nor in anything it wrote
+    // … nor in anything it wrote (once the recorder has written the change: it writes what it
+    // receives from NATS, which may come a moment after the stream's event on a busy machine)
+    let recorded = || {
+        std::fs::read_dir(&recording).unwrap().flatten().any(|f| {
+            String::from_utf8_lossy(&std::fs::read(f.path()).unwrap_or_default()).contains("assign.w-auth")
+        })
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !recorded() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     drop(nginx);
     let mut written = serve.stdout_line.clone();
     written.push_str(&serve.stop());
