@@ -135,8 +135,8 @@ impl LiveJob {
     /// ([`LiveJob::refusal`]).
     pub fn apply_change(&mut self, c: &LiveChange) -> Result<bool, SnapshotError> {
         let slot = (c.side, c.key().to_string());
-        let prior = self.facts(c.side, c.key());
-        let was = (!self.since.contains_key(&slot)).then(|| prior.clone());
+        let prior = self.news_facts(c.side, c.key());
+        let was = (!self.since.contains_key(&slot)).then(|| self.facts(c.side, c.key()));
         let before = self.held(c.side, c.key());
         self.state.apply(c).map_err(|r| r.error())?;
         let max_age_ms = self.state.bucket(c.side).max_age_ms;
@@ -170,7 +170,7 @@ impl LiveJob {
             side: c.side,
             key: c.key(),
             was: &prior,
-            now: self.facts(c.side, c.key()),
+            now: self.news_facts(c.side, c.key()),
         });
         let news = key_news || fleet_news.is_some();
         self.fleet_changes.extend(fleet_news);
@@ -190,16 +190,34 @@ impl LiveJob {
     }
 
     /// What the events read of a key now.
-    fn facts(&self, side: Side, key: &str) -> KeyFacts {
+    /// What telling whether a change is news reads of a key: [`LiveJob::facts`] without
+    /// copying the entry's value, except an assignment's (its revision tells a publish); this
+    /// runs twice for every change applied.
+    fn news_facts(&self, side: Side, key: &str) -> KeyFacts {
+        match side == Side::State && key.starts_with("assign.") {
+            true => self.facts(side, key),
+            false => self.split_facts(side, key),
+        }
+    }
+
+    /// A split's lease owner or progress status (none for another key).
+    fn split_facts(&self, side: Side, key: &str) -> KeyFacts {
         let split = key.starts_with("split.");
         KeyFacts {
-            entry: self.state.bucket(side).get(key).cloned(),
+            entry: None,
             owner: (split && side == Side::Lease)
                 .then(|| self.records.lease_owner(key).map(str::to_string))
                 .flatten(),
             status: (split && side == Side::State)
                 .then(|| self.records.progress_status(key))
                 .flatten(),
+        }
+    }
+
+    fn facts(&self, side: Side, key: &str) -> KeyFacts {
+        KeyFacts {
+            entry: self.state.bucket(side).get(key).cloned(),
+            ..self.split_facts(side, key)
         }
     }
 
