@@ -64,6 +64,7 @@ export class PlannerApp {
     const exports = main.querySelector('.exports');
     if (exports) main.append(exports);
     layout.append(top, main, side);
+    this.parts = { main, side };
     app.append(layout);
     dropTarget(app, this.controller);
     this.keyboard = mountKeyboard(ctx, app);
@@ -79,6 +80,10 @@ export class PlannerApp {
     for (const v of this.views) v.update(state, prev);
     this.app.dataset.ready = String(state.ready);
     this.app.dataset.picking = String(Boolean(state.live?.jobs));
+    // nothing loaded and nothing loading (a first load failed, or a job is being picked): no
+    // empty chart, tabs or forms to act on, only the header, the message and the notices
+    const empty = !state.result && !state.loading;
+    this.parts.main.hidden = this.parts.side.hidden = empty;
   }
 
   destroy() {

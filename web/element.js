@@ -6,7 +6,9 @@
 // scenario's default_cap), theme (light | dark; absent: the system's), permalink (keep the
 // scenario in the page's URL fragment), demo-splits, demo-members, live (the event stream of
 // `spate-planner serve --server`, e.g. /api/live: follow a running job) and job (the job to
-// follow; absent: the server's --job, or a list of its jobs to pick from).
+// follow; absent: the server's --job, or a list of its jobs to pick from); embedded (inside a
+// console: no title of its own and no buttons to open another snapshot, paste one or load the
+// demo — the console names and loads what it shows; read when the element is connected).
 // Event: `plan-change` after every plan shown (detail: see docs/embedding.md).
 import { PlannerApp } from './app.js';
 import { fromFragment, bindPermalink } from './shell/shared/permalink.js';
@@ -31,7 +33,7 @@ export class SpatePlannerElement extends HTMLElement {
     const demo = {};
     if (this.getAttribute('demo-splits')) demo.splits = Number(this.getAttribute('demo-splits'));
     if (this.getAttribute('demo-members')) demo.members = Number(this.getAttribute('demo-members'));
-    this.app = new PlannerApp(shadow, this, { permalink: this.hasAttribute('permalink'), demo });
+    this.app = new PlannerApp(shadow, this, { permalink: this.hasAttribute('permalink'), embedded: this.hasAttribute('embedded'), demo });
     this.controller = this.app.controller;
     this.controller.addEventListener('plan', () => this.planned());
     this.ready = this.start(demo);
@@ -63,6 +65,7 @@ export class SpatePlannerElement extends HTMLElement {
     if (url) await this.controller.loadUrl(url, link, this.getAttribute('snapshot-name'));
     else await this.controller.loadDemo(demo, link);
     if (link?.timelineError) this.controller.report(link.timelineError, "The link's timeline could not be read; the Timeline starts empty", 'warning');
+    if (link?.orderError) this.controller.report(link.orderError, "The link's order could not be used", 'warning');
     if (link && this.controller.state.info) this.controller.fromLinkReview(link);
   }
 

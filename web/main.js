@@ -9,4 +9,6 @@ for (const name of ['snapshot', 'default-cap', 'theme', 'job']) {
   const v = params.get(name);
   if (v) host.setAttribute(name, v);
 }
+// the link's snapshot is not the file the server names: its name is the link's
+if (params.get('snapshot')) host.removeAttribute('snapshot-name');
 await import('./element.js');

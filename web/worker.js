@@ -213,7 +213,8 @@ const ops = {
     newest = Math.max(newest, generation);
     loaded = generation;
     const result = ops.analyse({ scenario });
-    return { info: guard(() => infoOf(planner)), result, simDefaults: ops.simDefaults(), replay: replay.momentOf(frame) };
+    const incidents = replay.incidents(moment, scenario);
+    return { info: guard(() => infoOf(planner)), result, simDefaults: ops.simDefaults(), replay: replay.momentOf(frame), incidents };
   },
 
   /** The recording's moment shown, as a snapshot file taken then. */

@@ -189,6 +189,11 @@ export interface ReplayInfo {
   job: string; source: Source; segments: number; moments: number; start_ms: I64; end_ms: I64;
   first_revisions: string; last_revisions: string; warnings: string[];
 }
+/** Replay.outline(): the moments the replay bar steps to, and the stretches of moments that cannot be planned (a value the leader would refuse). */
+export interface ReplayOutline {
+  steps: number[];
+  refused: { first: number; last: number; first_ms: I64; last_ms: I64; code: string; message: string; bucket: string | null; key: string | null; path: string | null }[];
+}
 /** Replay.seek(): the moment (its line and what the line holds), what happened since the moment shown before. */
 export interface ReplayFrame {
   moment: number; at_ms: I64; revisions: string; line: number; kind: "state" | "change" | "status";
@@ -213,7 +218,11 @@ export interface SweepStep {
   crash?: CrashFigures;
 }
 /** `Planner.sweepVerdict()`: per step whether it meets the targets, and the smallest value that does. */
-export interface SweepVerdict { meets: boolean[]; smallest: number | null; }
+export interface SweepVerdict { meets: boolean[]; smallest: number | null; /** The verdict in the core's words (`sweep --json`'s `verdict`). */ text: string; }
+/** `Planner.reviewReport()`'s sweep: as `Planner.sweep()`'s arguments; `crash` the crash steps' script text ("" for none); the targets give the verdict. */
+export interface ReviewSweep { axis: string; from: number; to: number; cap?: number; crash?: string; max_over_mean?: number | null; max_queued?: number; }
+/** `Planner.reviewReport()`, `timelineSection()`: the Markdown and the charts it links by file name (`spate-planner report -o`'s files). */
+export interface ReviewFiles { markdown: string; images: { name: string; svg: string }[]; }
 /** `Planner.sweepToday()`: the value that is today's fleet (null: none is), in words too. */
 export interface SweepToday { value: number | null; note: string; }
 /** `Planner.simDefaults()`: what a Timeline script leaves unset takes, for this snapshot. */
@@ -256,6 +265,8 @@ export interface Diff {
   };
   /** Whether "before" was taken before "after"; the warning when it was not. */
   chronology: "forward" | "same_instant" | "backwards"; chronology_warning: string | null;
+  /** Every warning of the comparison in the core's words (the Compare tab and the review document show them). */
+  warnings: string[];
 }
 /** One rule set's plan in figures (`RulesDiff`). */
 export interface RulesSide {

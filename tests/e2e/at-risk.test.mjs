@@ -68,6 +68,8 @@ test('the At risk tile is the core count, and each member holding any has a mark
         .map((b) => [b.dataset.member, b.querySelector('.risk-mark').textContent])));
       const want = Object.fromEntries(Object.entries(risk.by_member).map(([m, k]) => [m, `⚠${k}`]));
       assert.deepEqual(marks, want);
+      // the legend says what the mark means, since some member has one
+      assert.match(await page.locator('.legend-slot .legend').textContent(), /splits at risk of quarantine/);
       // the mark sits on its row's bar track, visible
       const first = Object.keys(want)[0];
       const mark = page.locator(`.chart button[data-member="${first}"] .track .risk-mark`);
@@ -78,6 +80,27 @@ test('the At risk tile is the core count, and each member holding any has a mark
       assert.deepEqual(problems, []);
       await page.close();
     }
+  } finally {
+    server.stop();
+  }
+});
+
+test('with no split at risk the legend has no at-risk mark to explain', async () => {
+  const demo = join(work, 'safe.json');
+  const r = await cli(['demo', '--splits', '120', '--members', '6', '--seed', '3', '-o', demo]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal((await coreRisk(demo)).count, 0, 'the demo has no split at attempts 3');
+  const server = await startServer([demo]);
+  try {
+    const { page, problems } = await watchedPage(chrome.browser, { width: 1400, height: 900 });
+    await page.goto(server.url);
+    await ready(page);
+    assert.equal(await page.locator('.chart .risk-mark').count(), 0);
+    const legend = await page.locator('.legend-slot .legend').textContent();
+    assert.ok(legend.includes('full: every lane used'), legend);
+    assert.ok(!legend.includes('at risk'), legend);
+    assert.deepEqual(problems, []);
+    await page.close();
   } finally {
     server.stop();
   }

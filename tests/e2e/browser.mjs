@@ -6,6 +6,9 @@ import { chromium } from 'playwright-core';
 
 const root = new URL('../../', import.meta.url);
 
+/** The binary the tests run: the release build (`scripts/build`), or SPATE_PLANNER_BIN (e.g. a debug build). */
+const binary = () => process.env.SPATE_PLANNER_BIN || new URL('target/release/spate-planner', root).pathname;
+
 /** Starts `spate-planner serve` on a free port; resolves to { url, stop }. */
 export function startServer(extraArgs = []) {
   return startCommand('serve', extraArgs);
@@ -13,7 +16,7 @@ export function startServer(extraArgs = []) {
 
 /** Starts `spate-planner COMMAND` (serve, replay) on a free port; resolves to { url, stop }. */
 export async function startCommand(command, extraArgs = []) {
-  const bin = new URL('target/release/spate-planner', root).pathname;
+  const bin = binary();
   // DASHBOARD_DIR serves web/dist from disk instead of the copy built into the binary (to try
   // page changes without rebuilding the binary)
   const dir = process.env.DASHBOARD_DIR && !extraArgs.includes('--dir') ? ['--dir', process.env.DASHBOARD_DIR] : [];
@@ -43,7 +46,7 @@ export async function launch() {
 }
 
 /** The test build of the dashboard (web/dist-test: the wasm test build and the page's test hooks). */
-export const testDist = new URL('web/dist-test', root).pathname;
+export const testDist = process.env.TEST_DIST || new URL('web/dist-test', root).pathname;
 
 /**
  * A page that records console errors, page errors and CSP violations.
@@ -68,7 +71,7 @@ export const outputDir = new URL('tests/output/', root).pathname;
 
 /** Runs the native binary; resolves to { status, stdout, stderr }. */
 export function cli(args) {
-  const bin = new URL('target/release/spate-planner', root).pathname;
+  const bin = binary();
   return new Promise((resolve) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

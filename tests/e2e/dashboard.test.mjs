@@ -2,6 +2,7 @@
 // every task of the user guide, each page checked by axe-core and for console errors and CSP
 // violations.
 import { test, before, after } from 'node:test';
+import { unzip } from '../../web/common/shared/zip.js';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -249,7 +250,9 @@ test('exports: Markdown report and chart SVG/PNG carry the title, job and scenar
     await applyForm(page, 'add', { 'new member name': 'w|pipe' });
     n = await ready(page, n);
     // the core's review document: the scenario as given, every member (a | kept inside its cell)
-    const md = (await download(page, 'Report (Markdown)')).bytes.toString();
+    const report = await download(page, 'Report (Markdown)');
+    assert.equal(report.name, 'spate-review-demo-whatif.zip');
+    const md = unzip(new Uint8Array(report.bytes)).find((f) => f.name === 'spate-review-demo-whatif.md').text;
     assert.match(md, /^# Plan review: job `demo`/);
     assert.match(md, /"op":"add_member","member":"w\|pipe"/);
     assert.match(md, /\n\| `w\\\|pipe` \| /);
@@ -284,12 +287,19 @@ test('split search by id and by owner, claims of every live member, convergence'
     await page.waitForFunction(() => [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.splits tbody tr')].some((r) => r.cells[2].textContent === 'worker-gone-7f3a'));
     await page.locator('.tab[data-tab="claims"]').click();
     await page.waitForSelector('.claims [data-ready]');
+    // the demo's published records give nobody anything to do: the tab opens on the plan, saying why
+    const source = page.locator('select[aria-label="assignment the workers act on"]');
+    assert.equal(await source.inputValue(), 'plan');
+    assert.match(await page.locator('.claims-summary').textContent(), /24 live members, [1-9][\d,]* actions \(acting on the plan/);
+    assert.match(await page.locator('.claims-opened').textContent(), /^The published records give no member anything to do/);
     // every live member: a card each for those that act, a row of the folded line for the others
     assert.equal(await page.locator('.claims [data-worker]').count(), 24);
-    assert.equal(await page.locator('.claims .worker').count() + Number(await page.locator('.idle-workers').getAttribute('data-count')), 24);
-    assert.match(await page.locator('.claims-summary').textContent(), /24 live members, \d+ actions \(acting on the published records; max_attempts 4\)/);
-    await page.locator('select[aria-label="assignment the workers act on"]').selectOption('plan');
-    await page.waitForFunction(() => /acting on the plan/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.claims-summary').textContent));
+    const idle = page.locator('.idle-workers');
+    assert.equal(await page.locator('.claims .worker').count() + (await idle.count() ? Number(await idle.getAttribute('data-count')) : 0), 24);
+    await source.selectOption('published');
+    await page.waitForFunction(() => /acting on the published records/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.claims-summary').textContent));
+    assert.match(await page.locator('.claims-summary').textContent(), /^24 live members, 0 actions \(acting on the published records; max_attempts 4\)/);
+    assert.equal(Number(await page.locator('.idle-workers').getAttribute('data-count')), 24);
     await page.locator('.tab[data-tab="convergence"]').click();
     await page.locator('button', { hasText: 'Run rounds' }).click();
     await page.waitForSelector('.convergence [data-rounds]');
@@ -315,6 +325,35 @@ test('a fleet whose leader publishes nothing says that the current assignments s
     assert.match(await page.locator('.finding[data-code="no_publish"]').textContent(), /the current assignments stand/);
     assert.equal(await message(page), '');
     assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+test('the chart\'s tooltip: a scroll under a mouse at rest closes it and opens none; moving the mouse opens the row\'s', async () => {
+  await withServer([], async (server) => {
+    const { page, problems } = await watchedPage(chrome.browser, { width: 1400, height: 700 });
+    await page.goto(server.url);
+    await ready(page);
+    const tip = () => page.evaluate(() => {
+      const t = document.querySelector('spate-planner').shadowRoot.querySelector('.fleet .tooltip');
+      return t && !t.hidden ? t.querySelector('strong').textContent : null;
+    });
+    await page.locator('.chart button[data-member="worker-04"]').hover();
+    assert.equal(await tip(), 'worker-04');
+    const box = await page.locator('.chart button[data-member="worker-04"]').boundingBox();
+    // the wheel scrolls the page: other rows pass under the resting mouse
+    for (let i = 0; i < 4; i++) {
+      await page.mouse.wheel(0, 60);
+      await page.waitForTimeout(150);
+    }
+    await page.waitForTimeout(300);
+    assert.equal(await tip(), null, 'no tooltip opened by the scroll');
+    // the mouse moves: the row under it shows its figures
+    await page.mouse.move(box.x + 40, box.y + box.height / 2 + 3);
+    const under = await page.evaluate(([x, y]) => document.querySelector('spate-planner').shadowRoot.elementFromPoint(x, y)?.closest('button[data-member]')?.dataset.member, [box.x + 40, box.y + box.height / 2 + 3]);
+    assert.ok(under && under !== 'worker-04', `another row is under the mouse after the scroll: ${under}`);
+    await page.waitForFunction((m) => document.querySelector('spate-planner').shadowRoot.querySelector('.fleet .tooltip strong')?.textContent === m, under, { timeout: 5000 });
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -195,3 +195,31 @@ test('status words are shown at once and said to screen readers at most every 2 
     assert.equal(said.role, 'status');
   });
 });
+
+test('Enter on a what-if form\'s Apply keeps keyboard focus on that Apply while its change is planned and after', async () => {
+  await withPage(async (page) => {
+    await openWhatIf(page);
+    const focused = () => page.evaluate(() => {
+      const a = document.querySelector('spate-planner').shadowRoot.activeElement;
+      return a ? `${a.tagName} ${a.closest('form')?.dataset.form ?? ''}` : document.activeElement?.tagName;
+    });
+    for (const [key, fields] of [['add', { 'new member name': 'by-keyboard' }], ['cap', { 'member whose cap to change': 'worker-02', 'new cap': '3' }], ['remove', { 'member to remove': 'worker-03' }]]) {
+      const n = await plans(page);
+      const form = page.locator(`form[data-form="${key}"]`);
+      for (const [label, value] of Object.entries(fields)) {
+        const control = form.locator(`[aria-label="${label}"]`);
+        if (await control.evaluate((e) => e.tagName === 'SELECT')) await control.selectOption(value);
+        else await control.fill(value);
+      }
+      await holdNextChange(page);
+      await form.locator('button[type=submit]').focus();
+      await page.keyboard.press('Enter');
+      // while the change is planned, and once it is shown
+      assert.equal(await focused(), `BUTTON ${key}`, `${key}: focus while planning`);
+      await page.evaluate(() => window.__release());
+      await ready(page, n);
+      assert.equal(await focused(), `BUTTON ${key}`, `${key}: focus after`);
+      assert.notEqual(await form.locator('.form-done').textContent(), '', `${key}: applied`);
+    }
+  });
+});

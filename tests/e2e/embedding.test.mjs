@@ -57,3 +57,35 @@ test('the custom element works from any base path and emits plan-change', async 
     server.stop();
   }
 });
+
+test('embedded: the element shows no title of its own and no buttons to open, paste or load another fleet; it still plans', async () => {
+  const server = await startServer([]);
+  try {
+    const { page, problems } = await watchedPage(chrome.browser);
+    await page.goto(`${server.url}embed-example.html`);
+    await page.waitForFunction(() => /splits assigned/.test(document.getElementById('last-plan').textContent), null, { timeout: 30000 });
+    const seen = await page.evaluate(async () => {
+      const e = document.createElement('spate-planner');
+      e.setAttribute('embedded', '');
+      e.setAttribute('demo-splits', '60');
+      e.setAttribute('demo-members', '5');
+      e.id = 'bare';
+      // in the console's place for it, as the only one on the page
+      const first = document.getElementById('embedded');
+      first.replaceWith(e);
+      await e.ready;
+      const root = e.shadowRoot;
+      const buttons = [...root.querySelectorAll('.header button')].filter((b) => b.offsetParent !== null).map((b) => b.textContent);
+      return { h1: root.querySelectorAll('h1').length, buttons, members: root.querySelectorAll('.chart button[data-member]').length, source: root.querySelector('.header .source').textContent };
+    });
+    assert.equal(seen.h1, 0);
+    assert.deepEqual(seen.buttons, ['?']);
+    assert.equal(seen.members, 5);
+    assert.match(seen.source, /5 members, 60 splits/);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    server.stop();
+  }
+});

@@ -108,11 +108,14 @@ test('tooltips, Moves and Details on a what-if: every number is plan --what-if -
   }, link);
 });
 
-test('Claims: every number is claims --json\'s', async () => {
-  const doc = await cliJson(['claims', fleet, '--json']);
+test('Claims: every number is claims --json\'s (the published records give nothing to do here: the tab shows the plan\'s, claims --after-plan)', async () => {
+  const published = await cliJson(['claims', fleet, '--json']);
+  assert.equal(published.totals.actions, 0, 'the fixture\'s workers hold what the published records name');
+  const doc = await cliJson(['claims', fleet, '--after-plan', '--json']);
   await withPage([fleet], async (page) => {
     await tab(page, 'claims');
     await page.waitForSelector('.claims [data-ready="true"]');
+    assert.equal(await page.locator('select[aria-label="assignment the workers act on"]').inputValue(), 'plan');
     const text = await onlyCoreNumbers(page, 'Claims', '.claims', doc);
     assert.match(text, new RegExp(`${doc.totals.members} live members, ${doc.totals.actions.toLocaleString('en')} action`));
   });

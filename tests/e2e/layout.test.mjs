@@ -40,6 +40,16 @@ async function tabsInOneRow(page) {
     return new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size;
   });
   if (rows !== 1) return `the tabs wrap into ${rows} rows`;
+  // a row that scrolls says so: the end with tabs out of sight fades
+  const sign = await page.evaluate(() => {
+    const l = document.querySelector('spate-planner').shadowRoot.querySelector('.tablist');
+    l.scrollLeft = 0;
+    return new Promise((done) => requestAnimationFrame(() => done({
+      scrolls: l.scrollWidth > l.clientWidth + 1, overflow: l.dataset.overflow, mask: getComputedStyle(l).maskImage,
+    })));
+  });
+  if (sign.scrolls && (sign.overflow !== 'end' || sign.mask === 'none')) return `the tab row scrolls with no sign of it: ${JSON.stringify(sign)}`;
+  if (!sign.scrolls && (sign.overflow !== 'none' || sign.mask !== 'none')) return `a tab row that fits is faded: ${JSON.stringify(sign)}`;
   return page.evaluate(() => {
     const root = document.querySelector('spate-planner').shadowRoot;
     root.querySelector('.tab[data-tab="compare"]').click(); // (a script's click scrolls nothing itself)
@@ -70,6 +80,25 @@ for (const theme of ['light', 'dark']) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `the page overflows sideways by ${overflow}px`);
       assert.equal(await tabsInOneRow(page), 'ok');
+      // the summary's tiles in full rows: no row holds fewer tiles than the last row's share
+      // (8 tiles: 8, 4 + 4 or 2 × 4 rows; never 6 + 2 or 7 + 1)
+      if (width >= 600) {
+        const rows = await page.evaluate(() => {
+          const tops = [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.summary .strip .tile')].map((t) => Math.round(t.getBoundingClientRect().top));
+          const by = new Map();
+          for (const t of tops) by.set(t, (by.get(t) ?? 0) + 1);
+          return [...by.values()];
+        });
+        assert.ok(rows.every((n) => n === rows[0]), `the tiles' rows: ${rows.join(' + ')}`);
+      }
+      // the rules setting's button on a line of its own, under its select
+      const rules = await page.evaluate(() => {
+        const root = document.querySelector('spate-planner').shadowRoot;
+        const select = root.querySelector('select[aria-label="decision rules"]').getBoundingClientRect();
+        const both = [...root.querySelectorAll('.rules-setting button')][0].getBoundingClientRect();
+        return { selectBottom: select.bottom, buttonTop: both.top };
+      });
+      if (width >= 600) assert.ok(rules.buttonTop >= rules.selectBottom - 1, `the button floats beside its select: ${JSON.stringify(rules)}`);
       // the dark theme is really dark, the light one light
       const bg = await page.locator('.planner').evaluate((e) => getComputedStyle(e).backgroundColor);
       const lum = bg.match(/\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;

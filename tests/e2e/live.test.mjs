@@ -164,6 +164,13 @@ test('pause freezes the view, changes show on resume; a what-if applies on top o
   const before = await page.getAttribute(host, 'data-revisions');
   const rev = await writer.put('lease', 'worker.w-p', '{"schema":3,"nonce":"np","max_in_flight":2}');
   await poll(page, () => /1 change waiting/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.live-bar').textContent), null, PATIENCE, 'the bar to count the change waiting');
+  // a presence renewed with the same value is no change to wait for; another join is
+  const [renewKey, renewValue] = Object.entries(await writer.values('lease', 'worker.'))[0];
+  await writer.put('lease', renewKey, renewValue);
+  await writer.put('lease', 'worker.w-p2', '{"schema":3,"nonce":"np2","max_in_flight":2}');
+  await poll(page, () => /2 changes waiting/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.live-bar').textContent), null, PATIENCE, 'the bar to count the second join');
+  await page.waitForTimeout(1500);
+  assert.match(await page.locator('.live-bar').textContent(), /2 changes waiting/, 'the renewal is not counted');
   assert.equal(await page.getAttribute(host, 'data-revisions'), before, 'a paused view moved');
   assert.match(await page.locator('.live-bar').textContent(), /Paused: job orders/);
   await page.locator('.live-bar button', { hasText: 'Resume' }).click();

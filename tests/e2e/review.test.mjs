@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { startServer, launch, watchedPage, ready, cli, figure, applyForm, axeViolations, outputDir, testDist } from './browser.mjs';
 import { demo, withoutCaps, laterSnapshot, planOf } from './review-fixtures.mjs';
 import { humanBytes, exactBytes, thousands } from '../../web/common/shared/format.js';
+import { unzip } from '../../web/common/shared/zip.js';
+import MarkdownIt from 'markdown-it';
 
 let chrome;
 let dir;
@@ -310,7 +312,15 @@ test('compare: the snapshot shown kept as "before", a later one opened; then ano
 
 async function download(page, buttonText) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: buttonText }).click()]);
-  return { name: dl.suggestedFilename(), text: (await readFile(await dl.path())).toString('utf8') };
+  return { name: dl.suggestedFilename(), bytes: await readFile(await dl.path()) };
+}
+
+/** The review the page downloads: a zip of the Markdown and its charts; { name, text, files }. */
+async function downloadReview(page) {
+  const dl = await download(page, 'Report (Markdown)');
+  const files = unzip(new Uint8Array(dl.bytes));
+  const md = files.find((f) => f.name.endsWith('.md'));
+  return { name: dl.name, mdName: md.name, text: md.text, files };
 }
 
 /** Whether what `selector` matches is drawn (any of its matches). */
@@ -328,18 +338,35 @@ test('the review document is spate-planner report\'s, byte for byte; the printed
     await openBefore(page, fleet);
     await page.waitForSelector('.compare[data-has-result="true"]', { timeout: 30000 });
     await page.locator('.tab[data-tab="sweep"]').click();
-    await runSweep(page, { axis: 'add_members', from: 0, to: 3, cap: 16 });
-    const doc = await download(page, 'Report (Markdown)');
-    assert.equal(doc.name, 'spate-review-review-whatif.md');
+    await runSweep(page, { axis: 'add_members', from: 0, to: 3, cap: 16, crash: true });
+    const doc = await downloadReview(page);
+    assert.equal(doc.name, 'spate-review-review-whatif.zip');
+    assert.equal(doc.mdName, 'spate-review-review-whatif.md');
     const scenario = join(dir, 'review-scenario.json');
     await writeFile(scenario, (await state(page)).result.text);
-    const r = await cli(['report', later, '--what-if', scenario, '--sweep-add-members', '0..3', '--cap', '16', '--before', fleet, '--link', page.url()]);
+    // the CLI's files for the same request: the sweep with its crash columns and the tab's
+    // targets (its form's 1.05 and 0), the comparison, the link
+    const out = await mkdtemp(join(tmpdir(), 'spate-review-cli-'));
+    const r = await cli(['report', later, '--what-if', scenario, '--sweep-add-members', '0..3', '--cap', '16', '--crash-heaviest', '--max-over-mean', '1.05', '--max-queued', '0',
+      '--before', fleet, '--link', page.url(), '-o', join(out, doc.mdName)]);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(doc.text, r.stdout);
-    // the curves and the comparison as images; the identity and the version as text
-    assert.match(doc.text, /!\[Balance over the sweep\]\(data:image\/svg\+xml;base64,/);
-    assert.match(doc.text, /!\[Load per member before and after\]\(data:image\/svg\+xml;base64,/);
-    assert.match(doc.text, /\| snapshot taken at \| 1767229200000 ms since the Unix epoch \|/);
+    for (const f of doc.files) assert.equal(f.text, await readFile(join(out, f.name), 'utf8'), `${f.name} is the CLI's, byte for byte`);
+    // the crash figures the Sweep tab shows are the report's
+    const shownCrash = await page.locator('.sweep-table tbody tr').evaluateAll((rows) => rows.map((tr) => [...tr.cells].slice(9, 12).map((c) => c.textContent)));
+    for (const [member, recovery] of shownCrash) assert.ok(doc.text.includes(`| \`${member}\` | ${recovery} |`), `${member} ${recovery} in the report`);
+    // the verdict shown is the report's, in the core's words
+    const verdict = await page.locator('.sweep-verdict').textContent();
+    assert.ok(verdict.length > 20 && doc.text.includes('**Verdict:** '), verdict);
+    // markdown-it (default options: no raw HTML, no data: URI) shows every chart from a file of the zip
+    const names = new Set(doc.files.map((f) => f.name));
+    const srcs = [];
+    const walk = (ts) => { for (const t of ts) { if (t.type === 'image') srcs.push(t.attrGet('src')); if (t.children) walk(t.children); } };
+    walk(new MarkdownIt().parse(doc.text, {}));
+    assert.ok(srcs.includes('review-sweep-balance.svg') && srcs.includes('review-compare.svg') && srcs.includes('review-sweep-recovery.svg'), srcs.join());
+    for (const s of srcs) assert.ok(names.has(s), `${s} is in the zip`);
+    assert.ok(!doc.text.includes('data:'));
+    // the identity, dated with its zone, and the version as text
+    assert.match(doc.text, /\| snapshot taken at \| 2026-01-01 01:00:00 UTC \|/);
     assert.match(doc.text, /\| planner \| spate-planner \d+\.\d+\.\d+/);
     assert.match(doc.text, /"member":"w-review"/);
 
@@ -402,7 +429,7 @@ test('every review failure reaches the person; after a module restart the compar
     await page.evaluate(() => document.querySelector('spate-planner').crashForTest());
     await ready(page, n);
     await dismiss();
-    const doc = await download(page, 'Report (Markdown)');
-    assert.match(doc.text, /## Compared with an earlier state\n\nEarlier snapshot: job `review`, taken at 1767225600000 ms/);
+    const doc = await downloadReview(page);
+    assert.match(doc.text, /## Compared with an earlier state\n\nEarlier snapshot: job `review`, taken at 2026-01-01 00:00:00 UTC/);
   });
 });

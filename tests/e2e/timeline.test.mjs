@@ -4,6 +4,7 @@
 // script, a second configuration, the link, the scrubber, a refused value, the report. Each page
 // is checked by axe-core and for console errors and CSP violations.
 import { test, before, after } from 'node:test';
+import { unzip } from '../../web/common/shared/zip.js';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -154,7 +155,8 @@ test('two configurations: rebalance delay 20 s against 0 s, the 0 s recovery sho
   assert.deepEqual(await page.locator('.tl-chart figcaption').allTextContents(), ["A: Spate's defaults", 'B: rebalance delay 0 s']);
   // the report: the script, both configurations' figures, a chart per configuration
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'Report (Markdown)' }).click()]);
-  const md = await readFile(await dl.path(), 'utf8');
+  const files = unzip(new Uint8Array(await readFile(await dl.path())));
+  const md = files.find((f) => f.name.endsWith('.md')).text;
   assert.ok(md.includes('## Timeline'));
   assert.ok(md.includes('{"format":"spate-planner-script/1","events":[{"at_ms":0,"op":"crash","member":"worker-03"}]}'));
   // the simulator writes the section: the configurations' names punctuation-escaped, as the
@@ -162,10 +164,12 @@ test('two configurations: rebalance delay 20 s against 0 s, the 0 s recovery sho
   assert.ok(md.includes("| figure | A\\: Spate\\'s defaults | B\\: rebalance delay 0 s | B − A |"), md);
   // the Timeline's section follows the core's review document (whose own charts come first)
   const section = md.slice(md.indexOf('## Timeline'));
-  const images = [...section.matchAll(/!\[([^\]]*)\]\(data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/g)];
+  // each chart a file of the zip, linked by name
+  const images = [...section.matchAll(/!\[([^\]]*)\]\((review-timeline-[ab]\.svg)\)/g)];
   assert.deepEqual(images.map((m) => m[1].split('\\:')[0]), ['A', 'B']);
+  const chart = files.find((f) => f.name === images[0][2]).text;
   // six members: stacked areas, worker-03's band among them
-  assert.match(Buffer.from(images[0][2], 'base64').toString('utf8'), /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg".*<polygon[^>]*data-layer="worker-03"/s);
+  assert.match(chart, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg".*<polygon[^>]*data-layer="worker-03"/s);
   // the link: a fresh page opens on the Timeline with the same script and both configurations
   const link = page.url();
   assert.match(new URL(link).hash, /timeline=.*&compare=/);
@@ -213,7 +217,8 @@ test('0.1 against 0.3, the same crash: the release control, both the command lin
   assert.match(await page.locator('.tl-rules p[data-config="B"]').textContent(), /^B: timing and decisions of Spate 0\.3 \(set by the user\)$/);
   assert.deepEqual(await page.locator('.tl-chart figcaption').allTextContents(), ["A: Spate's defaults", 'B: release Spate 0.3']);
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'Report (Markdown)' }).click()]);
-  const md = await readFile(await dl.path(), 'utf8');
+  const files = unzip(new Uint8Array(await readFile(await dl.path())));
+  const md = files.find((f) => f.name.endsWith('.md')).text;
   assert.ok(md.includes('B: timing and decisions of Spate 0\\.3 \\(set by the user\\).'), 'the report names each release');
   assert.ok(md.includes('Configuration B runs the same script with: `{"rules":"0.3"}`'));
   const again = await open(page.url());
@@ -380,6 +385,15 @@ test('10,000 splits × 100 members: busy while the worker simulates, a newer scr
     assert.match(await page.locator('.tl-error').textContent(), /The simulation of configuration A failed.*simulate failed \(forced by the test build\).*code: forced/s);
     await page.locator('.tl-error button', { hasText: 'Run again' }).click();
     await drawn(page, n);
+    // the run drawn is the one of the script shown (seed 5): on a busy machine a draw of the run
+    // before it may land first, so the comparison waits for the current one
+    await page.waitForFunction(() => {
+      const c = document.querySelector('spate-planner').controller;
+      const r = c.state.timelineRun;
+      if (!c.timeline.current() || r.status !== 'done' || String(r.timeline.script.seed) !== '5') return false;
+      const cell = document.querySelector('spate-planner').shadowRoot.querySelector('.tl-figures tr[data-figure="recovery_ms"] td[data-config="A"]');
+      return cell?.dataset.value === String(r.a.figures.recovery_ms);
+    }, null, { timeout: 60000 });
     assert.equal(await page.locator('.tl-error').count(), 0);
     assert.deepEqual(await pageFigures(page, 'A'), (await cliFigures(page, 'big-seed-5', [], big.file)).figures);
     // the worker fails the fleet at an instant: said where the fleet was, no other time's left

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { launch, withServedPage, ready, cli, message, outputDir, testDist } from './browser.mjs';
 import { startNats } from './live-fixture.mjs';
 import { storeOfCase } from './rules-fixtures.mjs';
+import { unzip } from '../../web/common/shared/zip.js';
 
 let chrome;
 let nats;
@@ -132,14 +133,18 @@ test('a 0.1 store in the #820 situation: the batch 0.1 moves again is what upgra
     assert.deepEqual({ ...s, heads: undefined }, { ...expected(picked), heads: undefined });
     assert.deepEqual(s.heads, ['Spate 0.1 / 0.2', 'Spate 0.3 (today)']);
 
-    // the review document: spate-planner report --compare-rules's, byte for byte
+    // the review document (a zip of the Markdown and its charts): spate-planner report
+    // --compare-rules -o's files, byte for byte
     const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'Report (Markdown)' }).click()]);
-    const doc = (await readFile(await dl.path())).toString('utf8');
+    const files = unzip(new Uint8Array(await readFile(await dl.path())));
+    const md = files.find((f) => f.name.endsWith('.md'));
+    const doc = md.text;
     const scenario = join(dir, 'upgrade-scenario.json');
     await writeFile(scenario, await page.evaluate(() => document.querySelector('spate-planner').controller.state.result.text));
-    const r = await cli(['report', store820, '--what-if', scenario, '--compare-rules', '--link', page.url()]);
+    const out = await mkdtemp(join(tmpdir(), 'spate-upgrade-cli-'));
+    const r = await cli(['report', store820, '--what-if', scenario, '--compare-rules', '--link', page.url(), '-o', join(out, md.name)]);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(doc, r.stdout);
+    for (const f of files) assert.equal(f.text, await readFile(join(out, f.name), 'utf8'), `${f.name} is the CLI's, byte for byte`);
     assert.match(doc, /## What upgrading changes: Spate 0\.1 and 0\.3 side by side/);
     assert.match(doc, /\| 0\.3 \(today\) \| 9 \(9 B\) \| 0 \(0 B\) \|/);
   });

@@ -216,8 +216,10 @@ test('shortcuts: u undoes the last what-if change, ? opens the help (Escape clos
   });
 });
 
-test('Claims at 200 members: opens fast, members with nothing to do folded into one line, "skipped" said in words, thousands separated', async (t) => {
+test('Claims at 200 members: opens fast on the mode that has actions (saying why), members with nothing to do folded into one line, "skipped" said in words, thousands separated', async (t) => {
   await withPage([big], { width: 1400, height: 900 }, async (page) => {
+    // one format for numbers: the status line writes the fleet's size as the header does
+    assert.match(await page.locator('.summary .status').textContent(), /: job \S+, 200 members, 20,000 splits\./);
     const t0 = Date.now();
     await page.locator('.tab[data-tab="claims"]').click();
     await page.waitForSelector('.claims [data-ready]', { timeout: 60000 });
@@ -226,6 +228,19 @@ test('Claims at 200 members: opens fast, members with nothing to do folded into 
     t.diagnostic(`Claims opened in ${opened} ms (request and drawing ${ms.toFixed(0)} ms) at 200 members, 20,000 splits`);
     // budget 300 ms (tests/bench/views.mjs prints the figure); five times that here for a shared machine
     assert.ok(ms < 1500, `the claims took ${ms.toFixed(0)} ms`);
+    // the published records give nobody anything to do here: the tab opens on the plan and says why
+    const source = page.locator('select[aria-label="assignment the workers act on"]');
+    assert.equal(await source.inputValue(), 'plan');
+    assert.match(await page.locator('.claims-opened').textContent(), /^The published records give no member anything to do \(the workers already hold what they name\): shown are the [\d,]+ actions once the leader publishes the plan\.$/);
+    assert.match(await page.locator('.claims-summary').textContent(), /acting on the plan/);
+    const names = await page.locator('.claims .worker').evaluateAll((ws) => ws.map((w) => w.dataset.worker));
+    assert.ok(names.length > 0);
+    assert.deepEqual(names, names.slice().sort(naturalCompare));
+    assert.match(await page.locator('.claims .worker .hint').first().textContent(), /^holds [\d,]+ of [\d,]+ lanes; has an assignment/);
+    // the published records, picked: nothing to do, folded into one line; the tab no longer switches
+    await source.selectOption('published');
+    await page.waitForFunction(() => /acting on the published records/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.claims-summary').textContent));
+    assert.equal(await page.locator('.claims-opened').isHidden(), true);
     assert.equal(await page.locator('.claims-summary').textContent(),
       '200 live members, 0 actions (acting on the published records; max_attempts 4). 200 of them have nothing to claim, quarantine, drain or drop.');
     assert.equal(await page.locator('.claims .worker').count(), 0);
@@ -236,13 +251,30 @@ test('Claims at 200 members: opens fast, members with nothing to do folded into 
     assert.ok(facts.some((f) => /\d,\d{3} candidates skipped/.test(f)), facts[0]);
     assert.doesNotMatch(await page.locator('.claims').textContent(), /\d{4}/, 'every number of four digits or more has a separator');
     assert.match(await page.locator('.claims').textContent(), /Skipped: the candidates a worker passes over — claims of splits its assignment does not name, or claims beyond its cap/);
-    // acting on the plan: the members that claim get their cards, in natural order
-    await page.locator('select[aria-label="assignment the workers act on"]').selectOption('plan');
-    await page.waitForFunction(() => /acting on the plan/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.claims-summary').textContent));
-    const names = await page.locator('.claims .worker').evaluateAll((ws) => ws.map((w) => w.dataset.worker));
-    assert.ok(names.length > 0);
-    assert.deepEqual(names, names.slice().sort(naturalCompare));
-    assert.match(await page.locator('.claims .worker .hint').first().textContent(), /^holds [\d,]+ of [\d,]+ lanes; has an assignment/);
+  });
+});
+
+test('on paper: no empty Sweep, Compare or Upgrade section, no button, and each kind of warning is its count and its first five keys', async () => {
+  await withPage([big], { width: 1400, height: 900 }, async (page) => {
+    await page.emulateMedia({ media: 'print' });
+    const printed = await page.evaluate(() => {
+      const root = document.querySelector('spate-planner').shadowRoot;
+      const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+      return {
+        panels: [...root.querySelectorAll('.tabpanel')].filter(shown).map((p) => p.id),
+        buttons: [...root.querySelectorAll('button')].filter(shown).filter((b) => !b.closest('.chart')).filter((b) => !b.closest('.tile-cell')).map((b) => b.textContent),
+        keys: [...root.querySelectorAll('.warning-group[data-code="no_spec"] li')].filter(shown).map((li) => li.textContent),
+      };
+    });
+    assert.deepEqual(printed.panels, ['panel-details'], 'only the tab with figures is printed');
+    assert.deepEqual(printed.buttons, [], 'nothing to press on paper');
+    assert.equal(printed.keys.length, 6, printed.keys.join('\n'));
+    assert.ok(printed.keys.slice(0, 5).every((k) => /^bucket \S+, key split\.\S+: /.test(k)), printed.keys[0]);
+    assert.equal(printed.keys[5], '… and 195 more no_spec keys (the page and spate-planner snapshot --json list every one)');
+    const pdf = await page.pdf({ format: 'A4' });
+    const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+    console.log(`# printed on ${pages} A4 pages (200 members, 20,000 splits, 201 warnings)`);
+    assert.ok(pages <= 12, `${pages} pages`);
   });
 });
 
@@ -254,7 +286,8 @@ test('the warnings of 200 members: one line per code with its count, largest fir
     await page.locator('.warnings > summary').click();
     assert.match(await page.locator('.warning-group[data-code="no_spec"] > summary').textContent(), /^no_spec × 200 — /);
     await page.locator('.warning-group[data-code="no_spec"] > summary').click();
-    const keys = await page.locator('.warning-group[data-code="no_spec"] li').allTextContents();
+    // every key on screen (the line saying how many more is for paper only)
+    const keys = await page.locator('.warning-group[data-code="no_spec"] li:visible').allTextContents();
     assert.equal(keys.length, 200);
     assert.ok(keys.every((k) => /^bucket \S+, key \S+: /.test(k)), keys[0]);
   });
@@ -308,6 +341,7 @@ test('Compare: members in natural order, sortable by each column (aria-sort), an
     await chooser.setFiles(later0);
     await page.waitForSelector('.compare[data-has-result="true"]', { timeout: 30000 });
     // the core's warning (the diff document's chronology_warning), as it words it
-    assert.match(await page.locator('.compare-order').textContent(), /^"Before" is not earlier than "after": it was taken later, so the comparison runs backwards .*\("Before" was taken \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; "after", the snapshot shown, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.\)$/);
+    assert.match(await page.locator('.compare-order').textContent(), /^"Before" is not earlier than "after": it was taken later, so the comparison runs backwards .*\("Before" was taken \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; "after" \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.\)$/);
+    // the core's words: the review document carries the same warning (the comparison's `warnings`)
   });
 });

@@ -2,7 +2,7 @@
 // themselves are the core's frame events: crate/core/src/live/events.rs, crate/core/tests/live.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialLive, withFrame, withStatus, liveStatus, isStale, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock, figuresPoint, happenedAt, replayLive } from '../../web/live/shared/state.js';
+import { initialLive, withFrame, withStatus, liveStatus, isStale, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock, instant, figuresPoint, happenedAt, replayLive } from '../../web/live/shared/state.js';
 
 function view(members = 2) {
   return {
@@ -124,4 +124,11 @@ test('the list of live jobs: an answer of another shape is refused with a coded 
   } finally {
     Object.assign(globalThis, saved);
   }
+});
+
+test('a moment is written as the core writes one: date, time to the millisecond, and zone', () => {
+  // crate/core/src/utc.rs utc_millis_text: `YYYY-MM-DD hh:mm:ss.mmm UTC`
+  assert.equal(instant(1767225600123), '2026-01-01 00:00:00.123 UTC');
+  assert.equal(instant(1764936203934), '2025-12-05 12:03:23.934 UTC');
+  assert.equal(instant(Number.NaN), '');
 });

@@ -146,3 +146,14 @@ test('a moment planned while the what-if changed is shown with the what-if shown
   assert.equal(commits[0].result.planned, 'on the moment');
   assert.equal(commits[0].generation, 5);
 });
+
+test('the replay bar steps by change: stepAt and stepFrom over the core\'s steps', async () => {
+  const { stepAt, stepFrom } = await import('../../web/live/shared/state.js');
+  const steps = [0, 3, 4, 9];
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 8, 9, 12].map((m) => stepAt(steps, m)), [0, 0, 0, 1, 2, 2, 2, 3, 3]);
+  assert.equal(stepFrom(steps, 0, 1), 3);
+  assert.equal(stepFrom(steps, 5, 1), 9, 'from a folded moment to the next change');
+  assert.equal(stepFrom(steps, 5, -1), 4);
+  assert.equal(stepFrom(steps, 9, 1), 9, 'nothing after the last');
+  assert.equal(stepFrom(steps, 0, -1), 0, 'nothing before the first');
+});

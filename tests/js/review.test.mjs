@@ -32,18 +32,21 @@ test('checkSweep reads the form, and refuses what the core would not plan, with 
   refused({ axis: 'workers', from: '0', to: '3' }, /workers is not a sweep axis/);
 });
 
-test("targets: the core's smallest value meeting both, as spate-planner sweep --max-over-mean names it", async () => {
+test("targets: the core's smallest value meeting both and its verdict, as spate-planner sweep --max-over-mean names them", async () => {
   const t = checkTargets({ maxOverMean: '1.05', maxQueued: '0' });
   assert.deepEqual(t, { maxOverMean: 1.05, maxQueued: 0 });
   assert.throws(() => checkTargets({ maxOverMean: '0.9', maxQueued: '0' }), /ratio of 1 or more/);
   assert.throws(() => checkTargets({ maxOverMean: '', maxQueued: '0' }), /ratio of 1 or more/);
   const { Planner } = await loadPlanner();
-  const verdict = (steps, r, q) => Planner.sweepVerdict(steps, r, q);
+  const verdict = (steps, r, q) => Planner.sweepVerdict(steps, 'default_cap', 0, r, q);
   const steps = [step(2, '1.2000', 0), step(3, '1.0400', 3), step(4, '1.0500', 0), step(5, '1.0100', 0)];
   const v = verdict(steps, 1.05, 0);
   // exactly on the target meets it; balanced but queued does not
   assert.deepEqual(v.meets, [false, false, true, true]);
   assert.equal(v.smallest, 4);
+  assert.equal(v.text, 'Smallest default cap meeting the targets (max/mean at most 1.05 and at most 0 queued): 4 — 14 members, max/mean 1.0500, 0 queued, 5 moves.');
+  assert.equal(verdict(steps, 1.001, 0).text, 'No value of default cap from 2 to 5 meets the targets (max/mean at most 1.001 and at most 0 queued).');
+  assert.throws(() => Planner.sweepVerdict(steps, 'workers', 0, 1, 0), (e) => e.code === 'invalid_sweep');
   assert.equal(verdict(steps, 1.05, 3).smallest, 3);
   assert.equal(verdict(steps, 1.001, 0).smallest, null);
   // by value, not by position

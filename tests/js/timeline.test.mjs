@@ -414,10 +414,13 @@ test('the real simulator writes the report section from what the page gathers, n
   const a = small();
   a.marks[0].who = [hostile];
   const b = { ...small(), figures: { ...small().figures, recovery_ms: 12000 } };
-  const md = timelineSection(sectionInput({ timeline, run: { status: 'done', a, b }, images: [{ which: 'A', svg: '<svg/>' }] }));
+  const section = timelineSection(sectionInput({ timeline, run: { status: 'done', a, b }, images: [{ which: 'A', svg: '<svg/>' }] }));
+  const md = section.markdown;
   assert.match(md, /^## Timeline/);
   assert.ok(md.includes('\n| recovery | 30 s | 12 s | −18 s |\n'), md);
-  assert.ok(md.includes(`(data:image/svg+xml;base64,${Buffer.from('<svg/>').toString('base64')})`), md);
+  // the chart is a file beside the document, linked by name (no data: URI)
+  assert.deepEqual(section.images, [{ name: 'review-timeline-a.svg', svg: '<svg/>' }]);
+  assert.ok(md.includes('](review-timeline-a.svg)') && !md.includes('data:'), md);
   assert.ok(md.includes('- 0\\:10 crashed\\: \\<img src\\=x onerror\\=alert\\(1\\)\\>\\|x\\`'), md);
   assert.throws(() => timelineSection({ script: '{}' }), (e) => e.code === 'invalid_section');
 });

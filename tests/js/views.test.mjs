@@ -10,7 +10,7 @@ import { groupWarnings, findingsInOrder } from '../../web/common/shared/warnings
 import { toFragment, fromFragment, linkExtras } from '../../web/shell/shared/permalink.js';
 import { emptyScenario } from '../../web/common/shared/scenario.js';
 import { defaultRange, AXES } from '../../web/review/shared/sweep-model.js';
-import { MEMBER_COLUMNS, orderWarning, memberLoads } from '../../web/review/shared/compare-model.js';
+import { MEMBER_COLUMNS, memberLoads } from '../../web/review/shared/compare-model.js';
 import { skippedText, workerFacts, claimsSummary, fencedText } from '../../web/plan/shared/claims-text.js';
 import { recoverySentences, stuckGroups, stuckText } from '../../web/timeline/shared/recovery.js';
 import { rowKeyTarget } from '../../web/plan/page/chart.js';
@@ -115,6 +115,18 @@ test('permalink: the tab, the focused member, the sweep and the earlier snapshot
   assert.equal(fromFragment('#order=planned').before, null);
 });
 
+test('permalink: an order the page does not know is name order, with a warning naming it and the known ones', () => {
+  const odd = fromFragment('#order=sideways');
+  assert.equal(odd.order, 'name');
+  assert.equal(odd.orderError.code, 'invalid_order');
+  assert.equal(odd.orderError.message, 'the link orders the members by "sideways", which this page does not know (it knows name, now, planned, change); they are ordered by name');
+  assert.equal(fromFragment('#order=planned').order, 'planned');
+  assert.equal(fromFragment('#order=planned').orderError, null);
+  assert.equal(fromFragment('').orderError, null);
+  // a key of every object is no order either
+  assert.equal(fromFragment('#order=constructor').order, 'name');
+});
+
 test("permalink: the store's state gives every part of the link (the sweep under way, else the one shown)", () => {
   const state = {
     order: 'planned', snapshotId: 'job@5', timeline: { script: { events: [] }, b: null }, tab: { id: 'compare', focus: false }, focus: 'worker-3',
@@ -156,12 +168,6 @@ test('Compare: members in natural order first, sortable by each column (absent s
   assert.deepEqual(order(2), ['worker-10', 'worker-1', 'worker-100', 'worker-2']);
   assert.deepEqual(order(3), ['worker-2', 'worker-10', 'worker-1', 'worker-100']);
   assert.deepEqual(order(4), ['worker-1', 'worker-10', 'worker-100', 'worker-2']);
-});
-
-test('Compare: the core\'s warning when "before" is not earlier, with when each was taken; none when it is', () => {
-  assert.equal(orderWarning(diff([], '1000', '2000')), null);
-  assert.equal(orderWarning(diff([], '3600000', '0', 'It runs backwards.')),
-    'It runs backwards. ("Before" was taken 1970-01-01 01:00:00 UTC; "after", the snapshot shown, 1970-01-01 00:00:00 UTC.)');
 });
 
 test('Claims: the core\'s "skipped" words with how many, the facts of a worker, the totals; idle members folded', () => {

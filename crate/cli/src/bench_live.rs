@@ -63,7 +63,9 @@ pub fn run(splits: usize, members: usize, rounds: usize) -> Result<(), String> {
     let rev0 = job.revisions().lease;
     for i in 0..rounds as u64 {
         let c = presence_change(i, rev0 + 1 + i);
-        cols[0].push(ms(|| job.apply(&c).unwrap()));
+        cols[0].push(ms(|| {
+            job.apply(&c).unwrap();
+        }));
         fleet = None; // the page's planner drops its fleet first
         cols[1].push(ms(|| fleet = Some(job.fleet(now + i as i64).unwrap())));
         let f = fleet.as_ref().unwrap();

@@ -1,5 +1,6 @@
 //! The headers every response of `serve` carries, the page's and the API's alike: one policy,
-//! applied as a layer over the whole router so that no route (an error included) goes without it.
+//! applied as a layer over the whole router so that no route (an error included) goes without it
+//! (a 304 Not Modified carries only its validators: the stored response keeps its own).
 //! Beside it, inside it, the one check of who is answered at all (`crate::hosts`).
 
 use crate::hosts::Hosts;
@@ -20,6 +21,11 @@ pub fn secured(router: axum::Router, hosts: Hosts) -> axum::Router {
 }
 
 async fn secure(mut r: Response) -> Response {
+    // A 304 has no body: the browser keeps the stored response, with its headers (these
+    // among them), and takes only the validators and caching headers from this one.
+    if r.status() == axum::http::StatusCode::NOT_MODIFIED {
+        return r;
+    }
     let h = r.headers_mut();
     h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     h.insert(

@@ -3,7 +3,8 @@
 
 use crate::term::{shown, shown_or};
 use spate_planner_core::{
-    exposure, findings, human_bytes, Analysis, Exposure, Fleet, Level, NextActions, Report, RiskySplit,
+    exposure, findings, human_bytes, natural_cmp, utc_text, warning_groups, Analysis, Exposure, Fleet, Level,
+    NextActions, Report, RiskySplit,
 };
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
@@ -11,11 +12,20 @@ use std::io::{Result, Write};
 /// The plan report.
 pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
     let risk = exposure(fleet, a, a.applied.max_attempts, true);
+    // the answer first (what is wrong, what the plan does), then how it was planned, the
+    // members and moves, and the snapshot's warnings last, one line per kind
     header(out, fleet, a, &risk)?;
-    warnings(out, fleet, limit)?;
+    summary(out, &a.report)?;
+    published(out, a)?;
+    settings(out, fleet, a, &risk)?;
     members(out, &a.report)?;
     moves(out, &a.report, limit)?;
-    summary(out, &a.report)?;
+    risk_section(out, &risk, limit)?;
+    warnings(out, fleet, limit)
+}
+
+/// How far the published assignment is from the plan (when the store holds one).
+fn published(out: &mut impl Write, a: &Analysis) -> Result<()> {
     if let Some(p) = &a.published {
         writeln!(
             out,
@@ -39,16 +49,17 @@ pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> 
             },
         )?;
     }
-    risk_section(out, &risk, limit)
+    Ok(())
 }
 
+/// The job, what is wrong (the findings, the splits at risk) and the changes left out.
 fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) -> Result<()> {
     writeln!(
         out,
-        "job {} ({}), snapshot taken at {} ms",
+        "job {} ({}), snapshot taken at {}",
         shown(&fleet.job),
         shown(&fleet.source.kind),
-        fleet.taken_at_ms
+        utc_text(fleet.taken_at_ms)
     )?;
     for f in findings(fleet, a) {
         let tag = match f.level {
@@ -59,6 +70,22 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) ->
         writeln!(out, "{tag}: {}", shown(&f.message))?;
     }
     risk_lines(out, risk)?;
+    for r in &a.refused {
+        writeln!(
+            out,
+            "what-if change {} not applied (left out of the plan): {} at {} [{}]",
+            r.index + 1,
+            shown(&r.message),
+            shown(&r.path),
+            r.code
+        )?;
+    }
+    Ok(())
+}
+
+/// How the plan was made: the seed, the default cap, the rules, the attempt limit, the what-ifs.
+fn settings(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) -> Result<()> {
+    writeln!(out)?;
     match &fleet.plan {
         Some(p) => writeln!(
             out,
@@ -71,41 +98,41 @@ fn header(out: &mut impl Write, fleet: &Fleet, a: &Analysis, risk: &Exposure) ->
     writeln!(out, "default cap {}", shown(&a.applied.default_cap.explain()))?;
     writeln!(out, "rules {}", shown(&a.applied.rules.explain()))?;
     attempts_line(out, risk)?;
-    writeln!(out, "{} what-if change(s)", a.scenario.changes.len())?;
-    for r in &a.refused {
-        writeln!(
-            out,
-            "  change {} not applied (left out of the plan): {} at {} [{}]",
-            r.index + 1,
-            shown(&r.message),
-            shown(&r.path),
-            r.code
-        )?;
-    }
-    Ok(())
+    writeln!(
+        out,
+        "{} what-if change(s), {} left out",
+        a.scenario.changes.len(),
+        a.refused.len()
+    )
 }
 
 fn warnings(out: &mut impl Write, fleet: &Fleet, limit: usize) -> Result<()> {
     if fleet.warnings.is_empty() {
         return Ok(());
     }
-    writeln!(out, "\nwarnings ({}):", fleet.warnings.len())?;
-    for w in fleet.warnings.iter().take(limit) {
+    let groups = warning_groups(&fleet.warnings);
+    writeln!(
+        out,
+        "\nwarnings: {} in the snapshot, of {} kind(s) (the leader survives these):",
+        fleet.warnings.len(),
+        groups.len()
+    )?;
+    // a line per kind, then its first keys (each kind gets its share of the limit)
+    let keys = (limit / groups.len().max(1)).clamp(1, 5);
+    for (code, items) in groups {
+        let first = if items.len() > 1 { " (first of them)" } else { "" };
         writeln!(
             out,
-            "  [{}] bucket {}, key {:?}: {}",
-            w.code,
-            shown(&w.bucket),
-            shown(&w.key),
-            shown(&w.message)
+            "  [{code}] x {}: {}{first}",
+            items.len(),
+            shown(&items[0].message)
         )?;
-    }
-    if fleet.warnings.len() > limit {
-        writeln!(
-            out,
-            "  ... and {} more (--json lists all)",
-            fleet.warnings.len() - limit
-        )?;
+        for w in items.iter().take(keys) {
+            writeln!(out, "    bucket {}, key {:?}", shown(&w.bucket), shown(&w.key))?;
+        }
+        if items.len() > keys {
+            writeln!(out, "    ... and {} more (--json lists all)", items.len() - keys)?;
+        }
     }
     Ok(())
 }
@@ -124,7 +151,7 @@ fn members(out: &mut impl Write, r: &Report) -> Result<()> {
         "  {:<width$}  {:>10}    {:>10}  {:>11}  {:>6}  {:>6}",
         "member", "load now", "planned", "lanes", "gained", "lost"
     )?;
-    for m in &r.members {
+    for m in by_name(&r.members, |m| &m.name) {
         let lanes = format!("{}/{}{}", m.lanes, m.cap, if m.default_cap { "*" } else { "" });
         writeln!(
             out,
@@ -150,7 +177,10 @@ fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
         c.from_live_members
     )?;
     for mv in r.moves.iter().take(limit) {
-        let gain = mv.gain.map(|g| format!(" (gain {g})")).unwrap_or_default();
+        let relief = mv
+            .relief
+            .map(|r| format!(" (relief {})", human_bytes(r)))
+            .unwrap_or_default();
         writeln!(
             out,
             "  {}  {}  {} -> {}  {}{}",
@@ -159,7 +189,7 @@ fn moves(out: &mut impl Write, r: &Report, limit: usize) -> Result<()> {
             shown_or(mv.from.as_deref(), "(none)"),
             shown_or(mv.to.as_deref(), "(queue)"),
             mv.reason.words(),
-            gain
+            relief
         )?;
     }
     if r.moves.len() > limit {
@@ -234,7 +264,9 @@ pub fn claims(
     caps: impl Fn(&str) -> u32,
     has_assignment: impl Fn(&str) -> bool,
 ) -> Result<()> {
-    for (x, n) in next {
+    let mut workers: Vec<_> = next.iter().collect();
+    workers.sort_by(|a, b| natural_cmp(a.0, b.0));
+    for (x, n) in workers {
         writeln!(out, "{}: holds {} of {} lane(s)", shown(x), n.held.len(), caps(x))?;
         if !n.acts() {
             writeln!(out, "  nothing to do")?;
@@ -270,30 +302,30 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
     let (b, a) = (&d.before, &d.after);
     writeln!(
         out,
-        "before: job {} at {} ms, {} members, {} splits",
+        "before: job {} at {}, {} members, {} splits",
         shown(&b.job),
-        b.taken_at_ms,
+        utc_text(b.taken_at_ms),
         b.members,
         b.splits
     )?;
     writeln!(
         out,
-        "after:  job {} at {} ms, {} members, {} splits",
+        "after:  job {} at {}, {} members, {} splits",
         shown(&a.job),
-        a.taken_at_ms,
+        utc_text(a.taken_at_ms),
         a.members,
         a.splits
     )?;
     let dc = &d.decision;
     writeln!(out, "{}", dc.verdict)?;
-    if let Some(w) = d.chronology_warning {
-        writeln!(out, "{w}")?;
+    for w in &d.warnings {
+        writeln!(out, "warning: {}", shown(w))?;
     }
     writeln!(out, "joined: {}\nleft:   {}", names(&d.joined), names(&d.left))?;
     writeln!(out, "\nmembers:")?;
     let opt = |v: Option<u64>| v.map(human_bytes).unwrap_or_else(|| "-".into());
     let cap = |v: Option<u32>| v.map(|c| c.to_string()).unwrap_or_else(|| "-".into());
-    for m in &d.members {
+    for m in by_name(&d.members, |m| &m.name) {
         writeln!(
             out,
             "  {:<24} {:>10} -> {:>10}   cap {:>4} -> {:>4}",
@@ -342,8 +374,19 @@ pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) ->
 }
 
 /// Names as a list, each quoted and [`shown`]: `["a", "b"]`.
+/// `items` in the natural order of their names (worker-2 before worker-10), as a person reads
+/// a list of members; the JSON documents keep the core's order.
+fn by_name<T>(items: &[T], name: impl Fn(&T) -> &String) -> Vec<&T> {
+    let mut v: Vec<&T> = items.iter().collect();
+    v.sort_by(|a, b| natural_cmp(name(a), name(b)));
+    v
+}
+
 fn names(v: &[String]) -> String {
-    let quoted: Vec<String> = v.iter().map(|s| format!("\"{}\"", shown(s))).collect();
+    let quoted: Vec<String> = by_name(v, |s| s)
+        .iter()
+        .map(|s| format!("\"{}\"", shown(s)))
+        .collect();
     format!("[{}]", quoted.join(", "))
 }
 

@@ -2,7 +2,8 @@
 //! reading a snapshot into the leader's view or a scenario, writing an output file atomically
 //! (`output.rs`), and the wall clock. Command modules use these; none imports another command.
 
-use spate_planner_core::{human_bytes, Fleet, Scenario, MAX_SCENARIO_BYTES, MAX_SNAPSHOT_BYTES, MAX_STEPS};
+use spate_planner_core::{human_bytes, Axis, Fleet, Scenario, MAX_SCENARIO_BYTES, MAX_SNAPSHOT_BYTES};
+use spate_planner_sim::{Script, MAX_SCRIPT_BYTES};
 use std::io::Read;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -70,27 +71,45 @@ pub fn scenario(path: &Path) -> Result<Scenario, String> {
     Scenario::parse_file(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
 }
 
-/// `FROM..TO` (inclusive) or `N`.
+/// A sweep's range from its flag's text, by the core's one reading (`parse_range`).
 pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
-    let num = |s: &str| {
-        s.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("{text:?} is not a range FROM..TO of whole numbers"))
+    spate_planner_core::parse_range(text).map_err(|e| format!("{e} [{}]", e.code()))
+}
+
+/// The sweep the flags ask for (`--add-members`/`--sweep-add-members RANGE` with `--cap`, the
+/// default cap's, every member's cap's; at most one is given), read by the core's one reading
+/// of an axis and a range; `None` when no flag is given.
+pub fn sweep_axis(
+    add_members: Option<&str>,
+    default_cap: Option<&str>,
+    member_cap: Option<&str>,
+    cap: Option<u32>,
+) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
+    let (name, range) = match (add_members, default_cap, member_cap) {
+        (Some(r), _, _) => ("add_members", r),
+        (_, Some(r), _) => ("default_cap", r),
+        (_, _, Some(r)) => ("member_cap", r),
+        _ => return Ok(None),
     };
-    let (a, b) = match text.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
-        None => (num(text)?, num(text)?),
-    };
-    if a > b {
-        return Err(format!("{text:?}: the range is empty ({a} > {b})"));
+    let axis = Axis::parse(name, cap).map_err(|e| format!("{e} [{}]", e.code()))?;
+    Ok(Some((axis, parse_range(range)?)))
+}
+
+/// The timing script of `--crash-heaviest` (`sweep`, `report`): the file given, else Spate's
+/// defaults; `None` without the flag.
+pub fn crash_script(crash: bool, script: Option<&Path>) -> Result<Option<Script>, String> {
+    if !crash {
+        return Ok(None);
     }
-    let steps = u64::from(b - a) + 1;
-    if steps > u64::from(MAX_STEPS) {
-        return Err(format!(
-            "{text:?}: {steps} steps; a sweep takes at most {MAX_STEPS} (narrow the range) [too_large]"
-        ));
+    match script {
+        None => Ok(Some(Script::default())),
+        Some(p) => {
+            let text = read_text(p, "script", MAX_SCRIPT_BYTES)?;
+            Script::parse(&text)
+                .map(Some)
+                .map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))
+        }
     }
-    Ok(a..=b)
 }
 
 /// `SPLITSxMEMBERS`, as the benchmarks and `--demo` take a fleet's size.
@@ -113,19 +132,13 @@ mod tests {
 
     #[test]
     fn ranges_read_inclusively() {
-        assert_eq!(parse_range("0..24"), Ok(0..=24));
+        // the core's reading (sweep::parse_range), with its code
         assert_eq!(parse_range("2..=32"), Ok(2..=32));
-        assert_eq!(parse_range("5"), Ok(5..=5));
-        assert!(parse_range("9..3").is_err());
-        assert!(parse_range("a..b").is_err());
-        assert_eq!(parse_range("1..1024"), Ok(1..=1024));
         let e = parse_range("0..1024").unwrap_err();
         assert!(
             e.contains("\"0..1024\": 1025 steps; a sweep takes at most 1024") && e.contains("[too_large]"),
             "{e}"
         );
-        assert!(parse_range("0..4294967295")
-            .unwrap_err()
-            .contains("4294967296 steps"));
+        assert!(parse_range("9..3").unwrap_err().ends_with("[invalid_sweep]"));
     }
 }

@@ -11,7 +11,9 @@
 //!   names) has no cycle;
 //! - **folders**: at every level of the module tree, the modules side by side (a file, or a
 //!   folder counted as a whole with everything in it) import each other in one direction only;
-//! - **the crate root** (`lib.rs`, `main.rs`) re-exports, and no module names an item through it.
+//! - **the crate root** (`lib.rs`, `main.rs`) re-exports, and no module names an item through it;
+//! - **the CLI's commands**: each file of `crate/cli/src/commands/` (one per subcommand) imports
+//!   nothing from another: what two commands share lives beside the folder.
 //!
 //! `cargo test -p spate-planner --test layout -- --nocapture` also prints each crate's top-level
 //! modules by layer (each imports only from the layers below it), as docs/architecture.md draws
@@ -568,4 +570,32 @@ fn no_import_loop_in_any_crate() {
         problems.extend(p);
     }
     assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
+}
+
+#[test]
+fn no_command_imports_another() {
+    let cli = Crate::read("cli", "cli", "main.rs");
+    let command = |f: usize| match cli.file_mods[f].as_slice() {
+        [first, name, ..] if first == "commands" => Some(name.clone()),
+        _ => None,
+    };
+    let commands: BTreeSet<String> = (0..cli.files.len()).filter_map(command).collect();
+    assert!(commands.len() > 10, "read only {} commands", commands.len());
+    let (edges, _) = cli.edges();
+    let mut problems = Vec::new();
+    for (a, bs) in &edges {
+        for (b, why) in bs {
+            if let (Some(x), Some(y)) = (command(*a), command(*b)) {
+                if x != y {
+                    let why: Vec<_> = why.iter().take(3).cloned().collect();
+                    problems.push(format!("{} -> {} ({})", cli.rel(*a), cli.rel(*b), why.join(", ")));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "a command imports another:\n{}",
+        problems.join("\n")
+    );
 }

@@ -428,7 +428,10 @@ fn names_in(text: &str) -> BTreeSet<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dashboard_and_the_docs_name_what_is_exposed() {
-    let (_nats, js, serve) = job_served(&[]).await;
+    // recording too: its families are exposed only for a recording
+    let rec = std::env::temp_dir().join(format!("spate-metrics-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&rec);
+    let (_nats, js, serve) = job_served(&["--record", rec.to_str().unwrap()]).await;
     // a change, so that the watch's lag is there too
     let state = js.get_key_value("spate_coordination_g_state").await.unwrap();
     fixture::put(
@@ -463,6 +466,7 @@ async fn the_dashboard_and_the_docs_name_what_is_exposed() {
         .collect();
     assert_eq!(table, exposed, "docs/metrics.md's table");
     serve.stop();
+    let _ = std::fs::remove_dir_all(&rec);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -363,3 +363,130 @@ fn csv_tables_have_a_record_per_row_of_the_json_document() {
     let both = run(&["plan", &snap, "--csv", "moves", "--json"]);
     assert!(!both.status.success() && String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
 }
+
+/// `report --crash-heaviest -o DIR/review.md`: the charts are SVG files beside the Markdown,
+/// linked by relative names (no `data:` URI), and the sweep carries each step's crash as
+/// `sweep --crash-heaviest --json` prices it, with the verdict `sweep` prints.
+#[test]
+fn report_crash_heaviest_writes_its_charts_beside_the_markdown_and_the_sweeps_crash_figures() {
+    let snap = demo("report-crash.json", "12", "3");
+    let out = dir().join("report-crash");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let md_path = out.join("review.md");
+    let range = "0..2";
+    let o = Command::new(BIN)
+        .args([
+            "report",
+            &snap,
+            "--sweep-add-members",
+            range,
+            "--crash-heaviest",
+            "--max-over-mean",
+            "1.05",
+            "-o",
+            md_path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(&md_path).unwrap();
+    assert!(!md.contains("data:"), "no data: URI");
+    // every image the Markdown links is a file written beside it, and every file written is linked
+    let links: Vec<&str> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("![")?.split_once("](")?.1.strip_suffix(')'))
+        .collect();
+    assert!(links.contains(&"review-sweep-recovery.svg"), "{links:?}");
+    let mut written: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".svg"))
+        .collect();
+    written.sort();
+    let mut linked: Vec<String> = links.iter().map(|s| s.to_string()).collect();
+    linked.sort();
+    assert_eq!(written, linked);
+    for l in &links {
+        let svg = std::fs::read_to_string(out.join(l)).unwrap();
+        assert!(svg.starts_with("<svg"), "{l}");
+    }
+    // the crash figures are the sweep's
+    let doc = json(&[
+        "sweep",
+        &snap,
+        "--add-members",
+        range,
+        "--crash-heaviest",
+        "--max-over-mean",
+        "1.05",
+        "--json",
+    ]);
+    for step in doc["steps"].as_array().unwrap() {
+        let c = &step["crash"];
+        let recovery = c["recovery_s"]
+            .as_str()
+            .map_or("never".to_string(), |s| format!("{s} s"));
+        let cells = format!(
+            "| `{}` | {recovery} | {} |",
+            c["member"].as_str().unwrap(),
+            c["idle_split_s"]
+                .as_str()
+                .map_or_else(|| c["idle_split_s"].to_string(), str::to_string)
+        );
+        let v = step["value"].as_u64().unwrap();
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {v} ")))
+            .unwrap_or_else(|| panic!("no row {v}: {md}"));
+        assert!(row.contains(&cells), "{row} lacks {cells}");
+    }
+    // the verdict: the sweep document's words, escaped as the review writes text
+    let verdict = doc["verdict"].as_str().unwrap();
+    assert!(
+        verdict.starts_with("Fewest members to add meeting the targets"),
+        "{verdict}"
+    );
+    let escaped: String = verdict
+        .chars()
+        .flat_map(|c| match c.is_ascii_punctuation() {
+            true => vec!['\\', c],
+            false => vec![c],
+        })
+        .collect();
+    assert!(md.contains(&format!("**Verdict:** {escaped}\n")), "{md}");
+    // `sweep` prints the same words (without the crash, which it was not asked to price)
+    let table = stdout(&["sweep", &snap, "--add-members", range, "--max-over-mean", "1.05"]);
+    let plain = verdict.split("; a crash").next().unwrap().trim_end_matches('.');
+    assert!(table.lines().any(|l| l.starts_with(plain)), "{table}");
+    // the snapshot's date, with its zone
+    assert!(
+        md.contains("| snapshot taken at | 2026-01-01 00:00:00 UTC |"),
+        "{md}"
+    );
+}
+
+/// The text reports list members by name in natural order: w-2 before w-10 (byte order puts
+/// w-10 first).
+#[test]
+fn text_reports_list_members_in_natural_order() {
+    let snap = demo("natural.json", "4", "4");
+    let file = dir().join("natural-what-if.json");
+    std::fs::write(
+        &file,
+        r#"{"changes":[{"op":"add_member","member":"w-10"},{"op":"add_member","member":"w-2"}]}"#,
+    )
+    .unwrap();
+    let what_if = file.to_str().unwrap();
+    let plan = stdout(&["plan", &snap, "--what-if", what_if]);
+    let at = |text: &str, n: &str| text.find(n).unwrap_or_else(|| panic!("{n}: {text}"));
+    assert!(at(&plan, "\n  w-2 ") < at(&plan, "\n  w-10 "), "{plan}");
+    let claims = stdout(&["claims", &snap, "--what-if", what_if]);
+    assert!(
+        at(&claims, "\nw-2: holds") < at(&claims, "\nw-10: holds"),
+        "{claims}"
+    );
+    let md = stdout(&["report", &snap, "--what-if", what_if]);
+    let members = &md[at(&md, "## Members")..];
+    assert!(at(members, "| `w-2` |") < at(members, "| `w-10` |"), "{md}");
+}

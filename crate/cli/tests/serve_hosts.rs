@@ -1,8 +1,8 @@
 //! DNS rebinding (issue 18): `serve` answers only requests for its own address (127.0.0.1:PORT,
 //! localhost:PORT) or a name given with `--allow-host`, and refuses any other `Host`, and any
 //! `Origin` that is not one of those, with 403 and a plain-text reason: on every route (the
-//! page, its assets, `/snapshot.json`, `/api/*`, the event stream and `/metrics`), against a
-//! real server.
+//! page, its assets, `/snapshot.json`, `/api/*`, the event stream, `/metrics` and the automation
+//! API `/api/v1/*`), against a real server.
 
 mod fixture;
 mod live_client;
@@ -13,8 +13,8 @@ use live_client::{request, Serve, BIN};
 use nats_server::NatsServer;
 
 /// Every kind of route: the page, an asset, the served snapshot, the API, the event stream,
-/// the metrics.
-const ROUTES: [&str; 7] = [
+/// the metrics, the automation API (docs/api.md).
+const ROUTES: [&str; 9] = [
     "/",
     "/index.html",
     "/snapshot.json",
@@ -22,6 +22,8 @@ const ROUTES: [&str; 7] = [
     "/api/snapshot?job=g",
     "/api/live?job=g",
     "/metrics",
+    "/api/v1/jobs/g/plan",
+    "/api/v1/openapi.json",
 ];
 
 /// A request for `path` with these header lines (each ending in CRLF), closed after the answer.

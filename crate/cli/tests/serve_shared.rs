@@ -163,7 +163,8 @@ async fn healthz_follows_the_nats_connection() {
     let down = health_until(serve.port, 503).await;
     assert_eq!(
         down,
-        serde_json::json!({"ok": false, "jobs_followed": 1, "nats_connected": false})
+        serde_json::json!({"ok": false, "jobs_followed": 1, "nats_connected": false,
+            "reasons": ["the connection to NATS is lost (reconnecting)"]})
     );
     nats.restart();
     let up = health_until(serve.port, 200).await;

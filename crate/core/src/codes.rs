@@ -112,6 +112,8 @@ codes! {
         InvalidConfig => "invalid_config",
         /// A simulation that would handle more events than the bound.
         TooManyEvents => "too_many_events",
+        /// A sweep's axis or range that does not read (`sweep`, `report`, the page's form).
+        InvalidSweep => "invalid_sweep",
     }
 }
 

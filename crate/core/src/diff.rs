@@ -10,6 +10,7 @@ use crate::pipeline::{analyse, Analysis};
 use crate::report::{ratio4, Report};
 use crate::rules::{Rules, RulesChoice};
 use crate::scenario::{Scenario, ScenarioError};
+use crate::utc::utc_text;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -132,6 +133,29 @@ pub struct Diff {
     /// Whether "before" was taken before "after", and the warning when it was not.
     pub chronology: Chronology,
     pub chronology_warning: Option<&'static str>,
+    /// Every warning of the comparison in words, as the page's Compare tab and the review
+    /// document show them: "before" not earlier than "after" (with when each was taken), two
+    /// different jobs.
+    pub warnings: Vec<String>,
+}
+
+/// The comparison's warnings in words ([`Diff::warnings`]).
+fn warnings(before: &Fleet, after: &Fleet, chronology: Chronology) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(w) = chronology.warning() {
+        out.push(format!(
+            "{w} (\"Before\" was taken {}; \"after\" {}.)",
+            utc_text(before.taken_at_ms),
+            utc_text(after.taken_at_ms)
+        ));
+    }
+    if before.job != after.job {
+        out.push(format!(
+            "These are two different jobs ({} and {}).",
+            before.job, after.job
+        ));
+    }
+    out
 }
 
 fn identity(f: &Fleet, a: &Analysis) -> Identity {
@@ -280,5 +304,6 @@ pub fn diff(before: &Fleet, after: &Fleet, rules: Option<Rules>) -> Result<Diff,
         decision: decision(&b, after),
         chronology,
         chronology_warning: chronology.warning(),
+        warnings: warnings(before, after, chronology),
     })
 }

@@ -43,6 +43,7 @@ mod hash;
 mod json;
 mod leader;
 mod live;
+mod natural;
 mod pipeline;
 mod records;
 #[cfg(feature = "conformance")]
@@ -71,6 +72,7 @@ pub use codes::{ErrorCode, FindingCode, WarningCode};
 pub use exact::{count, to_json, Exact};
 pub use hash::{stable_hash, stable_hash_str};
 pub use json::{message as json_message, not_a_u64, strict_value};
+pub use natural::natural_cmp;
 pub use records::{
     parse_keyed_record, parse_record, AssignmentVal, Elector, Finality, HasId, LeaderVal, LeaseVal,
     PlanRecord, Record, RecordError, RecordErrorKind, SplitProgressRecord, SplitSpecRecord, SplitStatus,
@@ -96,7 +98,8 @@ pub use claims::{
     SPATE_DEFAULT_MAX_ATTEMPTS,
 };
 pub use fleet::{
-    CapSource, CapUnknown, DefaultCap, Fleet, Member, Meta, Records, SeedSource, Side, SplitInfo, Warning,
+    warning_groups, CapSource, CapUnknown, DefaultCap, Fleet, Member, Meta, Records, SeedSource, Side,
+    SplitInfo, Warning,
 };
 pub use leader::LeaderInputs;
 pub use risk::{at_risk, race_parked, AtRisk, RaceParked, RiskySplit};
@@ -107,9 +110,9 @@ pub use worker::{fenced, holds, next_actions, next_actions_of_all, NextActions, 
 pub use demo::{demo_snapshot, DemoParams};
 pub use live::{
     change_line, freshness, names_text, state_line, status_line, BucketState, EventKind, FleetChange,
-    FleetChangeKind, Freshness, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp, RecordItem,
-    Recorded, RecordedStatus, Recording, RecordingHeader, Regression, Replay, ReplayFrame, Revisions,
-    StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT, REPLAY_FAR,
+    FleetChangeKind, Freshness, JobState, LiveChange, LiveEvent, LiveFrame, LiveJob, LiveOp, Outline,
+    RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader, RefusedSpan, Regression, Replay,
+    ReplayFrame, Revisions, StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT, REPLAY_FAR,
 };
 pub use pipeline::{analyse, analyse_partly, next_claims, Analysis, AssignmentSource, NoPublish};
 pub use report::{
@@ -133,15 +136,16 @@ pub use diff::{
 /// section too).
 pub use review::markdown_text;
 pub use review::{
-    claim_race_per_mille, claims_csv, claims_document, claims_rules_note, claims_view, diff_csv, exposure,
-    find_splits, findings, fleet_chart, fleet_info, gauges, incident_views, last_publish_ms, plan_csv,
-    plan_document, plan_figures, plan_view, review, sweep_csv, CrashSettings, DiffTable, Exposure, Figure,
+    claim_race_per_mille, claims_csv, claims_document, claims_rules_note, claims_view, compose, diff_csv,
+    exposure, find_splits, findings, fleet_chart, fleet_info, gauges, incident_views, last_publish_ms,
+    plan_csv, plan_document, plan_figures, plan_view, sweep_csv, CrashSettings, DiffTable, Exposure, Figure,
     FigureValue, Finding, FleetChart, Gauges, Image, IncidentInputs, IncidentLog, IncidentView, Level,
-    LoadGauges, Palette, PlanTable, PublishedGauges, RecoveryModel, Review, ReviewInputs, SeedRun,
-    SplitStates, SLIDE_ROWS,
+    LoadGauges, Palette, PlanTable, PublishedGauges, RecordedIncidents, RecoveryModel, Review, ReviewError,
+    ReviewRequest, SeedRun, SplitStates, SweepRequest, SLIDE_ROWS,
 };
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{
-    crash_heaviest, smallest_meeting, step_scenario, sweep, sweep_document, today, Axis, CrashError,
-    CrashFigures, CrashModel, Step, SweepDocument, SweepError, Targets, Today, MAX_STEPS, SWEEP_FORMAT,
+    check_range, crash_heaviest, parse_range, smallest_meeting, step_scenario, sweep, sweep_document, today,
+    verdict, Axis, CrashError, CrashFigures, CrashModel, Step, SweepDocument, SweepError, Targets, Today,
+    Verdict, MAX_STEPS, SWEEP_FORMAT,
 };

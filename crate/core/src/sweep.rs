@@ -29,6 +29,74 @@ pub enum Axis {
     MemberCap,
 }
 
+impl Axis {
+    /// The axis named `name` (`add_members`, `default_cap` or `member_cap`, as the sweep
+    /// document and the page name them); `cap` is the added members' (`add_members` only). The
+    /// one reading of an axis: the command line's flags and the page's form both come here.
+    pub fn parse(name: &str, cap: Option<u32>) -> Result<Axis, SweepError> {
+        match name {
+            "add_members" => Ok(Axis::AddMembers { cap }),
+            "default_cap" => Ok(Axis::DefaultCap),
+            "member_cap" => Ok(Axis::MemberCap),
+            _ => Err(SweepError::Invalid(format!(
+                "axis {name:?} is not add_members, default_cap or member_cap"
+            ))),
+        }
+    }
+
+    /// What the axis varies, in words (a table's heading).
+    pub fn label(self) -> &'static str {
+        match self {
+            Axis::AddMembers { .. } => "members added",
+            Axis::DefaultCap => "default cap",
+            Axis::MemberCap => "every member's cap",
+        }
+    }
+
+    /// The step a verdict names, in words.
+    fn smallest_words(self) -> &'static str {
+        match self {
+            Axis::AddMembers { .. } => "Fewest members to add",
+            Axis::DefaultCap => "Smallest default cap",
+            Axis::MemberCap => "Smallest cap of every member",
+        }
+    }
+}
+
+/// A sweep's range from its text: `FROM..TO` (or `FROM..=TO`, inclusive either way) or one
+/// value, at most [`MAX_STEPS`] values. The one reading of a range (`sweep --add-members 0..8`,
+/// `report --sweep-default-cap 2..32`).
+pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, SweepError> {
+    let num = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .map_err(|_| SweepError::Invalid(format!("{text:?} is not a range FROM..TO of whole numbers")))
+    };
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
+        None => (num(text)?, num(text)?),
+    };
+    check_range(a, b).map_err(|e| match e {
+        SweepError::Invalid(m) => SweepError::Invalid(format!("{text:?}: {m}")),
+        SweepError::RangeTooLarge(m) => SweepError::RangeTooLarge(format!("{text:?}: {m}")),
+        e => e,
+    })
+}
+
+/// `from..=to` when it is not empty and has at most [`MAX_STEPS`] values.
+pub fn check_range(from: u32, to: u32) -> Result<std::ops::RangeInclusive<u32>, SweepError> {
+    if from > to {
+        return Err(SweepError::Invalid(format!("the range is empty ({from} > {to})")));
+    }
+    let steps = u64::from(to - from) + 1;
+    if steps > u64::from(MAX_STEPS) {
+        return Err(SweepError::RangeTooLarge(format!(
+            "{steps} steps; a sweep takes at most {MAX_STEPS} (narrow the range)"
+        )));
+    }
+    Ok(from..=to)
+}
+
 /// The plan's figures at one step. Read back (`Deserialize`) from the sweep's own document, as
 /// a page hands its steps back to ask which meet its targets.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,6 +197,10 @@ pub enum SweepError {
     },
     /// The range has more than [`MAX_STEPS`] values.
     TooManySteps,
+    /// An axis or a range that does not read.
+    Invalid(String),
+    /// A range of more than [`MAX_STEPS`] values, refused before any step is planned.
+    RangeTooLarge(String),
 }
 
 impl SweepError {
@@ -138,6 +210,8 @@ impl SweepError {
             SweepError::Scenario(e) => e.code,
             SweepError::Simulation { error, .. } => error.code,
             SweepError::TooManySteps => ErrorCode::TooLarge,
+            SweepError::Invalid(_) => ErrorCode::InvalidSweep,
+            SweepError::RangeTooLarge(_) => ErrorCode::TooLarge,
         }
     }
 }
@@ -151,6 +225,7 @@ impl std::fmt::Display for SweepError {
                 f,
                 "the range has more than {MAX_STEPS} values; a sweep takes at most {MAX_STEPS} steps"
             ),
+            SweepError::Invalid(m) | SweepError::RangeTooLarge(m) => f.write_str(m),
         }
     }
 }
@@ -350,6 +425,8 @@ pub struct SweepDocument<'a> {
     pub targets: Option<Targets>,
     pub steps: &'a [Step],
     pub smallest_meeting: Option<u32>,
+    /// With targets: which step first meets them, or that none does, in words ([`verdict`]).
+    pub verdict: Option<String>,
 }
 
 /// The sweep document of `steps` (a sweep of `axis` on `base`), with the smallest value that
@@ -373,6 +450,7 @@ pub fn sweep_document<'a>(
         smallest_meeting: targets
             .and_then(|t| smallest_meeting(steps, t.max_over_mean, t.max_queued))
             .map(|s| s.value),
+        verdict: targets.map(|t| verdict(axis, steps, t).text),
     })
 }
 
@@ -396,11 +474,121 @@ pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Opti
         .min_by_key(|s| s.value)
 }
 
+/// Which steps of a sweep meet the targets, and the first (the smallest value) that does, in
+/// the words every view writes (`sweep`, the page's Sweep tab, the review document).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verdict {
+    /// Per step, whether it meets the targets ([`Step::meets`]).
+    pub meets: Vec<bool>,
+    /// The smallest value that meets them ([`smallest_meeting`]).
+    pub smallest: Option<u32>,
+    /// The verdict in words.
+    pub text: String,
+}
+
+/// `1234567` as `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The verdict of a sweep of `axis` (its `steps`) against `targets`: which step first meets
+/// them, with its figures (and its crash's recovery, if priced), or that none does.
+pub fn verdict(axis: Axis, steps: &[Step], targets: Targets) -> Verdict {
+    let (r, q) = (targets.max_over_mean, targets.max_queued);
+    let goal = format!("max/mean at most {r} and at most {} queued", grouped(q.into()));
+    let best = smallest_meeting(steps, r, q);
+    let text = match (best, steps.first(), steps.last()) {
+        (Some(b), _, _) => {
+            let crash = match &b.crash {
+                None => String::new(),
+                Some(c) => format!(
+                    "; a crash of its heaviest member, {}, recovers {}",
+                    c.member,
+                    c.recovery_s.as_deref().map_or_else(
+                        || "never (not within the simulation)".to_string(),
+                        |s| format!("in {s} s")
+                    )
+                ),
+            };
+            format!(
+                "{} meeting the targets ({goal}): {} — {} members, max/mean {}, {} queued, {} moves{crash}.",
+                axis.smallest_words(),
+                grouped(b.value.into()),
+                grouped(b.members.into()),
+                b.max_over_mean,
+                grouped(b.queued.into()),
+                grouped(b.moves.into())
+            )
+        }
+        (None, Some(first), Some(last)) => format!(
+            "No value of {} from {} to {} meets the targets ({goal}).",
+            axis.label(),
+            grouped(first.value.into()),
+            grouped(last.value.into())
+        ),
+        _ => format!("The sweep has no step: none meets the targets ({goal})."),
+    };
+    Verdict {
+        meets: steps.iter().map(|s| s.meets(r, q)).collect(),
+        smallest: best.map(|s| s.value),
+        text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn one_reading_of_axes_and_ranges() {
+        assert_eq!(
+            Axis::parse("add_members", Some(4)),
+            Ok(Axis::AddMembers { cap: Some(4) })
+        );
+        assert_eq!(Axis::parse("member_cap", None), Ok(Axis::MemberCap));
+        assert_eq!(
+            Axis::parse("members", None).unwrap_err().code(),
+            ErrorCode::InvalidSweep
+        );
+        assert_eq!(parse_range("0..24"), Ok(0..=24));
+        assert_eq!(parse_range("2..=32"), Ok(2..=32));
+        assert_eq!(parse_range("5"), Ok(5..=5));
+        assert_eq!(parse_range("1..1024"), Ok(1..=1024));
+        let e = parse_range("9..3").unwrap_err();
+        assert_eq!(
+            (e.code(), e.to_string()),
+            (
+                ErrorCode::InvalidSweep,
+                "\"9..3\": the range is empty (9 > 3)".into()
+            )
+        );
+        assert!(parse_range("a..b")
+            .unwrap_err()
+            .to_string()
+            .contains("not a range FROM..TO"));
+        let e = parse_range("0..1024").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::TooLarge);
+        assert_eq!(
+            e.to_string(),
+            "\"0..1024\": 1025 steps; a sweep takes at most 1024 (narrow the range)"
+        );
+        assert!(parse_range("0..4294967295")
+            .unwrap_err()
+            .to_string()
+            .contains("4294967296 steps"));
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(grouped(999), "999");
+    }
 
     #[test]
     fn a_crash_in_the_seconds_the_tables_show() {

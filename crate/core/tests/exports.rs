@@ -279,3 +279,53 @@ fn the_chart_names_its_columns_and_explains_every_mark() {
         );
     }
 }
+
+#[test]
+fn a_long_scenario_line_is_wrapped_at_its_spaces_and_no_word_is_lost() {
+    let f = demo(12, 200, 3);
+    let a = analyse(&f, &Scenario::default()).unwrap();
+    // thirteen changes described in one line, as the page writes the scenario under the title
+    let changes: Vec<String> = (1..=13)
+        .map(|i| {
+            format!("remove member worker-{i:02} (crashed just now: its splits wait out the rebalance delay)")
+        })
+        .collect();
+    let lines = [
+        "job exports".to_string(),
+        format!("scenario: {}", changes.join("; ")),
+    ];
+    let short = ["job exports".to_string(), "scenario: none".to_string()];
+    let chart = |lines: &[String]| {
+        fleet_chart(
+            &a,
+            &FleetChart {
+                title: "Fleet",
+                lines,
+                order: None,
+                palette: &Palette::default(),
+                rows: Some(SLIDE_ROWS),
+            },
+        )
+    };
+    let svg = chart(&lines);
+    // the texts drawn under the title (muted, at x = 12), in order
+    let texts: Vec<&str> = svg
+        .split(r#"<text x="12" y=""#)
+        .skip(2)
+        .filter_map(|t| t.split_once(r##"fill="#"##).map(|(_, rest)| rest))
+        .filter_map(|t| t.split_once('>').map(|(_, rest)| rest))
+        .map(|t| &t[..t.find("</text>").unwrap()])
+        .take_while(|t| !t.starts_with('…'))
+        .collect();
+    let joined = texts.join(" ");
+    for c in &changes {
+        assert!(joined.contains(c.as_str()), "{c} is drawn whole: {texts:?}");
+    }
+    // each drawn line fits the image: at most 150 characters of 12 px text in 1000 px
+    assert!(texts.iter().all(|t| t.chars().count() <= 150), "{texts:?}");
+    assert!(texts.len() > 3, "the scenario takes several lines: {texts:?}");
+    // the rows move down to make room: the image is taller by the extra lines
+    let (_, tall) = size(&svg);
+    let (_, low) = size(&chart(&short));
+    assert_eq!(tall - low, (texts.len() - 2) as f64 * 16.0);
+}

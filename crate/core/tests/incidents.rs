@@ -13,8 +13,9 @@ use common::changes::{gone, put};
 use common::store::{fp, Store};
 use serde_json::json;
 use spate_planner_core::{
-    incident_views, CrashSettings, Fleet, IncidentInputs, IncidentLog, IncidentView, LiveJob, RecoveryModel,
-    Scenario, SeedRun,
+    change_line, incident_views, state_line, CrashSettings, Fleet, IncidentInputs, IncidentLog, IncidentView,
+    LiveChange, LiveJob, RecordedIncidents, Recording, RecordingHeader, RecoveryModel, Replay, Scenario,
+    SeedRun, Side, StateReason,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -616,4 +617,72 @@ fn a_baseline_planned_by_the_caller_gives_the_incidents_planning_it_here_gives()
     };
     c.log.observe(&f.changes, &f.fleet, &inputs);
     assert_eq!(incident_views(&c.log, 31_000)[0].window_ends_ms, Some(30_000));
+}
+
+/// A recording of [`fleet`]: its state at 0, then each change event at its recorded time.
+fn recording(lines: &[(i64, String)]) -> Recording {
+    let snap = fleet(Store::new()).snapshot();
+    let names = (snap.state.name.clone(), snap.lease.name.clone());
+    let bucket = |side: Side| match side {
+        Side::State => names.0.clone(),
+        Side::Lease => names.1.clone(),
+    };
+    let mut text = vec![
+        RecordingHeader::new("j", 1, 0, snap.source.clone()).to_line(),
+        state_line(0, StateReason::Start, &snap),
+    ];
+    for (at, data) in lines {
+        text.push(change_line(*at, &LiveChange::parse(data, bucket).unwrap()));
+    }
+    Recording::parse(&(text.join("\n") + "\n")).unwrap()
+}
+
+#[test]
+fn a_recording_replays_its_incidents_as_they_stood_at_each_moment() {
+    let rec = recording(&[
+        // a value the leader refuses (a record of a later schema): nothing can be framed...
+        (20_000, put("state", "split.zz", 1_001, r#"{"schema":4}"#)),
+        // ...so w-1's lapse waits until it is mended
+        (31_000, expire_w1(0)),
+        (35_000, gone("state", "delete", "split.zz", 1_002)),
+        // the leader's publish, and the claims, as in the live test above
+        (52_000, gone("state", "delete", "assign.w-1", 1_003)),
+        (52_000, put("state", "assign.w-3", 1_004, &assign(&["a", "b"]))),
+        (52_000, put("lease", "split.a", 1_005, &lease("w-3"))),
+        (52_000, put("state", "split.a", 1_006, &progress("a", "w-3", 1))),
+        (53_000, put("lease", "split.b", 1_007, &lease("w-2"))),
+    ]);
+    let replay = Replay::new(rec);
+    let mut walked = RecordedIncidents::new(&replay);
+    let sc = Scenario::default();
+    let inputs = IncidentInputs {
+        scenario: &sc,
+        max_attempts: None,
+        recovery: None,
+        baseline: None,
+    };
+    // Moments: 0 the state, 1 the refused value, 2 the lapse, 3 mended, 4–7 the publish's
+    // batch, 8 the last claim. The views are written at each moment's recorded time.
+    let mut at = |m: usize, now: i64| incident_views(walked.at(m, &inputs).unwrap(), now);
+    let phase = |v: &[IncidentView]| serde_json::to_value(v[0].phase).unwrap();
+    assert!(at(0, 0).is_empty());
+    assert!(at(2, 31_000).is_empty(), "not framed while a value is refused");
+    let v = at(3, 35_000);
+    assert_eq!(v.len(), 1);
+    assert_eq!((v[0].title.as_str(), v[0].at_ms), ("w-1 crashed", 30_000));
+    assert_eq!(
+        (v[0].window_ends_ms, v[0].window_ends_by_ms),
+        (Some(50_000), Some(80_000))
+    );
+    assert_eq!(phase(&v), "withheld");
+    // Within the publish's batch the log is the one before it (the batch is framed whole).
+    assert_eq!(phase(&at(5, 52_000)), "due");
+    let v = at(7, 52_000);
+    assert_eq!(phase(&v), "released");
+    assert_eq!(v[0].verdict[0], "Published as predicted: 2 of 2.");
+    assert_eq!(phase(&at(8, 53_000)), "settled");
+    // Back in the recording: the log as it stood then, not the one walked since.
+    assert_eq!(phase(&at(3, 35_000)), "withheld");
+    assert!(at(1, 20_000).is_empty());
+    assert!(walked.at(9, &inputs).is_err(), "no moment past the last");
 }

@@ -7,7 +7,7 @@ mod common;
 
 use common::store::Store;
 use spate_planner_core::{
-    analyse, analyse_partly, plan_document, review, Fleet, ReviewInputs, Scenario, MAX_ADDED_SPLITS,
+    analyse, analyse_partly, compose, plan_document, Fleet, ReviewRequest, Scenario, MAX_ADDED_SPLITS,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -225,15 +225,16 @@ fn the_review_document_names_each_change_left_out_and_keeps_names_inside_their_c
         &f,
         &scenario(r#"{"changes":[{"op":"set_cap","member":"ghost","cap":1}]}"#),
     );
-    let r = review(&ReviewInputs {
+    let r = compose(&ReviewRequest {
         fleet: &f,
         analysis: &a,
         sweep: None,
-        diff: None,
-        rules_diff: None,
+        before: None,
+        compare_rules: false,
         version: "test",
         link: Some("http://x/#scenario=a b>c"),
-    });
+    })
+    .unwrap();
     let md = &r.markdown;
     assert!(md.contains("Link to this view: <http://x/#scenario=abc>"), "{md}");
     assert!(

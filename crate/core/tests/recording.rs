@@ -373,3 +373,155 @@ fn samples_spread_over_the_recorded_time() {
     assert_eq!(replay.samples(3), [0, 3, 6]);
     assert_eq!(replay.samples(5), [0, 2, 3, 4, 6], "T0, +10, +20, +30, +40");
 }
+
+fn lease_json(owner: &str) -> String {
+    format!(r#"{{"schema":3,"owner":"{owner}","nonce":"n-{owner}","epoch":2}}"#)
+}
+
+#[test]
+fn stepping_goes_by_news_with_renewals_and_rewrites_folded() {
+    // The first state's members a and b (lease revisions 2 and 3); each line below says whether
+    // it is news by the timeline's rules: a member joining, leaving or changing its cap, a
+    // split claimed by another owner, an assignment published, a connection status; not a
+    // presence or lease renewed with the same value, nor a key the timeline does not read.
+    let lines: Vec<(String, bool)> = vec![
+        (
+            change_line(T0 + 1, &put(Side::Lease, "worker.a", 4, &presence("a", 2))),
+            false,
+        ),
+        (
+            change_line(T0 + 2, &put(Side::Lease, "split.s", 5, &lease_json("a"))),
+            true,
+        ),
+        (
+            change_line(T0 + 3, &put(Side::Lease, "split.s", 6, &lease_json("a"))),
+            false,
+        ),
+        (
+            change_line(T0 + 4, &put(Side::Lease, "split.s", 7, &lease_json("b"))),
+            true,
+        ),
+        (change_line(T0 + 5, &put(Side::State, "note", 2, "{}")), false),
+        (
+            change_line(
+                T0 + 6,
+                &put(
+                    Side::State,
+                    "assign.a",
+                    3,
+                    r#"{"schema":3,"generation":1,"splits":[]}"#,
+                ),
+            ),
+            true,
+        ),
+        (
+            change_line(T0 + 7, &put(Side::Lease, "worker.b", 8, &presence("b", 2))),
+            false,
+        ),
+        (
+            change_line(T0 + 8, &put(Side::Lease, "worker.b", 9, &presence("b", 6))),
+            true,
+        ),
+        (
+            status_line(
+                T0 + 9,
+                &RecordedStatus {
+                    status: "reconnecting".into(),
+                    message: None,
+                },
+            ),
+            true,
+        ),
+        (
+            change_line(T0 + 10, &put(Side::Lease, "worker.c", 10, &presence("c", 1))),
+            true,
+        ),
+        (change_line(T0 + 11, &delete(Side::Lease, "worker.a", 11)), true),
+        (
+            change_line(T0 + 12, &put(Side::Lease, "worker.b", 12, &presence("b", 6))),
+            false,
+        ),
+    ];
+    let mut text = vec![header(1), state_line(T0, StateReason::Start, &first())];
+    text.extend(lines.iter().map(|(l, _)| l.clone()));
+    let replay = Replay::new(Recording::parse(&(text.join("\n") + "\n")).unwrap());
+    // moment k + 1 is after line k; the first and the last moment are always steps
+    let mut want = vec![0];
+    want.extend(
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, news))| *news)
+            .map(|(k, _)| k + 1),
+    );
+    want.push(lines.len());
+    assert_eq!(replay.news_moments().unwrap(), want);
+}
+
+/// A recording begun while the store held a plan record of another schema (its first state
+/// holds it), mended 1.2 s later, refused again and mended again: the moments that cannot be
+/// planned are named in stretches, never stepped to, and every other moment replays.
+#[test]
+fn moments_that_cannot_be_planned_are_named_and_skipped_even_from_the_first_state() {
+    let mut start = first();
+    let plan = start
+        .state
+        .entries
+        .iter_mut()
+        .find(|e| e.key == "plan")
+        .expect("the first state has a plan");
+    let good = String::from_utf8(plan.value.clone()).unwrap();
+    let bad = good.replace("\"schema\":3", "\"schema\":4");
+    assert_ne!(good, bad, "the plan record names its schema");
+    plan.value = bad.clone().into_bytes();
+    let lines = [
+        change_line(T0 + 100, &put(Side::Lease, "worker.c", 100, &presence("c", 1))),
+        change_line(T0 + 1200, &put(Side::State, "plan", 1000, &good)),
+        change_line(T0 + 1300, &put(Side::Lease, "worker.d", 101, &presence("d", 1))),
+        change_line(T0 + 1400, &put(Side::State, "plan", 1001, &bad)),
+        change_line(T0 + 1500, &put(Side::Lease, "worker.e", 102, &presence("e", 1))),
+        change_line(T0 + 2600, &put(Side::State, "plan", 1002, &good)),
+        status_line(
+            T0 + 2700,
+            &RecordedStatus {
+                status: "live".into(),
+                message: None,
+            },
+        ),
+    ];
+    let mut text = vec![header(1), state_line(T0, StateReason::Start, &start)];
+    text.extend(lines.iter().cloned());
+    let mut replay = Replay::new(Recording::parse(&(text.join("\n") + "\n")).unwrap());
+    let outline = replay.outline().unwrap();
+    let spans: Vec<(usize, usize)> = outline.refused.iter().map(|s| (s.first, s.last)).collect();
+    assert_eq!(spans, [(0, 1), (4, 5)]);
+    for (s, line) in outline.refused.iter().zip([2, 6]) {
+        assert_eq!(s.error.code, ErrorCode::WrongSchema, "{}", s.error);
+        assert_eq!(s.error.key.as_deref(), Some("plan"));
+        assert_eq!(s.error.bucket.as_deref(), Some("spate_coordination_j_state"));
+        assert_eq!(
+            s.error.path.as_deref().map(|p| p.split('.').next()),
+            Some(Some(&*format!("line {line}")))
+        );
+    }
+    // the first step is the first moment that can be planned; none is inside a stretch
+    assert_eq!(outline.steps, [2, 3, 6, 7]);
+    assert_eq!(replay.news_moments().unwrap(), outline.steps);
+    for m in 0..8 {
+        let framed = replay.seek(m);
+        let refused = spans.iter().any(|&(a, b)| (a..=b).contains(&m));
+        assert_eq!(framed.is_err(), refused, "moment {m}");
+        if let Err(e) = framed {
+            assert_eq!(e.code, ErrorCode::WrongSchema);
+        }
+    }
+    // members that joined while the job could not be planned are there once it can
+    let frame = replay.seek(6).unwrap();
+    let names: Vec<&str> = frame.fleet.members.keys().map(String::as_str).collect();
+    assert_eq!(names, ["a", "b", "c", "d", "e"]);
+    // a refused moment is still written as the store held it
+    replay.goto(0).unwrap();
+    let snap = replay.snapshot().unwrap();
+    let held = snap.state.entries.iter().find(|e| e.key == "plan").unwrap();
+    assert_eq!(held.value, bad.as_bytes());
+}

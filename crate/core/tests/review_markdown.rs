@@ -8,7 +8,7 @@ mod common;
 
 use common::store::Store;
 use pulldown_cmark::{html, Event, Options, Parser, Tag, TagEnd};
-use spate_planner_core::{analyse, diff, review, sweep, Axis, Review, ReviewInputs, Scenario};
+use spate_planner_core::{analyse, compose, Axis, Review, ReviewRequest, Scenario, SweepRequest};
 
 const HOSTILE: [&str; 6] = [
     "<script>alert(1)</script>",
@@ -54,18 +54,22 @@ fn document_linked(link: &str) -> Review {
         .fleet();
     let scenario = Scenario::default();
     let analysis = analyse(&fleet, &scenario).unwrap();
-    let steps = sweep(&fleet, &scenario, Axis::AddMembers { cap: None }, 0..=1, None).unwrap();
-    let d = diff(&before, &fleet, None).unwrap();
-    review(&ReviewInputs {
+    compose(&ReviewRequest {
         fleet: &fleet,
         analysis: &analysis,
-        sweep: Some((Axis::AddMembers { cap: None }, &steps)),
-        diff: Some(&d),
-        rules_diff: None,
+        sweep: Some(SweepRequest {
+            axis: Axis::AddMembers { cap: None },
+            range: 0..=1,
+            targets: None,
+            crash: None,
+        }),
+        before: Some(&before),
+        compare_rules: false,
         version: "test",
         // a link of the page's own making, with what a hostile fragment could hold
         link: Some(link),
     })
+    .unwrap()
 }
 
 fn options() -> Options {

@@ -1,7 +1,7 @@
 //! The review document's Timeline section (the dashboard's report, after the core's review): the
 //! script (configuration A) and B's settings, the release each followed, both configurations'
 //! figures with the difference B − A ([`figures_table`]), the charts as SVG images and A's event
-//! marks. Every string from the store or the script reaches the Markdown as a code span, a
+//! marks (the charts are files beside the document, linked by name). Every string from the store or the script reaches the Markdown as a code span, a
 //! fenced block or punctuation-escaped text (the core's `markdown_text`, as its review
 //! document), so no tag, link, image or table break comes from a member's or a split's name.
 
@@ -10,7 +10,6 @@ use crate::outcome::Figures;
 use crate::script::Script;
 use crate::table::{figures_table, FigureRow};
 use crate::words::{clock_text, duration_text};
-use base64::Engine;
 use serde::Deserialize;
 use spate_planner_core::markdown_text::{code_span, fenced, text};
 
@@ -206,7 +205,19 @@ fn table_lines(input: &SectionInput, rows: &[FigureRow], compared: bool) -> Vec<
     lines
 }
 
-/// Each chart as an image with a data URI.
+impl Which {
+    /// The file name of this configuration's chart beside the review document
+    /// (`review-timeline-a.svg`), as the section links it.
+    pub fn image_name(self) -> &'static str {
+        match self {
+            Which::A => "review-timeline-a.svg",
+            Which::B => "review-timeline-b.svg",
+        }
+    }
+}
+
+/// Each chart as an image linking its file beside the document ([`Which::image_name`]): a
+/// relative link, which every renderer follows (markdown-it refuses `data:` URIs by default).
 fn images_part(input: &SectionInput) -> Vec<String> {
     let mut lines = Vec::new();
     for img in &input.images {
@@ -214,12 +225,12 @@ fn images_part(input: &SectionInput) -> Vec<String> {
         let span = img.range.map_or(String::new(), |[from, to]| {
             format!(", {} to {}", clock_text(from as u64), clock_text(to as u64))
         });
-        let b64 = base64::engine::general_purpose::STANDARD.encode(img.svg.as_bytes());
         lines.push(String::new());
         lines.push(format!(
-            "![{}: each member's load over time and the idle work{}](data:image/svg+xml;base64,{b64})",
+            "![{}: each member's load over time and the idle work{}]({})",
             text(input.names.of(img.which)),
-            span
+            span,
+            img.which.image_name()
         ));
     }
     lines

@@ -4,7 +4,6 @@
 //! string from the store or the script escaped as the core's review document escapes them, so a
 //! hostile member or split name brings no tag, link, image or table break.
 
-use base64::Engine;
 use serde_json::{json, Value};
 use spate_planner_sim::{timeline_section, SectionInput};
 #[cfg(target_arch = "wasm32")]
@@ -61,8 +60,9 @@ fn the_section_holds_the_script_b_the_figures_the_images_and_the_marks() {
     // 12 s − 30 s
     assert!(md.contains("\n| recovery | 30 s | 12 s | −18 s |\n"), "{md}");
     assert!(md.contains("\n| moves | 1 | 1 | same |\n"), "{md}");
-    let b64 = base64::engine::general_purpose::STANDARD.encode("<svg>é</svg>");
-    assert!(md.contains(&format!("![A\\: Spate\\'s defaults: each member's load over time and the idle work, 0:05 to 1:05](data:image/svg+xml;base64,{b64})")), "{md}");
+    // the chart is a file beside the document, linked by name (no data: URI)
+    assert!(md.contains("![A\\: Spate\\'s defaults: each member's load over time and the idle work, 0:05 to 1:05](review-timeline-a.svg)"), "{md}");
+    assert!(!md.contains("data:"), "{md}");
     assert!(md.contains("Events of A:\n\n- 0\\:10 crashed\\: w1\n- 0\\:40 recovered\\: every split the events took runs again\n"), "{md}");
     assert!(md.ends_with('\n'));
 }
@@ -200,10 +200,10 @@ fn hostile_names_bring_no_tag_link_or_table_break() {
             .map(String::as_str)
             .unwrap_or("");
         if !image.is_empty() {
-            // the one link is the data URI
+            // the one link is the chart's file
             assert_eq!(unescaped(image, '['), 1, "{image}");
             assert_eq!(unescaped(image, ']'), 1, "{image}");
-            assert!(image.contains("](data:image/svg+xml;base64,"), "{image}");
+            assert!(image.ends_with("](review-timeline-a.svg)"), "{image}");
         }
     }
     // the script with the hostile name stays in its fence, whole

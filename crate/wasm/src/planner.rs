@@ -195,10 +195,12 @@ impl Planner {
 
     /// Applies one of the live stream's `change` events (its data) to the live job, as it
     /// arrives: only the changed key is read. The fleet planned stays the last frame's until
-    /// [`Planner::next_frame`]. Throws when the change cannot be read or goes back (its
-    /// revision is not above its bucket's): the job must then be read afresh.
+    /// [`Planner::next_frame`]. True when the change is news (a membership or leadership
+    /// change, a claim, a split completed or quarantined, a publish; not a lease renewal or a
+    /// watermark's progress). Throws when the change cannot be read or goes back (its revision
+    /// is not above its bucket's): the job must then be read afresh.
     #[wasm_bindgen(js_name = applyChange)]
-    pub fn apply_change(&mut self, data: &str) -> Result<(), JsValue> {
+    pub fn apply_change(&mut self, data: &str) -> Result<bool, JsValue> {
         let job = self.live.as_mut().ok_or_else(not_live)?;
         job.apply(data).map_err(|e| snapshot_error(&e))
     }

@@ -3,10 +3,12 @@
 //! as a [`Planner`], so every view plans it as it plans any other.
 
 use crate::js::{error, to_js};
-use crate::planner::{snapshot_error, Planner};
+use crate::planner::{scenario_error, snapshot_error, Planner};
 use spate_planner_core::{
-    Fleet, LiveEvent, Recorded, Recording, Replay as CoreReplay, Revisions, MAX_RECORDING_BYTES,
+    incident_views, Fleet, IncidentInputs, LiveEvent, Recorded, RecordedIncidents, Recording,
+    Replay as CoreReplay, Revisions, Scenario, MAX_RECORDING_BYTES,
 };
+use spate_planner_sim::CrashPrediction;
 use wasm_bindgen::prelude::*;
 
 /// `Replay.info()`: what the recording holds.
@@ -43,12 +45,36 @@ struct FrameView<'a> {
     statuses: Vec<(i64, &'a str, Option<&'a str>)>,
 }
 
+/// A stretch of moments that cannot be planned, for `Replay.outline()`.
+#[derive(serde::Serialize)]
+struct Refused<'a> {
+    first: u32,
+    last: u32,
+    first_ms: i64,
+    last_ms: i64,
+    code: &'a str,
+    message: String,
+    bucket: Option<&'a str>,
+    key: Option<&'a str>,
+    path: Option<&'a str>,
+}
+
+/// `Replay.outline()`.
+#[derive(serde::Serialize)]
+struct OutlineView<'a> {
+    steps: Vec<u32>,
+    refused: Vec<Refused<'a>>,
+}
+
 /// A recording, and the job at the moment it was last moved to.
 #[wasm_bindgen]
 pub struct Replay {
     inner: CoreReplay,
     /// The fleet of the last frame, until [`Replay::take_planner`].
     fleet: Option<Fleet>,
+    /// The recording's incidents as walked so far, with the settings they were observed with
+    /// (the scenario's text and the attempt limit).
+    incidents: Option<(String, Option<u32>, RecordedIncidents)>,
 }
 
 fn no_fleet() -> JsValue {
@@ -101,6 +127,7 @@ impl Replay {
         Ok(Replay {
             inner: CoreReplay::new(rec),
             fleet: None,
+            incidents: None,
         })
     }
 
@@ -133,6 +160,40 @@ impl Replay {
             .into_iter()
             .map(|m| m as u32)
             .collect()
+    }
+
+    /// The moments worth stepping to, in order (the first that can be planned, each after a
+    /// line that is news, the first after a stretch that cannot be planned, the last): lease
+    /// renewals and rewrites the timeline does not tell are folded.
+    pub fn steps(&self) -> Result<Vec<u32>, JsValue> {
+        let steps = self.inner.news_moments().map_err(|e| snapshot_error(&e))?;
+        Ok(steps.into_iter().map(|m| m as u32).collect())
+    }
+
+    /// One walk over the recording: the moments worth stepping to ([`Replay::steps`]) and the
+    /// stretches of moments that cannot be planned (a value the leader would refuse: the first
+    /// and last moment, their times, and the error naming the key).
+    #[wasm_bindgen(unchecked_return_type = "ReplayOutline")]
+    pub fn outline(&self) -> Result<JsValue, JsValue> {
+        let o = self.inner.outline().map_err(|e| snapshot_error(&e))?;
+        let at = |m: usize| self.inner.item(m).map_or(0, |i| i.at_ms);
+        let refused: Vec<Refused> = o
+            .refused
+            .iter()
+            .map(|s| Refused {
+                first: s.first as u32,
+                last: s.last as u32,
+                first_ms: at(s.first),
+                last_ms: at(s.last),
+                code: s.error.code.as_str(),
+                message: s.error.to_string(),
+                bucket: s.error.bucket.as_deref(),
+                key: s.error.key.as_deref(),
+                path: s.error.path.as_deref(),
+            })
+            .collect();
+        let steps: Vec<u32> = o.steps.into_iter().map(|m| m as u32).collect();
+        to_js(&OutlineView { steps, refused })
     }
 
     /// The last moment received at or before `at_ms`.
@@ -169,6 +230,41 @@ impl Replay {
         });
         self.fleet = Some(f.fleet);
         view
+    }
+
+    /// The recording's incidents at moment `m`, newest first, written at the moment's recorded
+    /// time: the live page's incidents as they stood then (docs/live-protocol.md, "Incidents"),
+    /// observed with the settings of `scenario` (its changes are ignored) and `max_attempts`
+    /// (`undefined`: Spate's default, 4). Other settings than the last call's observe the
+    /// recording again from its start.
+    #[wasm_bindgen(unchecked_return_type = "IncidentView[]")]
+    pub fn incidents(
+        &mut self,
+        m: u32,
+        scenario: &str,
+        max_attempts: Option<u32>,
+    ) -> Result<JsValue, JsValue> {
+        let sc = Scenario::parse(scenario).map_err(|e| scenario_error(&e))?;
+        let same = |(text, max, _): &(String, Option<u32>, RecordedIncidents)| {
+            text == scenario && *max == max_attempts
+        };
+        if !self.incidents.as_ref().is_some_and(same) {
+            let fresh = RecordedIncidents::new(&self.inner);
+            self.incidents = Some((scenario.to_string(), max_attempts, fresh));
+        }
+        let Some((_, _, walked)) = self.incidents.as_mut() else {
+            return Err(no_fleet());
+        };
+        let model = CrashPrediction::default();
+        let inputs = IncidentInputs {
+            scenario: &sc,
+            max_attempts,
+            recovery: Some(&model),
+            baseline: None,
+        };
+        let at_ms = self.inner.item(m as usize).map_or(0, |i| i.at_ms);
+        let log = walked.at(m as usize, &inputs).map_err(|e| snapshot_error(&e))?;
+        to_js(&incident_views(log, at_ms))
     }
 
     /// The fleet of the last [`Replay::seek`], as a planner (once).

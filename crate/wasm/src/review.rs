@@ -5,8 +5,8 @@
 use crate::js::{error, to_js};
 use crate::planner::{scenario_error, sim_error, Planner};
 use spate_planner_core::{
-    diff, diff_rules, fleet_chart, review, smallest_meeting, sweep, today, Axis, CrashModel, FleetChart,
-    Palette, ReviewInputs, Scenario, Step, SweepError, MAX_STEPS,
+    check_range, compose, diff, fleet_chart, sweep, today, verdict, Axis, CrashModel, FleetChart, Palette,
+    ReviewError, ReviewRequest, Scenario, Step, SweepError, SweepRequest, Targets, MAX_STEPS,
 };
 use spate_planner_sim::{CrashScript, Script};
 use wasm_bindgen::prelude::*;
@@ -15,76 +15,114 @@ fn sweep_error(e: &SweepError) -> JsValue {
     match e {
         SweepError::Scenario(e) => scenario_error(e),
         SweepError::Simulation { error: s, .. } => error(s.code.as_str(), &e.to_string(), Some(&s.path)),
-        SweepError::TooManySteps => error(e.code().as_str(), &e.to_string(), None),
+        SweepError::TooManySteps | SweepError::RangeTooLarge(_) => {
+            error(e.code().as_str(), &e.to_string(), None)
+        }
+        SweepError::Invalid(_) => error(e.code().as_str(), &e.to_string(), Some("axis")),
     }
 }
 
+/// The core's one reading of an axis (`add_members` with `cap`, 0 for the default cap).
 fn parse_axis(axis: &str, cap: u32) -> Result<Axis, JsValue> {
-    match axis {
-        "add_members" => Ok(Axis::AddMembers {
-            cap: (cap > 0).then_some(cap),
-        }),
-        "default_cap" => Ok(Axis::DefaultCap),
-        "member_cap" => Ok(Axis::MemberCap),
-        _ => Err(error(
-            "invalid_axis",
-            &format!("axis {axis:?} is not add_members, default_cap or member_cap"),
-            Some("axis"),
-        )),
+    Axis::parse(axis, (cap > 0).then_some(cap)).map_err(|e| sweep_error(&e))
+}
+
+/// The timing script of a sweep's crash steps (`crash`: its text; "" for none).
+fn crash_script(crash: &str) -> Result<Option<Script>, JsValue> {
+    match crash {
+        "" => Ok(None),
+        text => Script::parse(text).map(Some).map_err(|e| sim_error(&e)),
     }
 }
 
-/// [`Planner::sweep_verdict`]: per step whether it meets the targets, and the smallest that does.
-#[derive(serde::Serialize)]
-struct Verdict {
-    meets: Vec<bool>,
-    smallest: Option<u32>,
+/// The sweep a review document carries, as the page's Sweep tab asked for it: `crash` is the
+/// crash steps' script text ("" for none), the targets those of its form.
+#[derive(serde::Deserialize)]
+struct ReviewSweep {
+    axis: String,
+    from: u32,
+    to: u32,
+    #[serde(default)]
+    cap: u32,
+    #[serde(default)]
+    crash: String,
+    #[serde(default)]
+    max_over_mean: Option<f64>,
+    #[serde(default)]
+    max_queued: u32,
 }
 
-/// What a review document holds beyond the plan: a sweep (`axis` "" for none, as in
-/// [`Planner::sweep`]), a comparison with an earlier snapshot, the two releases' rules side by
-/// side, and the view's address.
-struct Extras<'a> {
-    axis: &'a str,
-    range: std::ops::RangeInclusive<u32>,
-    cap: u32,
-    before: Option<&'a Planner>,
-    rules: bool,
-    link: Option<&'a str>,
+/// The review document and its charts, each a file beside it (`spate-planner report -o`'s).
+#[derive(serde::Serialize)]
+struct ReviewFiles {
+    markdown: String,
+    images: Vec<ReviewImage>,
+}
+
+#[derive(serde::Serialize)]
+struct ReviewImage {
+    name: String,
+    svg: String,
 }
 
 impl Planner {
-    fn review_with(&self, scenario: &str, x: Extras) -> Result<String, JsValue> {
-        let (axis, range, cap, before, link) = (x.axis, x.range, x.cap, x.before, x.link);
+    fn review_with(
+        &self,
+        scenario: &str,
+        sweep: JsValue,
+        before: Option<&Planner>,
+        rules: bool,
+        link: Option<&str>,
+    ) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
-        let steps = match axis {
-            "" => None,
-            name => {
-                let axis = parse_axis(name, cap)?;
-                let base = a.planned_scenario();
-                let steps = sweep(&self.fleet, &base, axis, range, None).map_err(|e| sweep_error(&e))?;
-                Some((axis, steps))
+        let asked: Option<ReviewSweep> = serde_wasm_bindgen::from_value(sweep).map_err(|e| {
+            error(
+                "invalid_sweep",
+                &format!("not a sweep request: {e}"),
+                Some("sweep"),
+            )
+        })?;
+        let (read, script) = match &asked {
+            None => (None, None),
+            Some(s) => {
+                let axis = parse_axis(&s.axis, s.cap)?;
+                let range = check_range(s.from, s.to).map_err(|e| sweep_error(&e))?;
+                (Some((axis, range)), crash_script(&s.crash)?)
             }
         };
-        // the comparison plans both snapshots by the rules the scenario sets (else each store's)
-        let d = match before {
-            Some(b) => Some(diff(&b.fleet, &self.fleet, a.scenario.rules).map_err(|e| scenario_error(&e))?),
-            None => None,
-        };
-        let rd = match x.rules {
-            true => Some(diff_rules(&self.fleet, &a.planned_scenario()).map_err(|e| scenario_error(&e))?),
-            false => None,
-        };
-        let r = review(&ReviewInputs {
+        let model = script.as_ref().map(CrashScript);
+        let request = ReviewRequest {
             fleet: &self.fleet,
             analysis: &a,
-            sweep: steps.as_ref().map(|(x, s)| (*x, s.as_slice())),
-            diff: d.as_ref(),
-            rules_diff: rd.as_ref(),
+            sweep: asked.as_ref().zip(read).map(|(s, (axis, range))| SweepRequest {
+                axis,
+                range,
+                targets: s.max_over_mean.map(|r| Targets {
+                    max_over_mean: r,
+                    max_queued: s.max_queued,
+                }),
+                crash: model.as_ref().map(|m| m as &dyn CrashModel),
+            }),
+            before: before.map(|b| &b.fleet),
+            compare_rules: rules,
             version: env!("CARGO_PKG_VERSION"),
             link,
-        });
-        Ok(r.inlined())
+        };
+        let r = compose(&request).map_err(|e| match e {
+            ReviewError::Sweep(e) => sweep_error(&e),
+            ReviewError::Scenario(e) => scenario_error(&e),
+        })?;
+        to_js(&ReviewFiles {
+            markdown: r.markdown,
+            images: r
+                .images
+                .into_iter()
+                .map(|i| ReviewImage {
+                    name: i.name,
+                    svg: i.svg,
+                })
+                .collect(),
+        })
     }
 }
 
@@ -107,10 +145,7 @@ impl Planner {
     ) -> Result<JsValue, JsValue> {
         let axis = parse_axis(axis, cap)?;
         let base = self.analysis(scenario)?.planned_scenario();
-        let script = match crash {
-            "" => None,
-            text => Some(Script::parse(text).map_err(|e| sim_error(&e))?),
-        };
+        let script = crash_script(crash)?;
         let model = script.as_ref().map(CrashScript);
         let crash = model.as_ref().map(|m| m as &dyn CrashModel);
         let steps = sweep(&self.fleet, &base, axis, from..=to, crash).map_err(|e| sweep_error(&e))?;
@@ -132,11 +167,18 @@ impl Planner {
         MAX_STEPS
     }
 
-    /// Which of a sweep's `steps` (as [`Planner::sweep`] returned them) meet the targets (max/mean
-    /// at most `max_over_mean`, at most `max_queued` queued), and the smallest value that does:
-    /// `spate-planner sweep --max-over-mean R --max-queued N`'s `smallest_meeting`.
+    /// Which of a sweep's `steps` (as [`Planner::sweep`] returned them, a sweep of `axis` with
+    /// `cap` as there) meet the targets (max/mean at most `max_over_mean`, at most `max_queued`
+    /// queued), the smallest value that does, and the verdict in the core's words:
+    /// `spate-planner sweep --max-over-mean R --max-queued N`'s `smallest_meeting` and `verdict`.
     #[wasm_bindgen(js_name = sweepVerdict, unchecked_return_type = "SweepVerdict")]
-    pub fn sweep_verdict(steps: JsValue, max_over_mean: f64, max_queued: u32) -> Result<JsValue, JsValue> {
+    pub fn sweep_verdict(
+        steps: JsValue,
+        axis: &str,
+        cap: u32,
+        max_over_mean: f64,
+        max_queued: u32,
+    ) -> Result<JsValue, JsValue> {
         let steps: Vec<Step> = serde_wasm_bindgen::from_value(steps).map_err(|e| {
             error(
                 "invalid_steps",
@@ -144,10 +186,15 @@ impl Planner {
                 Some("steps"),
             )
         })?;
-        to_js(&Verdict {
-            meets: steps.iter().map(|s| s.meets(max_over_mean, max_queued)).collect(),
-            smallest: smallest_meeting(&steps, max_over_mean, max_queued).map(|s| s.value),
-        })
+        let axis = parse_axis(axis, cap)?;
+        to_js(&verdict(
+            axis,
+            &steps,
+            Targets {
+                max_over_mean,
+                max_queued,
+            },
+        ))
     }
 
     /// This snapshot compared with an earlier one (`before`), both as their stores show them,
@@ -160,57 +207,36 @@ impl Planner {
         to_js(&d)
     }
 
-    /// The review report under `scenario` as one self-contained Markdown text (SVG charts
-    /// inlined), with a sweep when `axis` is not "" (as in [`Planner::sweep`]), with the two
-    /// releases' rules side by side when `rules` (`--compare-rules`), and `link` (the view's
-    /// address), if given, at its head: `spate-planner report --inline`'s document.
-    #[wasm_bindgen(js_name = reviewReport)]
-    #[allow(clippy::too_many_arguments)]
+    /// The review document under `scenario` and its charts (`{ markdown, images: [{ name,
+    /// svg }] }`: the Markdown links each chart by its file name), as `spate-planner report -o
+    /// FILE.md` writes them: with a sweep when `sweep` is not null (`{ axis, from, to, cap,
+    /// crash, max_over_mean, max_queued }`, as in [`Planner::sweep`]; `crash` the crash steps'
+    /// script text, "" for none: `--crash-heaviest`; the targets, if any, give its verdict), with
+    /// the two releases' rules side by side when `rules` (`--compare-rules`), and `link` (the
+    /// view's address), if given, at its head. The core composes it (`compose`); this converts.
+    #[wasm_bindgen(js_name = reviewReport, unchecked_return_type = "ReviewFiles")]
     pub fn review_report(
         &self,
         scenario: &str,
-        axis: &str,
-        from: u32,
-        to: u32,
-        cap: u32,
+        #[wasm_bindgen(unchecked_param_type = "ReviewSweep | null")] sweep: JsValue,
         rules: bool,
         link: Option<String>,
-    ) -> Result<String, JsValue> {
-        let x = Extras {
-            axis,
-            range: from..=to,
-            cap,
-            before: None,
-            rules,
-            link: link.as_deref(),
-        };
-        self.review_with(scenario, x)
+    ) -> Result<JsValue, JsValue> {
+        self.review_with(scenario, sweep, None, rules, link.as_deref())
     }
 
     /// [`Planner::review_report`] with a comparison against an earlier snapshot, `before`
     /// (`--before`), planned by the rules `scenario` sets, else each by its store's.
-    #[wasm_bindgen(js_name = reviewReportComparedWith)]
-    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(js_name = reviewReportComparedWith, unchecked_return_type = "ReviewFiles")]
     pub fn review_report_compared_with(
         &self,
         scenario: &str,
-        axis: &str,
-        from: u32,
-        to: u32,
-        cap: u32,
+        #[wasm_bindgen(unchecked_param_type = "ReviewSweep | null")] sweep: JsValue,
         rules: bool,
         before: &Planner,
         link: Option<String>,
-    ) -> Result<String, JsValue> {
-        let x = Extras {
-            axis,
-            range: from..=to,
-            cap,
-            before: Some(before),
-            rules,
-            link: link.as_deref(),
-        };
-        self.review_with(scenario, x)
+    ) -> Result<JsValue, JsValue> {
+        self.review_with(scenario, sweep, Some(before), rules, link.as_deref())
     }
 
     /// The fleet chart of the plan of `scenario` as SVG text: every member in `order` (names;

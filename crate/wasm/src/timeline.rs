@@ -44,12 +44,13 @@ pub fn figures_table_js(
 /// The review document's Timeline section (Markdown): from A's script text, B's overrides text,
 /// the configurations' names, the run (`{status: "not_run"}`, `{status: "error", error}` or
 /// `{status: "done", a, b}`, each side its document's `figures`, `rules_note` and marks) and the
-/// charts as SVG text (`images`), which it inlines as data URIs. Every string from the store or
+/// charts as SVG text (`images`), which it links by file name: `{ markdown, images: [{ name, svg }] }`,
+/// each chart a file beside the document (`review-timeline-a.svg`). Every string from the store or
 /// the script is escaped as the core's review document escapes it.
-#[wasm_bindgen(js_name = timelineSection)]
+#[wasm_bindgen(js_name = timelineSection, unchecked_return_type = "ReviewFiles")]
 pub fn timeline_section_js(
     #[wasm_bindgen(unchecked_param_type = "TimelineSectionInput")] input: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let input: SectionInput = serde_wasm_bindgen::from_value(input).map_err(|e| {
         error(
             "invalid_section",
@@ -57,7 +58,27 @@ pub fn timeline_section_js(
             None,
         )
     })?;
-    Ok(timeline_section(&input))
+    #[derive(serde::Serialize)]
+    struct Image<'a> {
+        name: &'a str,
+        svg: &'a str,
+    }
+    #[derive(serde::Serialize)]
+    struct Section<'a> {
+        markdown: String,
+        images: Vec<Image<'a>>,
+    }
+    to_js(&Section {
+        markdown: timeline_section(&input),
+        images: input
+            .images
+            .iter()
+            .map(|i| Image {
+                name: i.which.image_name(),
+                svg: &i.svg,
+            })
+            .collect(),
+    })
 }
 
 /// A simulation kept for the Timeline: its summary (the rules, figures, marks and counts), the

@@ -45,6 +45,8 @@ export function initialState() {
     sweep: null,
     /** A sweep under way: { params, done, total } or null. */
     sweepRun: null,
+    /** The Sweep tab's targets, as its form reads them: { maxOverMean, maxQueued } or null. */
+    sweepTargets: null,
     /** The earlier snapshot compared with: { id, info, label, kept, generation, url (read from; null: a file) } or null. */
     before: null,
     /** An earlier snapshot being read: { label, text, fraction } or null. */

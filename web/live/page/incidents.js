@@ -72,14 +72,15 @@ export function createIncidents() {
     node,
     update(state, prev) {
       if (!changed(prev, state, 'incidents', 'live')) return;
-      // a replayed recording or a list of jobs has no incidents of its own (yet): none shown
-      const list = state.live && !state.live.replay ? state.incidents || [] : [];
+      // a followed job's incidents, or a replayed recording's as they stood at the moment shown
+      const list = state.live ? state.incidents || [] : [];
       node.hidden = list.length === 0;
       if (!list.length) return;
       card.update(list[0]);
       const rest = list.slice(1);
       earlier.hidden = rest.length === 0;
-      text(earlierHead, `${rest.length} earlier incident${rest.length === 1 ? '' : 's'} while this page was open`);
+      const when = state.live.replay ? 'in the recording up to this moment' : 'while this page was open';
+      text(earlierHead, `${rest.length} earlier incident${rest.length === 1 ? '' : 's'} ${when}`);
       lines(earlierList, rest.map((i) => `${i.at_text}: ${i.title}. ${i.leader}`));
     },
   };

@@ -4,9 +4,10 @@
 // moves the core's Replay there and plans it, and the moment's fleet, plan and place in the
 // recording are committed in one update, as a live frame is. Moments asked for while one is
 // being planned wait, and only the last one asked for is planned.
-import { withMoment, instant } from '../shared/state.js';
+import { withMoment, instant, stepFrom } from '../shared/state.js';
 import { errorMessage, planSentence } from '../../common/shared/messages.js';
 import { download } from '../../common/page/dom.js';
+import { thousands } from '../../common/shared/format.js';
 import { frameOfScenario } from './frame.js';
 
 export class ReplaySession {
@@ -70,9 +71,10 @@ export class ReplaySession {
     const news = r.replay.rows.map((row) => row.text).join('; ');
     this.commit({
       generation, info: r.info, result, simDefaults: r.simDefaults, live, loading: null, ready: true, scenario,
+      incidents: r.incidents,
       focus: r.info.members.some((x) => x.name === s.focus) ? s.focus : null,
       message: s.message?.fromLive ? null : s.message,
-      status: `Moment ${m + 1} of ${live.replay.moments}, ${instant(live.at)}, revisions ${live.revisions}. ${news ? `${news}. ` : ''}${planSentence(result.view)}.`,
+      status: `Moment ${thousands(m + 1)} of ${thousands(live.replay.moments)}, ${instant(live.at)}, revisions ${live.revisions}. ${news ? `${news}. ` : ''}${planSentence(result.view)}.`,
     });
     this.c.dispatchEvent(new CustomEvent('plan'));
   }
@@ -83,9 +85,9 @@ export class ReplaySession {
     return this.seek(id ?? points[points.length - 1]?.id ?? 0);
   }
 
-  /** One moment back or forward. */
+  /** To the moment that is news before (`by` < 0) or after (`by` > 0) the one shown or asked for. */
   step(by) {
-    return this.seek((this.wanted ?? this.live.moment) + by);
+    return this.seek(stepFrom(this.live.replay.steps, this.wanted ?? this.live.moment, by));
   }
 
   /** Planned again (after a restart of the worker, which read the recording again). */

@@ -82,12 +82,12 @@ export class LiveSession {
     }
   }
 
-  /** A message from the worker's stream: { status } or { pending }. */
+  /** A message from the worker's stream: { status } or { pending, news } (events since the last frame, and how many of them are news). */
   onWorker(m) {
     if (this.closed || !this.live) return;
     if (m.status) this.status(m.status);
     if (m.pending !== undefined) {
-      if (this.paused && m.pending !== this.live.waiting) this.commit({ live: { ...this.live, waiting: m.pending, stale: false } });
+      if (this.paused && m.news !== this.live.waiting) this.commit({ live: { ...this.live, waiting: m.news, stale: false } });
       this.schedule();
     }
   }

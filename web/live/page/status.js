@@ -5,9 +5,9 @@
 // For a replayed recording: the moment shown, a slider over every moment and a step back and
 // forward, and Save snapshot of that moment. Hidden when no job is followed or replayed.
 import { el, attrs, button } from '../../common/page/dom.js';
-import { liveStatus, clock, instant } from '../shared/state.js';
+import { liveStatus, clock, instant, stepAt } from '../shared/state.js';
 import { errorReporter } from '../../common/page/focus-chip.js';
-import { utc } from '../../common/shared/format.js';
+import { utc, thousands } from '../../common/shared/format.js';
 
 const WORDS = {
   replay: 'Replay',
@@ -32,7 +32,10 @@ export function liveDetail(live) {
   // the store's time of its newest write, not when this page heard of it
   const last = live.lastWrittenMs ? `; last change ${utc(String(live.lastWrittenMs))} (the store's time)` : '';
   switch (status) {
-    case 'replay': return `moment ${live.moment + 1} of ${live.replay.moments}, ${instant(live.at)}, ${at} (line ${live.line})`;
+    case 'replay': {
+      const { steps, moments } = live.replay;
+      return `change ${thousands(stepAt(steps, live.moment) + 1)} of ${thousands(steps.length)} (moment ${thousands(live.moment + 1)} of ${thousands(moments)}), ${instant(live.at)}, ${at} (line ${thousands(live.line)})`;
+    }
     case 'paused': return `${at}; ${live.waiting ? `${live.waiting} change${live.waiting === 1 ? '' : 's'} waiting` : 'no change waiting'} (the view is frozen)`;
     case 'stale': return `${at}; no change since ${clock(live.lastChangeMs)} UTC, longer than the lease TTL (${ageText(live.ttlMs)}): are the workers running?`;
     case 'reconnecting': case 'error': case 'silent': return `${at} shown; ${live.connMessage || 'the stream is interrupted'}`;
@@ -42,30 +45,36 @@ export function liveDetail(live) {
 }
 
 /**
- * A replay's moment picker: a slider over every recorded moment and a step back and forward
- * (the keyboard's arrows move the slider one moment). Hidden while following a live job.
+ * A replay's moment picker: a slider over the moments that are news (the core's steps: lease
+ * renewals and rewrites folded) and a step back and forward (the keyboard's arrows move the
+ * slider one step). Hidden while following a live job.
  */
 function createScrubber(controller) {
   const node = el('span', undefined, 'replay-scrub');
   const back = button('◀', () => controller.live?.step?.(-1));
   const next = button('▶', () => controller.live?.step?.(1));
-  back.setAttribute('aria-label', 'the moment before');
-  next.setAttribute('aria-label', 'the moment after');
-  const slider = attrs(document.createElement('input'), { type: 'range', min: 0, max: 0, step: 1, 'aria-label': 'recorded moment shown' });
-  slider.addEventListener('input', () => controller.live?.seek?.(Number(slider.value)));
+  back.setAttribute('aria-label', 'the change before');
+  next.setAttribute('aria-label', 'the change after');
+  const slider = attrs(document.createElement('input'), { type: 'range', min: 0, max: 0, step: 1, 'aria-label': 'recorded change shown' });
+  slider.addEventListener('input', () => {
+    const steps = controller.state.live?.replay?.steps;
+    if (steps) controller.live?.seek?.(steps[Number(slider.value)]);
+  });
   node.append(back, slider, next);
   return {
     node,
     update(live) {
       node.hidden = !live.replay;
       if (!live.replay) return;
-      const last = live.replay.moments - 1;
-      slider.max = String(last);
+      const { steps, moments } = live.replay;
+      slider.max = String(steps.length - 1);
       // while moments asked for are planned, the thumb stays where the person put it
-      slider.value = String(controller.live?.target ?? live.moment);
-      slider.setAttribute('aria-valuetext', `moment ${live.moment + 1} of ${last + 1}, ${instant(live.at)}, revisions ${live.revisions}`);
-      back.disabled = live.moment <= 0;
-      next.disabled = live.moment >= last;
+      const k = stepAt(steps, controller.live?.target ?? live.moment);
+      slider.value = String(k);
+      slider.setAttribute('aria-valuetext', `change ${thousands(k + 1)} of ${thousands(steps.length)}: moment ${thousands(live.moment + 1)} of ${thousands(moments)}, ${instant(live.at)}, revisions ${live.revisions}`);
+      // at either end the button refuses (aria-disabled) but keeps keyboard focus
+      back.setAttribute('aria-disabled', String(live.moment <= steps[0]));
+      next.setAttribute('aria-disabled', String(live.moment >= steps[steps.length - 1]));
     },
   };
 }

@@ -10,7 +10,7 @@ import { clock, viewAt, instant, happenedAt } from '../shared/state.js';
 import { figureRows } from '../../plan/shared/figures.js';
 import { memberRows } from '../../plan/shared/chart-model.js';
 import { sortRows } from '../../common/shared/sort.js';
-import { humanBytes, thousands } from '../../common/shared/format.js';
+import { humanBytes, thousands, plural } from '../../common/shared/format.js';
 import { createLiveChart } from './chart.js';
 
 const KIND = {
@@ -83,7 +83,7 @@ function thenPanel(live) {
 /** A replay's moment: when, what happened since the moment shown before, the plan's figures and heaviest members then. */
 function momentPanel(live, view) {
   const r = live.replay;
-  const head = el('h3', `The plan at ${instant(live.at)}, revisions ${live.revisions} (moment ${live.moment + 1} of ${r.moments}, line ${live.line})`);
+  const head = el('h3', `The plan at ${instant(live.at)}, revisions ${live.revisions} (moment ${thousands(live.moment + 1)} of ${thousands(r.moments)}, line ${thousands(live.line)})`);
   const since = live.sinceRows.map((x) => x.text);
   const out = [head, el('p', since.length ? `Since the moment shown before: ${since.join('; ')}.` : 'Nothing changed since the moment shown before.', 'hint')];
   if (view) {
@@ -128,7 +128,7 @@ export function createLive(ctx) {
     heads.figures.textContent = "The plan's figures over the recorded time";
     heads.events.textContent = 'What happened in the recording';
     const from = r.server ? ` from ${r.server}` : '';
-    intro.textContent = `Job ${live.job}, replayed from the recording ${r.name}${from}: ${r.moments} moments, ${instant(r.startMs)} to ${instant(r.endMs)}. Pick a moment on the chart, or any moment with the slider above, to see the job as it was then; the whole page shows it.`;
+    intro.textContent = `Job ${live.job}, replayed from the recording ${r.name}${from}: ${plural(r.moments, 'moment')} (${plural(r.steps.length, 'change')} worth stepping to; lease renewals folded), ${instant(r.startMs)} to ${instant(r.endMs)}. Pick a moment on the chart, or a change with the slider above, to see the job as it was then; the whole page shows it.`;
     if (!prev?.live || prev.live.rows !== live.rows) showRows(live);
     chart.update(live);
     if (prev?.live !== live || prev?.result !== state.result) {

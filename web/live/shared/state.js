@@ -193,11 +193,49 @@ export function replayLive(overview, name) {
     replay: {
       name, moments: i.moments, segments: i.segments, startMs: Number(i.start_ms), endMs: Number(i.end_ms),
       warnings: i.warnings, server: i.source.server || '',
+      /** The stretches of moments that cannot be planned (skipped: never stepped to). */
+      skipped: overview.skipped ?? [],
+      /** The moments the replay bar steps to (the core's: renewals folded), in order. */
+      steps: overview.steps,
     },
     points: overview.points,
     nextId: i.moments,
   };
   return withMoment(withRows(live, overview.rows), overview.moment);
+}
+
+/**
+ * The stretches of a recording that cannot be planned (the core's `Replay.outline().refused`),
+ * said for the page: "moments 2–5 (2026-12-05 18:03:23.934 UTC to …) could not be planned:
+ * wrong_schema at spate_coordination_j_state/plan; skipped". Moments are counted from 1, as
+ * the replay bar counts them.
+ */
+export function skippedText(skipped) {
+  return skipped.map((s) => {
+    const moments = s.first === s.last ? `moment ${s.first + 1} (${instant(Number(s.first_ms))})`
+      : `moments ${s.first + 1}–${s.last + 1} (${instant(Number(s.first_ms))} to ${instant(Number(s.last_ms))})`;
+    const where = s.bucket && s.key ? ` at ${s.bucket}/${s.key}` : '';
+    return `${moments} could not be planned: ${s.code}${where}; skipped`;
+  }).join('; ');
+}
+
+/** The index in `steps` (ascending moments) of the last step at or before moment `m` (0 before the first). */
+export function stepAt(steps, m) {
+  let lo = 0;
+  let hi = steps.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (steps[mid] <= m) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The step after (`by` > 0) or before (`by` < 0) moment `m`, or `m` when there is none. */
+export function stepFrom(steps, m, by) {
+  if (by > 0) return steps.find((s) => s > m) ?? m;
+  for (let k = steps.length - 1; k >= 0; k--) if (steps[k] < m) return steps[k];
+  return m;
 }
 
 /** The replay state at another moment (the worker's { moment, at, revisions, line, kind, rows }). */
@@ -216,8 +254,8 @@ export function withMoment(live, m) {
   };
 }
 
-/** A moment as an ISO time to the millisecond (UTC). */
+/** A moment to the millisecond as the core writes one (utc_millis_text): `2026-12-05 18:03:23.934 UTC`. */
 export function instant(ms) {
   const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('T', ' ').replace('Z', ' UTC');
 }

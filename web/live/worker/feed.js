@@ -51,8 +51,14 @@ export class LiveFeed {
     this.url = url;
     this.post = post;
     this.sink = sink;
-    /** Events received since the last take (for the page's "n changes waiting"). */
+    /** Events received since the last take (each asks for a frame). */
     this.received = 0;
+    /**
+     * Of those, the ones that are news (the core's word: a membership or leadership change, a
+     * claim, a completion, a quarantine, a publish, a full state; not a lease renewal): the
+     * page's "n changes waiting" while paused.
+     */
+    this.news = 0;
     /** The id of the last event received: the revisions to resume from. */
     this.lastId = null;
     this.lastChangeMs = 0;
@@ -152,6 +158,7 @@ export class LiveFeed {
     }
     this.sink.snapshot(e.data);
     this.received++;
+    this.news++;
     this.wake();
   }
 
@@ -161,11 +168,13 @@ export class LiveFeed {
     this.retry = 0;
     this.lastId = e.lastEventId || this.lastId;
     this.lastChangeMs = Date.now();
-    if (!this.sink.change(e.data)) {
+    const applied = this.sink.change(e.data);
+    if (!applied) {
       this.resync('a change could not be applied');
       return;
     }
     this.received++;
+    if (applied.news) this.news++;
     this.wake();
   }
 
@@ -233,7 +242,7 @@ export class LiveFeed {
   }
 
   notice() {
-    this.post({ pending: this.received, lastChangeMs: this.lastChangeMs });
+    this.post({ pending: this.received, news: this.news, lastChangeMs: this.lastChangeMs });
   }
 
   /** How many events arrived since the last take, and when the last one did. */
@@ -241,6 +250,7 @@ export class LiveFeed {
     this.notified = false;
     const received = this.received;
     this.received = 0;
+    this.news = 0;
     return { received, lastChangeMs: this.lastChangeMs };
   }
 

@@ -63,18 +63,21 @@ class LiveJob {
     if (!early.every((data) => this.change(data))) this.feed.resync('a change could not be applied');
   }
 
-  /** A change event's data, applied at once; false when it cannot be (the stream is read anew). */
+  /**
+   * A change event's data, applied at once: { news } (whether the core calls it news; a change
+   * before the first state is read counts as news), or null when it cannot be applied (the
+   * stream is read anew).
+   */
   change(data) {
     if (!this.current) {
       this.early.push(data);
-      return true;
+      return { news: true };
     }
     try {
-      this.guard(() => this.current.applyChange(data));
-      return true;
+      return { news: this.guard(() => this.current.applyChange(data)) };
     } catch (e) {
       this.failed = e;
-      return false;
+      return null;
     }
   }
 

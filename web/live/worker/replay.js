@@ -57,6 +57,12 @@ function statusRows(statuses) {
   return statuses.map(([, status, message]) => ({ kind: 'status', text: `connection: ${status}${message ? ` (${message})` : ''}`, names: [] }));
 }
 
+/** No moment of the recording can be planned: the first stretch's error says why. */
+function noMoment(span) {
+  const e = new Error(`no moment of the recording can be planned: ${span?.message ?? 'it holds none'}`);
+  return Object.assign(e, { code: span?.code ?? 'truncated', bucket: span?.bucket ?? undefined, key: span?.key ?? undefined, path: span?.path ?? undefined });
+}
+
 /** A recording open in the worker: the core's Replay and the moment the page shows. */
 export class ReplayJob {
   constructor(Replay, bytes, guard) {
@@ -77,28 +83,37 @@ export class ReplayJob {
   /**
    * The Live tab's view of the whole recording: each sampled moment planned once (its figures,
    * the chart's points) and what happened up to it (the timeline's rows, newest first), then
-   * the job at the first moment: { planner, overview }.
+   * the job at the first moment that can be planned: { planner, overview }. Moments whose job
+   * holds a value the leader would refuse are skipped, as live mode and `watch` skip them, and
+   * named (`overview.skipped`: the core's stretches, each with its error); only a recording
+   * none of whose moments can be planned is refused, with the first stretch's error.
    */
   open() {
+    const { steps, refused } = this.guard(() => this.replay.outline());
+    const skipped = (m) => refused.some((s) => m >= s.first && m <= s.last);
     const points = [];
     const rows = [];
     for (const m of this.guard(() => this.replay.samples(REPLAY_POINTS))) {
-      const { planner, frame } = this.seek(m);
+      if (skipped(m)) continue; // its changes are told by the next moment planned
+      let planner = null;
       try {
+        const got = this.seek(m);
+        planner = got.planner;
         const view = this.guard(() => planner.analyse('')).view;
-        const at = Number(frame.at_ms);
-        points.push({ id: m, at, revisions: frame.revisions, ...figuresPoint(view) });
-        for (const r of [...statusRows(frame.statuses), ...frame.rows]) rows.unshift({ ...r, id: m, at, revisions: frame.revisions });
+        const at = Number(got.frame.at_ms);
+        points.push({ id: m, at, revisions: got.frame.revisions, ...figuresPoint(view) });
+        for (const r of [...statusRows(got.frame.statuses), ...got.frame.rows]) rows.unshift({ ...r, id: m, at, revisions: got.frame.revisions });
       } catch (e) {
         if (e?.trapped) throw e;
-        // a moment whose job holds a value the leader would refuse has no point
+        // a moment that cannot be planned has no point
       } finally {
-        planner.free();
+        planner?.free();
       }
     }
-    const first = this.seek(0);
+    if (!steps.length) throw noMoment(refused[0]);
+    const first = this.seek(steps[0]);
     const moment = { ...this.momentOf(first.frame), rows: [] }; // nothing was shown before it
-    return { planner: first.planner, overview: { info: this.info, points, rows, moment } };
+    return { planner: first.planner, overview: { info: this.info, points, rows, moment, steps, skipped: refused } };
   }
 
   /** What the page says of a moment. */
@@ -107,6 +122,14 @@ export class ReplayJob {
       moment: frame.moment, at: Number(frame.at_ms), revisions: frame.revisions, line: frame.line, kind: frame.kind,
       rows: [...statusRows(frame.statuses), ...frame.rows],
     };
+  }
+
+  /**
+   * The recording's incidents at moment `m`, newest first, as the live page showed them then
+   * (the core walks the recording once with these settings; moving back reuses the walk).
+   */
+  incidents(m, scenario) {
+    return this.guard(() => this.replay.incidents(m, scenario, undefined));
   }
 
   /** The job at the moment shown as a snapshot file taken then (what `spate-planner snapshot` would have written). */

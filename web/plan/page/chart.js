@@ -94,7 +94,8 @@ function meanLines(model) {
   });
 }
 
-function legend(pct) {
+/** The legend: what each mark means; the at-risk mark only when some member holds splits at risk (the core's count). */
+function legend(pct, atRisk) {
   const l = el('ul', undefined, 'legend');
   const item = (cls, text) => {
     const li = el('li');
@@ -104,7 +105,8 @@ function legend(pct) {
   };
   l.append(item('now', 'now'), item('planned', 'planned'), item('over', `over its mean (by more than ${pct}%)`),
     item('mean-now', 'mean now'), item('mean-planned', 'planned mean'), item('full', 'full: every lane used'),
-    item(null, "*: the leader's default cap"), item('risk', 'splits at risk of quarantine'));
+    item(null, "*: the leader's default cap"));
+  if (atRisk > 0) l.append(item('risk', 'splits at risk of quarantine'));
   return l;
 }
 
@@ -250,7 +252,7 @@ export function createChart(ctx) {
     rows.append(...paperRows(view, state, model, keep, tickCount));
     body.replaceChildren(axis(model), rows);
     rove(rows, rows.querySelector(`button[data-member="${CSS.escape(part?.member ?? roving ?? state.focus ?? '')}"]`));
-    key.replaceChildren(legend(model.pct));
+    key.replaceChildren(legend(model.pct, Object.keys(view.at_risk.by_member).length));
     figures.textContent = `${model.total} members; scale 0 – ${humanBytes(BigInt(Math.round(model.end)))}; ${model.means.now.label}, ${model.means.planned.label}. `;
     more.replaceChildren(...foldLine(model, state.order, all, (v) => { all = v; draw(controller.state); }));
     restore(part, body, more);

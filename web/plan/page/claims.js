@@ -42,6 +42,29 @@ function idleFold(names, doc) {
   return d;
 }
 
+/**
+ * The claims of the mode picked, unless the person has not picked and it gives no action while
+ * the other mode's do: the tab then shows the other's and says why (`opened`); with no action
+ * under either, it says so. `ask(state, afterPlan)` asks the worker.
+ */
+async function claimsOfMode(state, ask, { source, opened, picked }) {
+  let doc = await ask(state, source.value === 'plan');
+  opened.hidden = true;
+  if (picked || state.focus || doc.totals.actions > 0) return doc;
+  const other = await ask(state, source.value !== 'plan');
+  if (other.totals.actions === 0) {
+    opened.textContent = 'No member has anything to claim, quarantine, drain or drop, whether the workers act on the published records or on the plan.';
+  } else {
+    source.value = source.value === 'plan' ? 'published' : 'plan';
+    opened.textContent = source.value === 'plan'
+      ? `The published records give no member anything to do (the workers already hold what they name): shown are the ${thousands(other.totals.actions)} actions once the leader publishes the plan.`
+      : `The plan gives no member anything to do: shown are the ${thousands(other.totals.actions)} actions on the published records.`;
+    doc = other;
+  }
+  opened.hidden = false;
+  return doc;
+}
+
 export function createClaims(ctx) {
   const { controller } = ctx;
   const node = el('div', undefined, 'claims');
@@ -53,13 +76,17 @@ export function createClaims(ctx) {
   const host = scrollArea('claims per member');
   const summary = el('p', '', 'hint claims-summary');
   const rules = el('p', '', 'hint claims-rules');
+  // why the tab opened on the plan, or why there is nothing to do under either
+  const opened = attrs(el('p', '', 'hint claims-opened'), { hidden: '' });
   const words = el('p', 'Skipped: the candidates a worker passes over — claims of splits its assignment does not name, or claims beyond its cap (its lanes are full). Quarantines are never skipped.', 'hint');
   const report = errorReporter(controller, 'The claims could not be listed');
   const maxAttempts = () => Math.max(0, Math.floor(Number(max.value || 4)));
   // every member's actions as the form says (`spate-planner claims [--after-plan] --csv`)
   const csv = csvRow(csvButton(controller, 'claims', () => controller.ask('claimsCsv', { afterPlan: source.value === 'plan', maxAttempts: maxAttempts() }), "every member's actions"));
-  node.append(form, chip.node, summary, rules, words, host, csv);
+  node.append(form, chip.node, opened, summary, rules, words, host, csv);
   let seq = 0;
+  /** Whether the person picked what the workers act on (the tab then never switches it). */
+  let picked = false;
 
   function show(doc, focus) {
     const names = Object.keys(doc.workers).sort(naturalCompare);
@@ -74,14 +101,15 @@ export function createClaims(ctx) {
     if (idle.length) host.append(idleFold(idle, doc));
   }
 
+  const ask = (state, afterPlan) => controller.ask('claims', { instance: state.focus, afterPlan, maxAttempts: maxAttempts() });
+  const claimsToShow = (state) => claimsOfMode(state, ask, { source, opened, picked });
+
   async function render(state) {
     if (!state.result) return;
     const mine = ++seq;
     const t0 = performance.now();
     try {
-      const doc = await controller.ask('claims', {
-        instance: state.focus, afterPlan: source.value === 'plan', maxAttempts: maxAttempts(),
-      });
+      const doc = await claimsToShow(state);
       if (mine !== seq) return;
       show(doc, state.focus);
       host.dataset.ready = 'true';
@@ -91,7 +119,7 @@ export function createClaims(ctx) {
     }
   }
 
-  source.addEventListener('change', () => render(controller.state));
+  source.addEventListener('change', () => { picked = true; render(controller.state); });
   max.addEventListener('change', () => render(controller.state));
   let shown = false;
   return {

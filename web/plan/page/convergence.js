@@ -58,8 +58,11 @@ export function createConvergence(ctx) {
   const node = el('div', undefined, 'convergence');
   const out = el('div');
   const report = errorReporter(controller, 'The rounds could not be run');
+  // while the rounds run the button refuses a second press but keeps keyboard focus (a disabled
+  // button would drop it to the page's body)
   const run = button('Run rounds', async () => {
-    run.disabled = true;
+    if (run.getAttribute('aria-disabled') === 'true') return;
+    run.setAttribute('aria-disabled', 'true');
     const planned = controller.state.result;
     try {
       const doc = await controller.ask('converge', { maxRounds: MAX_ROUNDS });
@@ -77,7 +80,7 @@ export function createConvergence(ctx) {
     } catch (e) {
       report(e);
     } finally {
-      run.disabled = false;
+      run.removeAttribute('aria-disabled');
     }
   });
   node.append(el('p', 'Apply the plan as the new ownership and plan again, round after round, until nothing moves.', 'hint'), run, out);

@@ -1,6 +1,6 @@
 // Exports and sharing: the plan as JSON (the CLI's document, byte for byte), the report (the
-// core's review document, the CLI's `report`, with the sweep and the comparison as images, and
-// the Timeline's section), the printable page, the chart as SVG and PNG (the core's chart, with
+// core's review document, the CLI's `report -o`, with the sweep and the comparison as SVG files
+// beside it, and the Timeline's section, in one .zip), the printable page, the chart as SVG and PNG (the core's chart, with
 // title, job, snapshot and scenario, in the theme shown: sized for a slide, the heaviest 25 and
 // the rest summed up, or every member), the members' table as CSV, the link.
 import { el, attrs, button, download, select, field } from '../../common/page/dom.js';
@@ -13,6 +13,7 @@ import { sortRows } from '../../common/shared/sort.js';
 import { utc } from '../../common/shared/format.js';
 import { errorReporter } from '../../common/page/focus-chip.js';
 import { timelineMarkdown } from '../../timeline/page/export.js';
+import { zip } from '../../common/shared/zip.js';
 
 function fileStem(state) {
   return `spate-plan-${state.info?.job || 'fleet'}${state.scenario.changes.length ? '-whatif' : ''}`.replace(/[^\w.-]+/g, '_');
@@ -47,12 +48,17 @@ export function createExports(ctx) {
       download(`${fileStem(controller.state)}.json`, 'application/json', text);
     }),
     act('Report (Markdown)', async () => {
-      // the core's review document (`spate-planner report --inline`): the plan, its summary,
-      // members and moves, the sweep and the comparison shown, the charts inlined; then the
-      // Timeline's section when the Timeline holds a script
-      const md = await ctx.review.reviewReport(ctx.options.permalink ? location.href : null);
+      // the core's review document (`spate-planner report -o FILE.md`'s files): the plan, its
+      // summary, members and moves, the sweep (with its crash columns and verdict) and the
+      // comparison shown; then the Timeline's section when the Timeline holds a script. One
+      // .zip of the Markdown and the SVG charts it links by name: relative links render in
+      // markdown-it, GitHub and a print, where data: URIs do not
+      const doc = await ctx.review.reviewReport(ctx.options.permalink ? location.href : null);
       const timeline = await timelineMarkdown(controller, ctx.host);
-      download(`${fileStem(controller.state).replace(/^spate-plan-/, 'spate-review-')}.md`, 'text/markdown', timeline ? `${md}\n${timeline}` : md);
+      const stem = fileStem(controller.state).replace(/^spate-plan-/, 'spate-review-');
+      const markdown = timeline ? `${doc.markdown}\n${timeline.markdown}` : doc.markdown;
+      const images = [...doc.images, ...(timeline?.images ?? [])].map((i) => ({ name: i.name, text: i.svg }));
+      download(`${stem}.zip`, 'application/zip', zip([{ name: `${stem}.md`, text: markdown }, ...images]));
     }),
     act('Print…', () => window.print()),
     act('Chart SVG', async () => download(`${fileStem(controller.state)}.svg`, 'image/svg+xml', await chartOf(controller, ctx.host, rows()))),

@@ -133,6 +133,8 @@ export function createSummary(ctx) {
     update(state, prev) {
       if (changed(prev, state, 'result')) render(state);
       if (changed(prev, state, 'status')) status.set(state.status);
+      // nothing planned and nothing to say: no empty strip under the message
+      node.hidden = !state.result && !state.status && !state.loading;
     },
   };
 }

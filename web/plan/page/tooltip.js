@@ -1,11 +1,37 @@
 // One tooltip per host: shown on mouse hover and on keyboard focus of a target (a tap focuses
 // it too; chart.js gives the focus back to the row a tap redrew), and on a touch long-press;
-// hidden on leave, blur or Escape. Below its target, or above it when the window has no room
+// hidden on leave, blur, Escape or a scroll. A hover is the mouse moving onto a target: rows
+// scrolled under a mouse at rest open nothing. Below its target, or above it when the window has no room
 // below. The same words are the target's accessible name, so nothing is hover-only.
 import { el, attrs } from '../../common/page/dom.js';
 
 /** How long a touch is held before it shows the figures instead of acting as a tap. */
 export const LONG_PRESS_MS = 500;
+
+/**
+ * Follows the mouse over `host`: returns `moved(e)`, whether a pointer event is a real move (at
+ * another place on the screen than the last one: a scroll's events are not), and closes the
+ * tooltip (`hide()`) when a scroll moves its target (`target()`) from under the mouse — unless
+ * the keyboard focused that target.
+ */
+function watchPointer(host, target, hide) {
+  let at = null;
+  let client = null;
+  const moved = (e) => {
+    const was = at;
+    at = [e.screenX, e.screenY];
+    client = [e.clientX, e.clientY];
+    return !was || was[0] !== at[0] || was[1] !== at[1];
+  };
+  host.addEventListener('pointermove', (e) => { if (e.pointerType !== 'touch') moved(e); });
+  addEventListener('scroll', () => {
+    const t = target();
+    if (!t || t.getRootNode().activeElement === t) return;
+    const under = client && t.getRootNode().elementFromPoint(client[0], client[1]);
+    if (!under || !t.contains(under)) hide();
+  }, { capture: true, passive: true });
+  return moved;
+}
 
 export function createTooltip(host) {
   const tip = attrs(el('div', undefined, 'tooltip'), { role: 'tooltip' });
@@ -14,6 +40,7 @@ export function createTooltip(host) {
   let current = null;
   /** The target a long-press showed the figures of: its click that follows is not a tap. */
   let pressed = null;
+  const moved = watchPointer(host, () => current, () => hide());
 
   /** Below `target`, or below `under(target)` when that gives an element (what the target opened). */
   function show(target, title, lines, under) {
@@ -49,7 +76,9 @@ export function createTooltip(host) {
     /** under(target): an element shown below the target that the tooltip must not cover, or null. */
     attach(target, title, lines, under) {
       // a touch has no hover: its enter and leave are a tap's, which the focus handles
-      target.addEventListener('pointerenter', (e) => { if (e.pointerType !== 'touch') show(target, title, lines, under); });
+      target.addEventListener('pointerenter', (e) => { if (e.pointerType !== 'touch' && moved(e)) show(target, title, lines, under); });
+      // entered without moving (scrolled under the mouse): shown once the mouse moves
+      target.addEventListener('pointermove', (e) => { if (e.pointerType !== 'touch' && current !== target && moved(e)) show(target, title, lines, under); });
       target.addEventListener('pointerleave', (e) => { if (e.pointerType !== 'touch' && target.getRootNode().activeElement !== target) hide(target); });
       target.addEventListener('focus', () => show(target, title, lines, under));
       target.addEventListener('blur', () => hide(target));

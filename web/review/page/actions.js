@@ -94,6 +94,13 @@ export class ReviewActions {
     }
   }
 
+  /** The Sweep tab's targets (its form's), which its verdict and the review document's measure against. */
+  setTargets(targets) {
+    const t = this.state.sweepTargets;
+    if (t && targets && t.maxOverMean === targets.maxOverMean && t.maxQueued === targets.maxQueued) return;
+    this.commit({ sweepTargets: targets });
+  }
+
   // ------------------------------------------------------------------ the earlier snapshot
 
   /** Reads `source` (as the header's loads do) as the earlier snapshot; true once it is the one shown. */
@@ -207,14 +214,16 @@ export class ReviewActions {
   // ------------------------------------------------------------------ the review document
 
   /**
-   * The review document of the plan shown (the core's, `spate-planner report`'s), with the sweep
-   * and the comparison shown (if any), the two releases' plans side by side once the Upgrade tab
+   * The review document of the plan shown and its charts (the core's, `spate-planner report -o`'s
+   * files: `{ markdown, images }`), with the sweep shown (its crash columns and the verdict on
+   * the Sweep tab's targets, as the tab shows them) and the comparison shown (if any), the two releases' plans side by side once the Upgrade tab
    * was looked at (`--compare-rules`), and `link` (the view's address, or null) at its head.
    */
   reviewReport(link = null) {
     const s = this.state;
     const p = s.sweep?.params;
-    const sweep = p ? { axis: p.axis, from: p.from, to: p.to, cap: p.cap } : null;
+    const t = s.sweepTargets;
+    const sweep = p ? { axis: p.axis, from: p.from, to: p.to, cap: p.cap, crash: Boolean(p.crash), maxOverMean: t?.maxOverMean ?? null, maxQueued: t?.maxQueued ?? 0 } : null;
     const before = comparisonIsCurrent(s) ? s.before.id : 0;
     return this.controller.ask('reviewReport', { sweep, before, rules: Boolean(s.rulesDiff), link });
   }

@@ -5,7 +5,7 @@
 import { el, attrs, table, scrollArea } from '../../common/page/dom.js';
 import { sortableTable } from '../../common/page/sortable.js';
 import { humanBytes, exactBytes, thousands, signedBytes } from '../../common/shared/format.js';
-import { sideBySide, decisionVerdict, memberLoads, maxLoad, capText, names, MEMBER_COLUMNS, orderWarning } from '../shared/compare-model.js';
+import { sideBySide, decisionVerdict, memberLoads, maxLoad, capText, names, MEMBER_COLUMNS } from '../shared/compare-model.js';
 
 /** Rows shown of the long lists (the review document and `spate-planner diff` have them all). */
 const SHOW = 200;
@@ -76,10 +76,13 @@ export function comparisonNode(d, labels) {
   const v = decisionVerdict(d);
   const verdict = attrs(el('p', v.text, `verdict compare-verdict ${v.level}`), { 'data-level': v.level });
   node.append(el('h3', `${labels.before} (before) and ${labels.after} (after)`));
-  const backwards = orderWarning(d);
-  if (backwards) node.append(attrs(el('p', backwards, 'message warning compare-order'), { role: 'note' }));
+  // the core's warnings, in its words (the review document has the same): "before" not earlier
+  // than "after" (with when each was taken) first, then two different jobs
+  d.warnings.forEach((w, i) => {
+    const order = i === 0 && d.chronology_warning ? ' compare-order' : '';
+    node.append(attrs(el('p', w, `message warning compare-warning${order}`), { role: 'note' }));
+  });
   node.append(sideTable(d), el('h3', "The leader's decision"), verdict);
-  if (d.before.job !== d.after.job) node.append(el('p', `These are two different jobs (${d.before.job} and ${d.after.job}).`, 'hint warn-text'));
   const caps = d.cap_changes;
   const facts = el('ul', undefined, 'compare-facts');
   facts.append(attrs(el('li', `Joined: ${names(d.joined)}.`), { 'data-fact': 'joined' }), attrs(el('li', `Left: ${names(d.left)}.`), { 'data-fact': 'left' }),

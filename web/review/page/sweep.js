@@ -115,13 +115,6 @@ function stepsTable(steps, axisLabel, verdict, chosen) {
   return t;
 }
 
-function verdictText(steps, axis, targets, best) {
-  const label = AXES[axis].label;
-  const goal = `max/mean at most ${targets.maxOverMean} and at most ${thousands(targets.maxQueued)} queued`;
-  if (!best) return `No value of ${label} from ${thousands(steps[0].value)} to ${thousands(steps[steps.length - 1].value)} meets the targets (${goal}).`;
-  return `${AXES[axis].smallest} meeting the targets (${goal}): ${thousands(best.value)} — ${thousands(best.members)} members, max/mean ${best.max_over_mean}, ${thousands(best.queued)} queued, ${thousands(best.moves)} moves.`;
-}
-
 /** Today's fleet in words: the core's note, and its step's figures when the sweep has it. */
 function nowText(steps, today) {
   const s = steps.find((x) => x.today);
@@ -131,7 +124,7 @@ function nowText(steps, today) {
 
 export function createSweep(ctx) {
   const { controller, review } = ctx;
-  const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false' });
+  const node = attrs(el('div', undefined, 'sweep'), { 'aria-busy': 'false', 'data-has-result': 'false' });
   const today = async (axis, cap) => {
     if (!controller.state.result) return null;
     return (await controller.ask('sweepToday', { axis, cap: Number(cap) || 0 })).value;
@@ -170,8 +163,11 @@ export function createSweep(ctx) {
     let v;
     let day;
     try {
-      v = await controller.ask('sweepVerdict', { steps: s.steps, maxOverMean: targets.maxOverMean, maxQueued: targets.maxQueued });
+      v = await controller.ask('sweepVerdict', { steps: s.steps, axis: s.params.axis, cap: s.params.cap, maxOverMean: targets.maxOverMean, maxQueued: targets.maxQueued });
       day = await controller.ask('sweepToday', { text: s.text, axis: s.params.axis, cap: s.params.cap });
+      // the targets the verdict shown measures against, for the review document (committed
+      // after the views' update, never inside it)
+      review.setTargets(targets);
     } catch (e) {
       controller.report(e, 'The sweep could not be checked against the targets');
       return;
@@ -179,7 +175,8 @@ export function createSweep(ctx) {
     if (mine !== drawn) return;
     const label = AXES[s.params.axis].label;
     const best = v.smallest === null ? null : s.steps.find((x) => x.value === v.smallest);
-    verdict.textContent = verdictText(s.steps, s.params.axis, targets, best);
+    // the core's words (`verdict`), as `sweep` prints them and the review document writes them
+    verdict.textContent = v.text;
     verdict.dataset.value = best ? String(best.value) : '';
     now.textContent = nowText(s.steps, day);
     area.replaceChildren(stepsTable(s.steps, label, v, best?.value ?? null));

@@ -85,12 +85,3 @@ export const MEMBER_COLUMNS = [
   ['change', (a, b) => nullsLast(a.change, b.change) || naturalCompare(a.name, b.name), true],
   ['cap', (a, b) => nullsLast(a.capAfter, b.capAfter) || nullsLast(a.capBefore, b.capBefore) || naturalCompare(a.name, b.name), true],
 ];
-
-/**
- * The core's warning when "before" is not earlier than "after" (null when it is), with when
- * each was taken.
- */
-export function orderWarning(d) {
-  if (!d.chronology_warning) return null;
-  return `${d.chronology_warning} ("Before" was taken ${utc(d.before.taken_at_ms)}; "after", the snapshot shown, ${utc(d.after.taken_at_ms)}.)`;
-}

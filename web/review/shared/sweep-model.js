@@ -7,9 +7,9 @@
 import { humanBytes, thousands } from '../../common/shared/format.js';
 
 export const AXES = {
-  add_members: { label: 'members added', option: 'Members added (added-01, added-02, …)', smallest: 'Fewest members to add', from: 0, to: 8 },
-  default_cap: { label: 'leader default cap', option: "The leader's default cap", smallest: 'Smallest leader default cap', from: 2, to: 32 },
-  member_cap: { label: "every member's cap", option: "Every member's cap", smallest: "Smallest cap of every member", from: 2, to: 32 },
+  add_members: { label: 'members added', option: 'Members added (added-01, added-02, …)', from: 0, to: 8 },
+  default_cap: { label: 'leader default cap', option: "The leader's default cap", from: 2, to: 32 },
+  member_cap: { label: "every member's cap", option: "Every member's cap", from: 2, to: 32 },
 };
 
 function invalid(message) {

@@ -122,12 +122,12 @@ export function reviewOps(env) {
     },
 
     /**
-     * Which of a sweep's steps meet the targets, and the smallest value that does (the core's
-     * `smallest_meeting`, as `spate-planner sweep --max-over-mean R --max-queued N`).
+     * Which of a sweep's steps meet the targets, the smallest value that does and the verdict
+     * in words (the core's `verdict`, as `spate-planner sweep --max-over-mean R --max-queued N`).
      */
-    async sweepVerdict({ steps, maxOverMean, maxQueued }) {
+    async sweepVerdict({ steps, axis, cap = 0, maxOverMean, maxQueued }) {
       await env.ready;
-      return env.guard(() => env.Planner.sweepVerdict(steps, maxOverMean, maxQueued));
+      return env.guard(() => env.Planner.sweepVerdict(steps, axis, cap, maxOverMean, maxQueued));
     },
 
     /** The plan of `text` by Spate 0.1's rules and by 0.3's (`spate-planner diff-rules --json`). */
@@ -136,15 +136,21 @@ export function reviewOps(env) {
     },
 
     /**
-     * The review document (`spate-planner report … --inline`). sweep: { axis, from, to, cap } or
-     * null; rules: with the two releases' plans side by side (`--compare-rules`).
+     * The review document and its charts, `{ markdown, images: [{ name, svg }] }` (`spate-planner
+     * report -o FILE.md`'s files). sweep: { axis, from, to, cap, crash, maxOverMean, maxQueued }
+     * or null (crash: the crash steps of `--crash-heaviest`, with Spate's default timing as the
+     * Sweep tab runs them; the targets give the verdict); rules: with the two releases' plans
+     * side by side (`--compare-rules`).
      */
     reviewReport({ text, sweep, before: id, rules = false, link = null }) {
-      const s = sweep || { axis: '', from: 0, to: 0, cap: 0 };
+      const s = sweep && {
+        axis: sweep.axis, from: sweep.from, to: sweep.to, cap: sweep.cap || 0, crash: sweep.crash ? CRASH_SCRIPT : '',
+        max_over_mean: sweep.maxOverMean ?? null, max_queued: sweep.maxQueued ?? 0,
+      };
       const p = env.planner();
-      if (!id) return env.guard(() => p.reviewReport(text, s.axis, s.from, s.to, s.cap, rules, link));
+      if (!id) return env.guard(() => p.reviewReport(text, s, rules, link));
       const b = theBefore(id);
-      return env.guard(() => p.reviewReportComparedWith(text, s.axis, s.from, s.to, s.cap, rules, b, link));
+      return env.guard(() => p.reviewReportComparedWith(text, s, rules, b, link));
     },
   };
   return { ops, holds: (p) => p !== null && p === before, unchecked: ['loadBefore', 'forgetBefore', 'sweepVerdict', 'sweepCsv'] };

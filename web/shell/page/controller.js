@@ -7,15 +7,33 @@
 import { PlannerClient } from './client.js';
 import { Store } from '../../common/page/store.js';
 import { describe, snapshotId, emptyScenario } from '../../common/shared/scenario.js';
-import { humanBytes } from '../../common/shared/format.js';
+import { humanBytes, plural } from '../../common/shared/format.js';
 import { errorMessage, isSuperseded, planSentence, failuresMessage, otherSnapshotMessage } from '../../common/shared/messages.js';
 import { LiveSession, listJobs } from '../../live/page/session.js';
 import { ReplaySession } from '../../live/page/replay.js';
-import { initialLive, replayLive, instant } from '../../live/shared/state.js';
+import { initialLive, replayLive, instant, skippedText } from '../../live/shared/state.js';
 import { TimelineRunner } from '../../timeline/page/runner.js';
 import { ReviewActions } from '../../review/page/actions.js';
 
 export const DEMO = { splits: 2000, members: 24, seed: 1 };
+
+/**
+ * What the page says first of a recording: the stretches of moments that cannot be planned
+ * (skipped), then a last line cut short; null when it says nothing.
+ */
+function replayMessage(replay) {
+  const { skipped } = replay;
+  const early = replay.info.warnings.join(' ');
+  if (skipped.length) {
+    const n = skipped.length;
+    const title = n === 1 ? 'A stretch of the recording could not be planned; its moments are skipped'
+      : `${n} stretches of the recording could not be planned; their moments are skipped`;
+    const first = skipped[0];
+    const where = [first.bucket && `bucket ${first.bucket}`, first.key && `key ${first.key}`].filter(Boolean).join(', ');
+    return { level: 'warning', title, text: `${skippedText(skipped)}. ${first.message}${early ? ` ${early}` : ''}`, code: first.code, where };
+  }
+  return early ? { level: 'warning', title: 'The recording ends early', text: early, code: 'truncated', where: '' } : null;
+}
 
 export class Controller extends EventTarget {
   /** The store's update, handed to the parts this makes (the live session, the review actions). */
@@ -123,10 +141,11 @@ export class Controller extends EventTarget {
         generation, info: shown, snapshotId: id, source: { label, kind: source.kind }, result, simDefaults, loading: null, ready: true,
         scenario, focus: info.members.some((m) => m.name === this.state.focus) ? this.state.focus : null,
         message: unread ? errorMessage(unread, `The ${link ? "link's " : ''}scenario could not be read; planning without it`, 'warning')
-          : replay?.info.warnings.length ? { level: 'warning', title: 'The recording ends early', text: replay.info.warnings.join(' '), code: 'truncated', where: '' }
+          : replay ? replayMessage(replay)
+              ?? this.loadMessage(scenario, result, link, id)
             : this.loadMessage(scenario, result, link, id),
         status: replay ? this.replayStatus(label, replay, result)
-          : `Loaded ${label}: job ${info.job}, ${info.members.length} members, ${info.splits} splits. ${planSentence(result.view)}.`,
+          : `Loaded ${label}: job ${info.job}, ${plural(info.members.length, 'member')}, ${plural(info.splits, 'split')}. ${planSentence(result.view)}.`,
         ...(replay ? { live: replayLive(replay, label), tab: { id: 'live' } } : { live: null }),
       });
       this.dispatchEvent(new CustomEvent('plan'));
@@ -158,7 +177,8 @@ export class Controller extends EventTarget {
   replayStatus(label, replay, result) {
     const i = replay.info;
     const warned = i.warnings.length ? ` ${i.warnings.join(' ')}` : '';
-    return `Replaying ${label}: job ${i.job}, ${i.moments} moments from ${instant(Number(i.start_ms))} to ${instant(Number(i.end_ms))}.${warned} ${planSentence(result.view)}.`;
+    const skipped = replay.skipped.length ? ` ${skippedText(replay.skipped)}.` : '';
+    return `Replaying ${label}: job ${i.job}, ${plural(i.moments, 'moment')} from ${instant(Number(i.start_ms))} to ${instant(Number(i.end_ms))}.${warned}${skipped} ${planSentence(result.view)}.`;
   }
 
   loadMessage(scenario, result, link, id) {

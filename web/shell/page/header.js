@@ -48,7 +48,9 @@ export function createHeader(ctx) {
   const title = el('div', undefined, 'title');
   const source = el('p', '', 'source');
   const cap = el('div', undefined, 'cap');
-  title.append(el('h1', 'spate-planner'), source, cap);
+  // embedded in a console (the `embedded` attribute): the console's own title names it
+  if (!ctx.options.embedded) title.append(el('h1', 'spate-planner'));
+  title.append(source, cap);
 
   // a snapshot, or a recording (docs/recording-format.md: a segment, .jsonl or .jsonl.gz), replayed
   const file = input('file', { accept: '.json,application/json,.jsonl,.gz', 'aria-label': 'snapshot file' });
@@ -60,13 +62,16 @@ export function createHeader(ctx) {
   });
   const paste = pasteBox(controller);
   const load = el('div', undefined, 'load');
-  load.append(
-    button('Open snapshot…', () => file.click()),
-    file,
-    button('Paste…', () => { paste.hidden = !paste.hidden; }),
-    button('Demo fleet', () => controller.loadDemo(ctx.options.demo)),
-    button('?', () => ctx.help?.open(), 'icon', 'Keyboard shortcuts (?)'),
-  );
+  // embedded in a console, which loads what the element shows: only the keyboard help
+  if (!ctx.options.embedded) {
+    load.append(
+      button('Open snapshot…', () => file.click()),
+      file,
+      button('Paste…', () => { paste.hidden = !paste.hidden; }),
+      button('Demo fleet', () => controller.loadDemo(ctx.options.demo)),
+    );
+  }
+  load.append(button('?', () => ctx.help?.open(), 'icon', 'Keyboard shortcuts (?)'));
   const progress = attrs(el('div', undefined, 'progress'), { role: 'progressbar', 'aria-label': 'loading the snapshot', 'aria-valuemin': 0, 'aria-valuemax': 100 });
   progress.hidden = true;
   const fill = el('div', undefined, 'progress-bar');

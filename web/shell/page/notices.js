@@ -16,8 +16,9 @@ function findingsList(findings) {
   return list;
 }
 
-/** Keys listed per code (the CLI's `snapshot --json` has them all). */
+/** Keys listed per code (the CLI's `snapshot --json` has them all); on paper, only the first few. */
 const KEYS_SHOWN = 500;
+const KEYS_PRINTED = 5;
 
 /** One code's warnings: a line with the code and its count, expanding to the keys. */
 function warningGroup(g) {
@@ -25,8 +26,10 @@ function warningGroup(g) {
   const head = el('summary');
   head.append(el('code', g.code), el('span', ` × ${thousands(g.count)}`, 'count'), el('span', ` — ${g.items[0].message}${g.count > 1 ? ' (first of them)' : ''}`, 'first'));
   const list = attrs(el('ul'), { 'aria-label': `${g.code} warnings` });
-  for (const w of g.items.slice(0, KEYS_SHOWN)) list.append(el('li', `bucket ${w.bucket}, key ${w.key}: ${w.message}`));
-  if (g.count > KEYS_SHOWN) list.append(el('li', `… and ${thousands(g.count - KEYS_SHOWN)} more`));
+  g.items.slice(0, KEYS_SHOWN).forEach((w, i) => list.append(el('li', `bucket ${w.bucket}, key ${w.key}: ${w.message}`, i < KEYS_PRINTED ? undefined : 'screen-only')));
+  if (g.count > KEYS_SHOWN) list.append(el('li', `… and ${thousands(g.count - KEYS_SHOWN)} more`, 'screen-only'));
+  // on paper a group is its count and its first keys (the page and `snapshot --json` list them all)
+  if (g.count > KEYS_PRINTED) list.append(el('li', `… and ${thousands(g.count - KEYS_PRINTED)} more ${g.code} keys (the page and spate-planner snapshot --json list every one)`, 'print-only'));
   d.append(head, list);
   return d;
 }

@@ -8,6 +8,18 @@ import { changed } from '../../common/page/store.js';
 import { viewsAt } from './registry.js';
 
 /** Scrolls the tab list sideways (never the page) so that `tab` is in view: a narrow list scrolls. */
+/**
+ * Says on the tab list which of its ends has tabs scrolled out of sight (`data-overflow`:
+ * start, end, both or none): style.css fades that end, the sign that the row scrolls.
+ */
+function markOverflow(list) {
+  const hidden = list.scrollWidth - list.clientWidth;
+  const start = list.scrollLeft > 1;
+  const end = hidden - list.scrollLeft > 1;
+  const now = start && end ? 'both' : start ? 'start' : end ? 'end' : 'none';
+  if (list.dataset.overflow !== now) list.dataset.overflow = now;
+}
+
 function keepInList(tab) {
   const list = tab.parentElement;
   const t = tab.getBoundingClientRect();
@@ -46,6 +58,8 @@ export function mountTabs(ctx, into) {
   section.append(title, list);
   const tabs = viewsAt('tab').map((v) => tabOf(ctx, v));
   for (const t of tabs) { list.append(t.tab); section.append(t.panel); }
+  list.addEventListener('scroll', () => markOverflow(list), { passive: true });
+  new ResizeObserver(() => markOverflow(list)).observe(list);
   let current = -1;
   let chosen = false;
   const select = (i, focus = false) => {
@@ -57,6 +71,7 @@ export function mountTabs(ctx, into) {
       t.panel.hidden = !on;
       if (on) { t.view.show?.(); keepInList(t.tab); if (focus) t.tab.focus(); } else t.view.hide?.();
     });
+    markOverflow(list);
   };
   const visible = () => tabs.map((t, i) => i).filter((i) => !tabs[i].tab.hidden);
   tabs.forEach((t, i) => {

@@ -8,6 +8,7 @@
 import { scenarioText, parseScenario, emptyScenario, hasContent, snapshotId } from '../../common/shared/scenario.js';
 import { hasTimeline, scriptText, overridesText, parseScript, parseOverrides } from '../../timeline/shared/script.js';
 import { checkSweep } from '../../review/shared/sweep-model.js';
+import { ORDERS } from '../../common/shared/sort.js';
 
 /** The sweep's parameters as the link holds them (JSON, u32 values only). */
 function sweepText(p) {
@@ -81,10 +82,16 @@ function viewOf(params) {
  */
 export function fromFragment(hash) {
   const params = new URLSearchParams(String(hash || '').replace(/^#/, ''));
-  const order = params.get('order') || 'name';
+  const asked = params.get('order') || 'name';
+  const known = Object.hasOwn(ORDERS, asked);
+  const order = known ? asked : 'name';
+  const orderError = known ? null : Object.assign(
+    new Error(`the link orders the members by "${asked}", which this page does not know (it knows ${Object.keys(ORDERS).join(', ')}); they are ordered by name`),
+    { code: 'invalid_order' },
+  );
   const snapshot = params.get('snapshot') || '';
   const text = params.get('scenario');
-  const rest = { ...timelineOf(params), ...viewOf(params) };
+  const rest = { ...timelineOf(params), ...viewOf(params), orderError };
   if (!text) return { scenario: emptyScenario(), order, snapshot, error: null, ...rest };
   try {
     return { scenario: parseScenario(text), order, snapshot, error: null, ...rest };

@@ -35,7 +35,7 @@ export function timelineImages(run, timeline, host, width = 720, height = 200) {
   });
 }
 
-/** The report's Timeline section, or null when the Timeline holds nothing. */
+/** The report's Timeline section and its charts ({ markdown, images: [{ name, svg }] }), or null when the Timeline holds nothing. */
 export async function timelineMarkdown(controller, host) {
   const state = controller.state;
   if (!hasTimeline(state.timeline)) return null;

@@ -47,11 +47,16 @@ function changeForm(ctx, lines, key, title, fields, make) {
   f.append(el('h3', title), ...fields.map(([label, control]) => field(label, control)), apply, error, done);
   // while its change waits for a load, a frame or the change before it, the button says so
   const waiting = (what) => { apply.textContent = what ? `Apply: waiting for ${what}…` : 'Apply: planning…'; };
+  // while its change is planned the button refuses a second press but stays focusable: a
+  // disabled button would drop keyboard focus to the page's body
+  let pending = false;
   f.addEventListener('submit', async (e) => {
     e.preventDefault();
+    if (pending) return;
+    pending = true;
     error.textContent = '';
     done.textContent = '';
-    apply.disabled = true;
+    apply.setAttribute('aria-disabled', 'true');
     try {
       const change = make();
       const asked = valuesOf(f);
@@ -64,7 +69,8 @@ function changeForm(ctx, lines, key, title, fields, make) {
       error.textContent = `Not added: ${err.message}${err.code ? ` (${err.code})` : ''}`;
       error.scrollIntoView({ block: 'nearest' });
     } finally {
-      apply.disabled = false;
+      pending = false;
+      apply.removeAttribute('aria-disabled');
       apply.textContent = 'Apply';
     }
   });

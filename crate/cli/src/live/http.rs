@@ -36,6 +36,8 @@ pub struct Live {
     followed: std::sync::atomic::AtomicUsize,
     /// A stream's heartbeat interval (`--heartbeat`).
     heartbeat: std::time::Duration,
+    /// The recordings this server writes (`--record`): `/healthz` and `/metrics` say how they go.
+    recordings: std::sync::Mutex<Vec<Arc<super::record::Health>>>,
 }
 
 /// An HTTP error with a message for the page.
@@ -44,6 +46,11 @@ pub struct Refusal(StatusCode, String);
 impl Refusal {
     pub fn message(self) -> String {
         self.1
+    }
+
+    /// The status and the message (the automation API writes them in its own error document).
+    pub fn parts(self) -> (StatusCode, String) {
+        (self.0, self.1)
     }
 }
 
@@ -86,7 +93,21 @@ impl Live {
             limits: Arc::new(Limits::default()),
             followed: Default::default(),
             heartbeat,
+            recordings: Default::default(),
         }
+    }
+
+    /// A recording this server writes, for the probes.
+    pub fn recording(&self, health: Arc<super::record::Health>) {
+        self.recordings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(health);
+    }
+
+    /// The recordings this server writes.
+    pub fn recordings(&self) -> Vec<Arc<super::record::Health>> {
+        self.recordings.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// How many jobs are followed now.

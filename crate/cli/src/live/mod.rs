@@ -1,6 +1,6 @@
 //! Live mode (issue 9): `serve --server` follows jobs on NATS and streams them to the page;
-//! `watch` prints the plan's figures as the job changes. docs/live-protocol.md describes the
-//! wire format.
+//! `watch` (`commands/watch.rs`, on this folder's hub) prints the plan's figures as the job
+//! changes. docs/live-protocol.md describes the wire format.
 
 pub mod figures;
 pub mod follow;
@@ -12,7 +12,6 @@ pub mod record;
 pub mod ring;
 pub mod sse;
 pub mod stats;
-pub mod watch;
 pub mod wire;
 
 use crate::nats::{self, Target};

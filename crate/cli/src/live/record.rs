@@ -16,9 +16,53 @@ use spate_planner_core::{
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::broadcast::Receiver;
+
+/// How a recording goes, for `/healthz`, `/metrics` and standard error: the bytes it wrote,
+/// and why it stopped (a write that failed, its directory removed), if it did.
+pub struct Health {
+    pub job: String,
+    pub dir: String,
+    bytes: AtomicU64,
+    problem: Mutex<Option<String>>,
+}
+
+impl Health {
+    fn new(job: &str, dir: &str) -> Health {
+        Health {
+            job: job.to_string(),
+            dir: dir.to_string(),
+            bytes: AtomicU64::new(0),
+            problem: Mutex::new(None),
+        }
+    }
+
+    /// The bytes written into segments (before compression).
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Why the recording stopped (`None` while it records).
+    pub fn problem(&self) -> Option<String> {
+        self.problem
+            .lock()
+            .map_or_else(|e| e.into_inner().clone(), |p| p.clone())
+    }
+
+    /// The recording stopped: said once on standard error, kept for the probes.
+    fn fail(&self, why: String) {
+        let mut p = self.problem.lock().unwrap_or_else(|e| e.into_inner());
+        if p.is_none() {
+            let what = format!("the recording of job {} stopped: {why}", self.job);
+            eprintln!("spate-planner: {}", crate::term::shown(&what));
+            *p = Some(what);
+        }
+    }
+}
 
 /// The options `serve` and `watch` share.
 #[derive(clap::Args, Clone, Debug)]
@@ -116,18 +160,35 @@ struct Segment {
     path: PathBuf,
     out: BufWriter<File>,
     bytes: u64,
+    /// The bytes of the full state it begins with.
+    state_bytes: u64,
+    health: Arc<Health>,
+}
+
+/// A segment holds at least this many times the full state it begins with: a job whose state
+/// nears (or passes) `--record-segment` would otherwise begin a segment, with the whole state,
+/// at every batch. Its changes then take at least three quarters of the recording.
+pub const STATE_ROOM: u64 = 4;
+
+impl Segment {
+    /// Whether the segment is full: past `segment_bytes`, and past [`STATE_ROOM`] times its state.
+    fn full(&self, segment_bytes: u64) -> bool {
+        self.bytes >= segment_bytes.max(self.state_bytes.saturating_mul(STATE_ROOM))
+    }
 }
 
 impl Segment {
     /// A new segment file (never an existing one: created exclusively, readable by its owner
     /// only), with its header.
-    fn create(o: &Options, header: &RecordingHeader) -> std::io::Result<Segment> {
+    fn create(o: &Options, header: &RecordingHeader, health: &Arc<Health>) -> std::io::Result<Segment> {
         let path = o.dir.join(segment_name(&header.job, header.segment));
         let file = create_private(&path)?;
         let mut seg = Segment {
             path,
             out: BufWriter::with_capacity(1 << 20, file),
             bytes: 0,
+            state_bytes: 0,
+            health: health.clone(),
         };
         seg.line(&header.to_line())?;
         Ok(seg)
@@ -137,6 +198,9 @@ impl Segment {
         self.out.write_all(line.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.bytes += line.len() as u64 + 1;
+        self.health
+            .bytes
+            .fetch_add(line.len() as u64 + 1, Ordering::Relaxed);
         Ok(())
     }
 
@@ -155,6 +219,55 @@ fn create_private(path: &Path) -> std::io::Result<File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
     open.open(path)
+}
+
+/// One recorder a directory: `DIR/.lock` (created if missing, readable by its owner only),
+/// locked for as long as the recorder runs and holding its process id. The lock goes with the
+/// process (an advisory `flock`), so a recorder that crashed leaves none behind; a second
+/// recorder is refused, naming the process that records there.
+fn lock_dir(dir: &Path) -> Result<File, String> {
+    let path = dir.join(".lock");
+    let cannot = |e: std::io::Error| format!("cannot record into {}: {}: {e}", dir.display(), path.display());
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    let mut file = open.open(&path).map_err(cannot)?;
+    match try_lock(&file) {
+        Ok(true) => {}
+        Ok(false) => {
+            let mut pid = String::new();
+            let _ = std::io::Read::read_to_string(&mut file, &mut pid);
+            let who = match pid.trim() {
+                "" => "another process".to_string(),
+                p => format!("process {}", crate::term::shown(p)),
+            };
+            return Err(format!(
+                "cannot record into {}: {who} is recording there already (it holds {}); give each recorder a directory of its own",
+                dir.display(),
+                path.display()
+            ));
+        }
+        Err(e) => return Err(cannot(e)),
+    }
+    file.set_len(0).map_err(cannot)?;
+    writeln!(file, "{}", std::process::id()).map_err(cannot)?;
+    Ok(file)
+}
+
+/// Takes the file's exclusive advisory lock without waiting: false when another holds it.
+#[cfg(unix)]
+fn try_lock(file: &File) -> std::io::Result<bool> {
+    match rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(true),
+        Err(e) if e == rustix::io::Errno::WOULDBLOCK => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(not(unix))]
+fn try_lock(_: &File) -> std::io::Result<bool> {
+    Ok(true)
 }
 
 /// Compresses a closed segment beside it (`.jsonl.gz`, written whole before the plain file is
@@ -196,6 +309,9 @@ struct Recorder {
     seq: u64,
     segment: Option<Segment>,
     number: u64,
+    /// `DIR/.lock`, held while the recorder runs.
+    _lock: File,
+    health: Arc<Health>,
 }
 
 fn now_ms() -> i64 {
@@ -224,9 +340,11 @@ impl Recorder {
     /// Begins the next segment with the hub's whole state; batches it holds are skipped.
     fn begin(&mut self, reason: StateReason, state: (u64, Snapshot)) -> std::io::Result<()> {
         let header = RecordingHeader::new(&self.hub.job, self.number, now_ms(), self.source.clone());
-        let mut seg = Segment::create(&self.options, &header)?;
+        let mut seg = Segment::create(&self.options, &header, &self.health)?;
         self.number += 1;
-        seg.line(&state_line(now_ms(), reason, &state.1))?;
+        let line = state_line(now_ms(), reason, &state.1);
+        seg.line(&line)?;
+        seg.state_bytes = line.len() as u64 + 1;
         self.seq = state.0;
         self.segment = Some(seg);
         Ok(())
@@ -297,11 +415,16 @@ impl Recorder {
         self.begin(StateReason::Start, first)?;
         loop {
             let b = self.rx.blocking_recv();
+            if self.health.problem().is_some() {
+                // stopped from outside (its directory removed): nothing more is written
+                return Ok(());
+            }
             if !self.batch(b)? {
                 break;
             }
             self.segment()?.out.flush()?;
-            if self.segment()?.bytes >= self.options.segment_bytes {
+            let limit = self.options.segment_bytes;
+            if self.segment()?.full(limit) {
                 self.rotate()?;
                 self.segment()?.out.flush()?;
             }
@@ -316,9 +439,10 @@ impl Recorder {
 /// Starts recording `hub`'s job into `options.dir` (created if missing): the first segment is
 /// numbered after the directory's last one of this job. Fails at once when the directory
 /// cannot be made or read; a later failure is said on standard error and stops recording only.
-pub fn start(hub: Arc<Hub>, options: Options) -> Result<(), String> {
+pub fn start(hub: Arc<Hub>, options: Options) -> Result<Arc<Health>, String> {
     let dir = options.dir.display().to_string();
     std::fs::create_dir_all(&options.dir).map_err(|e| format!("cannot record into {dir}: {e}"))?;
+    let lock = lock_dir(&options.dir)?;
     let number =
         next_segment(&options.dir, &hub.job).map_err(|e| format!("cannot record into {dir}: {e}"))?;
     // Listening before the first state is taken: no batch after it is missed.
@@ -336,6 +460,8 @@ pub fn start(hub: Arc<Hub>, options: Options) -> Result<(), String> {
         segment_name(&hub.job, number)
     );
     let job = hub.job.clone();
+    let health = Arc::new(Health::new(&job, &dir));
+    let watched = options.dir.clone();
     let recorder = Recorder {
         hub,
         options,
@@ -344,17 +470,65 @@ pub fn start(hub: Arc<Hub>, options: Options) -> Result<(), String> {
         seq: 0,
         segment: None,
         number,
+        _lock: lock,
+        health: health.clone(),
     };
+    let done = Arc::new(AtomicBool::new(false));
+    let (h, ended) = (health.clone(), done.clone());
     std::thread::Builder::new()
         .name(format!("record {job}"))
         .spawn(move || {
             if let Err(e) = recorder.run(first) {
-                let what = format!("the recording of job {job} stopped: cannot write into {dir}: {e}");
-                eprintln!("spate-planner: {}", crate::term::shown(&what));
+                h.fail(format!("cannot write into {}: {e}", h.dir));
             }
+            ended.store(true, Ordering::Relaxed);
         })
-        .map(drop)
-        .map_err(|e| format!("cannot start recording: {e}"))
+        .map_err(|e| format!("cannot start recording: {e}"))?;
+    let (h, dir) = (health.clone(), watched);
+    std::thread::Builder::new()
+        .name(format!("record {job} dir"))
+        .spawn(move || watch_dir(&h, &dir, &done))
+        .map_err(|e| format!("cannot start recording: {e}"))?;
+    Ok(health)
+}
+
+/// Which directory `dir` is (device and inode), to tell it from another made at its path.
+fn identity(dir: &Path) -> Option<(u64, u64)> {
+    let meta = std::fs::metadata(dir).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    Some((0, u64::from(meta.is_dir())))
+}
+
+/// How often the recorder's directory is looked at.
+pub const DIR_CHECK: Duration = Duration::from_secs(1);
+
+/// Looks at the recording's directory every [`DIR_CHECK`] until the recorder ends: once it is
+/// removed (or another made in its place) the segments are written nowhere anyone can read, so
+/// the recording is stopped and says so.
+fn watch_dir(health: &Health, dir: &Path, done: &AtomicBool) {
+    let first = identity(dir);
+    while !done.load(Ordering::Relaxed) && health.problem().is_none() {
+        std::thread::sleep(DIR_CHECK);
+        let now = identity(dir);
+        if now != first {
+            let why = match now {
+                None => format!(
+                    "{} was removed: the segment being written is in no directory",
+                    health.dir
+                ),
+                Some(_) => format!(
+                    "{} was removed and made again: the segment being written is not in it",
+                    health.dir
+                ),
+            };
+            health.fail(why);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -58,6 +58,9 @@ pub const FAMILIES: &[(&str, Kind, &str)] = &[
     ("spate_planner_plans", Counter, "Plans made of the job's states since it was followed (by scrapes): one per state a scrape found moved; scrapes of the same state, and scrapes whose client hung up, share it."),
     ("spate_planner_watch_lag_seconds", Gauge, "From the NATS server writing the oldest change of the last batch to this server applying it (the two clocks' difference included); absent before the first change."),
     ("spate_planner_watch_pending_entries", Gauge, "Messages of the bucket's stream (label bucket) after the last one its watch delivered, as that one said: the watch's backlog."),
+    // Recording each job (`serve --record`).
+    ("spate_planner_recording_ok", Gauge, "1 while the job's recording (serve --record) is written, 0 once it stopped: a write failed (a full disk) or its directory was removed; /healthz then says why."),
+    ("spate_planner_recording_bytes", Counter, "Bytes written into the job's recording segments (before compression)."),
     // The server.
     ("spate_planner_jobs_followed", Gauge, "Jobs followed now (at most 8)."),
     ("spate_planner_nats_connected", Gauge, "1 while the connection to NATS is up, 0 while reconnecting."),

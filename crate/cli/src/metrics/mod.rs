@@ -333,6 +333,11 @@ fn add_server(x: &mut Exposition, live: &Live, took: Duration) {
         vec![],
         took.as_secs_f64(),
     );
+    for r in live.recordings() {
+        let job = vec![("job", r.job.clone())];
+        x.add("spate_planner_recording_ok", job.clone(), r.problem().is_none());
+        x.add("spate_planner_recording_bytes", job, r.bytes());
+    }
     let version = ("version", env!("CARGO_PKG_VERSION").to_string());
     x.add("spate_planner_build_info", vec![version], 1u32);
     process::add(x);

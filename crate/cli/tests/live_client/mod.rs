@@ -23,10 +23,21 @@ pub struct Serve {
 
 impl Serve {
     pub fn start(args: &[&str]) -> Serve {
+        Serve::spawn(Command::new(BIN), args)
+    }
+
+    /// `serve` run by `sh` after `shell` (e.g. `ulimit -f 64`: limits the process inherits).
+    pub fn start_under(shell: &str, args: &[&str]) -> Serve {
+        let mut sh = Command::new("sh");
+        sh.arg("-c").arg(format!("{shell}; exec \"$0\" \"$@\"")).arg(BIN);
+        Serve::spawn(sh, args)
+    }
+
+    fn spawn(mut command: Command, args: &[&str]) -> Serve {
         let dir = std::env::temp_dir().join(format!("spate-live-www-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>").unwrap();
-        let mut child = Command::new(BIN)
+        let mut child = command
             .args(["serve", "--port", "0", "--dir", dir.to_str().unwrap()])
             .args(args)
             .stdout(Stdio::piped())
@@ -149,13 +160,16 @@ pub struct Sse {
 
 impl Sse {
     pub async fn connect(port: u16, path: &str, last_event_id: Option<&str>) -> Sse {
+        Sse::connect_as(port, path, &format!("127.0.0.1:{port}"), last_event_id).await
+    }
+
+    /// As [`Sse::connect`], with another `Host` (a proxy's name).
+    pub async fn connect_as(port: u16, path: &str, host: &str, last_event_id: Option<&str>) -> Sse {
         let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
         let extra = last_event_id
             .map(|id| format!("Last-Event-ID: {id}\r\n"))
             .unwrap_or_default();
-        let req = format!(
-            "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{extra}\r\n"
-        );
+        let req = format!("GET {path} HTTP/1.0\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n");
         s.write_all(req.as_bytes()).await.unwrap();
         let mut reader = tokio::io::BufReader::new(s);
         let mut head = String::new();

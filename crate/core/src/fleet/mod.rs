@@ -21,7 +21,7 @@ mod read;
 mod version;
 
 pub use leader_view::{CapSource, CapUnknown, DefaultCap};
-pub use model::{Fleet, Member, Meta, SeedSource, SplitInfo, Warning};
+pub use model::{warning_groups, Fleet, Member, Meta, SeedSource, SplitInfo, Warning};
 pub(crate) use parts::Parts;
 pub(crate) use read::LeaseItem;
 pub use read::{Records, Side};

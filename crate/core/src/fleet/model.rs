@@ -23,6 +23,22 @@ pub struct Warning {
     pub message: String,
 }
 
+/// `warnings` by code: one group per code with its warnings in the order found, the largest
+/// group first (groups of one size in the order their code was first found). The page's
+/// notices, the review and `plan` list them so.
+pub fn warning_groups(warnings: &[Warning]) -> Vec<(WarningCode, Vec<&Warning>)> {
+    let mut groups: Vec<(WarningCode, Vec<&Warning>)> = Vec::new();
+    for w in warnings {
+        match groups.iter_mut().find(|(c, _)| *c == w.code) {
+            Some((_, items)) => items.push(w),
+            None => groups.push((w.code, vec![w])),
+        }
+    }
+    // a stable sort keeps the order found among groups of one size
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
+    groups
+}
+
 /// The warnings of one load, in the order they were found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Warnings(pub Vec<Warning>);

@@ -99,6 +99,26 @@ impl Records {
         Ok(Records { state, lease, warned })
     }
 
+    /// [`Records::from_snapshot`], but an entry that does not parse is left out and returned
+    /// with its error instead of refusing the whole snapshot (a recording replayed from a state
+    /// that holds a value the leader would refuse: its frames are refused until it is mended).
+    pub fn from_snapshot_keeping(snap: &Snapshot) -> (Records, Vec<(Side, String, SnapshotError)>) {
+        let mut out = Records {
+            state: BTreeMap::new(),
+            lease: BTreeMap::new(),
+            warned: BTreeSet::new(),
+        };
+        let mut refused = Vec::new();
+        for (side, bucket) in [(Side::State, &snap.state), (Side::Lease, &snap.lease)] {
+            for e in &bucket.entries {
+                if let Err(err) = out.put(side, &bucket.name, e) {
+                    refused.push((side, e.key.clone(), err));
+                }
+            }
+        }
+        (out, refused)
+    }
+
     /// Parses one entry and puts it in place of the key's previous record. On an error the key
     /// keeps no record (the caller decides whether the whole state is refused).
     pub fn put(&mut self, side: Side, bucket: &str, e: &Entry) -> Result<(), SnapshotError> {

@@ -178,9 +178,50 @@ impl Written {
     }
 }
 
-/// Splits claimed (a lease of another owner than before), completed and quarantined (a status
-/// it did not have), assignments published (written), each in the order they were written; and
-/// assignments removed, in key order.
+/// What one key's change tells, in the words of its row.
+enum News {
+    Claimed(String),
+    Completed(String),
+    Quarantined(String),
+    Published(String),
+    Removed(String),
+}
+
+/// A split claimed (a lease of another owner than before), completed or quarantined (a status
+/// it did not have), an assignment published (written) or removed; nothing for a lease renewal,
+/// a progress write that moves only the watermark, or any other key.
+fn news_of(c: &KeyChange) -> Option<News> {
+    let now = &c.now;
+    if let Some(id) = c.key.strip_prefix("split.") {
+        if c.side == Side::Lease {
+            return match (&c.was.owner, &now.owner) {
+                (Some(was), Some(o)) if was != o => Some(News::Claimed(format!("{id} by {o} (from {was})"))),
+                (None, Some(o)) => Some(News::Claimed(format!("{id} by {o}"))),
+                _ => None,
+            };
+        }
+        let became = |s: SplitStatus| now.status == Some(s) && c.was.status != Some(s);
+        if became(SplitStatus::Completed) {
+            return Some(News::Completed(id.to_string()));
+        }
+        return became(SplitStatus::Quarantined).then(|| News::Quarantined(id.to_string()));
+    }
+    let x = c.key.strip_prefix("assign.").filter(|_| c.side == Side::State)?;
+    let was = c.was.entry.as_ref().map(|e| e.revision);
+    match (was, now.entry.as_ref().map(|e| e.revision)) {
+        (w, Some(n)) if w != Some(n) => Some(News::Published(x.to_string())),
+        (Some(_), None) => Some(News::Removed(x.to_string())),
+        _ => None,
+    }
+}
+
+/// Whether a key's change is news the timeline tells (see [`key_rows`]).
+pub(super) fn is_news(c: &KeyChange) -> bool {
+    news_of(c).is_some()
+}
+
+/// Splits claimed, completed and quarantined, assignments published, each in the order they
+/// were written; and assignments removed, in key order.
 pub(super) fn key_rows<'a>(out: &mut Vec<LiveEvent>, changes: impl Iterator<Item = KeyChange<'a>>) {
     let (mut claimed, mut completed, mut quarantined, mut published) = (
         Written::default(),
@@ -190,32 +231,13 @@ pub(super) fn key_rows<'a>(out: &mut Vec<LiveEvent>, changes: impl Iterator<Item
     );
     let mut removed = Vec::new();
     for c in changes {
-        let now = &c.now;
-        if let Some(id) = c.key.strip_prefix("split.") {
-            if c.side == Side::Lease {
-                match (&c.was.owner, &now.owner) {
-                    (Some(was), Some(o)) if was != o => {
-                        claimed.push(now, format!("{id} by {o} (from {was})"))
-                    }
-                    (None, Some(o)) => claimed.push(now, format!("{id} by {o}")),
-                    _ => {}
-                }
-                continue;
-            }
-            let became = |s: SplitStatus| now.status == Some(s) && c.was.status != Some(s);
-            if became(SplitStatus::Completed) {
-                completed.push(now, id.to_string());
-            }
-            if became(SplitStatus::Quarantined) {
-                quarantined.push(now, id.to_string());
-            }
-        } else if let Some(x) = c.key.strip_prefix("assign.").filter(|_| c.side == Side::State) {
-            let was = c.was.entry.as_ref().map(|e| e.revision);
-            match (was, now.entry.as_ref().map(|e| e.revision)) {
-                (w, Some(n)) if w != Some(n) => published.push(now, x.to_string()),
-                (Some(_), None) => removed.push(x.to_string()),
-                _ => {}
-            }
+        match news_of(&c) {
+            Some(News::Claimed(t)) => claimed.push(&c.now, t),
+            Some(News::Completed(id)) => completed.push(&c.now, id),
+            Some(News::Quarantined(id)) => quarantined.push(&c.now, id),
+            Some(News::Published(x)) => published.push(&c.now, x),
+            Some(News::Removed(x)) => removed.push(x),
+            None => {}
         }
     }
     row(

@@ -9,7 +9,7 @@
 //! that frame showed: each key changed since keeps what it held then.
 
 use super::change::{LiveChange, LiveOp, Revisions};
-use super::events::{self, KeyChange, KeyFacts, LiveEvent, Shown};
+use super::events::{self, is_news, KeyChange, KeyFacts, LiveEvent, Shown};
 use super::presence::{fleet_change, FleetChange, Held};
 use super::state::JobState;
 use crate::fleet::{Fleet, Meta, Parts, Records, Side};
@@ -63,6 +63,30 @@ impl LiveJob {
     /// [`LiveJob::from_snapshot`] of a snapshot it keeps (its entries are moved, not copied).
     pub fn from_parsed(snap: Snapshot) -> Result<LiveJob, SnapshotError> {
         let records = Records::from_snapshot(&snap)?;
+        LiveJob::of_records(snap, records, BTreeMap::new())
+    }
+
+    /// [`LiveJob::from_parsed`], but a value the leader would refuse is taken in as a change
+    /// bringing it is: the job is made, and its frames are refused until the value is replaced
+    /// ([`LiveJob::refusal`]). A recording replays from such a state (its recorder started
+    /// while the store held the value); only a snapshot that is not a job's is refused.
+    pub fn from_parsed_keeping_refused(snap: Snapshot) -> Result<LiveJob, SnapshotError> {
+        let (records, refused) = match Records::from_snapshot(&snap) {
+            Ok(records) => (records, BTreeMap::new()),
+            Err(_) => {
+                let (records, refused) = Records::from_snapshot_keeping(&snap);
+                let refused = refused.into_iter().map(|(side, key, e)| ((side, key), e));
+                (records, refused.collect())
+            }
+        };
+        LiveJob::of_records(snap, records, refused)
+    }
+
+    fn of_records(
+        snap: Snapshot,
+        records: Records,
+        refused: BTreeMap<(Side, String), SnapshotError>,
+    ) -> Result<LiveJob, SnapshotError> {
         let last_written_ms = snap.last_written_ms();
         let (state, source) = JobState::of_snapshot(snap)?;
         Ok(LiveJob {
@@ -70,7 +94,7 @@ impl LiveJob {
             state,
             source,
             records,
-            refused: BTreeMap::new(),
+            refused,
             parts: None,
             dirty: BTreeSet::new(),
             since: BTreeMap::new(),
@@ -98,17 +122,21 @@ impl LiveJob {
     }
 
     /// Applies one `change` event's data (`{"bucket","op","entry"|"key","revision"}`).
-    pub fn apply(&mut self, data: &str) -> Result<(), SnapshotError> {
+    pub fn apply(&mut self, data: &str) -> Result<bool, SnapshotError> {
         let c = LiveChange::parse(data, |side| self.state.bucket(side).name.clone())?;
         self.apply_change(&c)
     }
 
-    /// Applies one change. Refused when it goes back (its revision is not above its bucket's:
-    /// the job must be read afresh); a value the leader would refuse is taken in, and refuses
-    /// the frames until it is replaced ([`LiveJob::refusal`]).
-    pub fn apply_change(&mut self, c: &LiveChange) -> Result<(), SnapshotError> {
+    /// Applies one change; true when it is **news**: a membership or leadership change, or what
+    /// the timeline tells of a key (a claim, a split completed or quarantined, a publish), not a
+    /// lease renewal or a progress write that moves only the watermark. Refused when it goes back
+    /// (its revision is not above its bucket's: the job must be read afresh); a value the leader
+    /// would refuse is taken in, and refuses the frames until it is replaced
+    /// ([`LiveJob::refusal`]).
+    pub fn apply_change(&mut self, c: &LiveChange) -> Result<bool, SnapshotError> {
         let slot = (c.side, c.key().to_string());
-        let was = (!self.since.contains_key(&slot)).then(|| self.facts(c.side, c.key()));
+        let prior = self.facts(c.side, c.key());
+        let was = (!self.since.contains_key(&slot)).then(|| prior.clone());
         let before = self.held(c.side, c.key());
         self.state.apply(c).map_err(|r| r.error())?;
         let max_age_ms = self.state.bucket(c.side).max_age_ms;
@@ -130,21 +158,24 @@ impl LiveJob {
                 }
             }
             // A marker or expiry of an entry the state no longer holds as it was changes nothing.
-            _ if self.state.bucket(c.side).get(c.key()).is_some() => return Ok(()),
+            _ if self.state.bucket(c.side).get(c.key()).is_some() => return Ok(false),
             _ => {
                 self.records.remove(c.side, c.key());
                 self.refused.remove(&slot);
             }
         }
         let after = self.held(c.side, c.key());
-        self.fleet_changes.extend(fleet_change(
-            c.side,
-            &c.op,
-            (before.as_ref(), after.as_ref()),
-            max_age_ms,
-        ));
+        let fleet_news = fleet_change(c.side, &c.op, (before.as_ref(), after.as_ref()), max_age_ms);
+        let key_news = is_news(&KeyChange {
+            side: c.side,
+            key: c.key(),
+            was: &prior,
+            now: self.facts(c.side, c.key()),
+        });
+        let news = key_news || fleet_news.is_some();
+        self.fleet_changes.extend(fleet_news);
         self.dirty.insert(slot);
-        Ok(())
+        Ok(news)
     }
 
     /// What a lease-bucket key holds now, as fleet changes compare it (from its parsed record).
@@ -230,6 +261,11 @@ impl LiveJob {
             events: rows,
             changes,
         })
+    }
+
+    /// Whether membership or leadership changes wait for the next frame.
+    pub fn has_fleet_changes(&self) -> bool {
+        !self.fleet_changes.is_empty()
     }
 
     /// This job's state replaces `previous`'s (the whole state read again): its next frame

@@ -25,5 +25,5 @@ pub use recording::{
     change_line, state_line, status_line, RecordItem, Recorded, RecordedStatus, Recording, RecordingHeader,
     StateReason, MAX_RECORDING_BYTES, RECORDING_FORMAT,
 };
-pub use replay::{Replay, ReplayFrame, FAR as REPLAY_FAR};
+pub use replay::{Outline, RefusedSpan, Replay, ReplayFrame, FAR as REPLAY_FAR};
 pub use state::{BucketState, JobState, Regression};

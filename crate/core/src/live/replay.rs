@@ -9,10 +9,12 @@
 use super::change::Revisions;
 use super::events::LiveEvent;
 use super::job::LiveJob;
+use super::presence::FleetChange;
 use super::recording::{RecordItem, Recorded, RecordedStatus, Recording, StateReason};
 use crate::codes::ErrorCode;
 use crate::fleet::Fleet;
 use crate::snapshot::{Snapshot, SnapshotError};
+use std::sync::Arc;
 
 /// A jump forward past a full state by more than this many lines starts from that state
 /// instead of applying every line between.
@@ -29,12 +31,34 @@ pub struct ReplayFrame {
     pub fleet: Fleet,
     pub events: Vec<LiveEvent>,
     pub statuses: Vec<(i64, RecordedStatus)>,
+    /// The membership and leadership changes since the moment framed before (none across a
+    /// jump that started again from a full state).
+    pub changes: Vec<FleetChange>,
+}
+
+/// Moments `first` to `last` (inclusive) cannot be planned: the job then holds a value the
+/// leader would refuse (`error` names the first such key, at the line that made the stretch).
+#[derive(Clone, Debug)]
+pub struct RefusedSpan {
+    pub first: usize,
+    pub last: usize,
+    pub error: SnapshotError,
+}
+
+/// What one walk over a recording finds ([`Replay::outline`]).
+#[derive(Clone, Debug, Default)]
+pub struct Outline {
+    /// The moments worth stepping to, in order (none that cannot be planned).
+    pub steps: Vec<usize>,
+    /// The stretches of moments that cannot be planned, in order.
+    pub refused: Vec<RefusedSpan>,
 }
 
 /// A recording and the job at the moment shown.
 #[derive(Clone, Debug)]
 pub struct Replay {
-    rec: Recording,
+    /// Shared with the replay's [`Replay::twin`]s.
+    rec: Arc<Recording>,
     job: Option<LiveJob>,
     /// The items applied to `job`: `..pos`.
     pos: usize,
@@ -68,6 +92,10 @@ fn at_line(e: SnapshotError, line: usize) -> SnapshotError {
 
 impl Replay {
     pub fn new(rec: Recording) -> Replay {
+        Replay::over(Arc::new(rec))
+    }
+
+    fn over(rec: Arc<Recording>) -> Replay {
         Replay {
             rec,
             job: None,
@@ -79,6 +107,16 @@ impl Replay {
 
     pub fn recording(&self) -> &Recording {
         &self.rec
+    }
+
+    /// Another replay of the same recording (shared, not copied), at no moment yet.
+    pub fn twin(&self) -> Replay {
+        Replay::over(Arc::clone(&self.rec))
+    }
+
+    /// Whether the job holds membership or leadership changes no frame has told yet.
+    pub fn has_fleet_changes(&self) -> bool {
+        self.job.as_ref().is_some_and(LiveJob::has_fleet_changes)
     }
 
     /// How many moments there are: one after each line.
@@ -144,6 +182,7 @@ impl Replay {
             fleet: frame.fleet,
             events: frame.events,
             statuses: std::mem::take(&mut self.statuses),
+            changes: frame.changes,
         })
     }
 
@@ -174,7 +213,8 @@ impl Replay {
         let Recorded::State { snapshot, .. } = &item.what else {
             return Err(no_moment(base, self.moments()));
         };
-        let mut next = LiveJob::from_parsed(snapshot.clone()).map_err(|e| at_line(e, item.line))?;
+        let mut next =
+            LiveJob::from_parsed_keeping_refused(snapshot.clone()).map_err(|e| at_line(e, item.line))?;
         if let Some(before) = &self.job {
             next.continue_from(before);
         }
@@ -186,25 +226,77 @@ impl Replay {
 
     /// Applies the next line: a change as it was received, a status kept for the next frame, a
     /// full state read again (a new segment's state is the same one: it is only read when the
-    /// revisions differ).
-    fn step(&mut self) -> Result<(), SnapshotError> {
+    /// revisions differ). True when the line is news: a change that is
+    /// ([`LiveJob::apply_change`]), a connection status, a state read again.
+    fn step(&mut self) -> Result<bool, SnapshotError> {
         let item = &self.rec.items[self.pos];
         let job = self.job.as_mut().ok_or_else(|| no_moment(self.pos, 0))?;
-        match &item.what {
+        let news = match &item.what {
             Recorded::Change(c) => job.apply_change(c).map_err(|e| at_line(e, item.line))?,
-            Recorded::Status(s) => self.statuses.push((item.at_ms, s.clone())),
+            Recorded::Status(s) => {
+                self.statuses.push((item.at_ms, s.clone()));
+                true
+            }
             Recorded::State { reason, snapshot } => {
                 let same = *reason == StateReason::Rotate && job.revisions() == item.revisions;
                 if !same {
-                    let mut next =
-                        LiveJob::from_parsed(snapshot.clone()).map_err(|e| at_line(e, item.line))?;
+                    let mut next = LiveJob::from_parsed_keeping_refused(snapshot.clone())
+                        .map_err(|e| at_line(e, item.line))?;
                     next.resync_from(job);
                     *job = next;
                 }
+                !same
             }
-        }
+        };
         self.pos += 1;
-        Ok(())
+        Ok(news)
+    }
+
+    /// The moments worth stepping to, in order: the first that can be planned, each after a
+    /// line that is news (a membership or leadership change, a claim, a split completed or
+    /// quarantined, a publish, a connection status, a state read again), the first after each
+    /// stretch that cannot be planned, and the last. Lease renewals and progress writes that
+    /// move only a watermark are folded into the next moment that is news; a moment that cannot
+    /// be planned is none ([`Replay::outline`]).
+    pub fn news_moments(&self) -> Result<Vec<usize>, SnapshotError> {
+        Ok(self.outline()?.steps)
+    }
+
+    /// One walk over the recording: the moments worth stepping to ([`Replay::news_moments`]) and
+    /// the stretches of moments that cannot be planned (the job then holds a value the leader
+    /// would refuse: live mode frames none of them, and `watch` prints none).
+    pub fn outline(&self) -> Result<Outline, SnapshotError> {
+        let n = self.moments();
+        let mut out = Outline::default();
+        if n == 0 {
+            return Ok(out);
+        }
+        let mut walk = self.twin();
+        walk.restart(0)?;
+        let (mut m, mut news) = (0, true);
+        loop {
+            let refusal = walk.job.as_ref().and_then(LiveJob::refusal);
+            let after = out.refused.last().is_some_and(|s| s.last + 1 == m);
+            match refusal {
+                Some(_) if after => {
+                    if let Some(s) = out.refused.last_mut() {
+                        s.last = m;
+                    }
+                }
+                Some(e) => out.refused.push(RefusedSpan {
+                    first: m,
+                    last: m,
+                    error: at_line(e.clone(), self.rec.items[m].line),
+                }),
+                None if news || after || out.steps.is_empty() || m + 1 == n => out.steps.push(m),
+                None => {}
+            }
+            if walk.pos >= n {
+                return Ok(out);
+            }
+            m = walk.pos;
+            news = walk.step()?;
+        }
     }
 
     /// The job at the moment it stands at, as a snapshot file takes it (what `spate-planner

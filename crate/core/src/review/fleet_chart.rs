@@ -88,6 +88,31 @@ impl Palette {
 /// line): 25 rows under two lines of title make a 1000 × 714 image, near a slide's proportions.
 pub const SLIDE_ROWS: usize = 25;
 
+/// At most this many characters of a line under the title (12 px text in the chart's width,
+/// at a generous 6.5 px a character): a longer line is wrapped at its spaces.
+const LINE_CHARS: usize = ((WIDTH - 24.0) / 6.5) as usize;
+
+/// `lines`, each wrapped at its spaces to at most `max` characters (a word longer than that is
+/// a line of its own, cut only by the image's edge): no word is ever cut.
+fn wrap_lines(lines: &[String], max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in lines {
+        let mut cur = String::new();
+        for word in line.split(' ') {
+            let fits = cur.chars().count() + 1 + word.chars().count() <= max;
+            if !cur.is_empty() && !fits {
+                out.push(std::mem::take(&mut cur));
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+        }
+        out.push(cur);
+    }
+    out
+}
+
 /// What the chart shows around the plan.
 pub struct FleetChart<'a> {
     pub title: &'a str,
@@ -416,6 +441,11 @@ pub fn fleet_chart(a: &Analysis, c: &FleetChart) -> String {
         .unwrap_or(0);
     let (end, ticks) = scale(max);
     let at = |v: f64| v / end * (WIDTH - LEFT - RIGHT);
+    let wrapped = wrap_lines(c.lines, LINE_CHARS);
+    let c = &FleetChart {
+        lines: &wrapped,
+        ..*c
+    };
     let l = Layout::of(c.lines.len(), rows.len(), !rest.is_empty());
     let mut out = String::new();
     open(&mut out, c, l.height, (rows.len(), rest.len()), &p);

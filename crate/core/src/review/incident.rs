@@ -209,6 +209,13 @@ pub struct IncidentLog {
 }
 
 impl IncidentLog {
+    /// The log before anything was observed.
+    pub(crate) const EMPTY: IncidentLog = IncidentLog {
+        items: Vec::new(),
+        next_id: 0,
+        seen: None,
+    };
+
     /// An empty log.
     pub fn new() -> IncidentLog {
         IncidentLog::default()

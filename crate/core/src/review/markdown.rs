@@ -16,18 +16,20 @@ use super::plan_sections;
 use crate::chart::{line_chart, paired_bars, Scale, Series};
 use crate::diff::Diff;
 use crate::fleet::Fleet;
+use crate::natural::natural_cmp;
 use crate::pipeline::Analysis;
 use crate::report::human_bytes;
 use crate::rules_diff::{RulesDiff, RulesSide};
-use crate::sweep::{Axis, Step};
+use crate::sweep::{Axis, Step, Targets, Today, Verdict};
+use crate::utc::utc_text;
 use base64::Engine;
 use std::fmt::Write;
 
-/// What the report covers.
+/// What the report covers ([`super::compose`] makes it from a request).
 pub struct ReviewInputs<'a> {
     pub fleet: &'a Fleet,
     pub analysis: &'a Analysis,
-    pub sweep: Option<(Axis, &'a [Step])>,
+    pub sweep: Option<&'a SweepSection>,
     pub diff: Option<&'a Diff>,
     /// The scenario planned by both releases' rules (`spate-planner diff-rules`), if wanted.
     pub rules_diff: Option<&'a RulesDiff>,
@@ -35,6 +37,16 @@ pub struct ReviewInputs<'a> {
     pub version: &'a str,
     /// A link that reopens the view the document was made from (the dashboard's), if any.
     pub link: Option<&'a str>,
+}
+
+/// A sweep as the report shows it: its steps (with their crash figures, if priced), which value
+/// is today's fleet, and the verdict on the targets, if given.
+pub struct SweepSection {
+    pub axis: Axis,
+    pub steps: Vec<Step>,
+    pub today: Today,
+    pub targets: Option<Targets>,
+    pub verdict: Option<Verdict>,
 }
 
 /// One chart of the report.
@@ -97,8 +109,8 @@ pub fn review(r: &ReviewInputs) -> Review {
     loads(&mut md, &mut images, r);
     plan_sections::members(&mut md, r.analysis);
     plan_sections::moves(&mut md, r.analysis);
-    if let Some((axis, steps)) = r.sweep {
-        sweep(&mut md, &mut images, axis, steps);
+    if let Some(s) = r.sweep {
+        sweep(&mut md, &mut images, s);
     }
     if let Some(d) = r.diff {
         comparison(&mut md, &mut images, d);
@@ -114,11 +126,7 @@ fn header(md: &mut String, r: &ReviewInputs) {
     let _ = writeln!(md, "# Plan review: job {}\n", code_span(&f.job));
     let _ = writeln!(md, "| | |\n| --- | --- |");
     let _ = writeln!(md, "| job | {} |", code_cell(&f.job));
-    let _ = writeln!(
-        md,
-        "| snapshot taken at | {} ms since the Unix epoch |",
-        f.taken_at_ms
-    );
+    let _ = writeln!(md, "| snapshot taken at | {} |", utc_text(f.taken_at_ms));
     let _ = writeln!(
         md,
         "| store revisions | state {}, lease {} |",
@@ -150,6 +158,47 @@ fn header(md: &mut String, r: &ReviewInputs) {
         }
         md.push('\n');
     }
+    snapshot_warnings(md, f);
+}
+
+/// Keys listed per warning code (`spate-planner snapshot`'s file and `plan --json` have them all).
+const WARNING_KEYS: usize = 20;
+
+/// The snapshot's warnings, as the page's notices group them: one line per code with its count
+/// (the largest group first) and its first message, then the first keys.
+fn snapshot_warnings(md: &mut String, f: &Fleet) {
+    if f.warnings.is_empty() {
+        return;
+    }
+    let groups = crate::fleet::warning_groups(&f.warnings);
+    let _ = writeln!(
+        md,
+        "## Snapshot warnings\n\n{} warning(s) in the snapshot, of {} kind(s) (the leader survives these):\n",
+        f.warnings.len(),
+        groups.len()
+    );
+    for (code, items) in groups {
+        let first = if items.len() > 1 { " (first of them)" } else { "" };
+        let _ = writeln!(
+            md,
+            "- `{code}` × {}: {}{first}",
+            items.len(),
+            text(&items[0].message)
+        );
+        for w in items.iter().take(WARNING_KEYS) {
+            let _ = writeln!(
+                md,
+                "  - bucket {}, key {}: {}",
+                code_span(&w.bucket),
+                code_span(&w.key),
+                text(&w.message)
+            );
+        }
+        if items.len() > WARNING_KEYS {
+            let _ = writeln!(md, "  - … and {} more", items.len() - WARNING_KEYS);
+        }
+    }
+    md.push('\n');
 }
 
 fn summary(md: &mut String, a: &Analysis) {
@@ -198,8 +247,9 @@ fn summary(md: &mut String, a: &Analysis) {
 /// members in the report's order, the rest summed up (the table below lists every member).
 fn loads(md: &mut String, images: &mut Vec<Image>, r: &ReviewInputs) {
     let lines = [format!(
-        "job {}; snapshot taken at {} ms since the Unix epoch",
-        r.fleet.job, r.fleet.taken_at_ms
+        "job {}; snapshot taken at {}",
+        r.fleet.job,
+        utc_text(r.fleet.taken_at_ms)
     )];
     let chart = FleetChart {
         title: "Load per member, now and planned",
@@ -215,31 +265,111 @@ fn loads(md: &mut String, images: &mut Vec<Image>, r: &ReviewInputs) {
     let _ = writeln!(md, "![Load per member, now and planned](review-loads.svg)\n");
 }
 
-fn sweep(md: &mut String, images: &mut Vec<Image>, axis: Axis, steps: &[Step]) {
-    let what = match axis {
-        Axis::AddMembers { .. } => "members added",
-        Axis::DefaultCap => "default cap",
-        Axis::MemberCap => "every member's cap",
+/// The sweep's section: its verdict, where today's fleet is, the table, what its columns mean,
+/// and its charts.
+fn sweep(md: &mut String, images: &mut Vec<Image>, x: &SweepSection) {
+    let (what, steps) = (x.axis.label(), x.steps.as_slice());
+    let crashed = steps.iter().any(|s| s.crash.is_some());
+    let _ = writeln!(md, "## Sweep: {what}\n");
+    if let Some(v) = &x.verdict {
+        let _ = writeln!(md, "**Verdict:** {}\n", text(&v.text));
+    }
+    let now = match x.today.value {
+        Some(v) if steps.iter().any(|s| s.value == v) => {
+            format!("Today's fleet: {} (the row marked now).", x.today.note)
+        }
+        Some(_) => format!("Today's fleet: {}; outside this range.", x.today.note),
+        None => format!("Today's fleet: {}.", x.today.note),
+    };
+    let _ = writeln!(md, "{}\n", text(&now));
+    sweep_table(md, x, crashed);
+    if crashed {
+        let _ = writeln!(
+            md,
+            "\nCrashed: each step's heaviest member, crashed at t = 0 in the fleet settled on its plan. Recovery: until every split it ran runs again (never: not within the simulation). Idle split-seconds: the runnable splits' time unread, summed."
+        );
+    }
+    if let Some(t) = x.targets {
+        let _ = writeln!(
+            md,
+            "\nTargets: max/mean at most {}, at most {} queued.",
+            t.max_over_mean, t.max_queued
+        );
+    }
+    sweep_charts(md, images, what, steps, crashed);
+}
+
+/// The sweep's table: a row a step, with its crash columns and whether it meets the targets.
+fn sweep_table(md: &mut String, x: &SweepSection, crashed: bool) {
+    let what = x.axis.label();
+    let (crash_head, crash_rule) = match crashed {
+        true => (" crashed | recovery | idle split-seconds |", " --- | --- | --- |"),
+        false => ("", ""),
+    };
+    let (target_head, target_rule) = match x.verdict {
+        Some(_) => (" targets |", " --- |"),
+        None => ("", ""),
     };
     let _ = writeln!(
         md,
-        "## Sweep: {what}\n\n| {what} | members | max load | max/mean | queued | moves | moved | at cap |"
+        "| {what} | members | max load | max/mean | max/bound | queued | moves | moved | at cap |{crash_head}{target_head}"
     );
-    let _ = writeln!(md, "| --- | --- | --- | --- | --- | --- | --- | --- |");
-    for s in steps {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            s.value,
-            s.members,
-            human_bytes(s.max_load),
-            s.max_over_mean,
-            s.queued,
-            s.moves,
-            human_bytes(s.bytes_moved),
-            s.at_cap
-        );
+    let _ = writeln!(
+        md,
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |{crash_rule}{target_rule}"
+    );
+    for (i, s) in x.steps.iter().enumerate() {
+        let _ = writeln!(md, "{}", sweep_row(x, i, s, crashed));
     }
+}
+
+/// One step's row of the sweep's table.
+fn sweep_row(x: &SweepSection, i: usize, s: &Step, crashed: bool) -> String {
+    let mut marks = Vec::new();
+    if s.today {
+        marks.push("now");
+    }
+    if s.bound_hit {
+        marks.push("move bound hit");
+    }
+    let value = match marks.is_empty() {
+        true => s.value.to_string(),
+        false => format!("{} ({})", s.value, marks.join(", ")),
+    };
+    let crash = match (crashed, &s.crash) {
+        (false, _) => String::new(),
+        (true, None) => " — | — | — |".into(),
+        (true, Some(c)) => format!(
+            " {} | {} | {} |",
+            code_cell(&c.member),
+            c.recovery_s
+                .as_deref()
+                .map_or_else(|| "never".to_string(), |r| format!("{r} s")),
+            c.idle_split_s
+        ),
+    };
+    let meets = match &x.verdict {
+        None => String::new(),
+        Some(v) if Some(s.value) == v.smallest => " meets (first) |".into(),
+        Some(v) if v.meets.get(i) == Some(&true) => " meets |".into(),
+        Some(_) => " — |".into(),
+    };
+    format!(
+        "| {value} | {} | {} | {} | {} | {} | {} | {} | {} |{crash}{meets}",
+        s.members,
+        human_bytes(s.max_load),
+        s.max_over_mean,
+        s.max_over_bound,
+        s.queued,
+        s.moves,
+        human_bytes(s.bytes_moved),
+        s.at_cap
+    )
+}
+
+/// The sweep's charts (files beside the review): balance, queued and moves, and the recovery
+/// from a crash when the sweep has crash columns.
+fn sweep_charts(md: &mut String, images: &mut Vec<Image>, what: &str, steps: &[Step], crashed: bool) {
     let pts = |f: &dyn Fn(&Step) -> f64| steps.iter().map(|s| (s.value as f64, f(s))).collect::<Vec<_>>();
     let ratio = Series {
         name: "max / mean",
@@ -266,20 +396,53 @@ fn sweep(md: &mut String, images: &mut Vec<Image>, axis: Axis, steps: &[Step]) {
         }),
     });
     let _ = writeln!(md, "\n![Balance over the sweep](review-sweep-balance.svg)\n\n![Queued splits and moves over the sweep](review-sweep-counts.svg)\n");
+    if !crashed {
+        return;
+    }
+    let recovery = Series {
+        name: "recovery (s)",
+        points: steps
+            .iter()
+            .filter_map(|s| {
+                let ms = s.crash.as_ref()?.recovery_ms?;
+                Some((s.value as f64, ms as f64 / 1000.0))
+            })
+            .collect(),
+    };
+    images.push(Image {
+        name: "review-sweep-recovery.svg".into(),
+        svg: line_chart(
+            "Recovery from a crash of the heaviest member",
+            what,
+            &[recovery],
+            Scale::Number,
+            &|v| format!("{v:.1} s"),
+        ),
+    });
+    let _ = writeln!(
+        md,
+        "![Recovery from a crash of the heaviest member over the sweep](review-sweep-recovery.svg)\n"
+    );
 }
 
 fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
     let _ = writeln!(md, "## Compared with an earlier state\n");
     let _ = writeln!(
         md,
-        "Earlier snapshot: job {}, taken at {} ms, {} members, {} splits.\n",
+        "Earlier snapshot: job {}, taken at {}, {} members, {} splits. Later (this review's): taken at {}.\n",
         code_span(&d.before.job),
-        d.before.taken_at_ms,
+        utc_text(d.before.taken_at_ms),
         d.before.members,
-        d.before.splits
+        d.before.splits,
+        utc_text(d.after.taken_at_ms)
     );
+    for w in &d.warnings {
+        let _ = writeln!(md, "> **Warning:** {}\n", text(w));
+    }
     let verdict = text(&d.decision.verdict);
     let names = |v: &[String]| {
+        let mut v: Vec<&String> = v.iter().collect();
+        v.sort_by(|a, b| natural_cmp(a, b));
         if v.is_empty() {
             "none".to_string()
         } else {
@@ -308,9 +471,10 @@ fn comparison(md: &mut String, images: &mut Vec<Image>, d: &Diff) {
     );
     let _ = writeln!(md, "| queued | {} | {} |", b.queued, a.queued);
     let _ = writeln!(md, "| moves pending | {} | {} |\n", b.moves, a.moves);
-    let bars: Vec<(String, f64, f64)> = d
-        .members
-        .iter()
+    let mut members: Vec<_> = d.members.iter().collect();
+    members.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+    let bars: Vec<(String, f64, f64)> = members
+        .into_iter()
         .map(|m| {
             (
                 m.name.clone(),

@@ -2,10 +2,11 @@
 //! documents of `plan --json` and `claims --json` ([`document`]) with their splits at risk of
 //! quarantine ([`exposure`]), the fleet chart
 //! ([`fleet_chart`], the dashboard's SVG export), the Markdown review ([`markdown`]) with its
-//! charts, a job's figures as gauges ([`gauges`], `serve`'s `/metrics`), and the tables as CSV
+//! charts, composed once ([`compose`]) for the command line and the page, a job's figures as gauges ([`gauges`], `serve`'s `/metrics`), and the tables as CSV
 //! ([`tables`], through the one writer of [`csv`]). These sit above the pipeline, the sweep and
 //! the comparison, which they present; nothing below imports them.
 
+mod compose;
 mod csv;
 mod document;
 mod exposure;
@@ -14,12 +15,14 @@ mod findings;
 mod fleet_chart;
 mod gauges;
 mod incident;
+mod incident_replay;
 mod incident_text;
 mod markdown;
 pub mod markdown_text;
 mod plan_sections;
 mod tables;
 
+pub use compose::{compose, ReviewError, ReviewRequest, SweepRequest};
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
 };
@@ -31,6 +34,7 @@ pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, S
 pub use incident::{
     claim_race_per_mille, CrashSettings, IncidentInputs, IncidentLog, RecoveryModel, SeedRun,
 };
+pub use incident_replay::RecordedIncidents;
 pub use incident_text::{incident_views, IncidentView};
-pub use markdown::{review, Image, Review, ReviewInputs};
+pub use markdown::{Image, Review};
 pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};

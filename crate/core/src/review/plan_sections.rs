@@ -4,6 +4,7 @@
 //! dashboard's Markdown export is this document, so these are what the page used to write itself.
 
 use super::markdown_text::{code_cell, code_span};
+use crate::natural::natural_cmp;
 use crate::pipeline::Analysis;
 use crate::report::{human_bytes, summary};
 use std::fmt::Write;
@@ -66,14 +67,17 @@ pub fn summary_lines(md: &mut String, a: &Analysis) {
     let _ = writeln!(md, "- {} moves, {} moved\n", s.moves, human_bytes(s.weight_moved));
 }
 
-/// Every member: loads, lanes, what it gains and loses, and whether it is over its side's mean.
+/// Every member, in natural order: loads, lanes, what it gains and loses, and whether it is over its side's mean.
 pub fn members(md: &mut String, a: &Analysis) {
     let s = summary(&a.report);
     let _ = writeln!(
         md,
         "## Members\n\n| member | now | planned | lanes | gained | lost | over the mean |\n| --- | --- | --- | --- | --- | --- | --- |"
     );
-    for (m, k) in a.report.members.iter().zip(&s.marks) {
+    // in natural order (worker-2 before worker-10), as a person looks a member up
+    let mut rows: Vec<_> = a.report.members.iter().zip(&s.marks).collect();
+    rows.sort_by(|(x, _), (y, _)| natural_cmp(&x.name, &y.name));
+    for (m, k) in rows {
         let over = match (k.over_now, k.over_planned) {
             (true, true) => "now and planned",
             (true, false) => "now",

@@ -34,31 +34,33 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    listen: crate::serve::Listen,
+    listen: crate::dashboard::Listen,
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let read = read_recording(&args.recording).and_then(|(name, bytes)| {
-        let rec = Recording::parse_bytes(&bytes)
-            .map_err(|e| format!("{}: {e} [{}]", args.recording.display(), e.code))?;
-        Ok((name, bytes, rec))
+    let read = read_recording(&args.recording).and_then(|read| {
+        let rec = Recording::parse_bytes(&read.bytes).map_err(|e| {
+            let said = format!("{e} [{}]", e.code);
+            format!("{}: {}", args.recording.display(), read.placed(&said))
+        })?;
+        Ok((read, rec))
     });
-    let (name, bytes, rec) = match read {
+    let (read, rec) = match read {
         Ok(r) => r,
         Err(e) => {
             crate::term::fail("replay", &e);
             return ExitCode::FAILURE;
         }
     };
-    describe(&args.recording, &rec);
+    describe(&args.recording, &rec, &read);
     let done = match (&args.at, &args.revision) {
         (None, None) if args.output.is_some() || args.json => {
             Err("-o and --json take the moment from --at or --revision".into())
         }
         (None, None) => {
-            return crate::serve::run_page(&args.listen, name, Bytes::from(bytes));
+            return crate::dashboard::run_page(&args.listen, read.name, Bytes::from(read.bytes));
         }
-        (at, revision) => at_moment(rec, at.as_deref(), revision.as_deref(), args),
+        (at, revision) => at_moment(rec, &read, at.as_deref(), revision.as_deref(), args),
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
@@ -69,8 +71,9 @@ pub fn run(args: &Args) -> ExitCode {
     }
 }
 
-/// What the recording holds, on standard error (with its warnings).
-fn describe(path: &Path, rec: &Recording) {
+/// What the recording holds, on standard error (with its warnings, each naming its file and
+/// line when a directory's segments were joined).
+fn describe(path: &Path, rec: &Recording, read: &Joined) {
     let (first, last) = match (rec.items.first(), rec.items.last()) {
         (Some(a), Some(b)) => (a, b),
         _ => return,
@@ -86,8 +89,9 @@ fn describe(path: &Path, rec: &Recording) {
         first.revisions,
         last.revisions
     );
-    for w in &rec.warnings {
-        eprintln!("warning: {}", crate::term::shown(w));
+    let warnings = rec.warnings.iter().map(|w| read.placed(w));
+    for w in read.notes.iter().cloned().chain(warnings) {
+        eprintln!("warning: {}", crate::term::shown(&w));
     }
 }
 
@@ -134,10 +138,16 @@ fn moment(replay: &Replay, at: Option<&str>, revision: Option<&str>) -> Result<u
 
 /// The job at the moment `--at` or `--revision` names: its plan printed (`--json`), written
 /// as a snapshot file (`-o`), or said in one line.
-fn at_moment(rec: Recording, at: Option<&str>, revision: Option<&str>, args: &Args) -> Result<(), String> {
+fn at_moment(
+    rec: Recording,
+    read: &Joined,
+    at: Option<&str>,
+    revision: Option<&str>,
+    args: &Args,
+) -> Result<(), String> {
     let mut replay = Replay::new(rec);
     let m = moment(&replay, at, revision)?;
-    let coded = |e: spate_planner_core::SnapshotError| format!("{e} [{}]", e.code);
+    let coded = |e: spate_planner_core::SnapshotError| read.placed(&format!("{e} [{}]", e.code));
     if args.json {
         let frame = replay.seek(m).map_err(coded)?;
         let analysis = analyse_partly(&frame.fleet, &Scenario::default());
@@ -155,9 +165,10 @@ fn at_moment(rec: Recording, at: Option<&str>, revision: Option<&str>, args: &Ar
         .map(|i| (i.line, i.at_ms, i.revisions))
         .unwrap_or_default();
     let said = format!(
-        "job {} at {} (line {line}, revisions {revisions})",
+        "job {} at {} ({}, revisions {revisions})",
         crate::term::shown(&snap.job),
-        utc(at_ms)
+        utc(at_ms),
+        read.placed(&format!("line {line}"))
     );
     match &args.output {
         Some(out) => {
@@ -177,28 +188,83 @@ fn first_time(replay: &Replay) -> String {
     replay.item(0).map_or_else(String::new, |i| utc(i.at_ms))
 }
 
+/// A recording read from a segment file or a directory's segments joined.
+struct Joined {
+    /// The name the page shows.
+    name: String,
+    bytes: Vec<u8>,
+    /// Each segment joined and the joined line it begins at (from 1); empty for one file.
+    parts: Vec<(String, usize)>,
+    /// What was left out while reading (a compressed segment cut short).
+    notes: Vec<String>,
+}
+
+impl Joined {
+    /// The segment file and its own line of line `n` of the joined text.
+    fn place(&self, n: usize) -> Option<(&str, usize)> {
+        let k = self.parts.partition_point(|(_, first)| *first <= n);
+        let (file, first) = self.parts.get(k.checked_sub(1)?)?;
+        Some((file, n - first + 1))
+    }
+
+    /// The reader's words with each `line N` of the joined text said as `FILE line K`.
+    fn placed(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(i) = rest.find("line ") {
+            let after = &rest[i + "line ".len()..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let word = !rest[..i].ends_with(|c: char| c.is_alphanumeric());
+            let place = after[..digits]
+                .parse()
+                .ok()
+                .filter(|_| word)
+                .and_then(|n| self.place(n));
+            out.push_str(&rest[..i]);
+            match place {
+                Some((file, k)) => out.push_str(&format!("{file} line {k}")),
+                None => out.push_str("line "),
+            }
+            rest = if place.is_some() { &after[digits..] } else { after };
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 /// The recording's bytes, at most [`MAX_RECORDING_BYTES`] once uncompressed: a segment file, or
 /// a directory's segments in order (a segment number found both compressed and not: the
 /// compressed one, written whole before the other is removed). With the name the page shows.
-fn read_recording(path: &Path) -> Result<(String, Vec<u8>), String> {
+fn read_recording(path: &Path) -> Result<Joined, String> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let files = if meta.is_dir() {
-        segments(path)?
-    } else {
-        vec![path.to_path_buf()]
+    let mut read = Joined {
+        name,
+        bytes: Vec::new(),
+        parts: Vec::new(),
+        notes: Vec::new(),
     };
-    let mut out = Vec::new();
-    for f in files {
-        read_segment(&f, &mut out)?;
+    if !meta.is_dir() {
+        read_segment(path, &mut read)?;
+        return Ok(read);
     }
-    Ok((name, out))
+    for f in segments(path)? {
+        let file = f
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let lines = read.bytes.iter().filter(|b| **b == b'\n').count();
+        let ended = read.bytes.last().is_none_or(|b| *b == b'\n');
+        read.parts.push((file, lines + 1 + usize::from(!ended)));
+        read_segment(&f, &mut read)?;
+    }
+    Ok(read)
 }
 
-/// A directory's segments, in order: one job's only.
+/// A directory's segments, in order: one job's only, each a regular file (a pipe, a device or a
+/// directory named like a segment is refused by name: reading it could wait for ever).
 fn segments(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let cannot = |e: std::io::Error| format!("cannot read {}: {e}", dir.display());
     let mut found: std::collections::BTreeMap<(String, u64), PathBuf> = Default::default();
@@ -208,6 +274,7 @@ fn segments(dir: &Path) -> Result<Vec<PathBuf>, String> {
             continue;
         };
         if let Some(n) = segment_number(job, &name) {
+            regular_file(&dir.join(&name))?;
             let slot = found.entry((job.to_string(), n)).or_default();
             if slot.as_os_str().is_empty() || name.ends_with(".gz") {
                 *slot = dir.join(&name);
@@ -231,27 +298,78 @@ fn segments(dir: &Path) -> Result<Vec<PathBuf>, String> {
     }
 }
 
-/// Appends one segment's text (gzip or not) to `out`, keeping the whole within the limit.
-fn read_segment(path: &Path, out: &mut Vec<u8>) -> Result<(), String> {
+/// `Ok` for a regular file (or a link to one); an error naming what else it is.
+fn regular_file(path: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if meta.is_file() {
+        return Ok(());
+    }
+    let what = kind_of(&meta.file_type());
+    Err(format!(
+        "{} is not a regular file ({what}): a recording's segments are files; remove it or give the segment files one by one",
+        path.display()
+    ))
+}
+
+/// What a file type is, in words.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// Appends one segment's text (gzip or not) to `read`, keeping the whole within the limit. A
+/// compressed segment cut short (its gzip stream ends early or is damaged: a copy interrupted,
+/// a disk that filled) gives what decodes, with a note of where it stops.
+fn read_segment(path: &Path, read: &mut Joined) -> Result<(), String> {
     let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
     let mut file = std::fs::File::open(path).map_err(cannot)?;
     let mut magic = [0u8; 2];
     let n = file.read(&mut magic).map_err(cannot)?;
     let head = std::io::Cursor::new(magic[..n].to_vec());
+    let out = &mut read.bytes;
     if out.last().is_some_and(|b| *b != b'\n') {
         // The segment before was cut short mid-line: this one begins on a line of its own.
         out.push(b'\n');
     }
+    let begun = out.len();
     let room = (MAX_RECORDING_BYTES - out.len().min(MAX_RECORDING_BYTES)) as u64 + 1;
-    let read = if magic == [0x1f, 0x8b] {
-        flate2::read::MultiGzDecoder::new(head.chain(file))
+    if magic == [0x1f, 0x8b] {
+        let decoded = flate2::read::MultiGzDecoder::new(head.chain(file))
             .take(room)
-            .read_to_end(out)
+            .read_to_end(out);
+        if let Err(e) = decoded {
+            let got = &out[begun..];
+            let lines = got.iter().filter(|b| **b == b'\n').count();
+            let file = path.display();
+            read.notes.push(format!(
+                "{file} is cut short ({e}): read up to its line {lines}{}, the rest of it is lost",
+                if got.ends_with(b"\n") || got.is_empty() {
+                    ""
+                } else {
+                    " and part of the next"
+                }
+            ));
+        }
     } else {
-        head.chain(file).take(room).read_to_end(out)
-    };
-    read.map_err(cannot)?;
-    if out.len() > MAX_RECORDING_BYTES {
+        head.chain(file).take(room).read_to_end(out).map_err(cannot)?;
+    }
+    if read.bytes.len() > MAX_RECORDING_BYTES {
         return Err(format!(
             "{}: the recording is more than {} MiB; replay reads at most that at once (give one segment, or a directory of fewer) [too_large]",
             path.display(),

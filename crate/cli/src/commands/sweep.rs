@@ -1,10 +1,10 @@
-//! `spate-planner sweep` and `spate-planner diff`: the design-review commands.
+//! `spate-planner sweep`: the plan's figures across a range of fleet sizes or caps (a design
+//! review's question: how many members, which caps), optionally with a crash priced at each step.
 
 use spate_planner_core::{
-    diff, diff_csv, human_bytes, sweep, sweep_csv, sweep_document, to_json, Axis, CrashModel, DiffTable,
-    Rules, Scenario, Step, Targets,
+    human_bytes, sweep, sweep_csv, sweep_document, to_json, Axis, CrashModel, Rules, Scenario, Step, Targets,
 };
-use spate_planner_sim::{CrashScript, Script, MAX_SCRIPT_BYTES};
+use spate_planner_sim::CrashScript;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,8 +28,8 @@ pub struct SweepArgs {
     /// The scenario each step starts from (docs/scenario-format.md).
     #[arg(long, value_name = "FILE")]
     what_if: Option<PathBuf>,
-    /// Target: the largest max/mean load ratio acceptable (with --max-queued, names the smallest
-    /// step that meets both).
+    /// Target: the largest max/mean load ratio acceptable (with --max-queued): the verdict names
+    /// the first (smallest) value that meets both, or says that none does.
     #[arg(long, value_name = "RATIO")]
     max_over_mean: Option<f64>,
     /// Target: the most queued splits acceptable.
@@ -56,15 +56,13 @@ pub struct SweepArgs {
 }
 
 fn axis(args: &SweepArgs) -> Result<(Axis, std::ops::RangeInclusive<u32>), String> {
-    match (&args.add_members, &args.default_cap, &args.member_cap) {
-        (Some(r), _, _) => Ok((
-            Axis::AddMembers { cap: args.cap },
-            crate::support::parse_range(r)?,
-        )),
-        (_, Some(r), _) => Ok((Axis::DefaultCap, crate::support::parse_range(r)?)),
-        (_, _, Some(r)) => Ok((Axis::MemberCap, crate::support::parse_range(r)?)),
-        _ => Err("give one of --add-members, --default-cap or --member-cap".into()),
-    }
+    crate::support::sweep_axis(
+        args.add_members.as_deref(),
+        args.default_cap.as_deref(),
+        args.member_cap.as_deref(),
+        args.cap,
+    )?
+    .ok_or_else(|| "give one of --add-members, --default-cap or --member-cap".into())
 }
 
 pub fn run_sweep(args: &SweepArgs) -> ExitCode {
@@ -73,22 +71,6 @@ pub fn run_sweep(args: &SweepArgs) -> ExitCode {
         Err(e) => {
             crate::term::fail("sweep", &e);
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// The script of --crash-heaviest: the file given, else Spate's defaults.
-fn crash_script(args: &SweepArgs) -> Result<Option<Script>, String> {
-    if !args.crash_heaviest {
-        return Ok(None);
-    }
-    match &args.script {
-        None => Ok(Some(Script::default())),
-        Some(p) => {
-            let text = crate::support::read_text(p, "script", MAX_SCRIPT_BYTES)?;
-            Script::parse(&text)
-                .map(Some)
-                .map_err(|e| format!("{}: {e} [{}]", p.display(), e.code))
         }
     }
 }
@@ -104,7 +86,7 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     if args.rules.is_some() {
         base.rules = args.rules;
     }
-    let script = crash_script(args)?;
+    let script = crate::support::crash_script(args.crash_heaviest, args.script.as_deref())?;
     let model = script.as_ref().map(CrashScript);
     let crash = model.as_ref().map(|m| m as &dyn CrashModel);
     let steps = sweep(&fleet, &base, axis, range, crash).map_err(|e| format!("{e} [{}]", e.code()))?;
@@ -114,7 +96,6 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     });
     let doc =
         sweep_document(&fleet, &base, axis, &steps, targets).map_err(|e| format!("{e} [{}]", e.code))?;
-    let best = doc.smallest_meeting;
     let mut out = crate::stdout::out();
     if args.csv {
         write!(out, "{}", sweep_csv(&steps)).map_err(|e| e.to_string())?;
@@ -122,18 +103,16 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
         let text = to_json(&doc).map_err(|e| format!("cannot write JSON: {e}"))?;
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     } else {
-        sweep_table(&mut out, &steps, args, best).map_err(|e| e.to_string())?;
+        sweep_table(&mut out, &steps, args).map_err(|e| e.to_string())?;
         writeln!(out, "today's fleet: {}", doc.today.note).map_err(|e| e.to_string())?;
+        if let Some(v) = &doc.verdict {
+            writeln!(out, "{}", crate::term::shown(v)).map_err(|e| e.to_string())?;
+        }
     }
     out.flush().map_err(|e| e.to_string())
 }
 
-fn sweep_table(
-    out: &mut impl Write,
-    steps: &[Step],
-    args: &SweepArgs,
-    best: Option<u32>,
-) -> std::io::Result<()> {
+fn sweep_table(out: &mut impl Write, steps: &[Step], args: &SweepArgs) -> std::io::Result<()> {
     let crash_head = if args.crash_heaviest {
         format!("  {:<12} {:>9} {:>12}", "crashed", "recovery", "idle split-s")
     } else {
@@ -168,7 +147,7 @@ fn sweep_table(
             "crashed: each step's heaviest member, crashed at t = 0 in the fleet settled on its plan; recovery: until every split it ran runs again (never: not within the simulation)"
         )?;
     }
-    targets_line(out, args, best)
+    Ok(())
 }
 
 /// The crash columns of a step ("" without a crash).
@@ -184,70 +163,4 @@ fn crash_cells(s: &Step) -> String {
             c.idle_split_s
         ),
     }
-}
-
-fn targets_line(out: &mut impl Write, args: &SweepArgs, best: Option<u32>) -> std::io::Result<()> {
-    let Some(r) = args.max_over_mean else {
-        return Ok(());
-    };
-    match best {
-        Some(v) => writeln!(
-            out,
-            "smallest value with max/mean <= {r} and at most {} queued: {v}",
-            args.max_queued
-        ),
-        None => writeln!(
-            out,
-            "no value meets max/mean <= {r} with at most {} queued",
-            args.max_queued
-        ),
-    }
-}
-
-#[derive(clap::Args)]
-pub struct DiffArgs {
-    /// The earlier snapshot.
-    before: PathBuf,
-    /// The later snapshot.
-    after: PathBuf,
-    /// Print one JSON document instead of the report.
-    #[arg(long)]
-    json: bool,
-    /// Print one of the comparison's tables as CSV instead: members (loads and caps before and
-    /// after) or owners (the splits whose owner changed).
-    #[arg(long, value_name = "TABLE", value_parser = ["members", "owners"], conflicts_with = "json")]
-    csv: Option<String>,
-    /// How many owner changes and differences the report lists.
-    #[arg(long, default_value_t = 40)]
-    limit: usize,
-    /// Plan both snapshots by this release's rules: 0.1 (also 0.2) or 0.3. Default: the
-    /// release each store names.
-    #[arg(long, value_name = "VERSION")]
-    rules: Option<Rules>,
-}
-
-pub fn run_diff(args: &DiffArgs) -> ExitCode {
-    match diff_command(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            crate::term::fail("diff", &e);
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn diff_command(args: &DiffArgs) -> Result<(), String> {
-    let before = crate::support::load(&args.before)?;
-    let after = crate::support::load(&args.after)?;
-    let d = diff(&before, &after, args.rules).map_err(|e| format!("{e} [{}]", e.code))?;
-    let mut out = crate::stdout::out();
-    if let Some(table) = args.csv.as_deref().and_then(DiffTable::named) {
-        write!(out, "{}", diff_csv(&d, table)).map_err(|e| e.to_string())?;
-    } else if args.json {
-        let text = to_json(&d).map_err(|e| format!("cannot write JSON: {e}"))?;
-        writeln!(out, "{text}").map_err(|e| e.to_string())?;
-    } else {
-        crate::human::diff(&mut out, &d, args.limit).map_err(|e| e.to_string())?;
-    }
-    out.flush().map_err(|e| e.to_string())
 }

@@ -5,8 +5,8 @@
 //! again when it moves on (the leader handed the splits out; they run again). `--json` writes
 //! each line as one JSON object.
 
-use super::figures::{figures, leader_settings, plan_as_leader, Figures};
-use super::hub::{Batch, Hub};
+use crate::live::figures::{figures, leader_settings, plan_as_leader, Figures};
+use crate::live::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
 use spate_planner_core::{
     incident_views, utc_millis_text, utc_text, IncidentInputs, IncidentLog, IncidentView, LiveChange,
@@ -59,7 +59,7 @@ pub struct Args {
     #[arg(long, value_name = "VERSION")]
     rules: Option<Rules>,
     #[command(flatten)]
-    record: super::record::RecordArgs,
+    record: crate::live::record::RecordArgs,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -283,7 +283,10 @@ impl Burst {
                 }
                 Batch::Resync { seq } => *seq > kept.seq,
                 Batch::Status { status, .. } => {
-                    print_lines(vec![status_line(&super::wire::status_json(status), self.json)]);
+                    print_lines(vec![status_line(
+                        &crate::live::wire::status_json(status),
+                        self.json,
+                    )]);
                     false
                 }
             },
@@ -300,12 +303,12 @@ impl Burst {
 
 async fn watch(args: &Args, target: &Target) -> Result<(), String> {
     let timeout = Duration::from_secs(args.timeout.max(1));
-    let conn = super::connect(target, timeout, "spate-planner watch").await?;
-    let (hub, _task) = super::http::start(&conn, &args.job)
+    let conn = crate::live::connect(target, timeout, "spate-planner watch").await?;
+    let (hub, _task) = crate::live::http::start(&conn, &args.job)
         .await
         .map_err(|e| e.to_string())?;
     if let Some(options) = args.record.options() {
-        super::record::start(hub.clone(), options)?;
+        crate::live::record::start(hub.clone(), options)?;
     }
     let style = Style {
         json: args.json,

@@ -4,8 +4,8 @@
 //! report's file, not its images.
 
 use crate::output::{dir_of, Outputs};
-use crate::support::parse_range;
-use spate_planner_core::{diff, diff_rules, sweep, Axis, Review};
+use spate_planner_core::{compose, CrashModel, Review, ReviewRequest, SweepRequest, Targets};
+use spate_planner_sim::CrashScript;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,6 +27,23 @@ pub struct ReportArgs {
     /// Include a sweep of every member's cap (a range FROM..TO).
     #[arg(long, value_name = "RANGE", group = "sweep_axis")]
     sweep_member_cap: Option<String>,
+    /// Also simulate, at each step of the sweep, a crash of its heaviest member in the fleet
+    /// settled on the step's plan (as `sweep --crash-heaviest`, and the page's Sweep tab with
+    /// its crash box ticked): the report's sweep gains the crashed member, the recovery time and
+    /// the idle split-seconds, and a chart of the recovery.
+    #[arg(long, requires = "sweep_axis")]
+    crash_heaviest: bool,
+    /// The timing configuration of --crash-heaviest: a script file (docs/script-format.md) whose
+    /// config, data plane, seed and horizon are used (its events are not). Default: Spate's.
+    #[arg(long, value_name = "FILE", requires = "crash_heaviest")]
+    script: Option<PathBuf>,
+    /// The sweep's target: the largest max/mean load ratio acceptable (with --max-queued); the
+    /// report's sweep says which step first meets both, or that none does.
+    #[arg(long, value_name = "RATIO", requires = "sweep_axis")]
+    max_over_mean: Option<f64>,
+    /// The sweep's target: the most queued splits acceptable.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_queued: u32,
     /// Include a comparison with this earlier snapshot (both planned by the rules --rules or the
     /// what-if file sets, else each by the rules its store names).
     #[arg(long, value_name = "SNAPSHOT")]
@@ -50,21 +67,6 @@ pub struct ReportArgs {
     link: Option<String>,
 }
 
-fn report_sweep(args: &ReportArgs) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
-    Ok(
-        match (
-            &args.sweep_add_members,
-            &args.sweep_default_cap,
-            &args.sweep_member_cap,
-        ) {
-            (Some(r), _, _) => Some((Axis::AddMembers { cap: args.cap }, parse_range(r)?)),
-            (_, Some(r), _) => Some((Axis::DefaultCap, parse_range(r)?)),
-            (_, _, Some(r)) => Some((Axis::MemberCap, parse_range(r)?)),
-            _ => None,
-        },
-    )
-}
-
 pub fn run_report(args: &ReportArgs) -> ExitCode {
     match report_command(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -76,37 +78,38 @@ pub fn run_report(args: &ReportArgs) -> ExitCode {
 }
 
 fn report_command(args: &ReportArgs) -> Result<(), String> {
-    use spate_planner_core::{review, ReviewInputs};
     let fleet = crate::support::load(&args.snapshot)?;
     let analysis = args.leader.analyse(&fleet)?;
-    let scenario = analysis.planned_scenario();
-    let steps = match report_sweep(args)? {
-        Some((axis, range)) => Some((
-            axis,
-            sweep(&fleet, &scenario, axis, range, None).map_err(|e| format!("{e} [{}]", e.code()))?,
-        )),
+    let axis = crate::support::sweep_axis(
+        args.sweep_add_members.as_deref(),
+        args.sweep_default_cap.as_deref(),
+        args.sweep_member_cap.as_deref(),
+        args.cap,
+    )?;
+    let script = crate::support::crash_script(args.crash_heaviest, args.script.as_deref())?;
+    let model = script.as_ref().map(CrashScript);
+    let before = match &args.before {
+        Some(p) => Some(crate::support::load(p)?),
         None => None,
     };
-    let d = match &args.before {
-        Some(p) => Some(
-            diff(&crate::support::load(p)?, &fleet, scenario.rules)
-                .map_err(|e| format!("{e} [{}]", e.code))?,
-        ),
-        None => None,
-    };
-    let rd = match args.compare_rules {
-        true => Some(diff_rules(&fleet, &scenario).map_err(|e| format!("{e} [{}]", e.code))?),
-        false => None,
-    };
-    let r = review(&ReviewInputs {
+    let r = compose(&ReviewRequest {
         fleet: &fleet,
         analysis: &analysis,
-        sweep: steps.as_ref().map(|(a, s)| (*a, s.as_slice())),
-        diff: d.as_ref(),
-        rules_diff: rd.as_ref(),
+        sweep: axis.map(|(axis, range)| SweepRequest {
+            axis,
+            range,
+            targets: args.max_over_mean.map(|r| Targets {
+                max_over_mean: r,
+                max_queued: args.max_queued,
+            }),
+            crash: model.as_ref().map(|m| m as &dyn CrashModel),
+        }),
+        before: before.as_ref(),
+        compare_rules: args.compare_rules,
         version: env!("CARGO_PKG_VERSION"),
         link: args.link.as_deref(),
-    });
+    })
+    .map_err(|e| format!("{e} [{}]", e.code()))?;
     let Some(out) = &args.output else {
         return crate::stdout::all(r.inlined().as_bytes()).map_err(|e| e.to_string());
     };

@@ -1,51 +1,19 @@
-//! `spate-planner serve`: the dashboard, embedded in this binary, on 127.0.0.1 (or the address
-//! of `--bind`, under the prefix of `--base-path`), with `/healthz`.
+//! The dashboard's server, which `serve` and `replay` share: where it listens (`Listen`), the
+//! dashboard's files (embedded in this binary, or `--dir`), the routes (`/healthz`, and in live
+//! mode `/metrics` and `/api/…`), and the page as served, naming the snapshot it opens with.
 
 use std::net::IpAddr;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::assets::{reply, Asset, Sent};
 use crate::base_path::BasePath;
 use crate::hosts::Hosts;
 use crate::live::http::Live;
-use crate::nats::{AuthArgs, Target};
 use axum::body::Bytes;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
-
-#[derive(clap::Args)]
-pub struct Args {
-    /// A snapshot to open the dashboard with (served as /snapshot.json and shown at /);
-    /// without one the dashboard opens with its built-in demo fleet.
-    snapshot: Option<PathBuf>,
-    #[command(flatten)]
-    listen: Listen,
-    /// Live mode: follow jobs on this NATS server (as for `snapshot`; credentials stay here and
-    /// are never printed or sent to the page). Adds /api/jobs, /api/live, /api/snapshot and
-    /// /metrics (Prometheus: the followed jobs' plans, docs/metrics.md).
-    #[arg(long)]
-    server: Option<String>,
-    /// With --server: follow this job only (else the page picks one with ?job=).
-    #[arg(long, requires = "server")]
-    job: Option<String>,
-    #[command(flatten)]
-    auth: AuthArgs,
-    #[command(flatten)]
-    record: crate::live::record::RecordArgs,
-    /// With --server: seconds between the heartbeat events of an idle live stream (well under a
-    /// proxy's read timeout: nginx's is 60 s); the page calls a stream silent for twice as long
-    /// stale, and reconnects.
-    #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    heartbeat: u64,
-    /// Seconds to wait for the NATS server to connect and for each answer.
-    #[arg(long, default_value_t = 10)]
-    timeout: u64,
-    /// With --server: the workers' max_attempts, which the store does not record, for
-    /// /metrics' splits at risk of quarantine (default: Spate's 4).
-    #[arg(long, value_name = "N", requires = "server")]
-    max_attempts: Option<u32>,
-}
 
 fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next() {
@@ -81,13 +49,13 @@ fn asset_path(url: &str) -> Option<String> {
     Some(rel)
 }
 
-enum Source {
+pub(crate) enum Source {
     Embedded,
     Dir(PathBuf),
 }
 
 /// Why an asset could not be served.
-enum Miss {
+pub(crate) enum Miss {
     /// No such file: 404.
     NotFound,
     /// The file exists (or may) but cannot be read: 500.
@@ -95,16 +63,16 @@ enum Miss {
 }
 
 impl Source {
-    /// The asset's bytes: the embedded ones themselves (no copy), or the file as read.
-    fn get(&self, rel: &str) -> Result<Bytes, Miss> {
+    /// The asset: the embedded one itself (no copy, with its gzip), or the file as read.
+    fn get(&self, rel: &str) -> Result<Sent, Miss> {
         match self {
             Source::Embedded => ASSETS
                 .iter()
-                .find(|(p, _)| *p == rel)
-                .map(|(_, b)| Bytes::from_static(b))
+                .find(|a| a.path == rel)
+                .map(Sent::embedded)
                 .ok_or(Miss::NotFound),
             Source::Dir(d) => match std::fs::read(d.join(rel)) {
-                Ok(b) => Ok(Bytes::from(b)),
+                Ok(b) => Ok(Sent::plain(Bytes::from(b))),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Miss::NotFound),
                 Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Miss::NotFound),
                 Err(e) => Err(Miss::Io(e)),
@@ -155,7 +123,7 @@ pub struct Listen {
 
 impl Listen {
     /// The names to answer to and the dashboard's files, or why the server cannot start.
-    fn checked(&self) -> Result<(Hosts, Source), String> {
+    pub(crate) fn checked(&self) -> Result<(Hosts, Source), String> {
         let hosts = Hosts::new(self.port, &self.allow_host)?;
         let fix = "build it with scripts/build (or pass --dir web/dist)";
         let source = match &self.dir {
@@ -178,13 +146,13 @@ impl Listen {
     }
 
     /// Binds the listening socket.
-    async fn bind(&self) -> Result<Bound, String> {
+    pub(crate) async fn bind(&self) -> Result<Bound, String> {
         crate::listen::bind(self.bind, self.port).await
     }
 
     /// Says where the dashboard is (`query`: what the printed address opens with), and serves
     /// `app` under the base path with the security headers until the process ends.
-    async fn serve(&self, (listener, bound): Bound, hosts: Hosts, query: &str, app: axum::Router) {
+    pub(crate) async fn serve(&self, (listener, bound): Bound, hosts: Hosts, query: &str, app: axum::Router) {
         crate::stdout::print_line(format_args!(
             "spate-planner dashboard: http://{}{}/{query}",
             shown_address(bound),
@@ -210,10 +178,10 @@ fn shown_address(bound: std::net::SocketAddr) -> String {
 }
 
 /// A bound listening socket and its address.
-type Bound = (tokio::net::TcpListener, std::net::SocketAddr);
+pub(crate) type Bound = (tokio::net::TcpListener, std::net::SocketAddr);
 
 /// The runtime the server runs on.
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -221,108 +189,30 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start: {e}"))
 }
 
-pub fn run(args: &Args) -> ExitCode {
-    let fail = |e: &str| {
-        crate::term::fail("serve", &e);
-        ExitCode::FAILURE
-    };
-    let (hosts, source) = match args.listen.checked() {
-        Ok(x) => x,
-        Err(e) => return fail(&e),
-    };
-    let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
-        Ok(s) => s,
-        Err(e) => return fail(&e),
-    };
-    let rt = match runtime() {
-        Ok(rt) => rt,
-        Err(e) => return fail(&e),
-    };
-    let target = match args
-        .server
-        .as_deref()
-        .map(|s| Target::new(s, &args.auth))
-        .transpose()
-    {
-        Ok(t) => t,
-        Err(e) => {
-            crate::term::fail("serve", &e);
-            return ExitCode::FAILURE;
-        }
-    };
-    let result = rt.block_on(serve(args, hosts, source, snapshot, target.as_ref()));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let e = target.as_ref().map(|t| t.redact(&e)).unwrap_or(e);
-            crate::term::fail("serve", &e);
-            ExitCode::FAILURE
-        }
+/// The file served as `/snapshot.json`, read once (`serve`'s snapshot, `replay`'s recording):
+/// its file's name (the page's header shows it), its bytes and their tag.
+pub(crate) struct Served {
+    pub name: String,
+    pub bytes: Bytes,
+    etag: String,
+}
+
+impl Served {
+    pub(crate) fn new(name: String, bytes: Bytes) -> Served {
+        let etag = crate::assets::etag(&bytes);
+        Served { name, bytes, etag }
     }
-}
-
-/// The snapshot `serve` opens with: its file's name (the page's header shows it) and its bytes.
-struct Served {
-    name: String,
-    bytes: Bytes,
-}
-
-/// The snapshot to serve, checked (its summary printed) and read once: every request for
-/// `/snapshot.json` is sent these bytes, shared.
-fn read_snapshot(p: &Path) -> Result<Served, String> {
-    let (fleet, text) = crate::support::load_with_text(p)?;
-    eprintln!(
-        "snapshot {}: job {}, {} members, {} splits, {} warnings",
-        p.display(),
-        fleet.job,
-        fleet.members.len(),
-        fleet.splits.len(),
-        fleet.warnings.len()
-    );
-    let bytes = Bytes::from(text);
-    let name = p.file_name().map_or_else(
-        || "snapshot.json".to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    Ok(Served { name, bytes })
-}
-
-/// Connects to NATS and starts the fixed job, if asked to.
-async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Live>>, String> {
-    let Some(target) = target else {
-        return Ok(None);
-    };
-    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
-    let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
-    let heartbeat = std::time::Duration::from_secs(args.heartbeat);
-    let live = Arc::new(Live::new(conn, args.job.clone(), heartbeat));
-    if let Some(job) = &args.job {
-        if !spate_planner_core::valid_job_name(job) {
-            return Err(format!(
-                "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
-            ));
-        }
-        let hub = live.hub(job).await.map_err(|r| r.message())?;
-        eprintln!("live: following job {job} on {}", target.public());
-        if let Some(options) = args.record.options() {
-            crate::live::record::start(hub, options)?;
-        }
-    } else {
-        eprintln!(
-            "live: jobs on {} (the page picks one with ?job=)",
-            target.public()
-        );
-    }
-    Ok(Some(live))
 }
 
 /// Every route, at the root: the base path is added around it (`BasePath::wrap`).
-/// `max_attempts`: the workers' (`--max-attempts`), for /metrics.
-fn router(
+/// `max_attempts`: the workers' (`--max-attempts`), for /metrics. `api`: the automation API
+/// under `/api/v1` (`serve`'s; `replay` has none).
+pub(crate) fn router(
     source: Source,
     snapshot: Option<Served>,
     live: Option<Arc<Live>>,
     max_attempts: Option<u32>,
+    api: Option<Arc<crate::api::Api>>,
 ) -> axum::Router {
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
@@ -331,6 +221,9 @@ fn router(
         "/healthz",
         get(move || std::future::ready(crate::health::healthz(health.as_ref()))),
     );
+    if let Some(api) = api {
+        app = app.merge(crate::api::routes(api));
+    }
     if let Some(live) = live {
         let metrics = Arc::new(crate::metrics::Metrics::new(live.clone(), max_attempts));
         let (l1, l2, l3) = (live.clone(), live.clone(), live);
@@ -346,29 +239,12 @@ fn router(
                 get(move |uri| crate::live::http::snapshot(l3.clone(), uri)),
             );
     }
-    app.fallback(move |method: axum::http::Method, uri: axum::http::Uri| {
-        let shared = Arc::clone(&shared);
-        async move { respond(&method, &uri, &shared.0, shared.1.as_ref(), shared.2) }
-    })
-}
-
-async fn serve(
-    args: &Args,
-    hosts: Hosts,
-    source: Source,
-    snapshot: Option<Served>,
-    target: Option<&Target>,
-) -> Result<(), String> {
-    let bound = args.listen.bind().await?;
-    let live = live_side(args, target).await?;
-    // A served snapshot opens at `/` (the page names it on its element).
-    let query = match (&snapshot, &args.job) {
-        (None, Some(job)) => format!("?job={job}"),
-        _ => String::new(),
-    };
-    let app = router(source, snapshot, live, args.max_attempts);
-    args.listen.serve(bound, hosts, &query, app).await;
-    Ok(())
+    app.fallback(
+        move |method: axum::http::Method, uri: axum::http::Uri, headers: axum::http::HeaderMap| {
+            let shared = Arc::clone(&shared);
+            async move { respond((&method, &uri, &headers), &shared.0, shared.1.as_ref(), shared.2) }
+        },
+    )
 }
 
 /// `replay`: the dashboard with a file served in the snapshot's place (`name`, `bytes`: a
@@ -384,11 +260,11 @@ pub(crate) fn run_page(listen: &Listen, name: String, bytes: Bytes) -> ExitCode 
             return ExitCode::FAILURE;
         }
     };
-    let served = Served { name, bytes };
+    let served = Served::new(name, bytes);
     let run = async {
         let bound = listen.bind().await?;
         listen
-            .serve(bound, hosts, "", router(source, Some(served), None, None))
+            .serve(bound, hosts, "", router(source, Some(served), None, None, None))
             .await;
         Ok::<(), String>(())
     };
@@ -437,34 +313,34 @@ fn page_named(page: &[u8], snapshot: Option<&str>, live: bool) -> Vec<u8> {
 }
 
 fn respond(
-    method: &axum::http::Method,
-    uri: &axum::http::Uri,
+    (method, uri, request): (&axum::http::Method, &axum::http::Uri, &axum::http::HeaderMap),
     source: &Source,
     snapshot: Option<&Served>,
     live: bool,
 ) -> axum::response::Response {
-    use axum::http::{header, Method, StatusCode};
+    use axum::http::{Method, StatusCode};
     use axum::response::IntoResponse;
     let rel = asset_path(uri.path());
     let body = match (&rel, method) {
         // The file as read at start, shared by every request (no copy).
-        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => {
-            snapshot.map(|s| s.bytes.clone()).ok_or(Miss::NotFound)
-        }
+        (Some(r), &Method::GET | &Method::HEAD) if r == "snapshot.json" => snapshot
+            .map(|s| Sent {
+                bytes: s.bytes.clone(),
+                gzip: None,
+                etag: s.etag.clone(),
+            })
+            .ok_or(Miss::NotFound),
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {
-            source
-                .get(r)
-                .map(|page| Bytes::from(page_named(&page, snapshot.map(|s| s.name.as_str()), live)))
+            source.get(r).map(|page| {
+                let named = page_named(&page.bytes, snapshot.map(|s| s.name.as_str()), live);
+                Sent::plain(Bytes::from(named))
+            })
         }
         (Some(r), &Method::GET | &Method::HEAD) => source.get(r),
         _ => Err(Miss::NotFound),
     };
     match body {
-        Ok(bytes) => (
-            [(header::CONTENT_TYPE, content_type(rel.as_deref().unwrap_or("")))],
-            bytes,
-        )
-            .into_response(),
+        Ok(sent) => reply(method, request, sent, content_type(rel.as_deref().unwrap_or(""))),
         Err(Miss::NotFound) => (StatusCode::NOT_FOUND, "not found").into_response(),
         Err(Miss::Io(e)) => {
             eprintln!(

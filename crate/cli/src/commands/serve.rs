@@ -1,0 +1,164 @@
+//! `spate-planner serve`: the dashboard, embedded in this binary, on 127.0.0.1 (or the address
+//! of `--bind`, under the prefix of `--base-path`), with `/healthz`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use crate::dashboard::{router, runtime, Listen, Served, Source};
+use crate::hosts::Hosts;
+use crate::live::http::Live;
+use crate::nats::{AuthArgs, Target};
+use axum::body::Bytes;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A snapshot to open the dashboard with (served as /snapshot.json and shown at /);
+    /// without one the dashboard opens with its built-in demo fleet.
+    snapshot: Option<PathBuf>,
+    #[command(flatten)]
+    listen: Listen,
+    /// Live mode: follow jobs on this NATS server (as for `snapshot`; credentials stay here and
+    /// are never printed or sent to the page). Adds /api/jobs, /api/live, /api/snapshot,
+    /// /api/v1/jobs/{job}/plan and /claims (docs/api.md) and /metrics (Prometheus: the followed
+    /// jobs' plans, docs/metrics.md).
+    #[arg(long)]
+    server: Option<String>,
+    /// With --server: follow this job only (else the page picks one with ?job=).
+    #[arg(long, requires = "server")]
+    job: Option<String>,
+    #[command(flatten)]
+    auth: AuthArgs,
+    #[command(flatten)]
+    record: crate::live::record::RecordArgs,
+    /// With --server: seconds between the heartbeat events of an idle live stream (well under a
+    /// proxy's read timeout: nginx's is 60 s); the page calls a stream silent for twice as long
+    /// stale, and reconnects.
+    #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    heartbeat: u64,
+    /// Seconds to wait for the NATS server to connect and for each answer.
+    #[arg(long, default_value_t = 10)]
+    timeout: u64,
+    /// With --server: the workers' max_attempts, which the store does not record, for
+    /// /metrics' splits at risk of quarantine (default: Spate's 4).
+    #[arg(long, value_name = "N", requires = "server")]
+    max_attempts: Option<u32>,
+    /// The largest request body the API (/api/v1, docs/api.md) reads, in bytes: a snapshot
+    /// posted to plan, with its scenario. Larger bodies are refused (413), before they are read when they say their length.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::api::DEFAULT_MAX_BODY as u64,
+        value_parser = clap::value_parser!(u64).range(1024..=crate::api::MAX_BODY))]
+    api_max_body: u64,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let fail = |e: &str| {
+        crate::term::fail("serve", &e);
+        ExitCode::FAILURE
+    };
+    let (hosts, source) = match args.listen.checked() {
+        Ok(x) => x,
+        Err(e) => return fail(&e),
+    };
+    let snapshot = match args.snapshot.as_deref().map(read_snapshot).transpose() {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&e),
+    };
+    let target = match args
+        .server
+        .as_deref()
+        .map(|s| Target::new(s, &args.auth))
+        .transpose()
+    {
+        Ok(t) => t,
+        Err(e) => {
+            crate::term::fail("serve", &e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = rt.block_on(serve(args, hosts, source, snapshot, target.as_ref()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let e = target.as_ref().map(|t| t.redact(&e)).unwrap_or(e);
+            crate::term::fail("serve", &e);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The snapshot to serve, checked (its summary printed) and read once: every request for
+/// `/snapshot.json` is sent these bytes, shared.
+fn read_snapshot(p: &Path) -> Result<Served, String> {
+    let (fleet, text) = crate::support::load_with_text(p)?;
+    eprintln!(
+        "snapshot {}: job {}, {} members, {} splits, {} warnings",
+        p.display(),
+        fleet.job,
+        fleet.members.len(),
+        fleet.splits.len(),
+        fleet.warnings.len()
+    );
+    let bytes = Bytes::from(text);
+    let name = p.file_name().map_or_else(
+        || "snapshot.json".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok(Served::new(name, bytes))
+}
+
+/// Connects to NATS and starts the fixed job, if asked to.
+async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Live>>, String> {
+    let Some(target) = target else {
+        return Ok(None);
+    };
+    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+    let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
+    let heartbeat = std::time::Duration::from_secs(args.heartbeat);
+    let live = Arc::new(Live::new(conn, args.job.clone(), heartbeat));
+    if let Some(job) = &args.job {
+        if !spate_planner_core::valid_job_name(job) {
+            return Err(format!(
+                "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
+            ));
+        }
+        let hub = live.hub(job).await.map_err(|r| r.message())?;
+        eprintln!("live: following job {job} on {}", target.public());
+        if let Some(options) = args.record.options() {
+            live.recording(crate::live::record::start(hub, options)?);
+        }
+    } else {
+        eprintln!(
+            "live: jobs on {} (the page picks one with ?job=)",
+            target.public()
+        );
+    }
+    Ok(Some(live))
+}
+
+async fn serve(
+    args: &Args,
+    hosts: Hosts,
+    source: Source,
+    snapshot: Option<Served>,
+    target: Option<&Target>,
+) -> Result<(), String> {
+    let bound = args.listen.bind().await?;
+    let live = live_side(args, target).await?;
+    // A served snapshot opens at `/` (the page names it on its element).
+    let query = match (&snapshot, &args.job) {
+        (None, Some(job)) => format!("?job={job}"),
+        _ => String::new(),
+    };
+    let api = Arc::new(crate::api::Api::new(
+        live.clone(),
+        args.api_max_body as usize,
+        args.listen.base_path.as_str(),
+    ));
+    let app = router(source, snapshot, live, args.max_attempts, Some(api));
+    args.listen.serve(bound, hosts, &query, app).await;
+    Ok(())
+}

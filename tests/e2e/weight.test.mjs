@@ -1,0 +1,59 @@
+// Page weight (issue 34): what the dashboard costs to open and to open again, in Chromium, as
+// the real binary serves it (its files compressed when it was built, each with an entity tag and
+// `Cache-Control: no-cache`, so a reload is answered 304 with no body). Prints the figures.
+// Goals: the first load under 1.2 MB transferred, a reload under 50 KB.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, watchedPage, ready } from './browser.mjs';
+
+let chrome;
+let server;
+before(async () => {
+  chrome = await launch();
+  server = await startServer([]);
+});
+after(async () => { await chrome?.close(); server?.stop(); });
+
+/** Every request the page (and its worker) makes until `fn` resolves: its transferred bytes and status. */
+async function transfers(page, fn) {
+  const done = [];
+  const finished = (req) => done.push(req);
+  page.on('requestfinished', finished);
+  await fn();
+  // the last responses settle after the page says it is ready
+  await page.waitForTimeout(500);
+  page.off('requestfinished', finished);
+  const rows = [];
+  for (const req of done) {
+    const sizes = await req.sizes();
+    const res = await req.response();
+    rows.push({ url: req.url(), status: res?.status() ?? 0, bytes: sizes.responseBodySize + sizes.responseHeadersSize });
+  }
+  return rows;
+}
+
+const total = (rows) => rows.reduce((s, r) => s + r.bytes, 0);
+
+test('the dashboard opens in under 1.2 MB and opens again in under 50 KB', async (t) => {
+  const { page, problems } = await watchedPage(chrome.browser, { width: 1400, height: 900 });
+  const first = await transfers(page, async () => {
+    await page.goto(server.url);
+    await ready(page);
+  });
+  const wasm = first.find((r) => r.url.endsWith('.wasm'));
+  assert.ok(wasm, 'the module was fetched');
+  const again = await transfers(page, async () => {
+    const plans = Number(await page.getAttribute('spate-planner', 'data-plans'));
+    await page.reload();
+    await ready(page, 0);
+    assert.ok(plans >= 1);
+  });
+  const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  t.diagnostic(`first load: ${first.length} requests, ${kb(total(first))} transferred (the module ${kb(wasm.bytes)})`);
+  t.diagnostic(`reload: ${again.length} requests, ${kb(total(again))} transferred, ${again.filter((r) => r.status === 304).length} answered 304`);
+  assert.ok(total(first) < 1.2e6, `first load ${total(first)} bytes`);
+  assert.ok(total(again) < 50e3, `reload ${total(again)} bytes: ${JSON.stringify(again.filter((r) => r.bytes > 2000))}`);
+  assert.ok(again.filter((r) => r.status === 200 && r.bytes > 2000).length === 0, 'nothing sent in full again');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
