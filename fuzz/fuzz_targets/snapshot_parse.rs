@@ -1,35 +1,9 @@
-//! Snapshot files are untrusted input (a user opens any file in the CLI or the dashboard):
-//! `Snapshot::parse_bytes` must return `Ok` or `Err`, never panic, for any bytes.
-//!
-//! Beyond "no panic", it checks the format's promise of exactness (docs/snapshot-format.md):
-//! a snapshot that parses, written back with `to_json` and read again, is the same snapshot,
-//! every value byte included.
+//! The `snapshot_parse` fuzz target: libFuzzer's inputs through `checks/snapshot_parse.rs`, which says what it
+//! checks. The same function replays the seeds natively in every `scripts/test`
+//! (crate/core/tests/fuzz_corpus.rs).
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use spate_planner_core::Snapshot;
+#[path = "../checks/snapshot_parse.rs"]
+mod check;
 
-/// Bigger inputs only slow the fuzzer down; real snapshot files are read the same way.
-const MAX_INPUT: usize = 1 << 20;
-
-fuzz_target!(|data: &[u8]| {
-    if data.len() > MAX_INPUT {
-        return;
-    }
-    match Snapshot::parse_bytes(data) {
-        Ok(snap) => {
-            let text = snap.to_json();
-            match Snapshot::parse(&text) {
-                Ok(again) => assert_eq!(again, snap, "snapshot changed by a write/read round trip"),
-                Err(e) => panic!(
-                    "a parsed snapshot, written back, does not parse: {e} ({})",
-                    e.code
-                ),
-            }
-        }
-        Err(e) => {
-            // The message and its place are shown to the user: format them too.
-            let _ = e.to_string();
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::run(data));
