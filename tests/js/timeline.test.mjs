@@ -16,7 +16,7 @@ import { sectionInput } from '../../web/timeline/shared/report.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
 import { emptyScenario } from '../../web/common/shared/scenario.js';
 import { runKey, runScripts, TimelineRunner } from '../../web/timeline/page/runner.js';
-import { eventsOf } from '../../web/timeline/page/events.js';
+import { eventsOf } from '../../web/timeline/shared/event-form.js';
 
 const BIG_SEED = '18446744073709551615';
 

@@ -8,6 +8,7 @@
 //   - a shared module imports only shared modules and uses no DOM or worker global;
 //   - no import cycle between files, nor between folders (features, nor their side folders);
 //   - only the controller calls store.update();
+//   - the template library (vendor/) is imported only through common/page/lit.js;
 //   - the npm package (and so scripts/build's copy) holds every folder with modules.
 // Each rule is also run on a small tree that breaks it, so a broken checker fails here too.
 import { test } from 'node:test';
@@ -17,7 +18,7 @@ import { join, posix } from 'node:path';
 
 const web = new URL('../../web/', import.meta.url).pathname;
 /** Not modules of the page or the worker: build output, the npm metadata, the test build's hooks. */
-const SKIP = new Set(['dist', 'dist-test', 'pkg', 'pkg-test', 'package', 'testing', 'node_modules']);
+const SKIP = new Set(['dist', 'dist-test', 'pkg', 'pkg-test', 'package', 'testing', 'node_modules', 'vendor']);
 const SIDES = ['page', 'worker', 'shared'];
 /** The only module that calls store.update() (docs/architecture.md). */
 const UPDATERS = ['shell/page/controller.js'];
@@ -75,6 +76,7 @@ function graph(modules) {
       if (!spec.startsWith('./') && !spec.startsWith('../')) return { spec, target: null };
       const target = posix.normalize(posix.join(posix.dirname(path), spec));
       if (target.startsWith('pkg/')) return { spec, target: 'pkg' };
+      if (target.startsWith('vendor/')) return { spec, target: 'vendor' };
       return { spec, target: modules.has(target) ? target : null };
     }));
   }
@@ -114,7 +116,7 @@ function folders(edges, depth) {
   const out = new Map();
   for (const [from, list] of edges) {
     for (const { target } of list) {
-      if (!target || target === 'pkg' || of(target) === of(from)) continue;
+      if (!target || target === 'pkg' || target === 'vendor' || of(target) === of(from)) continue;
       if (!out.has(of(from))) out.set(of(from), new Set());
       out.get(of(from)).add(of(target));
     }
@@ -135,6 +137,10 @@ function violations(modules) {
         if (side !== 'worker') out.push(`${path} (${side}) imports the wasm package ${spec}, which is the worker's`);
         continue;
       }
+      if (target === 'vendor') {
+        if (path !== 'common/page/lit.js') out.push(`${path} imports ${spec}: the template library is imported through common/page/lit.js`);
+        continue;
+      }
       const to = sideOf(target);
       if (side === 'shared' && to !== 'shared') out.push(`${path} (shared) imports ${target} (${to})`);
       if ((side === 'page' && to === 'worker') || (side === 'worker' && to === 'page')) out.push(`${path} (${side}) imports ${target} (${to})`);
@@ -144,7 +150,7 @@ function violations(modules) {
       if (m) out.push(`${path} (shared) uses the global ${m[1]}`);
     }
   }
-  const files = new Map([...edges].map(([p, list]) => [p, list.map((e) => e.target).filter((t) => t && t !== 'pkg')]));
+  const files = new Map([...edges].map(([p, list]) => [p, list.map((e) => e.target).filter((t) => t && t !== 'pkg' && t !== 'vendor')]));
   const loop = cycle(files);
   if (loop) out.push(`import cycle between files: ${loop.join(' → ')}`);
   for (const depth of [1, 2]) {
@@ -167,7 +173,9 @@ test('the dashboard keeps its layout: sides apart, no cycles, one store updater'
 
 test('the npm package (and the build, which copies its folders) holds every folder with modules', () => {
   const pkg = JSON.parse(readFileSync(join(web, 'package/package.json'), 'utf8'));
-  const held = pkg.files.filter((f) => f.endsWith('/') && f !== 'pkg/').map((f) => f.slice(0, -1)).sort();
+  // pkg/ (the wasm package) and vendor/ (the template library, scripts/setup) are made, not written here
+  assert.ok(pkg.files.includes('pkg/') && pkg.files.includes('vendor/'), `files: ${pkg.files}`);
+  const held = pkg.files.filter((f) => f.endsWith('/') && f !== 'pkg/' && f !== 'vendor/').map((f) => f.slice(0, -1)).sort();
   const needed = [...new Set([...modules.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]))].sort();
   assert.deepEqual(held, needed);
   assert.ok(pkg.sideEffects.every((f) => modules.has(f.replace(/^\.\//, ''))), `sideEffects name modules: ${pkg.sideEffects}`);
@@ -200,6 +208,7 @@ test('the checker passes a good tree and names each broken rule', () => {
     [{ 'f/page/b.js': 'export const b = (c) => c.store.update({ status: "x" });' }, `f/page/b.js calls store.update() (only ${UPDATERS.join(', ')} may)`],
     [{ 'f/page/b.js': "import { z } from './missing.js';" }, 'f/page/b.js: imports ./missing.js, which is no module under web/'],
     [{ 'f/b.js': '' }, 'f/b.js: not in <feature>/page|worker|shared/'],
+    [{ 'f/page/b.js': "import { html } from '../../vendor/lit-html/lit-html.js';" }, 'f/page/b.js imports ../../vendor/lit-html/lit-html.js: the template library is imported through common/page/lit.js'],
   ];
   for (const [extra, expected] of cases) assert.deepEqual(violations(tree(extra)), [expected].flat(), String(expected));
 });

@@ -23,19 +23,6 @@ export function button(text, onClick, cls, label) {
   return b;
 }
 
-/**
- * Replaces `host`'s children and keeps keyboard focus: a control in it that had focus, named by
- * its `data-focus` key, has it again among the new children (a list drawn again for a new plan
- * or a live frame does not send focus back to the start of the page).
- */
-export function replaceKeepingFocus(host, ...children) {
-  const active = host.getRootNode().activeElement;
-  const key = active && host.contains(active) ? active.closest('[data-focus]')?.dataset.focus : undefined;
-  host.replaceChildren(...children);
-  if (key === undefined) return;
-  [...host.querySelectorAll('[data-focus]')].find((n) => n.dataset.focus === key)?.focus({ preventScroll: true });
-}
-
 export function input(type, map = {}) {
   const i = document.createElement('input');
   i.type = type;

@@ -1,65 +1,11 @@
 // The Timeline's events: the script's events in time order (✕ removes one; an event the core
 // refuses is marked with the reason), and a form that adds one: crash, graceful stop, crash the
 // leader, start N new members, restart, a rolling restart, a lane cap change.
-import { el, attrs, button, input, select, field, setOptions, replaceKeepingFocus } from '../../common/page/dom.js';
-import { describeEvent, orderedEvents, freshNames, rollingRestart, startedMembers } from '../shared/script.js';
+import { el, attrs, button, input, select, field, setOptions } from '../../common/page/dom.js';
+import { html, render, nothing } from '../../common/page/lit.js';
+import { describeEvent, orderedEvents, startedMembers } from '../shared/script.js';
+import { KINDS, NEEDS, eventsOf, eventIndexOf } from '../shared/event-form.js';
 import { naturalCompare } from '../../common/shared/sort.js';
-
-const KINDS = [
-  ['crash', 'crash a member'],
-  ['stop', 'stop a member gracefully'],
-  ['crash_leader', 'crash the leader'],
-  ['start_new', 'start new members'],
-  ['restart', 'restart a member (same id)'],
-  ['rolling', 'rolling restart'],
-  ['set_cap', "change a member's lane cap"],
-];
-/** The inputs each kind of event uses. */
-const NEEDS = {
-  crash: ['member'], stop: ['member'], crash_leader: [], start_new: ['count', 'cap'], restart: ['member', 'cap'],
-  rolling: ['count', 'every', 'downtime', 'cap'], set_cap: ['member', 'cap'],
-};
-
-function formError(message) {
-  return Object.assign(new Error(message), { code: 'invalid_event' });
-}
-
-/** A whole number of 1 … max from an input, else an error naming the input. */
-function count(text, what, max = 1000) {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw formError(`${what}: a whole number from 1 to ${max}`);
-  return n;
-}
-
-/** Seconds as integer ms (anything else goes to the core, which says what is wrong). */
-function ms(text) {
-  return Math.round(Number(String(text).trim() || 0) * 1000);
-}
-
-/**
- * The script events a filled form stands for. A restart without a cap keeps the member's own
- * (its presence's max_in_flight, `capOf`), as a restarted process would; new members take the
- * script's default.
- */
-export function eventsOf(kind, v, { members, taken, capOf = () => null }) {
-  const at = ms(v.at);
-  const cap = v.cap === '' ? undefined : Number(v.cap);
-  const own = (member) => (cap !== undefined ? { cap } : capOf(member) ? { cap: capOf(member) } : {});
-  if (NEEDS[kind].includes('member') && !v.member) throw formError('pick a member');
-  switch (kind) {
-    case 'crash': case 'stop': return [{ at_ms: at, op: kind, member: v.member }];
-    case 'crash_leader': return [{ at_ms: at, op: 'crash_leader' }];
-    case 'start_new':
-      return freshNames(count(v.count, 'how many'), 'new-', taken).map((member) => ({ at_ms: at, op: 'start', member, ...(cap === undefined ? {} : { cap }) }));
-    case 'restart': return [{ at_ms: at, op: 'start', member: v.member, ...own(v.member) }];
-    case 'rolling': {
-      const n = count(v.count, 'how many', members.length);
-      return rollingRestart(members.slice(0, n), at, ms(v.every), ms(v.downtime)).map((e) => (e.op === 'start' ? { ...e, ...own(e.member) } : e));
-    }
-    case 'set_cap': return [{ at_ms: at, op: 'set_cap', member: v.member, cap: cap ?? 0 }];
-    default: throw formError(`unknown kind of event ${kind}`);
-  }
-}
 
 function addForm(controller) {
   const form = attrs(el('form', undefined, 'tl-add'), { 'data-form': 'timeline-event', 'aria-label': 'Add an event' });
@@ -107,22 +53,23 @@ function addForm(controller) {
   };
 }
 
-function eventItem(controller, { e, index }, failure) {
-  const li = attrs(el('li', undefined, failure ? 'failing' : undefined), { 'data-event': index });
-  li.append(el('span', describeEvent(e), 'what'));
-  li.append(attrs(button('✕', () => {
-    const t = controller.state.timeline;
-    const events = t.script.events.filter((_, i) => i !== index);
-    controller.setTimeline({ ...t, script: { ...t.script, events } }, `Timeline: removed ${describeEvent(e)}.`);
-  }, 'icon', `Remove the event: ${describeEvent(e)}`), { 'data-focus': `event-${index}` }));
-  if (failure) li.append(el('span', failure, 'reason'));
-  return li;
+/**
+ * Removes the script's event `index`. The list is drawn in place by position, so the ✕ that had
+ * focus keeps it (it now removes the event that followed); the last one's goes to the ✕ before.
+ */
+function removeEvent(event, controller, { e, index }) {
+  const b = event.currentTarget;
+  const list = b.closest('ol');
+  const t = controller.state.timeline;
+  const events = t.script.events.filter((_, i) => i !== index);
+  controller.setTimeline({ ...t, script: { ...t.script, events } }, `Timeline: removed ${describeEvent(e)}.`);
+  if (!b.isConnected) list.querySelector('li:last-child button')?.focus();
 }
 
-/** The index of the event a script error names (`events[3].member`), or -1. */
-export function eventIndexOf(path) {
-  const m = /^events\[(\d+)\]/.exec(path || '');
-  return m ? Number(m[1]) : -1;
+function eventItem(controller, x, failure) {
+  const label = `Remove the event: ${describeEvent(x.e)}`;
+  return html`<li class=${failure ? 'failing' : ''} data-event=${x.index}><span class="what">${describeEvent(x.e)}</span><button type="button"
+    class="icon" aria-label=${label} title=${label} @click=${(ev) => removeEvent(ev, controller, x)}>✕</button>${failure ? html`<span class="reason">${failure}</span>` : nothing}</li>`;
 }
 
 export function createTimelineEvents(ctx) {
@@ -144,7 +91,7 @@ export function createTimelineEvents(ctx) {
     update(state, err) {
       const events = orderedEvents(state.timeline.script);
       const bad = err ? eventIndexOf(err.path) : -1;
-      replaceKeepingFocus(list, ...events.map((x) => eventItem(controller, x, x.index === bad ? `${err.message} (${err.code})` : null)));
+      render(events.map((x) => eventItem(controller, x, x.index === bad ? `${err.message} (${err.code})` : null)), list);
       none.hidden = events.length > 0;
       clear.hidden = events.length === 0;
       const members = [...(state.info?.members.map((m) => m.name) ?? []), ...startedMembers(state.timeline.script)];

@@ -2,20 +2,36 @@
 // applies is marked with its reason), the scenario as a file and the command that plans it,
 // the recently departed instances whose splits the leader withholds, and the forms. Beside the chart when the element is wide; a drawer at the bottom
 // of the viewport when it is narrow (the summary strip stays in view above).
-import { el, attrs, button, input, select, download, replaceKeepingFocus } from '../../common/page/dom.js';
+import { el, attrs, button, input, select, download } from '../../common/page/dom.js';
+import { html, render, nothing, repeat, live } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
 import { describe, scenarioText } from '../../common/shared/scenario.js';
 import { command, snapshotArg, stemOf } from '../../common/shared/cli.js';
 import { copyText } from '../../common/page/copy.js';
 import { createForms } from './forms.js';
 
+/**
+ * Removes change i. The list's items are drawn in place by position, so the ✕ that had focus
+ * keeps it (it now removes the change that followed); the last one's goes to the ✕ before it.
+ */
+async function removeAt(event, i, controller) {
+  const b = event.currentTarget;
+  const list = b.closest('ol');
+  await controller.removeChange(i);
+  if (!b.isConnected && list.contains(document.activeElement) === false) list.querySelector('li:last-child button')?.focus();
+}
+
 function changeItem(c, i, failure, controller) {
-  const li = attrs(el('li', undefined, failure ? 'failing' : ''), { 'data-change': i });
-  const text = el('span', describe(c, failure), 'what');
-  li.append(text);
-  if (failure) li.append(el('span', `not applied: ${failure.message} (${failure.code})`, 'reason'));
-  li.append(attrs(button('✕', () => controller.removeChange(i), 'icon', `Remove change ${i + 1}: ${describe(c, failure)}`), { 'data-focus': `remove-${i}` }));
-  return li;
+  const label = `Remove change ${i + 1}: ${describe(c, failure)}`;
+  return html`<li class=${failure ? 'failing' : ''} data-change=${i}><span class="what">${describe(c, failure)}</span>${
+    failure ? html`<span class="reason">not applied: ${failure.message} (${failure.code})</span>` : nothing
+  }<button type="button" class="icon" aria-label=${label} title=${label} @click=${(e) => removeAt(e, i, controller)}>✕</button></li>`;
+}
+
+function changeItems(state, controller) {
+  const failures = new Map((state.result?.failures || []).map((f) => [f.index, f]));
+  const items = state.scenario.changes.map((c, i) => changeItem(c, i, failures.get(i), controller));
+  return items.length ? items : html`<li class="hint">none yet: the plan shown is the baseline</li>`;
 }
 
 const STATE_WORDS = {
@@ -26,34 +42,26 @@ const STATE_WORDS = {
 };
 
 function departedItem(name, i, d, fromStore, controller) {
-  const box = input('checkbox', { 'aria-describedby': `departed-note-${i}`, 'data-focus': `departed-${name}` });
-  box.checked = d?.state === 'withheld';
-  box.disabled = d?.state === 'returned' || d?.state === 'no_delay';
-  box.addEventListener('change', () => controller.setWithheld(name, box.checked));
-  const label = el('label', undefined, 'check');
   const why = fromStore ? 'departed recently (its assign record lingers)' : 'owns splits but is no longer a member';
   const words = d ? STATE_WORDS[d.state](d) : 'its splits move now';
-  label.append(box, el('span', ` ${name}`, 'who'));
-  const note = attrs(el('span', ` — ${why}; ${words}`, 'hint'), { id: `departed-note-${i}` });
-  const li = attrs(el('li'), { 'data-departed': name });
-  li.append(label, note);
-  return li;
+  const toggle = (e) => controller.setWithheld(name, e.currentTarget.checked);
+  return html`<li data-departed=${name}><label class="check"><input type="checkbox" aria-describedby=${`departed-note-${i}`}
+    .checked=${live(d?.state === 'withheld')} ?disabled=${d?.state === 'returned' || d?.state === 'no_delay'} @change=${toggle}><span class="who"> ${name}</span></label><span
+    class="hint" id=${`departed-note-${i}`}> — ${why}; ${words}</span></li>`;
 }
 
+/** The departed instances, by name: each keeps its checkbox (and its focus) while others come and go. */
 function departedList(state, controller) {
   const info = state.info;
   const view = state.result.view;
   const members = new Set(info.members.map((m) => m.name));
   const byName = new Map(view.departed.map((d) => [d.instance, d]));
   const names = [...new Set([...info.recent_departures, ...info.departed_owners, ...byName.keys()])].filter((n) => !members.has(n));
-  if (!names.length) return [];
-  const list = el('ul', undefined, 'departed');
-  names.forEach((n, i) => list.append(departedItem(n, i, byName.get(n), info.recent_departures.includes(n), controller)));
-  const p = el('p', 'Departed instances. Checked: the leader withholds the splits they still own until the rebalance delay ends; uncheck to plan as if the delay were over.', 'hint');
-  return [el('h3', 'Departed'), p, list];
+  if (!names.length) return nothing;
+  return html`<h3>Departed</h3><p class="hint">Departed instances. Checked: the leader withholds the splits they still own until the rebalance delay ends; uncheck to plan as if the delay were over.</p><ul
+    class="departed">${repeat(names, (n) => n, (n, i) => departedItem(n, i, byName.get(n), info.recent_departures.includes(n), controller))}</ul>`;
 }
 
-/** The departed list drawn again; the checkbox that had the keyboard's focus has it again. */
 function capSetting(controller) {
   const cap = input('number', { min: '0', max: '4294967295', step: '1', 'aria-label': 'leader default cap' });
   cap.addEventListener('change', () => {
@@ -132,9 +140,7 @@ export function createWhatIf(ctx) {
   }
 
   function renderChanges(state) {
-    const failures = new Map((state.result?.failures || []).map((f) => [f.index, f]));
-    const items = state.scenario.changes.map((c, i) => changeItem(c, i, failures.get(i), controller));
-    replaceKeepingFocus(list, ...(items.length ? items : [el('li', 'none yet: the plan shown is the baseline', 'hint')]));
+    render(changeItems(state, controller), list);
     undo.disabled = clear.disabled = state.scenario.changes.length === 0;
     // on paper, a scenario without changes is no section of its own (style.css)
     node.dataset.changes = String(state.scenario.changes.length);
@@ -151,7 +157,7 @@ export function createWhatIf(ctx) {
         const v = state.result.view;
         forms.setMembers(v.report.members);
         settings.cap.placeholder = String(v.default_cap);
-        replaceKeepingFocus(departed, ...departedList(state, controller));
+        render(departedList(state, controller), departed);
       }
       if (changed(prev, state, 'scenario')) {
         // a field being typed in (saved when it is left) keeps what is typed
