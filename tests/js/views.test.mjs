@@ -13,7 +13,7 @@ import { defaultRange, AXES } from '../../web/review/shared/sweep-model.js';
 import { MEMBER_COLUMNS, memberLoads } from '../../web/review/shared/compare-model.js';
 import { skippedText, workerFacts, claimsSummary, fencedText } from '../../web/plan/shared/claims-text.js';
 import { recoverySentences, stuckGroups, stuckText } from '../../web/timeline/shared/recovery.js';
-import { rowKeyTarget } from '../../web/plan/page/chart.js';
+import { rowKeyTarget } from '../../web/plan/shared/chart-model.js';
 import { shellWord, command, snapshotArg, stemOf } from '../../web/common/shared/cli.js';
 
 test('tab keys (ARIA tab pattern): arrows wrap around, Home is the first tab, End the last; other keys are not theirs', () => {

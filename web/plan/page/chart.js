@@ -9,9 +9,10 @@
 // member, and the row keeps the focus when the chart is drawn again. A member asked for (a
 // tile, the search) is shown, scrolled into view and focused.
 // HTML, so it reflows with the element's width; the SVG/PNG export is the core's chart.
-import { el, attrs, button, select, section } from '../../common/page/dom.js';
+import { el, attrs, select, section } from '../../common/page/dom.js';
+import { html, render, nothing, repeat } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
-import { chartModel, describeMember, FOLD_OVER, TOP_N } from '../shared/chart-model.js';
+import { chartModel, describeMember, rowKeyTarget, FOLD_OVER, TOP_N } from '../shared/chart-model.js';
 import { ORDERS } from '../../common/shared/sort.js';
 import { humanBytes } from '../../common/shared/format.js';
 import { createTooltip } from './tooltip.js';
@@ -21,11 +22,10 @@ import { memberActions } from '../../timeline/page/actions.js';
 /** Members printed beyond the fold, at most (the report lists every member of any fleet). */
 const PRINT_MAX = 2000;
 
+// (positions go through the style property, the CSS object model, which the page's
+// Content-Security-Policy allows; a style attribute would be refused)
 function bar(cls, from, to) {
-  const b = el('span', undefined, `bar ${cls}`);
-  b.style.left = `${(from * 100).toFixed(3)}%`;
-  b.style.width = `${(Math.max(0, to - from) * 100).toFixed(3)}%`;
-  return b;
+  return html`<span class=${`bar ${cls}`} .style=${`left: ${(from * 100).toFixed(3)}%; width: ${(Math.max(0, to - from) * 100).toFixed(3)}%`}></span>`;
 }
 
 /** A bar from 0 to `value`; over its side's mean (the core's mark), split at that mean. */
@@ -42,42 +42,42 @@ function bars(kind, value, over, mean, model) {
  */
 function riskMark(r, model) {
   const end = Math.max(model.at(r.now), model.at(r.planned));
-  const mark = attrs(el('span', `⚠${r.atRisk}`, `risk-mark${end > 0.8 ? ' before' : ''}`), { 'aria-hidden': 'true' });
-  mark.style.setProperty('--at', String(end));
-  return mark;
+  return html`<span class=${`risk-mark${end > 0.8 ? ' before' : ''}`} aria-hidden="true" .style=${`--at: ${end}`}>⚠${r.atRisk}</span>`;
 }
 
-/** A member's row: a button on screen; `paper`: a plain row that only the printout shows. */
-function memberRow(r, model, state, paper = false) {
-  const d = describeMember(r, model.pct);
+/** A row's class: its marks (over a mean, full, at risk, pinned). */
+function rowClass(r, d, paper) {
   const k = r.marks;
-  const cls = `member${k.over_now || k.over_planned ? ' is-over' : ''}${d.full ? ' is-full' : ''}${r.atRisk ? ' has-risk' : ''}${r.pinned.length ? ' is-pinned' : ''}${paper ? ' print-only' : ''}`;
-  const b = paper ? attrs(el('div', undefined, cls), { 'data-print-member': r.name })
-    : attrs(el('button', undefined, cls), { type: 'button', 'data-member': r.name, 'aria-pressed': String(state.focus === r.name), tabindex: '-1' });
-  const name = el('span', r.name, 'name');
-  for (const p of r.pinned) name.append(el('span', p, 'pin'));
-  // the figures are part of the button's name, for those who do not see the bars
-  name.append(el('span', `: ${d.short.slice(r.name.length + 2)}; lanes`, 'visually-hidden'));
-  const track = el('span', undefined, 'track');
-  track.append(...bars('now', r.now, k.over_now, model.means.now.at, model), ...bars('planned', r.planned, k.over_planned, model.means.planned.at, model));
-  if (r.atRisk) track.append(riskMark(r, model));
-  const lanes = el('span', `${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}`, 'lanes');
-  if (d.full) lanes.append(el('span', ' full', 'badge'));
-  b.append(name, track, lanes);
-  return { node: b, lines: d.lines, title: r.name };
+  return `member${k.over_now || k.over_planned ? ' is-over' : ''}${d.full ? ' is-full' : ''}${r.atRisk ? ' has-risk' : ''}${r.pinned.length ? ' is-pinned' : ''}${paper ? ' print-only' : ''}`;
+}
+
+/** What a row shows: the name (with its pins, and its figures for those who do not see the bars), the bars, the lanes. */
+function rowParts(r, d, model) {
+  const k = r.marks;
+  return html`<span class="name">${r.name}${r.pinned.map((p) => html`<span class="pin">${p}</span>`)}<span
+    class="visually-hidden">: ${d.short.slice(r.name.length + 2)}; lanes</span></span><span class="track">${bars('now', r.now, k.over_now, model.means.now.at, model)}${
+    bars('planned', r.planned, k.over_planned, model.means.planned.at, model)}${r.atRisk ? riskMark(r, model) : nothing}</span><span
+    class="lanes">${r.lanes}/${r.cap}${r.defaultCap ? '*' : ''}${d.full ? html`<span class="badge"> full</span>` : nothing}</span>`;
+}
+
+/** A member's row on screen: a button in the rows' one tab stop (`row.tabStop`), its figures on hover and focus. */
+function memberRow(r, model, state, row) {
+  const d = describeMember(r, model.pct);
+  row.described.set(r.name, d);
+  return html`<button type="button" class=${rowClass(r, d, false) + (r.name === row.asked ? ' is-asked' : '')} data-member=${r.name} aria-pressed=${String(state.focus === r.name)}
+    tabindex=${row.tabStop === r.name ? 0 : -1} @click=${row.click} @focus=${row.focus}>${rowParts(r, d, model)}</button>`;
+}
+
+/** A member's row that only the printout shows. */
+function paperRow(r, model) {
+  const d = describeMember(r, model.pct);
+  return html`<div class=${rowClass(r, d, true)} data-print-member=${r.name}>${rowParts(r, d, model)}</div>`;
 }
 
 function axis(model) {
-  const a = attrs(el('div', undefined, 'axis'), { 'aria-hidden': 'true' });
-  const inner = el('div', undefined, 'axis-track');
-  for (const t of model.ticks) {
-    const tick = el('span', t.label, 'tick');
-    tick.style.left = `${(t.at * 100).toFixed(3)}%`;
-    inner.append(tick);
-  }
   // the columns named: the member, its load (the axis), its lanes against its cap
-  a.append(el('span', 'member', 'axis-head'), inner, el('span', 'lanes/cap', 'axis-head'));
-  return a;
+  return html`<div class="axis" aria-hidden="true"><span class="axis-head">member</span><div class="axis-track">${
+    model.ticks.map((t) => html`<span class="tick" .style=${`left: ${(t.at * 100).toFixed(3)}%`}>${t.label}</span>`)}</div><span class="axis-head">lanes/cap</span></div>`;
 }
 
 /**
@@ -87,27 +87,16 @@ function axis(model) {
 function meanLines(model) {
   return Object.entries(model.means).map(([key, mean]) => {
     const at = model.at(mean.at);
-    const line = attrs(el('span', undefined, `mean-line mean-${key}${at < 0.5 ? ' label-after' : ''}`), { 'aria-hidden': 'true' });
-    line.style.setProperty('--at', String(at));
-    line.append(el('span', mean.label, 'mean-label'));
-    return line;
+    return html`<span class=${`mean-line mean-${key}${at < 0.5 ? ' label-after' : ''}`} aria-hidden="true" .style=${`--at: ${at}`}><span class="mean-label">${mean.label}</span></span>`;
   });
 }
 
 /** The legend: what each mark means; the at-risk mark only when some member holds splits at risk (the core's count). */
 function legend(pct, atRisk) {
-  const l = el('ul', undefined, 'legend');
-  const item = (cls, text) => {
-    const li = el('li');
-    if (cls) li.append(attrs(el('span', undefined, `key ${cls}`), { 'aria-hidden': 'true' }));
-    li.append(el('span', text));
-    return li;
-  };
-  l.append(item('now', 'now'), item('planned', 'planned'), item('over', `over its mean (by more than ${pct}%)`),
-    item('mean-now', 'mean now'), item('mean-planned', 'planned mean'), item('full', 'full: every lane used'),
-    item(null, "*: the leader's default cap"));
-  if (atRisk > 0) l.append(item('risk', 'splits at risk of quarantine'));
-  return l;
+  const item = (cls, text) => html`<li>${cls ? html`<span class=${`key ${cls}`} aria-hidden="true"></span>` : nothing}<span>${text}</span></li>`;
+  return html`<ul class="legend">${item('now', 'now')}${item('planned', 'planned')}${item('over', `over its mean (by more than ${pct}%)`)}${
+    item('mean-now', 'mean now')}${item('mean-planned', 'planned mean')}${item('full', 'full: every lane used')}${
+    item(null, "*: the leader's default cap")}${atRisk > 0 ? item('risk', 'splits at risk of quarantine') : nothing}</ul>`;
 }
 
 /** The rows beyond the fold, for paper only: every member the screen folds, in the order chosen. */
@@ -116,22 +105,9 @@ function paperRows(view, state, model, keep, tickCount) {
   const shown = new Set(model.rows.map((r) => r.name));
   const all = chartModel(view, { order: state.order, all: true, keep, tickCount });
   const rest = all.rows.filter((r) => !shown.has(r.name));
-  const rows = rest.slice(0, PRINT_MAX).map((r) => memberRow(r, model, state, true).node);
-  if (rest.length > PRINT_MAX) rows.push(el('p', `… and ${rest.length - PRINT_MAX} more members: the Markdown report lists every one.`, 'print-only'));
+  const rows = rest.slice(0, PRINT_MAX).map((r) => paperRow(r, model));
+  if (rest.length > PRINT_MAX) rows.push(html`<p class="print-only">… and ${rest.length - PRINT_MAX} more members: the Markdown report lists every one.</p>`);
   return rows;
-}
-
-/** Arrow keys, Home, End, Page Up and Page Down among the rows: the row to focus, or null. */
-export function rowKeyTarget(key, at, count) {
-  switch (key) {
-    case 'ArrowDown': return Math.min(count - 1, at + 1);
-    case 'ArrowUp': return Math.max(0, at - 1);
-    case 'Home': return 0;
-    case 'End': return count - 1;
-    case 'PageDown': return Math.min(count - 1, at + 10);
-    case 'PageUp': return Math.max(0, at - 10);
-    default: return null;
-  }
 }
 
 /** The rows' one tab stop: `row` (or the first) takes it, every other row leaves the tab order. */
@@ -174,35 +150,24 @@ function chartParts(controller) {
 }
 
 /**
- * What has the focus in the chart `node` before it is drawn again: the member a tap asked for,
- * a member's row, the fold's button (in `more`), or nothing.
+ * The fold's line: how many members are folded and Show all, or Show the top 25 only (`unfold(all)`).
+ * One button either way, so the one that had the focus keeps it.
  */
-function focusedPart(node, more, tapped) {
-  const active = node.getRootNode().activeElement;
-  if (tapped) return { member: tapped };
-  if (!active || !node.contains(active)) return null;
-  if (active.dataset.member) return { member: active.dataset.member };
-  return more.contains(active) ? { fold: true } : null;
-}
-
-/** Gives the focus back to what had it (focusedPart()), once `body` and `more` are drawn again. */
-function restore(part, body, more) {
-  if (!part) return;
-  const to = part.fold ? more.querySelector('button') : body.querySelector(`button[data-member="${CSS.escape(part.member)}"]`);
-  if (!to) return;
-  // the row and the actions opened under it in view (a tap near a phone's drawer), then the focus
-  const opened = to.nextElementSibling?.classList.contains('row-actions') ? to.nextElementSibling : null;
-  (opened ?? to).scrollIntoView({ block: 'nearest' });
-  to.focus({ preventScroll: true });
-}
-
-/** The fold's line: how many members are folded and Show all, or Show the top 25 only (`unfold(all)`). */
 function foldLine(model, order, all, unfold) {
-  if (model.folded) {
-    return [el('span', `${model.folded} more member${model.folded === 1 ? '' : 's'} folded (the heaviest now and planned first, then ${ORDERS[order]?.label || 'name'} order). `),
-      button(`Show all ${model.total}`, () => unfold(true))];
-  }
-  return all && model.total > FOLD_OVER ? [button(`Show the top ${TOP_N} only`, () => unfold(false))] : [];
+  if (!model.folded && !(all && model.total > FOLD_OVER)) return nothing;
+  const words = model.folded ? `${model.folded} more member${model.folded === 1 ? '' : 's'} folded (the heaviest now and planned first, then ${ORDERS[order]?.label || 'name'} order). ` : '';
+  return html`<span>${words}</span><button type="button" @click=${() => unfold(Boolean(model.folded))}>${model.folded ? `Show all ${model.total}` : `Show the top ${TOP_N} only`}</button>`;
+}
+
+/**
+ * The rows: the mean lines, a row per member keyed by name (a member's row stays the same element
+ * however the rows are ordered or refigured, so the row that had the focus keeps it), the picked
+ * member's actions under its row, then the rows only the printout shows.
+ */
+function rowsTemplate(view, state, model, keep, tickCount, row) {
+  const actions = row.actions?.member;
+  return html`${meanLines(model)}${repeat(model.rows, (r) => r.name, (r) => html`${memberRow(r, model, state, row)}${
+    r.name === actions ? row.actions.node : nothing}`)}${paperRows(view, state, model, keep, tickCount)}`;
 }
 
 export function createChart(ctx) {
@@ -210,61 +175,67 @@ export function createChart(ctx) {
   const node = section('fleet', 'Fleet', 'fleet');
   const { order, tools, search, key, caption, figures } = chartParts(controller);
   const body = el('div', undefined, 'chart');
+  const rows = rowsGroup();
   const more = el('div', undefined, 'fold');
   const tip = createTooltip(node);
   node.append(tools, caption, body, more);
   let [all, tickCount] = [false, 5];
-  /** The member asked for last (a tile, the search): kept in view while the plan changes. */
-  let asked = null;
-  /** The row that holds the tab stop (the last focused), and the one a tap asks to keep the focus. */
-  let [roving, tapped] = [null, null];
+  const row = {
+    /** The member asked for last (a tile, the search): kept in view while the plan changes. */
+    asked: null,
+    /** The member whose row holds the tab stop (the last focused). */
+    tabStop: null,
+    /** Each drawn member's words (describeMember), for its tooltip. */
+    described: new Map(),
+    /** The picked member's Timeline actions ({ member, node }), kept while it stays picked. */
+    actions: null,
+    /** Click, tap or Enter: shows only that member (again: everyone); a long-press showed the figures instead. */
+    click(e) {
+      const b = e.currentTarget;
+      if (tip.longPressed(b)) return;
+      const name = b.dataset.member;
+      controller.focus(controller.state.focus === name ? null : name);
+      // a tap keeps the focus on its row, and the actions opened under it in view (a phone's drawer)
+      b.focus({ preventScroll: true });
+      const opened = b.nextElementSibling?.classList.contains('row-actions') ? b.nextElementSibling : null;
+      (opened ?? b).scrollIntoView({ block: 'nearest' });
+    },
+    focus(e) { row.tabStop = e.currentTarget.dataset.member; },
+  };
 
-  /** One member's row, its figures on hover, focus, tap and long-press, its filter on click. */
-  function rowOf(r, model, state) {
-    const row = memberRow(r, model, state);
-    if (r.name === asked) row.node.classList.add('is-asked');
-    // the picked member's actions (crash, stop) sit under its row: its figures go below them
-    tip.attach(row.node, row.title, row.lines, (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null));
-    row.node.addEventListener('click', () => {
-      if (tip.longPressed(row.node)) return; // a long-press showed the figures: no filter
-      tapped = r.name;
-      controller.focus(state.focus === r.name ? null : r.name);
-    });
-    row.node.addEventListener('focus', () => { roving = r.name; });
-    return row.node;
+  /** The picked member's actions: made when another member is picked, dropped when none is. */
+  function syncActions(state) {
+    if (row.actions?.member === state.focus) return;
+    row.actions = state.focus ? { member: state.focus, node: memberActions(controller, state.focus) } : null;
   }
 
   function draw(state) {
     const view = state.result?.view;
     if (!view) return;
-    const part = focusedPart(node, more, tapped);
-    tapped = null;
     order.value = state.order;
-    tip.hide(); // the rows it belongs to are replaced
-    const keep = [state.focus, asked].filter(Boolean);
+    const keep = [state.focus, row.asked].filter(Boolean);
     const model = chartModel(view, { order: state.order, all, keep, tickCount });
-    const rows = rowsGroup();
-    rows.append(...meanLines(model));
-    for (const r of model.rows) {
-      rows.append(rowOf(r, model, state));
-      if (state.focus === r.name) rows.append(memberActions(controller, r.name));
-    }
-    rows.append(...paperRows(view, state, model, keep, tickCount));
-    body.replaceChildren(axis(model), rows);
-    rove(rows, rows.querySelector(`button[data-member="${CSS.escape(part?.member ?? roving ?? state.focus ?? '')}"]`));
-    key.replaceChildren(legend(model.pct, Object.keys(view.at_risk.by_member).length));
+    syncActions(state);
+    if (!model.rows.some((r) => r.name === row.tabStop)) row.tabStop = model.rows.some((r) => r.name === state.focus) ? state.focus : model.rows[0]?.name ?? null;
+    row.described.clear();
+    render(html`${axis(model)}${rows}`, body);
+    render(rowsTemplate(view, state, model, keep, tickCount, row), rows);
+    // the picked member's actions sit under its row: its figures go below them
+    const under = (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null);
+    for (const b of rows.querySelectorAll('button.member')) tip.attach(b, b.dataset.member, row.described.get(b.dataset.member).lines, under);
+    tip.refresh();
+    render(legend(model.pct, Object.keys(view.at_risk.by_member).length), key);
     figures.textContent = `${model.total} members; scale 0 – ${humanBytes(BigInt(Math.round(model.end)))}; ${model.means.now.label}, ${model.means.planned.label}. `;
-    more.replaceChildren(...foldLine(model, state.order, all, (v) => { all = v; draw(controller.state); }));
-    restore(part, body, more);
+    render(foldLine(model, state.order, all, (v) => { all = v; draw(controller.state); }), more);
   }
 
   /** Shows the member asked for (unfolded if need be), scrolls its row into view and focuses it. */
   function reveal(state) {
-    asked = state.reveal.member;
+    row.asked = state.reveal.member;
     draw(state);
-    const row = body.querySelector(`button[data-member="${CSS.escape(asked)}"]`);
-    row?.scrollIntoView({ block: 'center' });
-    row?.focus({ preventScroll: true });
+    const r = body.querySelector(`button[data-member="${CSS.escape(row.asked)}"]`);
+    r?.scrollIntoView({ block: 'center' });
+    r?.focus({ preventScroll: true });
   }
 
   // redraw when the element's width changes the number of ticks that fit

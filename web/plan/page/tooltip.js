@@ -41,6 +41,9 @@ export function createTooltip(host) {
   /** The target a long-press showed the figures of: its click that follows is not a tap. */
   let pressed = null;
   const moved = watchPointer(host, () => current, () => hide());
+  /** Each target's words ({ title, lines, under }), set again when it is drawn again. */
+  const words = new WeakMap();
+  const showOf = (target) => { const w = words.get(target); show(target, w.title, w.lines, w.under); };
 
   /** Below `target`, or below `under(target)` when that gives an element (what the target opened). */
   function show(target, title, lines, under) {
@@ -73,14 +76,20 @@ export function createTooltip(host) {
   }
 
   return {
-    /** under(target): an element shown below the target that the tooltip must not cover, or null. */
+    /**
+     * Gives `target` its words (again, when it is drawn again: its listeners are added once).
+     * under(target): an element shown below the target that the tooltip must not cover, or null.
+     */
     attach(target, title, lines, under) {
+      const known = words.has(target);
+      words.set(target, { title, lines, under });
+      if (known) return;
       // a touch has no hover: its enter and leave are a tap's, which the focus handles
-      target.addEventListener('pointerenter', (e) => { if (e.pointerType !== 'touch' && moved(e)) show(target, title, lines, under); });
+      target.addEventListener('pointerenter', (e) => { if (e.pointerType !== 'touch' && moved(e)) showOf(target); });
       // entered without moving (scrolled under the mouse): shown once the mouse moves
-      target.addEventListener('pointermove', (e) => { if (e.pointerType !== 'touch' && current !== target && moved(e)) show(target, title, lines, under); });
+      target.addEventListener('pointermove', (e) => { if (e.pointerType !== 'touch' && current !== target && moved(e)) showOf(target); });
       target.addEventListener('pointerleave', (e) => { if (e.pointerType !== 'touch' && target.getRootNode().activeElement !== target) hide(target); });
-      target.addEventListener('focus', () => show(target, title, lines, under));
+      target.addEventListener('focus', () => showOf(target));
       target.addEventListener('blur', () => hide(target));
       target.addEventListener('keydown', (e) => { if (e.key === 'Escape') hide(target); });
       let timer = 0;
@@ -90,7 +99,7 @@ export function createTooltip(host) {
         pressed = null;
         from = [e.clientX, e.clientY];
         clearTimeout(timer);
-        timer = setTimeout(() => { pressed = target; target.focus({ preventScroll: true }); show(target, title, lines, under); }, LONG_PRESS_MS);
+        timer = setTimeout(() => { pressed = target; target.focus({ preventScroll: true }); showOf(target); }, LONG_PRESS_MS);
       });
       // a finger lifted, or moved (the page scrolls), before the time is a tap or a scroll
       const cancel = () => clearTimeout(timer);
@@ -107,5 +116,10 @@ export function createTooltip(host) {
       return true;
     },
     hide,
+    /** After a redraw: the words of the target shown, as they are now; hidden if it is gone. */
+    refresh() {
+      if (current?.isConnected) showOf(current);
+      else hide();
+    },
   };
 }

@@ -102,3 +102,16 @@ export function chartModel(view, { order = 'name', all = false, keep = [], tickC
     at: (v) => Number(v) / scale.end,
   };
 }
+
+/** Arrow keys, Home, End, Page Up and Page Down among the rows: the row to focus, or null. */
+export function rowKeyTarget(key, at, count) {
+  switch (key) {
+    case 'ArrowDown': return Math.min(count - 1, at + 1);
+    case 'ArrowUp': return Math.max(0, at - 1);
+    case 'Home': return 0;
+    case 'End': return count - 1;
+    case 'PageDown': return Math.min(count - 1, at + 10);
+    case 'PageUp': return Math.max(0, at - 10);
+    default: return null;
+  }
+}
