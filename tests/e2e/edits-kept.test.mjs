@@ -156,6 +156,22 @@ test('keyboard focus stays on the ✕ that had it when a plan or another update 
     const kept = await active();
     assert.equal(kept?.same, true, JSON.stringify(kept));
     assert.match(kept.label, /^Remove change 1: add member w-a/);
+    // a summary tile's ? button and the chart's row, through a new plan (each live frame's, say)
+    for (const target of ['.tile-cell:has([data-tile="moves"]) .tile-info', 'button.member[data-member="worker-02"]']) {
+      await focus(page.locator(target));
+      const m = await plans(page);
+      await page.evaluate(() => document.querySelector('spate-planner').controller.setSettings({ defaultCap: 9 }));
+      await ready(page, m);
+      assert.equal((await active())?.same, true, target);
+      await page.evaluate(() => document.querySelector('spate-planner').controller.setSettings({ defaultCap: 7 }));
+      await ready(page, m + 1);
+      assert.equal((await active())?.same, true, target);
+    }
+    // the snapshot's warnings opened, through a new fleet's details (a live frame's): still open
+    await page.locator('details.warnings > summary').click();
+    await page.locator('details.warning-group > summary').first().click();
+    await page.evaluate(() => { const c = document.querySelector('spate-planner').controller; c.store.update({ info: { ...c.state.info } }); });
+    assert.deepEqual(await page.locator('details.warnings, details.warning-group').evaluateAll((ds) => ds.slice(0, 2).map((d) => d.open)), [true, true]);
     // the "showing only" chip, through updates that do not change whom it shows
     await page.evaluate(() => document.querySelector('spate-planner').controller.focus('w-a'));
     await page.locator('.tab[data-tab="moves"]').click();

@@ -1,20 +1,19 @@
 // Shared bits of the detail views: the "showing only worker-07 ✕" chip and the error reporter
 // that turns a failed request into the page's message (results for a replaced fleet dropped).
-import { el, button } from './dom.js';
+import { el } from './dom.js';
+import { html, render, nothing } from './lit.js';
 
+/** "Showing only worker-07 ✕", drawn in place: its ✕ keeps keyboard focus through any update. */
 export function focusChip(controller) {
   const node = el('p', undefined, 'focus-chip');
   node.hidden = true;
-  let shown = null;
   return {
     node,
     update(state) {
       node.hidden = !state.focus;
-      // drawn again only for another member: its ✕ keeps keyboard focus through other updates
-      if (!state.focus || state.focus === shown) return;
-      shown = state.focus;
-      node.replaceChildren(el('span', `Showing only ${state.focus}. `),
-        button('✕', () => controller.focus(null), 'icon', `Show every member, not only ${state.focus}`));
+      const f = state.focus;
+      render(f ? html`<span>Showing only ${f}. </span><button type="button" class="icon" aria-label=${`Show every member, not only ${f}`}
+        title=${`Show every member, not only ${f}`} @click=${() => controller.focus(null)}>✕</button>` : nothing, node);
     },
   };
 }

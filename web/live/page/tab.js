@@ -4,7 +4,8 @@
 // was at the moment picked on the chart (a bounded history of plan views). For a replayed
 // recording: the same over the whole recorded time, and the moment shown (which the whole page
 // shows: a pick on the chart moves the replay there).
-import { el, attrs, scrollArea, table } from '../../common/page/dom.js';
+import { el, scrollArea } from '../../common/page/dom.js';
+import { html, render, nothing, repeat } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
 import { clock, viewAt, instant, happenedAt } from '../shared/state.js';
 import { figureRows } from '../../plan/shared/figures.js';
@@ -18,82 +19,48 @@ const KIND = {
   completed: 'completed', quarantined: 'quarantined', published: 'published', resync: 'resync', status: 'connection',
 };
 
-function rowNode(r) {
-  const li = attrs(el('li', undefined, 'event'), { 'data-kind': r.kind, 'data-row': r.id });
-  li.append(attrs(el('time', clock(r.at)), { datetime: new Date(r.at).toISOString() }), el('span', KIND[r.kind] || r.kind, 'kind'), el('span', r.text, 'what'));
-  return li;
-}
-
-/** The timeline list, keeping the nodes of rows already shown (new rows go on top). */
-function createTimeline() {
-  const list = el('ul', undefined, 'live-events');
-  let top = null;
-  return {
-    node: list,
-    update(rows) {
-      const at = top ? rows.indexOf(top) : -1;
-      if (at < 0) list.replaceChildren(...rows.map(rowNode));
-      else {
-        list.prepend(...rows.slice(0, at).map(rowNode));
-        while (list.children.length > rows.length) list.lastElementChild.remove();
-      }
-      top = rows[0] ?? null;
-    },
-  };
+/** The timeline's rows, newest on top, each kept by its id (a row shown stays the same element). */
+function eventRows(rows) {
+  return repeat(rows, (r) => r.id, (r) => html`<li class="event" data-kind=${r.kind} data-row=${r.id}><time datetime=${new Date(r.at).toISOString()}>${clock(r.at)}</time><span
+    class="kind">${KIND[r.kind] || r.kind}</span><span class="what">${r.text}</span></li>`);
 }
 
 function figuresTable(view) {
-  const t = el('table', undefined, 'figures-table');
-  const body = el('tbody');
-  for (const [k, v, exact] of figureRows(view)) {
-    const tr = attrs(el('tr'), { 'data-figure': k });
-    tr.append(attrs(el('th', k), { scope: 'row' }), attrs(el('td', v), exact ? { title: exact } : {}));
-    body.append(tr);
-  }
-  t.append(body);
-  return t;
+  return html`<table class="figures-table"><tbody>${figureRows(view).map(([k, v, exact]) => html`<tr data-figure=${k}><th scope="row">${k}</th><td
+    title=${exact || nothing}>${v}</td></tr>`)}</tbody></table>`;
 }
 
 /** The heaviest members of a plan view (load now), with their planned load and lanes. */
 function heaviest(view, n = 8) {
-  const rows = sortRows(memberRows(view), 'now').slice(0, n)
-    .map((r) => [r.name, humanBytes(r.now), humanBytes(r.planned), `${r.lanes}/${r.cap}`]);
-  return table(['member', 'load now', 'planned', 'lanes'], rows, 'data', `the ${n} heaviest members then`);
+  const rows = sortRows(memberRows(view), 'now').slice(0, n);
+  return html`<table class="data"><caption class="visually-hidden">the ${n} heaviest members then</caption><thead><tr>${
+    ['member', 'load now', 'planned', 'lanes'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
+    rows.map((r) => html`<tr><td title=${r.name.length > 20 ? r.name : nothing}>${r.name}</td><td>${humanBytes(r.now)}</td><td>${humanBytes(r.planned)}</td><td>${r.lanes}/${r.cap}</td></tr>`)}</tbody></table>`;
+}
+
+/** A plan's figures and heaviest members, in scroll areas a keyboard reaches (kept while frames come). */
+function planTables(view, when) {
+  return html`<div class="scroll" tabindex="0" role="region" aria-label=${`the plan's figures at ${when}`}>${figuresTable(view)}</div><h4>Heaviest members then</h4><div
+    class="scroll" tabindex="0" role="region" aria-label=${`the heaviest members at ${when}`}>${heaviest(view)}</div>`;
 }
 
 /** The plan at the moment picked: when, what happened then, its figures and heaviest members. */
 function thenPanel(live) {
   const points = live.points;
   const point = live.selected === null ? points[points.length - 1] : points.find((p) => p.id === live.selected);
-  if (!point) return [el('p', 'No plan yet.', 'hint')];
+  if (!point) return html`<p class="hint">No plan yet.</p>`;
   const view = viewAt(live, point.id);
   const newest = live.selected === null;
-  const head = el('h3', `${newest ? 'The newest plan' : 'The plan'} at ${clock(point.at)} UTC, revisions ${point.revisions}`);
-  const out = [head, el('p', happenedAt(live, point.id), 'hint')];
-  if (view) {
-    const area = scrollArea(`the plan's figures at ${clock(point.at)}`);
-    area.append(figuresTable(view));
-    const members = scrollArea(`the heaviest members at ${clock(point.at)}`);
-    members.append(heaviest(view));
-    out.push(area, el('h4', 'Heaviest members then'), members);
-  } else out.push(el('p', `This moment's plan is no longer kept (the last ${live.history.length} are).`, 'hint'));
-  return out;
+  return html`<h3>${newest ? 'The newest plan' : 'The plan'} at ${clock(point.at)} UTC, revisions ${point.revisions}</h3><p class="hint">${happenedAt(live, point.id)}</p>${
+    view ? planTables(view, clock(point.at)) : html`<p class="hint">This moment's plan is no longer kept (the last ${live.history.length} are).</p>`}`;
 }
 
 /** A replay's moment: when, what happened since the moment shown before, the plan's figures and heaviest members then. */
 function momentPanel(live, view) {
   const r = live.replay;
-  const head = el('h3', `The plan at ${instant(live.at)}, revisions ${live.revisions} (moment ${thousands(live.moment + 1)} of ${thousands(r.moments)}, line ${thousands(live.line)})`);
   const since = live.sinceRows.map((x) => x.text);
-  const out = [head, el('p', since.length ? `Since the moment shown before: ${since.join('; ')}.` : 'Nothing changed since the moment shown before.', 'hint')];
-  if (view) {
-    const area = scrollArea(`the plan's figures at ${instant(live.at)}`);
-    area.append(figuresTable(view));
-    const members = scrollArea(`the heaviest members at ${instant(live.at)}`);
-    members.append(heaviest(view));
-    out.push(area, el('h4', 'Heaviest members then'), members);
-  }
-  return out;
+  return html`<h3>The plan at ${instant(live.at)}, revisions ${live.revisions} (moment ${thousands(live.moment + 1)} of ${thousands(r.moments)}, line ${thousands(live.line)})</h3><p
+    class="hint">${since.length ? `Since the moment shown before: ${since.join('; ')}.` : 'Nothing changed since the moment shown before.'}</p>${view ? planTables(view, instant(live.at)) : nothing}`;
 }
 
 export function createLive(ctx) {
@@ -102,9 +69,9 @@ export function createLive(ctx) {
   const intro = el('p', '', 'hint');
   const chart = createLiveChart((id) => controller.live?.select(id));
   const then = el('div', undefined, 'live-then');
-  const timeline = createTimeline();
+  const list = el('ul', undefined, 'live-events');
   const area = scrollArea('what happened since the page was opened', 'scroll live-events-scroll');
-  area.append(timeline.node);
+  area.append(list);
   const heads = { figures: el('h3', "The plan's figures since the page was opened"), events: el('h3', 'What happened') };
   const charts = el('div', undefined, 'live-figures');
   charts.append(heads.figures, chart.node, then);
@@ -116,7 +83,7 @@ export function createLive(ctx) {
 
   /** The timeline's rows, and how many older ones are no longer kept. */
   function showRows(live) {
-    timeline.update(live.rows);
+    render(eventRows(live.rows), list);
     dropped.hidden = !live.rowsDropped;
     dropped.textContent = live.rowsDropped ? `${thousands(live.rowsDropped)} older events are no longer kept: the newest ${thousands(live.rows.length)} are shown.` : '';
   }
@@ -133,7 +100,7 @@ export function createLive(ctx) {
     chart.update(live);
     if (prev?.live !== live || prev?.result !== state.result) {
       const result = state.result;
-      then.replaceChildren(...momentPanel(live, result ? result.baseline ?? result.view : null));
+      render(momentPanel(live, result ? result.baseline ?? result.view : null), then);
       shownThen = null;
     }
   }
@@ -154,7 +121,7 @@ export function createLive(ctx) {
       if (!prev?.live || prev.live.rows !== live.rows) showRows(live);
       chart.update(live);
       if (!shownThen || shownThen.selected !== live.selected || (live.selected === null && shownThen.points !== live.points)) {
-        then.replaceChildren(...thenPanel(live));
+        render(thenPanel(live), then);
         shownThen = live;
       }
     },

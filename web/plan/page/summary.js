@@ -6,21 +6,14 @@
 // On a narrow element the strip is one line (max/mean, moves, over the mean) that opens to the
 // tiles.
 import { el, attrs, button } from '../../common/page/dom.js';
+import { html, render, nothing, repeat } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
 import { statusLine } from '../../common/page/announce.js';
 import { humanBytes, exactBytes, thousands, plural } from '../../common/shared/format.js';
 
+/** A tile's figures and words; `onOpen`: what clicking it does (a button then), or null. */
 function tile(key, label, value, sub, help, onOpen = null) {
-  const t = attrs(el(onOpen ? 'button' : 'div', undefined, `tile${onOpen ? ' opens' : ''}`), { 'data-tile': key, title: help });
-  if (onOpen) {
-    t.type = 'button';
-    t.addEventListener('click', onOpen);
-  }
-  t.append(el('span', label, 'label'), el('span', value, 'value'));
-  if (sub) t.append(el('span', sub, 'sub'));
-  t.append(el('span', help, 'visually-hidden'));
-  t.help = { label, help };
-  return t;
+  return { key, label, value, sub, help, onOpen };
 }
 
 /**
@@ -28,12 +21,13 @@ function tile(key, label, value, sub, help, onOpen = null) {
  * hover): `open(key)` toggles them; the cell says whether they are shown.
  */
 function tileCell(t, open, shown) {
-  const cell = el('div', undefined, 'tile-cell');
-  const key = t.dataset.tile;
-  const info = attrs(button('?', () => open(key), 'tile-info', `What “${t.help.label}” means`), { 'aria-expanded': String(shown === key), 'aria-controls': 'tile-help' });
-  info.removeAttribute('title');
-  cell.append(t, info);
-  return cell;
+  const inner = html`<span class="label">${t.label}</span><span class="value">${t.value}</span>${
+    t.sub ? html`<span class="sub">${t.sub}</span>` : nothing}<span class="visually-hidden">${t.help}</span>`;
+  const face = t.onOpen
+    ? html`<button type="button" class="tile opens" data-tile=${t.key} title=${t.help} @click=${t.onOpen}>${inner}</button>`
+    : html`<div class="tile" data-tile=${t.key} title=${t.help}>${inner}</div>`;
+  return html`<div class="tile-cell">${face}<button type="button" class="tile-info" aria-label=${`What “${t.label}” means`}
+    aria-expanded=${String(shown === t.key)} aria-controls="tile-help" @click=${() => open(t.key)}>?</button></div>`;
 }
 
 /** The one line a narrow strip shows: max/mean, moves and members over the mean, now → planned (the core's). */
@@ -102,8 +96,9 @@ export function createSummary(ctx) {
   const status = statusLine('status');
   node.append(title, line, strip, help, status.node, status.region);
   let open = false;
+  /** The tile whose words are shown under the strip, and the tiles drawn. */
   let shown = null;
-  let byKey = new Map();
+  let drawn = [];
 
   function setOpen(v) {
     open = v;
@@ -114,24 +109,27 @@ export function createSummary(ctx) {
   /** Shows the words of the tile `key` under the strip, or hides them when they are shown. */
   function explain(key) {
     shown = shown === key ? null : key;
-    for (const b of strip.querySelectorAll('.tile-info')) b.setAttribute('aria-expanded', String(b.closest('.tile-cell').firstChild.dataset.tile === shown));
-    const t = byKey.get(shown);
-    help.hidden = !t;
-    help.replaceChildren(...(t ? [el('strong', `${t.help.label}: `), el('span', t.help.help)] : []));
+    draw();
   }
 
-  function render(state) {
-    const ts = state.result ? tiles(state.result.view, state.result.baseline, ctx.controller) : [];
-    byKey = new Map(ts.map((t) => [t.dataset.tile, t]));
-    strip.replaceChildren(...ts.map((t) => tileCell(t, explain, shown)));
+  /** The tiles, each kept by its key (its buttons keep focus through every plan), and the words shown. */
+  function draw() {
+    render(repeat(drawn, (t) => t.key, (t) => tileCell(t, explain, shown)), strip);
+    const t = drawn.find((x) => x.key === shown);
+    help.hidden = !t;
+    render(t ? html`<strong>${t.label}: </strong><span>${t.help}</span>` : nothing, help);
+  }
+
+  function update(state) {
+    drawn = state.result ? tiles(state.result.view, state.result.baseline, ctx.controller) : [];
     lineText.textContent = state.result ? oneLine(state.result.view) : '';
-    if (shown) { const key = shown; shown = null; explain(key); }
+    draw();
   }
 
   return {
     node,
     update(state, prev) {
-      if (changed(prev, state, 'result')) render(state);
+      if (changed(prev, state, 'result')) update(state);
       if (changed(prev, state, 'status')) status.set(state.status);
       // nothing planned and nothing to say: no empty strip under the message
       node.hidden = !state.result && !state.status && !state.loading;
