@@ -2,7 +2,8 @@
 // quarantines in the order it takes them (with their kind), and what it drains. Acting on the
 // published records or on the plan's assignment. Members with nothing to do are folded into one
 // line (opening to a table of them); "skipped" is said in words.
-import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
+import { el, attrs, input, select, field, scrollArea } from '../../common/page/dom.js';
+import { html, render as draw, nothing, repeat } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 import { thousands } from '../../common/shared/format.js';
@@ -13,33 +14,28 @@ import { workerFacts, claimsSummary, fencedText } from '../shared/claims-text.js
 const SHOW = 200;
 const MEMBERS_SHOWN = 100;
 
-function workerBlock(name, actions, drains, fenced, w) {
-  const d = attrs(el('div', undefined, 'worker'), { 'data-worker': name });
-  d.append(el('h3', name), el('p', workerFacts(w), 'hint'));
-  if (actions.length) {
-    const rows = actions.slice(0, SHOW).map((a) => [thousands(a.order), a.split, a.kind, a.action]);
-    const t = table(['#', 'split', 'kind', 'action'], rows, 'data claims-table', `${name}'s next actions`);
-    [...t.tBodies[0].rows].forEach((tr, i) => { if (actions[i].action === 'quarantine') tr.className = 'quarantine'; });
-    d.append(t);
-    if (actions.length > SHOW) d.append(el('p', `… the first ones of its ${thousands(w.actions)} actions (spate-planner claims --json lists them all).`, 'hint'));
-  } else {
-    d.append(el('p', 'nothing to claim', 'hint'));
-  }
-  if (drains.length) d.append(el('p', `drains: ${drains.join(', ')}`, 'drains'));
-  if (fenced.length) d.append(el('p', fencedText(fenced), 'fenced'));
-  return d;
+/** A table's head and caption (its cells are the callers'). */
+const head = (caption, cols) => html`<caption class="visually-hidden">${caption}</caption><thead><tr>${cols.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>`;
+
+function actionsTable(name, actions) {
+  return html`<table class="data claims-table">${head(`${name}'s next actions`, ['#', 'split', 'kind', 'action'])}<tbody>${
+    actions.slice(0, SHOW).map((a) => html`<tr class=${a.action === 'quarantine' ? 'quarantine' : ''}><td>${thousands(a.order)}</td><td
+      title=${a.split.length > 20 ? a.split : nothing}>${a.split}</td><td>${a.kind}</td><td>${a.action}</td></tr>`)}</tbody></table>`;
 }
 
-/** The members with nothing to do: one line with their count, opening to a row each. */
+function workerBlock(name, actions, drains, fenced, w) {
+  return html`<div class="worker" data-worker=${name}><h3>${name}</h3><p class="hint">${workerFacts(w)}</p>${
+    actions.length ? actionsTable(name, actions) : html`<p class="hint">nothing to claim</p>`}${
+    actions.length > SHOW ? html`<p class="hint">… the first ones of its ${thousands(w.actions)} actions (spate-planner claims --json lists them all).</p>` : nothing}${
+    drains.length ? html`<p class="drains">drains: ${drains.join(', ')}</p>` : nothing}${fenced.length ? html`<p class="fenced">${fencedText(fenced)}</p>` : nothing}</div>`;
+}
+
+/** The members with nothing to do: one line with their count, opening to a row each (kept open through later plans). */
 function idleFold(names, doc) {
-  const d = attrs(el('details', undefined, 'idle-workers'), { 'data-count': names.length });
   const idle = doc.totals.idle;
-  d.append(el('summary', `${thousands(idle)} member${idle === 1 ? '' : 's'} with nothing to claim, quarantine, drain or drop`));
-  const rows = names.map((x) => [x, workerFacts(doc.workers[x])]);
-  const t = table(['member', 'lanes, assignment, skipped'], rows, 'data idle-table', 'members with nothing to do');
-  [...t.tBodies[0].rows].forEach((tr, i) => { tr.dataset.worker = names[i]; });
-  d.append(t);
-  return d;
+  return html`<details class="idle-workers" data-count=${names.length}><summary>${thousands(idle)} member${idle === 1 ? '' : 's'} with nothing to claim, quarantine, drain or drop</summary><table
+    class="data idle-table">${head('members with nothing to do', ['member', 'lanes, assignment, skipped'])}<tbody>${
+    names.map((x) => html`<tr data-worker=${x}><td title=${x.length > 20 ? x : nothing}>${x}</td><td>${workerFacts(doc.workers[x])}</td></tr>`)}</tbody></table></details>`;
 }
 
 /**
@@ -95,10 +91,9 @@ export function createClaims(ctx) {
     const idle = focus ? [] : names.filter((x) => !doc.workers[x].acts);
     summary.textContent = claimsSummary(doc, Boolean(focus));
     rules.textContent = doc.rules_note;
-    const blocks = busy.slice(0, MEMBERS_SHOWN).map((x) => workerBlock(x, doc.claims[x] || [], doc.drains[x] || [], doc.fenced?.[x] || [], doc.workers[x]));
-    host.replaceChildren(...blocks);
-    if (busy.length > MEMBERS_SHOWN) host.append(el('p', `… the first ones of the ${thousands(doc.totals.acting)} members that act: click one in the chart to see it`, 'hint'));
-    if (idle.length) host.append(idleFold(idle, doc));
+    const blocks = repeat(busy.slice(0, MEMBERS_SHOWN), (x) => x, (x) => workerBlock(x, doc.claims[x] || [], doc.drains[x] || [], doc.fenced?.[x] || [], doc.workers[x]));
+    draw(html`${blocks}${busy.length > MEMBERS_SHOWN ? html`<p class="hint">… the first ones of the ${thousands(doc.totals.acting)} members that act: click one in the chart to see it</p>` : nothing}${
+      idle.length ? idleFold(idle, doc) : nothing}`, host);
   }
 
   const ask = (state, afterPlan) => controller.ask('claims', { instance: state.focus, afterPlan, maxAttempts: maxAttempts() });

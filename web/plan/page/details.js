@@ -1,29 +1,19 @@
 // Details: every figure of the plan, baseline and what-if side by side (changed values marked).
-import { el, attrs, scrollArea } from '../../common/page/dom.js';
+import { el, scrollArea } from '../../common/page/dom.js';
+import { html, render, nothing } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
 import { figureRows } from '../shared/figures.js';
 
+/** A figure's cell: its words, its exact value on hover; `changed`: it differs from the baseline's. */
+const cell = ([, v, exact], cls = '') => html`<td class=${cls} title=${exact || nothing}>${v}</td>`;
+
 function figuresTable(view, baseline) {
-  const t = el('table', undefined, 'figures-table');
-  const head = el('tr');
   const cols = baseline ? ['figure', 'baseline', 'what-if'] : ['figure', 'plan'];
-  head.append(...cols.map((h) => attrs(el('th', h), { scope: 'col' })));
-  const thead = el('thead');
-  thead.append(head);
-  const body = el('tbody');
   const now = figureRows(view);
   const base = baseline ? figureRows(baseline) : null;
-  now.forEach(([k, v, exact], i) => {
-    const tr = attrs(el('tr'), { 'data-figure': k });
-    tr.append(attrs(el('th', k), { scope: 'row' }));
-    if (base) tr.append(attrs(el('td', base[i][1]), base[i][2] ? { title: base[i][2] } : {}));
-    const td = attrs(el('td', v), exact ? { title: exact } : {});
-    if (base && base[i][1] !== v) td.className = 'changed';
-    tr.append(td);
-    body.append(tr);
-  });
-  t.append(thead, body);
-  return t;
+  return html`<table class="figures-table"><thead><tr>${cols.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
+    now.map((row, i) => html`<tr data-figure=${row[0]}><th scope="row">${row[0]}</th>${base ? cell(base[i]) : nothing}${
+      cell(row, base && base[i][1] !== row[1] ? 'changed' : '')}</tr>`)}</tbody></table>`;
 }
 
 export function createDetails() {
@@ -33,7 +23,7 @@ export function createDetails() {
   return {
     node,
     update(state, prev) {
-      if (changed(prev, state, 'result') && state.result) host.replaceChildren(figuresTable(state.result.view, state.result.baseline));
+      if (changed(prev, state, 'result') && state.result) render(figuresTable(state.result.view, state.result.baseline), host);
     },
   };
 }
