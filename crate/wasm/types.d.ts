@@ -287,7 +287,13 @@ export type ClaimKind = "create" | "released" | "reclaim" | "expired";
 /** The simulation's headline figures (docs/simulator.md, "Figures"); times in ms. */
 /** Why a split the events took does not run at the end (docs/simulator.md). */
 export type Stuck = "parked_by_race" | "quarantined" | "leased_by_gone" | "no_leader" | "withheld" | "no_spec" | "no_free_lane" | "member_full" | "pending";
-export interface NotRecovered { split: string; reason: Stuck; member?: string; }
+export interface NotRecovered {
+  split: string; reason: Stuck; member?: string;
+  /** Why, in the simulator's words (naming `member`). */
+  words: string;
+}
+/** What the recovery rests on, in the simulator's words (docs/simulator.md); null: nothing to say. */
+export interface RecoveryText { taken: string | null; stuck: string | null; others: string | null; before: string | null; }
 export interface SimFigures {
   recovery_ms: number | null; splits_taken: number; not_recovered: NotRecovered[]; others_not_running: number;
   idle_before: number; quarantined_before: number; idle_split_ms: number; idle_weighted: U64; attempts_burned: number;
@@ -335,6 +341,8 @@ export interface SimSummary {
   counts: { claims: number; quarantines: number; parked_by_race: number; elections: number; events: number };
   /** The first scripted event's time; null without events. */
   first_event_ms: number | null;
+  /** What the recovery figure rests on, in words (as `simulate` and the review's Timeline section say it). */
+  recovery: RecoveryText;
 }
 /** `SimRun.fleetAt(t, idleLimit?)`: the fleet at an instant of a kept simulation (docs/simulator.md); `idle` at most `idleLimit` long, the counts whole. */
 export interface FleetAt {

@@ -12,7 +12,6 @@ import { emptyScenario } from '../../web/common/shared/scenario.js';
 import { defaultRange, AXES } from '../../web/review/shared/sweep-model.js';
 import { MEMBER_COLUMNS, memberLoads } from '../../web/review/shared/compare-model.js';
 import { skippedText, workerFacts, claimsSummary, fencedText } from '../../web/plan/shared/claims-text.js';
-import { recoverySentences, stuckGroups, stuckText } from '../../web/timeline/shared/recovery.js';
 import { rowKeyTarget } from '../../web/plan/shared/chart-model.js';
 import { shellWord, command, snapshotArg, stemOf } from '../../web/common/shared/cli.js';
 
@@ -187,25 +186,3 @@ test('Claims: the core\'s "skipped" words with how many, the facts of a worker, 
     '2,048 live members, 12,000 actions (acting on the plan; max_attempts 4). 48 of them have nothing to claim, quarantine, drain or drop.');
 });
 
-test('recovery in words: what the events took, which never ran again and why (grouped, largest first), what else stopped, what was idle before', () => {
-  const f = {
-    splits_taken: 12, others_not_running: 1, idle_before: 460, quarantined_before: 43,
-    not_recovered: [
-      { split: 'p-1', reason: 'withheld', member: 'worker-03' }, { split: 'p-2', reason: 'quarantined' },
-      { split: 'p-3', reason: 'withheld', member: 'worker-03' }, { split: 'p-4', reason: 'no_free_lane' },
-    ],
-  };
-  const s = recoverySentences(f, { hasEvents: true });
-  assert.equal(s.taken, 'The events took 12 splits (running on a member as it crashed or stopped, or failed).');
-  assert.equal(s.stuck, 'Not recovered: 4 of them never ran again — 2 still withheld by the rebalance delay (worker-03 departed); 1 quarantined: its attempts ran out; 1 no free lane: the leader\'s plan queues it.');
-  assert.equal(s.others, '1 other split that ran before the first event does not run at the end (the leader moved it, and had no lane).');
-  assert.match(s.before, /^Before the first event 460 splits were idle and 43 quarantined: the snapshot's own, not the events' doing \(start from the fleet settled/);
-  assert.match(recoverySentences(f, { planned: true }).before, /: the settled fleet's own \(what its plan queues, and its quarantined splits\)/);
-  const ok = recoverySentences({ splits_taken: 10, not_recovered: [], others_not_running: 0, idle_before: 0, quarantined_before: 0 });
-  assert.deepEqual(ok, { taken: 'The events took 10 splits (running on a member as it crashed or stopped, or failed); every one runs again.', stuck: null, others: null, before: null });
-  assert.match(recoverySentences({ splits_taken: 0, not_recovered: [] }).taken, /took no split.*immediate/);
-  assert.deepEqual(recoverySentences(f, { hasEvents: false }), { taken: null, stuck: null, others: null, before: null });
-  assert.deepEqual(stuckGroups(f.not_recovered).map((g) => [g.reason, g.count, g.members]), [['withheld', 2, ['worker-03']], ['quarantined', 1, []], ['no_free_lane', 1, []]]);
-  // every reason the simulator gives has words (docs/simulator.md)
-  for (const r of ['parked_by_race', 'quarantined', 'leased_by_gone', 'no_leader', 'withheld', 'no_spec', 'no_free_lane', 'member_full', 'pending']) assert.notEqual(stuckText(r, 'w'), r);
-});

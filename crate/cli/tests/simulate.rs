@@ -147,6 +147,46 @@ fn the_json_document_keeps_its_contract() {
         "{claims:?}"
     );
     assert_eq!(f["attempts_burned"], 4);
+    // what the recovery rests on, in the simulator's words (docs/simulator.md)
+    assert_eq!(
+        doc["recovery"],
+        json!({"taken": "The events took 4 splits (running on a member as it crashed or stopped, or failed); every one runs again.",
+            "stuck": null, "others": null, "before": null})
+    );
+}
+
+/// At capacity (4 members × 8 lanes, the crashed one's 8 splits with no free lane: timing.md
+/// §8 (a) 7) the human output ends with the sentences the Timeline tab shows, each split's
+/// reason in words in the document.
+#[test]
+fn the_recovery_is_said_in_words_on_the_terminal_and_in_the_document() {
+    let script = r#"{"until_ms":300000,"events":[{"at_ms":0,"op":"crash","member":"w4"}]}"#;
+    let file = dir().join("script-words.json");
+    std::fs::write(&file, script).unwrap();
+    let fleet = fleet_file("words");
+    let caps = ["w1", "w2", "w3", "w4"].map(|w| format!("members.{w}.max_in_flight=4"));
+    let config: Vec<&str> = caps.iter().flat_map(|c| ["--config", c.as_str()]).collect();
+    let mut args = vec![
+        "simulate",
+        fleet.to_str().unwrap(),
+        "--script",
+        file.to_str().unwrap(),
+    ];
+    args.extend(&config);
+    let o = Command::new(BIN).args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let said = "The events took 4 splits (running on a member as it crashed or stopped, or failed).\nNot recovered: 4 of them never ran again — 4 no free lane: the leader's plan queues it.\n";
+    assert!(text.ends_with(said), "{text}");
+    let doc = simulate("words-json", script, &config);
+    let stuck = doc["figures"]["not_recovered"].as_array().unwrap();
+    assert_eq!(stuck.len(), 4);
+    assert!(
+        stuck
+            .iter()
+            .all(|n| n["words"] == "no free lane: the leader's plan queues it"),
+        "{stuck:?}"
+    );
 }
 
 #[test]

@@ -32,6 +32,7 @@ mod outcome;
 mod parse;
 mod predict;
 mod queue;
+mod recovery;
 mod run;
 mod script;
 mod section;
@@ -60,6 +61,7 @@ pub use outcome::{
     SplitList, Stuck, TimelineEvent, What,
 };
 pub use predict::{CrashPrediction, PREDICTION_SEEDS};
+pub use recovery::{recovery_text, stuck_groups, RecoveryText, StuckGroup};
 pub use run::simulate;
 pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,

@@ -5,7 +5,9 @@
 //! words ([`mark_text`]).
 
 use crate::outcome::{Figures, Outcome, What};
+use crate::recovery::{recovery_text, RecoveryText};
 use crate::script::Script;
+use crate::start::StartFrom;
 use crate::words::clock_text;
 use serde::{Deserialize, Serialize};
 use spate_planner_core::{Rules, RulesSource};
@@ -172,6 +174,8 @@ pub struct Summary {
     pub marks: Vec<MarkShown>,
     pub counts: Counts,
     pub first_event_ms: Option<u64>,
+    /// What the recovery figure rests on, in words ([`recovery_text`]).
+    pub recovery: RecoveryText,
 }
 
 impl Summary {
@@ -189,6 +193,11 @@ impl Summary {
             marks: marks(o, script).into_iter().map(shown).collect(),
             counts: Counts::of(o),
             first_event_ms: first_event_ms(script),
+            recovery: recovery_text(
+                &o.figures,
+                !script.events.is_empty(),
+                script.start == StartFrom::Planned,
+            ),
         }
     }
 }

@@ -300,6 +300,9 @@ pub struct NotRecovered {
     /// member it is assigned to (pending).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member: Option<String>,
+    /// Why, in words ([`Stuck::words`] of `reason` and `member`).
+    #[serde(default)]
+    pub words: String,
 }
 
 /// The headline figures (`docs/simulator.md`, "Figures"). Read back (`Deserialize`) from a

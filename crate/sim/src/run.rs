@@ -92,6 +92,7 @@ impl Sim<'_> {
             if let Some(s) = end.splits.get(&n.split) {
                 (n.reason, n.member) = at.reason(&n.split, s);
             }
+            n.words = n.reason.words(n.member.as_deref());
         }
     }
 }

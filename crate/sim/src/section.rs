@@ -7,7 +7,9 @@
 
 use crate::marks::{mark_text, Mark};
 use crate::outcome::Figures;
+use crate::recovery::recovery_text;
 use crate::script::Script;
+use crate::start::StartFrom;
 use crate::table::{figures_table, FigureRow};
 use crate::words::{clock_text, duration_text};
 use serde::Deserialize;
@@ -115,6 +117,7 @@ pub fn timeline_section(input: &SectionInput) -> String {
         RunState::Done { a, b } => {
             let has_events = script.as_ref().is_some_and(|s| !s.events.is_empty());
             lines.extend(figures_part(input, a, b.as_deref(), has_events));
+            lines.extend(recovery_part(input, script.as_ref(), a, b.as_deref(), has_events));
             lines.extend(images_part(input));
             lines.extend(marks_part(&a.marks));
         }
@@ -179,6 +182,47 @@ fn figures_part(input: &SectionInput, a: &RunSide, b: Option<&RunSide>, has_even
     }
     let rows = figures_table(&a.figures, b.map(|b| &b.figures), has_events);
     lines.extend(table_lines(input, &rows, b.is_some()));
+    lines
+}
+
+/// Whether a configuration starts from the fleet settled on its plan: B's overrides may set
+/// `start`; else the script's.
+fn starts_planned(input: &SectionInput, script: Option<&Script>, which: Which) -> bool {
+    let b_start = (which == Which::B)
+        .then(|| serde_json::from_str::<serde_json::Value>(input.b.as_deref()?).ok())
+        .flatten()
+        .and_then(|v| v.get("start")?.as_str().map(str::to_string));
+    match b_start.as_deref() {
+        Some(start) => start == "planned",
+        None => script.is_some_and(|s| s.start == StartFrom::Planned),
+    }
+}
+
+/// What each configuration's recovery rests on, in the simulator's words (escaped: they name
+/// members and splits).
+fn recovery_part(
+    input: &SectionInput,
+    script: Option<&Script>,
+    a: &RunSide,
+    b: Option<&RunSide>,
+    has_events: bool,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (which, side) in [(Which::A, Some(a)), (Which::B, b)] {
+        let Some(side) = side else { continue };
+        let said = recovery_text(&side.figures, has_events, starts_planned(input, script, which))
+            .lines()
+            .join(" ");
+        if said.is_empty() {
+            continue;
+        }
+        let prefix = if b.is_some() {
+            format!("{which:?}: ")
+        } else {
+            String::new()
+        };
+        lines.extend([String::new(), format!("{prefix}{}", text(&said))]);
+    }
     lines
 }
 

@@ -181,6 +181,7 @@ impl Recorder {
                     split: id.clone(),
                     reason: Stuck::Pending,
                     member: None,
+                    words: String::new(),
                 }),
             }
         }

@@ -210,3 +210,46 @@ fn hostile_names_bring_no_tag_link_or_table_break() {
     let fence_ok = md.contains("```json\n") || md.contains("````json\n");
     assert!(fence_ok, "{md}");
 }
+
+/// Each configuration's recovery in the simulator's words, under the figures (as `simulate` and
+/// the Timeline tab say them), the names in them escaped; B's `start` override is its own.
+#[test]
+fn the_section_says_what_each_recovery_rests_on_in_the_simulators_words() {
+    let mut run = done(HOSTILE);
+    run["a"]["figures"]["recovery_ms"] = Value::Null;
+    run["a"]["figures"]["not_recovered"] = json!([{"split": "p-1", "reason": "withheld", "member": HOSTILE}]);
+    run["a"]["figures"]["idle_before"] = json!(3);
+    run["b"]["figures"]["idle_before"] = json!(2);
+    let mut section = input(run, "w1");
+    section.b = Some(r#"{"start":"planned"}"#.into());
+    let md = timeline_section(&section);
+    let a = md
+        .lines()
+        .find(|l| l.starts_with("A: The events took 1 split"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        a.contains(
+            "Not recovered\\: 1 of them never ran again — 1 still withheld by the rebalance delay \\(\\<img"
+        ),
+        "{a}"
+    );
+    assert!(
+        a.contains("the snapshot\\'s own\\, not the events\\' doing"),
+        "{a}"
+    );
+    // every markup character of the member's name is escaped: no tag, link or table break
+    let bare = |c: char| a.match_indices(c).any(|(i, _)| !a[..i].ends_with('\\'));
+    assert!(
+        !['<', '>', '[', ']', '|', '`'].into_iter().any(bare),
+        "the member's name is escaped: {a}"
+    );
+    let b = md
+        .lines()
+        .find(|l| l.starts_with("B: The events took 1 split"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(b.contains("every one runs again\\."), "{b}");
+    assert!(
+        b.contains("the settled fleet\\'s own"),
+        "B starts from the plan: {b}"
+    );
+}

@@ -2,8 +2,6 @@
 // B − A (changed values marked). Each cell keeps the document's exact value in data-value.
 import { el, attrs } from '../../common/page/dom.js';
 import { figureCells } from '../shared/figures.js';
-import { recoverySentences, stuckText } from '../shared/recovery.js';
-import { effective, withOverrides } from '../shared/script.js';
 import { thousands } from '../../common/shared/format.js';
 
 /** Not-recovered splits listed per configuration (the simulation document has them all). */
@@ -54,21 +52,21 @@ function stuckList(which, list) {
   const d = attrs(el('details', undefined, 'tl-stuck'), { 'data-config': which });
   d.append(el('summary', `${which}: the ${thousands(list.length)} split${list.length === 1 ? '' : 's'} not recovered`));
   const ul = el('ul');
-  for (const n of list.slice(0, LISTED)) ul.append(attrs(el('li', `${n.split}: ${stuckText(n.reason, n.member)}`), { 'data-reason': n.reason }));
+  for (const n of list.slice(0, LISTED)) ul.append(attrs(el('li', `${n.split}: ${n.words}`), { 'data-reason': n.reason }));
   if (list.length > LISTED) ul.append(el('li', `… and ${thousands(list.length - LISTED)} more`));
   d.append(ul);
   return d;
 }
 
 /**
- * What the recovery rests on, per configuration: the splits the events took, which never ran
- * again and why, what else stopped, and what was idle before the first event.
+ * What the recovery rests on, per configuration, in the simulator's words (its summary's
+ * `recovery`): the splits the events took, which never ran again and why, what else stopped,
+ * and what was idle before the first event.
  */
-export function recoveryNotes(run, hasEvents) {
+export function recoveryNotes(run) {
   const node = el('div', undefined, 'tl-recovery');
-  const runs = [['A', run.a, run.timeline.script], ...(run.b ? [['B', run.b, withOverrides(run.timeline.script, run.timeline.b)]] : [])];
-  for (const [which, model, script] of runs) {
-    const s = recoverySentences(model.figures, { hasEvents, planned: effective(script, 'start') === 'planned' });
+  for (const [which, model] of [['A', run.a], ...(run.b ? [['B', run.b]] : [])]) {
+    const s = model.recovery;
     const lines = [s.taken, s.stuck, s.others, s.before].filter(Boolean);
     if (!lines.length) continue;
     const p = attrs(el('p', `${run.b ? `${which}: ` : ''}${lines.join(' ')}`, 'tl-recovery-text'), { 'data-config': which });

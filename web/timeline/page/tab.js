@@ -99,8 +99,7 @@ export function createTimeline(ctx) {
     const t0 = performance.now();
     const names = configNames(run.timeline);
     const runs = [{ which: 'A', title: names.A, model: run.a }, ...(run.b ? [{ which: 'B', title: names.B, model: run.b }] : [])];
-    const hasEvents = Array.isArray(run.timeline.script.events) && run.timeline.script.events.length > 0;
-    figures.replaceChildren(rulesLine(run), figuresTable(run), recoveryNotes(run, hasEvents));
+    figures.replaceChildren(rulesLine(run), figuresTable(run), recoveryNotes(run));
     charts.show(runs);
     fleet.show(runs);
     const end = Math.max(...runs.map((r) => r.model.endMs));

@@ -6,14 +6,14 @@
 
 /**
  * The model of one run. summary: the run's SimRun.summary() (the document's rules and figures,
- * the marks with their sentences, the counts, the first event's time); series: its
+ * the marks with their sentences, the counts, the first event's time, the recovery's sentences); series: its
  * SimRun.series().
  */
 export function timelineModel(summary, series) {
   const { members, stepMs, buckets, endMs, load, lanes, idleLoad, idleCount } = series;
   return {
     rules: { rules: summary.rules, source: summary.rules_source, note: summary.rules_note },
-    figures: summary.figures, endMs, stepMs, buckets, members, firstEventMs: summary.first_event_ms,
+    figures: summary.figures, recovery: summary.recovery, endMs, stepMs, buckets, members, firstEventMs: summary.first_event_ms,
     load, lanes, idleLoad, idleCount, marks: summary.marks, counts: summary.counts,
   };
 }

@@ -3,8 +3,8 @@
 use crate::support::{load, parse_size};
 use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules};
 use spate_planner_sim::{
-    apply_override, duration_text, figures_table, simulate, Chance, FigureRow, Figures, Options, Outcome,
-    Script, SeedsSummary, Start, Stuck, What, MAX_SCRIPT_BYTES,
+    apply_override, duration_text, figures_table, recovery_text, simulate, Chance, FigureRow, Figures,
+    Options, Outcome, RecoveryText, Script, SeedsSummary, Start, StartFrom, Stuck, What, MAX_SCRIPT_BYTES,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -144,20 +144,49 @@ fn run_one(args: &Args, fleet: &Fleet, compare: &[String]) -> Result<(Script, Ou
 /// the difference B − A.
 fn compared(args: &Args, fleet: &Fleet, out: &mut impl Write) -> Result<(), String> {
     let (script, a) = run_one(args, fleet, &[])?;
-    let (_, b) = run_one(args, fleet, &args.compare)?;
+    let (script_b, b) = run_one(args, fleet, &args.compare)?;
     let table = figures_table(&a.figures, Some(&b.figures), !script.events.is_empty());
     if args.json {
         let doc = serde_json::json!({
             "format": "spate-planner-simulation-comparison/1",
             "b_overrides": args.compare,
             "figures_table": table,
-            "a": a.to_json(),
-            "b": b.to_json(),
+            "a": document(&script, &a),
+            "b": document(&script_b, &b),
         });
         writeln!(out, "{doc}").map_err(|e| e.to_string())
     } else {
-        table_human(out, &table).map_err(|e| e.to_string())
+        let io = |e: std::io::Error| e.to_string();
+        table_human(out, &table).map_err(io)?;
+        for (which, s, o) in [("A", &script, &a), ("B", &script_b, &b)] {
+            recovery_lines(out, &recovery_of(s, o), &format!("{which}: ")).map_err(io)?;
+        }
+        Ok(())
     }
+}
+
+/// What the recovery figure of `o` rests on, in the simulator's words.
+fn recovery_of(script: &Script, o: &Outcome) -> RecoveryText {
+    recovery_text(
+        &o.figures,
+        !script.events.is_empty(),
+        script.start == StartFrom::Planned,
+    )
+}
+
+/// The simulation document, with its recovery sentences (`recovery`).
+fn document(script: &Script, o: &Outcome) -> serde_json::Value {
+    let mut doc = o.to_json();
+    doc["recovery"] = serde_json::json!(recovery_of(script, o));
+    doc
+}
+
+/// The recovery sentences, one per line (a name from the store or the script escaped).
+fn recovery_lines(out: &mut impl Write, text: &RecoveryText, prefix: &str) -> std::io::Result<()> {
+    for l in text.lines() {
+        writeln!(out, "{prefix}{}", crate::term::shown(l))?;
+    }
+    Ok(())
 }
 
 /// `--seeds N`: the script over seeds `seed..seed + N`, each run's recovery and race parks, then
@@ -214,11 +243,13 @@ pub fn run(args: &Args) -> ExitCode {
         } else if !args.compare.is_empty() {
             compared(args, &fleet, &mut out)?;
         } else {
-            let (_, o) = run_one(args, &fleet, &[])?;
+            let (script, o) = run_one(args, &fleet, &[])?;
             if args.json {
-                writeln!(out, "{}", o.to_json()).map_err(|e| e.to_string())?;
+                writeln!(out, "{}", document(&script, &o)).map_err(|e| e.to_string())?;
             } else {
                 human(&mut out, &o, args.verbose).map_err(|e| e.to_string())?;
+                writeln!(out).map_err(|e| e.to_string())?;
+                recovery_lines(&mut out, &recovery_of(&script, &o), "").map_err(|e| e.to_string())?;
             }
         }
         out.flush().map_err(|e| e.to_string())
