@@ -360,6 +360,8 @@ export interface SimSeries {
   load: Float64Array; lanes: Float64Array;
   /** Bucket means of the idle splits' weight and number. */
   idleLoad: Float64Array; idleCount: Float64Array;
+  /** Where the scrubber starts: the most idle moment from the first event on (ms, whole seconds). */
+  mostIdleMs: number;
 }
 export interface SimClaim { t_ms: number; member: string; split: string; kind: ClaimKind; attempt: number; }
 export interface SimQuarantine { t_ms: number; member: string; split: string; }

@@ -9,7 +9,6 @@ import {
   describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents, otherRelease,
 } from '../../web/timeline/shared/script.js';
 import { timelineModel } from '../../web/timeline/shared/model.js';
-import { mostIdleMs } from '../../web/timeline/shared/at.js';
 import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
 import { figureCells } from '../../web/timeline/shared/figures.js';
 import { sectionInput } from '../../web/timeline/shared/report.js';
@@ -151,6 +150,7 @@ function smallSeries() {
     lanes: rows(per((k) => (k < 10 ? 1 : 0)), per((k) => (k < 40 ? 1 : 2)), zero, zero),
     idleLoad: per((k) => (k < 10 ? 7 : k < 40 ? 47 : k < 50 ? 7 : 0)),
     idleCount: per((k) => (k < 10 ? 1 : k < 40 ? 2 : k < 50 ? 1 : 0)),
+    mostIdleMs: 25000,
   };
 }
 const small = () => timelineModel(smallSummary(), smallSeries());
@@ -158,7 +158,7 @@ const small = () => timelineModel(smallSummary(), smallSeries());
 test('the model: the simulator\'s series and summary as given', () => {
   const series = smallSeries();
   const m = timelineModel(smallSummary(), series);
-  assert.deepEqual([m.stepMs, m.buckets, m.endMs], [1000, 60, 60000]);
+  assert.deepEqual([m.stepMs, m.buckets, m.endMs, m.mostIdleMs], [1000, 60, 60000, 25000]);
   assert.deepEqual(m.members, ['w1', 'w2', 'n1', 'n2']);
   for (const k of ['load', 'lanes', 'idleLoad', 'idleCount']) assert.equal(m[k], series[k], `${k} is the series' own array (transferred, not copied)`);
   assert.deepEqual(m.figures, smallSummary().figures);
@@ -170,15 +170,9 @@ test('the model: the simulator\'s series and summary as given', () => {
   assert.equal(none.firstEventMs, null);
 });
 
-// the fleet at an instant is the simulator's (crate/sim/tests/sim_at.rs checks its rules; the
-// kept run through the module is checked against its document below)
-test('the scrubber starts at the most idle moment from the first event on', () => {
-  const m = small();
-  // the most idle moment from the first event on: the middle of the first stretch at the most
-  assert.equal(mostIdleMs(m), 25000);
-  assert.equal(mostIdleMs({ ...m, firstEventMs: 45000 }), 47000);
-  assert.equal(mostIdleMs({ ...m, firstEventMs: 55000 }), 55000, 'nothing idle after it: the event itself');
-});
+// the fleet at an instant and where the scrubber starts are the simulator's (crate/sim/tests/
+// sim_at.rs and sim_series.rs check their rules; the kept run through the module is checked
+// against its document below)
 
 test('folding: the members the script touches first, then the biggest change; the rest summed below, idle on top', () => {
   const K = 3;

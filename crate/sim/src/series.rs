@@ -44,6 +44,29 @@ pub struct Series {
     pub idle_count: Vec<f64>,
 }
 
+impl Series {
+    /// Where the Timeline's scrubber starts: the time (ms, whole seconds) with the most idle
+    /// splits from the first event on (from the start without events) — the middle of the first
+    /// stretch of buckets at that most; the first event's time when nothing is idle then.
+    pub fn most_idle_ms(&self, first_event_ms: Option<u64>) -> u64 {
+        let first = first_event_ms.unwrap_or(0);
+        let Some(last_bucket) = self.buckets.checked_sub(1) else {
+            return first.min(self.end_ms);
+        };
+        let from = usize::try_from(first / self.step_ms.max(1)).map_or(last_bucket, |b| b.min(last_bucket));
+        let idle = &self.idle_count[from..=last_bucket];
+        // the first bucket at the most (a later equal one is not more idle)
+        let best = (0..idle.len()).fold(0, |best, k| if idle[k] > idle[best] { k } else { best });
+        if idle[best] <= 0.0 {
+            return first.min(self.end_ms);
+        }
+        let run = idle[best..].iter().take_while(|v| **v == idle[best]).count();
+        let (start, end) = ((from + best) as u64, (from + best + run) as u64);
+        let mid = (start + end) * self.step_ms / 2;
+        (mid / 1000 * 1000).min(self.end_ms)
+    }
+}
+
 /// Exact areas of step functions per row and bucket: the partial buckets an interval touches
 /// directly, the whole ones through a difference array (O(1) per interval).
 struct Areas {

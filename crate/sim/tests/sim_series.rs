@@ -9,8 +9,8 @@ mod sim_support;
 
 use sim_support::interval as iv;
 use spate_planner_sim::{
-    bench_scenario, bucket_ms, simulate, FleetIndex, Initial, Interval, Options, Phase, TimelineEvent, What,
-    MAX_BUCKETS,
+    bench_scenario, bucket_ms, simulate, FleetIndex, Initial, Interval, Options, Phase, Series,
+    TimelineEvent, What, MAX_BUCKETS,
 };
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
@@ -184,4 +184,54 @@ fn a_real_run_s_series_integrate_to_its_figures_and_its_intervals() {
         let want = held.get(name.as_str()).copied().unwrap_or(0) as f64;
         assert!(close(got, want), "{name}: {got} vs {want}");
     }
+}
+
+/// The scrubber's start (docs/simulator.md): the most idle moment from the first event on, the
+/// middle of the first stretch at the most, in whole seconds; the event itself when nothing is
+/// idle after it. A run of 60 one-second buckets: 1 split idle until 10 s, 2 until 40 s, 1 until
+/// 50 s, none after.
+#[test]
+fn the_scrubber_starts_at_the_most_idle_moment_from_the_first_event_on() {
+    let idle: Vec<f64> = (0..60)
+        .map(|k| match k {
+            0..=9 => 1.0,
+            10..=39 => 2.0,
+            40..=49 => 1.0,
+            _ => 0.0,
+        })
+        .collect();
+    let s = Series {
+        members: vec![],
+        step_ms: 1000,
+        buckets: 60,
+        end_ms: 60_000,
+        load: vec![],
+        lanes: vec![],
+        idle_load: idle.clone(),
+        idle_count: idle,
+    };
+    assert_eq!(s.most_idle_ms(Some(10_000)), 25_000, "10 s … 40 s, its middle");
+    assert_eq!(s.most_idle_ms(None), 25_000, "without events: from the start");
+    assert_eq!(
+        s.most_idle_ms(Some(45_000)),
+        47_000,
+        "45 s … 50 s: 47.5 s, in whole seconds"
+    );
+    assert_eq!(
+        s.most_idle_ms(Some(55_000)),
+        55_000,
+        "nothing idle after it: the event itself"
+    );
+    assert_eq!(
+        s.most_idle_ms(Some(600_000)),
+        60_000,
+        "an event past the end: the end"
+    );
+    let empty = Series {
+        buckets: 0,
+        idle_count: vec![],
+        idle_load: vec![],
+        ..s
+    };
+    assert_eq!(empty.most_idle_ms(Some(5_000)), 5_000);
 }

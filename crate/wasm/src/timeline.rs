@@ -132,13 +132,15 @@ impl SimRun {
     /// The chart's series (docs/simulator.md, "The chart's series"): `members` (every instance
     /// the run knows, in the order of `fleetAt`'s), `stepMs`, `buckets`, `endMs`, and as
     /// Float64Arrays the bucket means of each member's `load` and `lanes` (members × buckets,
-    /// row by row) and of the idle splits' weight (`idleLoad`) and number (`idleCount`).
+    /// row by row) and of the idle splits' weight (`idleLoad`) and number (`idleCount`); and
+    /// `mostIdleMs`, where the scrubber starts (`Series::most_idle_ms`).
     #[wasm_bindgen(unchecked_return_type = "SimSeries")]
     pub fn series(&self) -> Result<JsValue, JsValue> {
         let s = self.index.series(MAX_BUCKETS);
         let out = Object::new();
         let members: Array = s.members.iter().map(|m| JsValue::from_str(m)).collect();
-        let fields: [(&str, JsValue); 8] = [
+        let most_idle = s.most_idle_ms(self.summary.first_event_ms);
+        let fields: [(&str, JsValue); 9] = [
             ("members", members.into()),
             ("stepMs", (s.step_ms as f64).into()),
             ("buckets", (s.buckets as f64).into()),
@@ -147,6 +149,7 @@ impl SimRun {
             ("lanes", Float64Array::from(&s.lanes[..]).into()),
             ("idleLoad", Float64Array::from(&s.idle_load[..]).into()),
             ("idleCount", Float64Array::from(&s.idle_count[..]).into()),
+            ("mostIdleMs", (most_idle as f64).into()),
         ];
         for (k, v) in fields {
             Reflect::set(&out, &k.into(), &v)?;

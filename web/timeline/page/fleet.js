@@ -5,7 +5,6 @@
 // time only: while an answer is on its way, later scrubs collapse into one, and an answer for
 // runs no longer shown is dropped.
 import { el, attrs, button, input, scrollArea, table } from '../../common/page/dom.js';
-import { mostIdleMs } from '../shared/at.js';
 import { clock, duration } from '../shared/script.js';
 import { humanBytes, thousands, plural } from '../../common/shared/format.js';
 import { isSuperseded } from '../../common/shared/messages.js';
@@ -137,7 +136,7 @@ export function createTimelineFleet({ onScrub, ask }) {
       runs = next;
       const end = Math.max(...runs.map((r) => r.model.endMs));
       slider.max = String(Math.floor(end / 1000));
-      const most = runs.map((r) => [`${r.which}: most idle`, mostIdleMs(r.model)]);
+      const most = runs.map((r) => [`${r.which}: most idle`, r.model.mostIdleMs]);
       jumps.replaceChildren(...[['start', 0], ...most, ['end', end]].map(([label, t]) => button(`${label} (${clock(t)})`, () => onScrub(t))));
     },
     /** Shows the fleet at t (ms); resolves once it is drawn (or a later time replaced it). */

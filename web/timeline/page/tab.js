@@ -16,7 +16,6 @@ import { createScriptBox } from './json.js';
 import { figuresTable, recoveryNotes, rulesLine } from './figures.js';
 import { createTimelineCharts } from './chart.js';
 import { createTimelineFleet } from './fleet.js';
-import { mostIdleMs } from '../shared/at.js';
 
 const NAMES = { A: 'configuration A', B: 'configuration B' };
 
@@ -103,7 +102,7 @@ export function createTimeline(ctx) {
     charts.show(runs);
     fleet.show(runs);
     const end = Math.max(...runs.map((r) => r.model.endMs));
-    if (!moved || t > end) t = mostIdleMs(run.a);
+    if (!moved || t > end) t = run.a.mostIdleMs;
     const fleetDrawn = apply();
     results.hidden = false;
     if (reveal) {

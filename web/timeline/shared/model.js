@@ -10,11 +10,11 @@
  * SimRun.series().
  */
 export function timelineModel(summary, series) {
-  const { members, stepMs, buckets, endMs, load, lanes, idleLoad, idleCount } = series;
+  const { members, stepMs, buckets, endMs, load, lanes, idleLoad, idleCount, mostIdleMs } = series;
   return {
     rules: { rules: summary.rules, source: summary.rules_source, note: summary.rules_note },
     figures: summary.figures, recovery: summary.recovery, endMs, stepMs, buckets, members, firstEventMs: summary.first_event_ms,
-    load, lanes, idleLoad, idleCount, marks: summary.marks, counts: summary.counts,
+    load, lanes, idleLoad, idleCount, mostIdleMs, marks: summary.marks, counts: summary.counts,
   };
 }
 
