@@ -1,6 +1,9 @@
 //! What a simulation produces: the timeline, each split's state intervals, the headline figures
 //! and the final state (for checking it against the decision core).
 
+use crate::recovery::recovery_text;
+use crate::script::Script;
+use crate::start::StartFrom;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use spate_planner_core::{ClaimKind, RulesChoice, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
@@ -457,7 +460,17 @@ impl Outcome {
             .collect()
     }
 
-    /// The one JSON document of `spate-planner simulate --json`.
+    /// The one JSON document of `spate-planner simulate --json` (and the wasm module's
+    /// `simulate`): [`Outcome::to_json`] with what the recovery rests on in words (`recovery`,
+    /// [`recovery_text`]), which needs the script it ran.
+    pub fn document(&self, script: &Script) -> serde_json::Value {
+        let mut doc = self.to_json();
+        let planned = script.start == StartFrom::Planned;
+        doc["recovery"] = serde_json::json!(recovery_text(&self.figures, !script.events.is_empty(), planned));
+        doc
+    }
+
+    /// The document without the recovery's words (the script is not at hand).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "format": "spate-planner-simulation/1",

@@ -417,8 +417,8 @@ impl Planner {
     /// in ms are numbers; weights are decimal strings). The fleet follows the script's `rules`,
     /// else the release the store names.
     pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
-        let (_, _, o) = self.simulated(script)?;
-        Ok(o.to_json().to_string())
+        let (_, script, o) = self.simulated(script)?;
+        Ok(o.document(&script).to_string())
     }
 
     /// The same simulation kept for the Timeline's scrubber: its document, and the fleet at any

@@ -151,8 +151,8 @@ fn compared(args: &Args, fleet: &Fleet, out: &mut impl Write) -> Result<(), Stri
             "format": "spate-planner-simulation-comparison/1",
             "b_overrides": args.compare,
             "figures_table": table,
-            "a": document(&script, &a),
-            "b": document(&script_b, &b),
+            "a": a.document(&script),
+            "b": b.document(&script_b),
         });
         writeln!(out, "{doc}").map_err(|e| e.to_string())
     } else {
@@ -172,13 +172,6 @@ fn recovery_of(script: &Script, o: &Outcome) -> RecoveryText {
         !script.events.is_empty(),
         script.start == StartFrom::Planned,
     )
-}
-
-/// The simulation document, with its recovery sentences (`recovery`).
-fn document(script: &Script, o: &Outcome) -> serde_json::Value {
-    let mut doc = o.to_json();
-    doc["recovery"] = serde_json::json!(recovery_of(script, o));
-    doc
 }
 
 /// The recovery sentences, one per line (a name from the store or the script escaped).
@@ -245,7 +238,7 @@ pub fn run(args: &Args) -> ExitCode {
         } else {
             let (script, o) = run_one(args, &fleet, &[])?;
             if args.json {
-                writeln!(out, "{}", document(&script, &o)).map_err(|e| e.to_string())?;
+                writeln!(out, "{}", o.document(&script)).map_err(|e| e.to_string())?;
             } else {
                 human(&mut out, &o, args.verbose).map_err(|e| e.to_string())?;
                 writeln!(out).map_err(|e| e.to_string())?;
