@@ -346,3 +346,55 @@ fn more_named_jobs_than_the_cap_or_a_bad_pattern_are_refused_at_start() {
     let e = refused(&["--max-jobs", "0"]);
     assert!(e.contains("--max-jobs <N>"), "{e}");
 }
+
+/// A NATS configuration: user `planner` may not hear the server's advisories (so only the
+/// periodic listing finds jobs), user `writer` may do anything.
+fn no_advisories_config(dir: &std::path::Path) -> std::path::PathBuf {
+    let conf = dir.join("no-advisories.conf");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        &conf,
+        r#"authorization {
+  users = [
+    { user: planner, password: p1, permissions: { subscribe: { deny: ["$JS.EVENT.>"] } } }
+    { user: writer, password: w1 }
+  ]
+}
+"#,
+    )
+    .unwrap();
+    conf
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_servers_advisories_the_periodic_listing_finds_a_job() {
+    let dir = std::env::temp_dir().join(format!("spate-many-conf-{}", std::process::id()));
+    let conf = no_advisories_config(&dir);
+    let nats = NatsServer::start_with(true, &["-c", conf.to_str().unwrap()]);
+    let writer = format!("nats://127.0.0.1:{}", nats.port);
+    let client = async_nats::ConnectOptions::with_user_and_password("writer".into(), "w1".into())
+        .connect(&writer)
+        .await
+        .unwrap_or_else(|e| panic!("{writer}: {e}"));
+    let js = jetstream::new(client);
+    fixture::write_job(&js, "first").await;
+    let planner = format!("nats://planner:p1@127.0.0.1:{}", nats.port);
+    let serve = Serve::start(&["--server", &planner, "--jobs-interval", "2"]);
+    let port = serve.port;
+    json_until(port, "/healthz", |_, d| d["jobs_followed"] == 1).await;
+    fixture::write_job(&js, "later").await;
+    let (doc, took) = json_until(port, "/healthz", |_, d| {
+        health_jobs(d).get("later") == Some(&(true, true, None))
+    })
+    .await;
+    eprintln!("without advisories, a job created was followed {took:?} later (listing every 2 s)");
+    assert_eq!(doc["jobs_followed"], 2, "{doc}");
+    delete_job(&js, "first").await;
+    json_until(port, "/healthz", |_, d| {
+        !health_jobs(d).contains_key("first") && d["jobs_followed"] == 1
+    })
+    .await;
+    let err = serve.stop();
+    assert!(!err.contains("p1"), "the password is never printed: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
