@@ -9,7 +9,8 @@
 //! followed from the start, whether it is `ok`, and a `reason` when there is something to say
 //! (not followed: past the cap; being read; reconnecting). A followed job whose state cannot be
 //! read (its read failed, or a bucket was deleted and is not back) is not ok, and makes the
-//! server not ready: what it was asked to follow, it cannot show.
+//! server not ready: what it was asked to follow, it cannot show. When the last listing of
+//! the server's buckets failed, `listing_error` says why (the jobs followed stay followed).
 
 use crate::live::http::Live;
 use crate::live::wire::Status;
@@ -102,6 +103,10 @@ fn document(live: Option<&Arc<Live>>, per_job: Option<Vec<JobHealth>>) -> Respon
     });
     if let Some(per_job) = &per_job {
         doc["jobs"] = serde_json::to_value(per_job).unwrap_or_default();
+    }
+    // the jobs followed stay followed: a listing that failed is said, not a reason to be unready
+    if let Some(Some(Err(why))) = live.map(|l| l.roster().listed.clone()) {
+        doc["listing_error"] = why.into();
     }
     if !recordings.is_empty() {
         doc["recordings"] = recordings

@@ -348,7 +348,7 @@ fn more_named_jobs_than_the_cap_or_a_bad_pattern_are_refused_at_start() {
 }
 
 /// A NATS configuration: user `planner` may not hear the server's advisories (so only the
-/// periodic listing finds jobs), user `writer` may do anything.
+/// periodic listing finds jobs), `lister` may not list streams, `writer` may do anything.
 fn no_advisories_config(dir: &std::path::Path) -> std::path::PathBuf {
     let conf = dir.join("no-advisories.conf");
     std::fs::create_dir_all(dir).unwrap();
@@ -357,6 +357,7 @@ fn no_advisories_config(dir: &std::path::Path) -> std::path::PathBuf {
         r#"authorization {
   users = [
     { user: planner, password: p1, permissions: { subscribe: { deny: ["$JS.EVENT.>"] } } }
+    { user: lister, password: l1, permissions: { publish: { deny: ["$JS.API.STREAM.LIST", "$JS.API.STREAM.NAMES"] } } }
     { user: writer, password: w1 }
   ]
 }
@@ -366,17 +367,47 @@ fn no_advisories_config(dir: &std::path::Path) -> std::path::PathBuf {
     conf
 }
 
+/// A JetStream context as `writer` on `nats` (started with [`no_advisories_config`]).
+async fn as_writer(nats: &NatsServer) -> jetstream::Context {
+    let url = format!("nats://127.0.0.1:{}", nats.port);
+    let client = async_nats::ConnectOptions::with_user_and_password("writer".into(), "w1".into())
+        .connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+    jetstream::new(client)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listing_that_fails_is_said_and_the_named_job_stays_followed() {
+    let dir = std::env::temp_dir().join(format!("spate-many-list-{}", std::process::id()));
+    let conf = no_advisories_config(&dir);
+    let nats = NatsServer::start_with(true, &["-c", conf.to_str().unwrap()]);
+    fixture::write_job(&as_writer(&nats).await, "named").await;
+    let lister = format!("nats://lister:l1@127.0.0.1:{}", nats.port);
+    let serve = Serve::start(&["--server", &lister, "--job", "named", "--timeout", "2"]);
+    let port = serve.port;
+    let (doc, _) = json_until(port, "/healthz", |_, d| d["listing_error"].is_string()).await;
+    let why = doc["listing_error"].as_str().unwrap();
+    assert!(why.starts_with("cannot list the server's buckets"), "{why}");
+    assert_eq!(doc["ok"], true, "not a reason to be unready: {doc}");
+    assert_eq!(health_jobs(&doc)["named"], (true, true, None), "{doc}");
+    let (status, list) = json(port, "/api/jobs").await;
+    assert_eq!(status, 502, "{list}");
+    let error = list["error"].as_str().unwrap();
+    assert!(error.starts_with("cannot list the server's buckets"), "{list}");
+    let text = metrics(port).await;
+    assert_eq!(series(&text, &members_key("named")), Some("4"), "{text}");
+    let err = serve.stop();
+    assert!(!err.contains("l1@"), "the password is never printed: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_servers_advisories_the_periodic_listing_finds_a_job() {
     let dir = std::env::temp_dir().join(format!("spate-many-conf-{}", std::process::id()));
     let conf = no_advisories_config(&dir);
     let nats = NatsServer::start_with(true, &["-c", conf.to_str().unwrap()]);
-    let writer = format!("nats://127.0.0.1:{}", nats.port);
-    let client = async_nats::ConnectOptions::with_user_and_password("writer".into(), "w1".into())
-        .connect(&writer)
-        .await
-        .unwrap_or_else(|e| panic!("{writer}: {e}"));
-    let js = jetstream::new(client);
+    let js = as_writer(&nats).await;
     fixture::write_job(&js, "first").await;
     let planner = format!("nats://planner:p1@127.0.0.1:{}", nats.port);
     let serve = Serve::start(&["--server", &planner, "--jobs-interval", "2"]);

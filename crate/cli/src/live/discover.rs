@@ -74,7 +74,7 @@ pub async fn once(live: &Live) {
         Err(_) => {
             return live
                 .roster()
-                .failed("the listing of the server's buckets timed out".into())
+                .failed("cannot list the server's buckets: timed out".into())
         }
     };
     // a job whose lease bucket is not there (yet) cannot be read: it waits for the next listing
