@@ -217,10 +217,7 @@ pub(crate) fn router(
     use axum::routing::get;
     let shared = Arc::new((source, snapshot, live.is_some()));
     let health = live.clone();
-    let mut app = axum::Router::new().route(
-        "/healthz",
-        get(move || std::future::ready(crate::health::healthz(health.as_ref()))),
-    );
+    let mut app = axum::Router::new().route("/healthz", get(move || crate::health::healthz(health.clone())));
     if let Some(api) = api {
         app = app.merge(crate::api::routes(api));
     }
@@ -229,7 +226,10 @@ pub(crate) fn router(
         let (l1, l2, l3) = (live.clone(), live.clone(), live);
         app = app
             .route("/metrics", get(move || crate::metrics::scrape(metrics.clone())))
-            .route("/api/jobs", get(move || crate::live::http::jobs(l1.clone())))
+            .route(
+                "/api/jobs",
+                get(move || crate::live::discover::jobs_route(l1.clone())),
+            )
             .route(
                 "/api/live",
                 get(move |uri, headers| crate::live::http::live(l2.clone(), uri, headers)),

@@ -4,14 +4,82 @@
 //! (the server keeps reconnecting; the pages it serves say so too) or while a recording it
 //! writes (`--record`) has stopped (a write failed, its directory was removed): `reasons` says
 //! why. It reads only what the server holds: a probe never reaches NATS.
+//!
+//! With `--server`, `jobs` lists every selected job the server knows (issue 34): whether it is
+//! followed from the start, whether it is `ok`, and a `reason` when there is something to say
+//! (not followed: past the cap; being read; reconnecting). A followed job whose state cannot be
+//! read (its read failed, or a bucket was deleted and is not back) is not ok, and makes the
+//! server not ready: what it was asked to follow, it cannot show. When the last listing of
+//! the server's buckets failed, `listing_error` says why (the jobs followed stay followed).
 
 use crate::live::http::Live;
+use crate::live::wire::Status;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 use std::sync::Arc;
 
+/// One job's health: an entry of `jobs`.
+#[derive(Serialize)]
+pub struct JobHealth {
+    pub job: String,
+    /// Followed from the start (`serve --max-jobs` of the selected jobs).
+    pub followed: bool,
+    /// False when the server cannot show the job it follows (the server is then not ready).
+    pub ok: bool,
+    /// What there is to say about the job, if anything; several things joined by `; `.
+    pub reason: Option<String>,
+}
+
+impl JobHealth {
+    /// Adds `why` to the job's reason.
+    pub fn add_reason(&mut self, why: &str) {
+        self.reason = Some(match self.reason.take() {
+            Some(r) => format!("{r}; {why}"),
+            None => why.to_string(),
+        });
+    }
+}
+
+/// Each selected job the server knows, with its health.
+async fn jobs(live: &Live) -> Vec<JobHealth> {
+    let (max, places): (usize, Vec<_>) = {
+        let roster = live.roster();
+        (roster.max(), roster.places().cloned().collect())
+    };
+    let mut out = Vec::with_capacity(places.len());
+    for p in places {
+        let mut h = JobHealth {
+            ok: true,
+            followed: p.followed,
+            reason: p.reason(max),
+            job: p.job,
+        };
+        match live.held(&h.job).await.map(|hub| hub.status()) {
+            Some(Status::Live) => {}
+            Some(Status::Reconnecting(m)) => h.add_reason(&format!("reconnecting: {m}")),
+            Some(Status::Error(m)) => {
+                h.ok = !h.followed;
+                h.add_reason(&m);
+            }
+            None if h.followed && p.unreadable.is_none() => h.add_reason("being read"),
+            None => h.ok = !h.followed,
+        }
+        out.push(h);
+    }
+    out
+}
+
 /// The health document and its status.
-pub fn healthz(live: Option<&Arc<Live>>) -> Response {
+pub async fn healthz(live: Option<Arc<Live>>) -> Response {
+    let jobs = match &live {
+        Some(l) => Some(jobs(l).await),
+        None => None,
+    };
+    document(live.as_ref(), jobs)
+}
+
+fn document(live: Option<&Arc<Live>>, per_job: Option<Vec<JobHealth>>) -> Response {
     let connected = live.map(|l| l.conn.events.borrow().connected);
     let jobs = live.map_or(0, |l| l.followed());
     let recordings = live.map(|l| l.recordings()).unwrap_or_default();
@@ -20,12 +88,26 @@ pub fn healthz(live: Option<&Arc<Live>>) -> Response {
         reasons.push("the connection to NATS is lost (reconnecting)".into());
     }
     reasons.extend(recordings.iter().filter_map(|r| r.problem()));
+    for j in per_job.iter().flatten().filter(|j| !j.ok) {
+        reasons.push(
+            j.reason
+                .clone()
+                .unwrap_or_else(|| format!("job {} cannot be read", j.job)),
+        );
+    }
     let ok = reasons.is_empty();
     let mut doc = serde_json::json!({
         "ok": ok,
         "jobs_followed": jobs,
         "nats_connected": connected,
     });
+    if let Some(per_job) = &per_job {
+        doc["jobs"] = serde_json::to_value(per_job).unwrap_or_default();
+    }
+    // the jobs followed stay followed: a listing that failed is said, not a reason to be unready
+    if let Some(Some(Err(why))) = live.map(|l| l.roster().listed.clone()) {
+        doc["listing_error"] = why.into();
+    }
     if !recordings.is_empty() {
         doc["recordings"] = recordings
             .iter()

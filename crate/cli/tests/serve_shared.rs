@@ -157,13 +157,28 @@ async fn healthz_follows_the_nats_connection() {
     assert_eq!(status, 200, "{doc}");
     assert_eq!(
         doc,
-        serde_json::json!({"ok": true, "jobs_followed": 1, "nats_connected": true})
+        serde_json::json!({"ok": true, "jobs_followed": 1, "nats_connected": true,
+            "jobs": [{"job": "g", "followed": true, "ok": true, "reason": null}]})
     );
     nats.kill();
-    let down = health_until(serve.port, 503).await;
+    // the connection's loss first, then the job's follower says it reconnects
+    let start = Instant::now();
+    let down = loop {
+        let (status, doc) = health(serve.port, "/healthz").await;
+        if status == 503 && doc["jobs"][0]["reason"].is_string() {
+            break doc;
+        }
+        assert!(start.elapsed() < PATIENCE, "still {status}: {doc}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let reconnecting = format!(
+        "reconnecting: the connection to nats://127.0.0.1:{} was lost; reconnecting",
+        nats.port
+    );
     assert_eq!(
         down,
         serde_json::json!({"ok": false, "jobs_followed": 1, "nats_connected": false,
+            "jobs": [{"job": "g", "followed": true, "ok": true, "reason": reconnecting}],
             "reasons": ["the connection to NATS is lost (reconnecting)"]})
     );
     nats.restart();

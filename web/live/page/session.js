@@ -243,7 +243,8 @@ export class LiveSession {
 }
 
 /**
- * The server's jobs (GET …/api/jobs): { job (the one --job fixed, or null), jobs: [{ job }…] };
+ * The server's jobs (GET …/api/jobs): { job (the one --job named, or null), max_jobs, followed,
+ * jobs: [{ job, followed, reason, status, members, splits, at_risk, state, lease }…] };
  * an answer of another shape (a proxy's page, say) is refused, naming the field.
  */
 export async function listJobs(url) {

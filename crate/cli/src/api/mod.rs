@@ -209,12 +209,8 @@ async fn followed(api: Arc<Api>, method: Method, job: JobPath, uri: Uri, doc: Do
             .field("job"));
         }
         let ask = request::parse_query(uri.query(), doc)?;
-        if let Some(fixed) = live.fixed.as_deref().filter(|f| *f != job) {
-            return Err(Problem::not_found(
-                codes::UNKNOWN_JOB,
-                format!("this server follows job {fixed:?} only"),
-            )
-            .field("job"));
+        if let Some(why) = live.refuses(&job) {
+            return Err(Problem::not_found(codes::UNKNOWN_JOB, why).field("job"));
         }
         let hub = live.hub(&job).await.map_err(refusal)?;
         match hub.status() {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::dashboard::{router, runtime, Listen, Served, Source};
 use crate::hosts::Hosts;
 use crate::live::http::Live;
+use crate::live::roster::{Roster, Selection};
 use crate::nats::{AuthArgs, Target};
 use axum::body::Bytes;
 
@@ -24,9 +25,25 @@ pub struct Args {
     /// jobs' plans, docs/metrics.md).
     #[arg(long)]
     server: Option<String>,
-    /// With --server: follow this job only (else the page picks one with ?job=).
-    #[arg(long, requires = "server")]
-    job: Option<String>,
+    /// With --server: follow this job (repeatable). Without --job or --jobs every job on the
+    /// server is followed (up to --max-jobs); with them, only those named or matched.
+    #[arg(long, value_name = "JOB", requires = "server")]
+    job: Vec<String>,
+    /// With --server: follow the jobs whose names match this pattern (repeatable): `*` any
+    /// run of characters, `?` one, e.g. 'orders-*'.
+    #[arg(long = "jobs", value_name = "PATTERN", requires = "server")]
+    jobs: Vec<String>,
+    /// With --server: at most this many jobs followed from the start (their state held, their
+    /// series on /metrics); the others are listed as not followed, and a page may still open
+    /// them.
+    #[arg(long, value_name = "N", default_value_t = 50, requires = "server",
+        value_parser = clap::value_parser!(u64).range(1..=1000))]
+    max_jobs: u64,
+    /// With --server: seconds between listings of the server's buckets, which find jobs created
+    /// and deleted (a bucket's creation or deletion also lists them at once).
+    #[arg(long, value_name = "SECS", default_value_t = 30, requires = "server",
+        value_parser = clap::value_parser!(u64).range(1..=3600))]
+    jobs_interval: u64,
     #[command(flatten)]
     auth: AuthArgs,
     #[command(flatten)]
@@ -110,32 +127,46 @@ fn read_snapshot(p: &Path) -> Result<Served, String> {
     Ok(Served::new(name, bytes))
 }
 
-/// Connects to NATS and starts the fixed job, if asked to.
+/// The jobs asked for, checked: the selection and its cap (`--record` records one job).
+fn roster(args: &Args) -> Result<Roster, String> {
+    let selection = Selection::new(&args.job, &args.jobs)?;
+    if args.record.options().is_some() && selection.only().is_none() {
+        return Err("--record records one job: name it with one --job, and no --jobs".into());
+    }
+    Roster::new(selection, args.max_jobs as usize)
+}
+
+/// Connects to NATS, reads the jobs `--job` named, and starts finding the others.
 async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Live>>, String> {
     let Some(target) = target else {
         return Ok(None);
     };
+    let roster = roster(args)?;
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
     let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
     let heartbeat = std::time::Duration::from_secs(args.heartbeat);
-    let live = Arc::new(Live::new(conn, args.job.clone(), heartbeat));
-    if let Some(job) = &args.job {
-        if !spate_planner_core::valid_job_name(job) {
-            return Err(format!(
-                "invalid job name {job:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
-            ));
-        }
+    let live = Arc::new(Live::new(conn, roster, heartbeat));
+    for job in &args.job {
         let hub = live.hub(job).await.map_err(|r| r.message())?;
         eprintln!("live: following job {job} on {}", target.public());
         if let Some(options) = args.record.options() {
             live.recording(crate::live::record::start(hub, options)?);
         }
-    } else {
+    }
+    if args.job.is_empty() || !args.jobs.is_empty() {
         eprintln!(
-            "live: jobs on {} (the page picks one with ?job=)",
-            target.public()
+            "live: following {} on {} (at most {}; the page lists them)",
+            if args.jobs.is_empty() {
+                "every job".to_string()
+            } else {
+                format!("the jobs matching {}", args.jobs.join(", "))
+            },
+            target.public(),
+            args.max_jobs
         );
     }
+    let every = std::time::Duration::from_secs(args.jobs_interval);
+    tokio::spawn(crate::live::discover::run(live.clone(), every));
     Ok(Some(live))
 }
 
@@ -149,7 +180,8 @@ async fn serve(
     let bound = args.listen.bind().await?;
     let live = live_side(args, target).await?;
     // A served snapshot opens at `/` (the page names it on its element).
-    let query = match (&snapshot, &args.job) {
+    let only = live.as_ref().and_then(|l| l.only());
+    let query = match (&snapshot, only) {
         (None, Some(job)) => format!("?job={job}"),
         _ => String::new(),
     };

@@ -5,6 +5,7 @@
 use super::follow::{self, Advisories, Conn};
 use super::hub::Hub;
 use super::limits::{self, Busy, Limits};
+use super::roster::Roster;
 use crate::store::ReadError;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
@@ -14,9 +15,9 @@ use spate_planner_core::Revisions;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// At most this many jobs followed (or being read) at once; idle ones (no page listening) make
-/// room.
-const MAX_JOBS: usize = 8;
+/// At most this many jobs followed on demand (opened by a page or a request, beyond those
+/// followed from the start: [`Roster`]) at once; idle ones (no page listening) make room.
+pub const ON_DEMAND: usize = 8;
 
 /// A job followed: its hub and the task that feeds it (aborted when the job is dropped), set
 /// once its buckets are read. Requests for a job being read wait on it, without the lock on
@@ -26,8 +27,8 @@ type Slot = Arc<tokio::sync::OnceCell<(Arc<Hub>, tokio::task::AbortHandle)>>;
 /// The live side of the server: one connection, the jobs followed.
 pub struct Live {
     pub conn: Conn,
-    /// `--job`: the only job served, when given.
-    pub fixed: Option<String>,
+    /// The jobs asked for, those followed from the start, and what the last listing found.
+    roster: std::sync::Mutex<Roster>,
     /// Each job followed or being read.
     hubs: tokio::sync::Mutex<HashMap<String, Slot>>,
     /// What the clients may take at once.
@@ -85,10 +86,10 @@ pub fn param(uri: &Uri, name: &str) -> Option<String> {
 }
 
 impl Live {
-    pub fn new(conn: Conn, fixed: Option<String>, heartbeat: std::time::Duration) -> Live {
+    pub fn new(conn: Conn, roster: Roster, heartbeat: std::time::Duration) -> Live {
         Live {
             conn,
-            fixed,
+            roster: std::sync::Mutex::new(roster),
             hubs: tokio::sync::Mutex::new(HashMap::new()),
             limits: Arc::new(Limits::default()),
             followed: Default::default(),
@@ -127,18 +128,26 @@ impl Live {
         hubs
     }
 
-    /// The job a request names (`?job=`), or the one `--job` fixed.
+    /// The roster (a poisoned lock is taken as it is: the roster is always whole).
+    pub fn roster(&self) -> std::sync::MutexGuard<'_, Roster> {
+        self.roster.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The one job served, when `--job` named one and nothing else was asked for.
+    pub fn only(&self) -> Option<String> {
+        self.roster().selection().only().map(str::to_string)
+    }
+
+    /// Why `job` is not served (the selection leaves it out), if it is not.
+    pub fn refuses(&self, job: &str) -> Option<String> {
+        self.roster().selection().refuses(job)
+    }
+
+    /// The job a request names (`?job=`), or the one `--job` named.
     fn job_of(&self, uri: &Uri) -> Result<String, Refusal> {
-        let asked = param(uri, "job");
-        let job = match (&self.fixed, asked) {
-            (Some(f), Some(a)) if *f != a => {
-                return Err(Refusal(
-                    StatusCode::NOT_FOUND,
-                    format!("this server follows job {f:?} only"),
-                ))
-            }
-            (Some(f), _) => f.clone(),
-            (None, Some(a)) => a,
+        let job = match (param(uri, "job"), self.only()) {
+            (Some(a), _) => a,
+            (None, Some(only)) => only,
             (None, None) => return Err(Refusal(StatusCode::BAD_REQUEST, "name the job: ?job=NAME".into())),
         };
         if !valid_job_name(&job) {
@@ -146,6 +155,9 @@ impl Live {
                 StatusCode::BAD_REQUEST,
                 "invalid job name: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -".into(),
             ));
+        }
+        if let Some(why) = self.refuses(&job) {
+            return Err(Refusal(StatusCode::NOT_FOUND, why));
         }
         Ok(job)
     }
@@ -183,18 +195,20 @@ impl Live {
         }
     }
 
-    /// The slot of `job`: the one there, or a new one when there is room (idle jobs dropped).
+    /// The slot of `job`: the one there, or a new one. A job followed from the start always
+    /// has room; one on demand when fewer than [`ON_DEMAND`] are (idle ones dropped).
     async fn slot(&self, job: &str) -> Result<Slot, Refusal> {
         let mut hubs = self.hubs.lock().await;
         if let Some(s) = hubs.get(job) {
             return Ok(s.clone());
         }
-        if hubs.len() >= MAX_JOBS {
-            hubs.retain(|_, slot| match slot.get() {
+        let from_start = self.roster().is_followed(job);
+        if !from_start && self.on_demand(&hubs) >= ON_DEMAND {
+            hubs.retain(|name, slot| match slot.get() {
                 // being read (a request holds it): kept; left by requests that went away: dropped
                 None => Arc::strong_count(slot) > 1,
                 Some((h, task)) => {
-                    let keep = h.listeners() > 0 || self.fixed.as_deref() == Some(h.job.as_str());
+                    let keep = h.listeners() > 0 || self.roster().is_followed(name);
                     if !keep {
                         task.abort();
                     }
@@ -202,16 +216,50 @@ impl Live {
                 }
             });
             self.store_followed(&hubs);
-            if hubs.len() >= MAX_JOBS {
+            if self.on_demand(&hubs) >= ON_DEMAND {
                 return Err(Refusal(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    format!("{MAX_JOBS} jobs are followed already"),
+                    format!("{ON_DEMAND} jobs beyond those followed from the start are open already"),
                 ));
             }
         }
         let slot = Slot::default();
         hubs.insert(job.to_string(), slot.clone());
         Ok(slot)
+    }
+
+    /// The jobs held on demand: not followed from the start.
+    fn on_demand(&self, hubs: &HashMap<String, Slot>) -> usize {
+        let roster = self.roster();
+        hubs.keys().filter(|j| !roster.is_followed(j)).count()
+    }
+
+    /// Whether `job`'s state is held (read and followed).
+    pub async fn holds(&self, job: &str) -> bool {
+        self.hubs.lock().await.get(job).is_some_and(|s| s.initialized())
+    }
+
+    /// The hub of `job` if its state is held.
+    pub async fn held(&self, job: &str) -> Option<Arc<Hub>> {
+        let hubs = self.hubs.lock().await;
+        hubs.get(job).and_then(|s| s.get()).map(|(h, _)| h.clone())
+    }
+
+    /// Stops following `job` from the start (its buckets are gone from the listing): dropped
+    /// at once unless pages listen, which keep it as any job opened on demand (its follower
+    /// says the bucket is gone, and reads it again if it comes back).
+    pub async fn drop_job(&self, job: &str) {
+        let mut hubs = self.hubs.lock().await;
+        let listened = hubs
+            .get(job)
+            .and_then(|s| s.get())
+            .is_some_and(|(hub, _)| hub.listeners() > 0);
+        if !listened {
+            if let Some((_, task)) = hubs.remove(job).as_ref().and_then(|s| s.get()) {
+                task.abort();
+            }
+        }
+        self.store_followed(&hubs);
     }
 
     async fn count_followed(&self) {
@@ -306,15 +354,4 @@ pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
         r.headers_mut().insert("x-spate-revisions", v);
     }
     r
-}
-
-/// `GET /api/jobs`: the server's Spate jobs, with their buckets' entry counts and bytes.
-pub async fn jobs(live: Arc<Live>) -> Response {
-    match super::jobs::list(&live.conn.js).await {
-        Ok(list) => {
-            let doc = serde_json::json!({ "jobs": list, "job": live.fixed });
-            (headers("application/json"), doc.to_string()).into_response()
-        }
-        Err(e) => Refusal(StatusCode::BAD_GATEWAY, e).into_response(),
-    }
 }

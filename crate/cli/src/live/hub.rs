@@ -116,6 +116,20 @@ impl Hub {
         limits::STREAMS_PER_JOB.saturating_sub(self.streams.available_permits())
     }
 
+    /// Presence keys (`worker.*`) and progress records (`split.*`) of the state held: the job
+    /// list's cheap counts (no plan).
+    pub fn counts(&self) -> (usize, usize) {
+        let sh = self.lock();
+        let count = |side: Side, prefix: &str| {
+            sh.state
+                .bucket(side)
+                .entries()
+                .filter(|e| e.key.starts_with(prefix))
+                .count()
+        };
+        (count(Side::Lease, "worker."), count(Side::State, "split."))
+    }
+
     /// The batch sequence the state stands at: it moves with every change applied.
     pub fn seq(&self) -> u64 {
         self.lock().seq

@@ -2,6 +2,7 @@
 //! `watch` (`commands/watch.rs`, on this folder's hub) prints the plan's figures as the job
 //! changes. docs/live-protocol.md describes the wire format.
 
+pub mod discover;
 pub mod figures;
 pub mod follow;
 pub mod http;
@@ -10,6 +11,7 @@ pub mod jobs;
 pub mod limits;
 pub mod record;
 pub mod ring;
+pub mod roster;
 pub mod sse;
 pub mod stats;
 pub mod wire;

@@ -20,6 +20,8 @@ pub struct Stats {
     /// Per bucket (state, lease): the messages of its stream after the last entry the watch
     /// delivered, as that entry said (its `delta`).
     pending: [AtomicU64; 2],
+    /// The splits at risk by the last plan that could be made ([`NONE`] before one).
+    at_risk: AtomicI64,
 }
 
 impl Default for Stats {
@@ -30,6 +32,7 @@ impl Default for Stats {
             plans: AtomicU64::new(0),
             lag_ms: AtomicI64::new(NONE),
             pending: [AtomicU64::new(0), AtomicU64::new(0)],
+            at_risk: AtomicI64::new(NONE),
         }
     }
 }
@@ -61,6 +64,16 @@ impl Stats {
     /// A plan of the state is being made.
     pub fn planning(&self) {
         self.plans.fetch_add(1, Relaxed);
+    }
+
+    /// A plan of the state found `n` splits at risk of quarantine.
+    pub fn planned_at_risk(&self, n: u32) {
+        self.at_risk.store(n.into(), Relaxed);
+    }
+
+    /// The splits at risk by the last plan made, if one was.
+    pub fn at_risk(&self) -> Option<u32> {
+        u32::try_from(self.at_risk.load(Relaxed)).ok()
     }
 
     pub fn plans(&self) -> u64 {

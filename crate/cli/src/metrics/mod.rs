@@ -123,6 +123,9 @@ fn plan(hub: &Arc<Hub>, max_attempts: Option<u32>) -> Planned {
         snap.lease.revision.unwrap_or_default(),
     );
     let gauges = spate_planner_core::gauges(&snap, max_attempts).map_err(|e| format!("{e} [{}]", e.code));
+    if let Ok(g) = &gauges {
+        hub.stats.planned_at_risk(g.at_risk);
+    }
     Planned {
         hub: Arc::downgrade(hub),
         seq,
@@ -322,9 +325,19 @@ fn add_following(x: &mut Exposition, hub: &Hub) {
     );
 }
 
+/// Each selected job the server knows: followed from the start (1) or not (0: past the cap).
+fn add_roster(x: &mut Exposition, live: &Live) {
+    let roster = live.roster();
+    for p in roster.places() {
+        x.add("spate_planner_job_followed", job(&p.job, &[]), p.followed);
+    }
+    x.add("spate_planner_jobs_max", vec![], roster.max());
+}
+
 /// The server's own figures.
 fn add_server(x: &mut Exposition, live: &Live, took: Duration) {
     let conn = *live.conn.events.borrow();
+    add_roster(x, live);
     x.add("spate_planner_jobs_followed", vec![], live.followed());
     x.add("spate_planner_nats_connected", vec![], conn.connected);
     x.add("spate_planner_nats_disconnects", vec![], conn.disconnects);

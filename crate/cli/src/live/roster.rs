@@ -1,0 +1,387 @@
+//! Which jobs `serve --server` follows continuously (issue 34, "many jobs per server"): the
+//! selection (`--job NAME`, `--jobs PATTERN`, or every job on the server), the cap
+//! (`--max-jobs`), and what the last listing of the server's buckets found. Pure: the listing
+//! is an argument (`discover.rs` makes it), and so is time.
+//!
+//! A job is **followed** (its state held and kept current from the start, its series on
+//! `/metrics`) when the selection names or matches it and there is room under the cap. Jobs
+//! followed stay followed while they are listed; a job listed later takes a free place, in name
+//! order. A job past the cap is listed **not followed** and says why; a page may still open it
+//! (it is then followed while the page listens, as any job on demand). A job whose buckets are
+//! gone from the listing is dropped, unless `--job` named it (that one waits for its buckets).
+
+use serde::Serialize;
+use spate_planner_core::valid_job_name;
+use std::collections::BTreeMap;
+
+/// The longest `--jobs` pattern, in bytes (a job name is at most 64).
+const MAX_PATTERN: usize = 64;
+
+/// The jobs asked for: names (`--job`) and patterns (`--jobs`); neither means every job.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    names: Vec<String>,
+    patterns: Vec<String>,
+}
+
+/// `*` any run of characters (none included), `?` one; everything else itself.
+fn glob(pattern: &[u8], name: &[u8]) -> bool {
+    let (mut p, mut n) = (0, 0);
+    // where the last `*` was, and the name's position it matched up to
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, n));
+                p += 1;
+            }
+            Some(&c) if c == b'?' || c == name[n] => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    (p, n) = (sp + 1, sn + 1);
+                    star = Some((sp, sn + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
+}
+
+impl Selection {
+    /// The selection of `--job` names and `--jobs` patterns, or why one is refused (naming it).
+    pub fn new(names: &[String], patterns: &[String]) -> Result<Selection, String> {
+        for n in names {
+            if !valid_job_name(n) {
+                return Err(format!(
+                    "--job {n:?}: Spate job names are 1 to 64 of A-Z a-z 0-9 _ -"
+                ));
+            }
+        }
+        for p in patterns {
+            let ok = !p.is_empty()
+                && p.len() <= MAX_PATTERN
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_-*?".contains(&b));
+            if !ok {
+                return Err(format!(
+                    "--jobs {p:?}: a pattern is 1 to {MAX_PATTERN} of A-Z a-z 0-9 _ - and the wildcards * (any run) and ? (one character)"
+                ));
+            }
+        }
+        let mut names = names.to_vec();
+        names.sort();
+        names.dedup();
+        Ok(Selection {
+            names,
+            patterns: patterns.to_vec(),
+        })
+    }
+
+    /// Every job on the server.
+    pub fn is_all(&self) -> bool {
+        self.names.is_empty() && self.patterns.is_empty()
+    }
+
+    /// The jobs `--job` named (followed whether or not they are listed).
+    pub fn named(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The one job served, when `--job` named one and nothing else was asked for.
+    pub fn only(&self) -> Option<&str> {
+        match (self.names.as_slice(), self.patterns.is_empty()) {
+            ([one], true) => Some(one),
+            _ => None,
+        }
+    }
+
+    pub fn matches(&self, job: &str) -> bool {
+        self.is_all()
+            || self.names.iter().any(|n| n == job)
+            || self.patterns.iter().any(|p| glob(p.as_bytes(), job.as_bytes()))
+    }
+
+    /// Why `job` is not served, when the selection leaves it out.
+    pub fn refuses(&self, job: &str) -> Option<String> {
+        if self.matches(job) {
+            return None;
+        }
+        if let Some(only) = self.only() {
+            return Some(format!("this server follows job {only:?} only"));
+        }
+        let mut asked: Vec<String> = self.names.iter().map(|n| format!("{n:?}")).collect();
+        asked.extend(self.patterns.iter().map(|p| format!("{p:?}")));
+        Some(format!(
+            "this server follows the jobs {} only, not {job:?}",
+            asked.join(", ")
+        ))
+    }
+}
+
+/// Why a listed job is not followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotFollowed {
+    /// `--max-jobs` jobs are followed already.
+    PastCap,
+}
+
+/// What the server knows of one selected job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Place {
+    pub job: String,
+    /// Followed from the start (its state held, its series on `/metrics`).
+    pub followed: bool,
+    /// Why not, when it is not; `None` when it is.
+    pub not_followed: Option<NotFollowed>,
+    /// Why its state could not be read, when the last try failed (tried again at each listing).
+    pub unreadable: Option<String>,
+}
+
+impl Place {
+    /// Why the job is not followed, or why it cannot be read, in words (`max` the cap).
+    pub fn reason(&self, max: usize) -> Option<String> {
+        if let Some(why) = &self.unreadable {
+            return Some(format!("job {} cannot be read: {why}", self.job));
+        }
+        self.not_followed.map(|w| match w {
+            NotFollowed::PastCap => format!(
+                "not followed: {max} jobs are followed already (serve --max-jobs); a page may still open it"
+            ),
+        })
+    }
+}
+
+/// What a listing changed: the jobs to start following and those to drop.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub follow: Vec<String>,
+    pub drop: Vec<String>,
+}
+
+/// The selected jobs and which of them are followed.
+#[derive(Debug)]
+pub struct Roster {
+    selection: Selection,
+    max: usize,
+    places: BTreeMap<String, Place>,
+    /// When the server's buckets were last listed (ms since the Unix epoch), or why the last
+    /// listing failed.
+    pub listed: Option<Result<i64, String>>,
+}
+
+impl Roster {
+    /// The roster before any listing: the jobs `--job` named, followed. More names than `max`
+    /// are refused.
+    pub fn new(selection: Selection, max: usize) -> Result<Roster, String> {
+        if selection.named().len() > max {
+            return Err(format!(
+                "--job names {} jobs, more than --max-jobs {max}",
+                selection.named().len()
+            ));
+        }
+        let places = selection
+            .named()
+            .iter()
+            .map(|n| (n.clone(), followed(n)))
+            .collect();
+        Ok(Roster {
+            selection,
+            max,
+            places,
+            listed: None,
+        })
+    }
+
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
+    /// The cap on jobs followed (`--max-jobs`).
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Every selected job known, by name.
+    pub fn places(&self) -> impl Iterator<Item = &Place> {
+        self.places.values()
+    }
+
+    pub fn place(&self, job: &str) -> Option<&Place> {
+        self.places.get(job)
+    }
+
+    /// Whether `job` is followed from the start (never dropped to make room).
+    pub fn is_followed(&self, job: &str) -> bool {
+        self.places.get(job).is_some_and(|p| p.followed)
+    }
+
+    /// The jobs followed now.
+    pub fn followed_count(&self) -> usize {
+        self.places.values().filter(|p| p.followed).count()
+    }
+
+    /// The server's jobs as listed at `now_ms`: the selected ones are placed (followed while
+    /// there is room, in name order after those followed already), those gone are dropped
+    /// (but the named ones). Returns what to start and what to stop.
+    pub fn listed(&mut self, jobs: &[String], now_ms: i64) -> Changes {
+        self.listed = Some(Ok(now_ms));
+        let listed: std::collections::BTreeSet<&str> = jobs
+            .iter()
+            .map(String::as_str)
+            .filter(|j| self.selection.matches(j))
+            .collect();
+        let mut changes = Changes::default();
+        let named = &self.selection.names;
+        self.places.retain(|job, place| {
+            let keep = listed.contains(job.as_str()) || named.contains(job);
+            if !keep && place.followed {
+                changes.drop.push(job.clone());
+            }
+            keep
+        });
+        let mut room = self.max.saturating_sub(self.followed_count());
+        for job in listed {
+            let place = self.places.entry(job.to_string()).or_insert_with(|| Place {
+                job: job.to_string(),
+                followed: false,
+                not_followed: Some(NotFollowed::PastCap),
+                unreadable: None,
+            });
+            if !place.followed && room > 0 {
+                *place = followed(job);
+                room -= 1;
+                changes.follow.push(job.to_string());
+            }
+        }
+        changes
+    }
+
+    /// The listing failed: what is followed stays followed.
+    pub fn failed(&mut self, why: String) {
+        self.listed = Some(Err(why));
+    }
+
+    /// How reading a followed job went: `Err` names why it cannot be read.
+    pub fn read(&mut self, job: &str, read: Result<(), String>) {
+        if let Some(p) = self.places.get_mut(job) {
+            p.unreadable = read.err();
+        }
+    }
+}
+
+fn followed(job: &str) -> Place {
+    Place {
+        job: job.to_string(),
+        followed: true,
+        not_followed: None,
+        unreadable: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn patterns_match_as_globs() {
+        for (p, n, want) in [
+            ("orders-*", "orders-eu", true),
+            ("orders-*", "orders-", true),
+            ("orders-*", "orders", false),
+            ("*-eu", "orders-eu", true),
+            ("*-eu", "orders-us", false),
+            ("o?ders", "orders", true),
+            ("o?ders", "oders", false),
+            ("*a*b*", "xxaxxbxx", true),
+            ("*a*b", "xxaxxbxxc", false),
+            ("a*b*c", "abbbc", true),
+            ("*", "anything", true),
+            ("exact", "exact", true),
+            ("exact", "exactly", false),
+        ] {
+            assert_eq!(glob(p.as_bytes(), n.as_bytes()), want, "{p} ~ {n}");
+        }
+    }
+
+    #[test]
+    fn a_bad_name_or_pattern_is_refused_naming_it() {
+        let e = Selection::new(&names(&["a b"]), &[]).unwrap_err();
+        assert!(e.starts_with("--job \"a b\""), "{e}");
+        let e = Selection::new(&[], &names(&["orders.*"])).unwrap_err();
+        assert!(e.starts_with("--jobs \"orders.*\""), "{e}");
+        let e = Selection::new(&[], &names(&[""])).unwrap_err();
+        assert!(e.starts_with("--jobs \"\""), "{e}");
+        let e = Roster::new(Selection::new(&names(&["a", "b"]), &[]).unwrap(), 1).unwrap_err();
+        assert_eq!(e, "--job names 2 jobs, more than --max-jobs 1");
+    }
+
+    #[test]
+    fn the_selection_says_what_it_leaves_out() {
+        let one = Selection::new(&names(&["g"]), &[]).unwrap();
+        assert_eq!(one.only(), Some("g"));
+        assert_eq!(one.refuses("h").unwrap(), "this server follows job \"g\" only");
+        assert_eq!(one.refuses("g"), None);
+        let some = Selection::new(&names(&["g"]), &names(&["orders-*"])).unwrap();
+        assert_eq!(some.only(), None);
+        assert!(some.matches("orders-eu") && some.matches("g") && !some.matches("h"));
+        assert_eq!(
+            some.refuses("h").unwrap(),
+            "this server follows the jobs \"g\", \"orders-*\" only, not \"h\""
+        );
+        assert!(Selection::default().is_all() && Selection::default().matches("x"));
+    }
+
+    #[test]
+    fn jobs_fill_the_cap_in_name_order_and_keep_their_places() {
+        let mut r = Roster::new(Selection::default(), 2).unwrap();
+        let c = r.listed(&names(&["c", "a", "b"]), 1);
+        assert_eq!(c.follow, names(&["a", "b"]));
+        assert!(c.drop.is_empty());
+        let c_place = r.place("c").unwrap();
+        assert_eq!(c_place.not_followed, Some(NotFollowed::PastCap));
+        assert!(c_place.reason(2).unwrap().contains("2 jobs are followed already"));
+        // a job listed later before the others in name order does not take a place held
+        let c = r.listed(&names(&["0", "a", "b", "c"]), 2);
+        assert_eq!(c, Changes::default());
+        assert!(r.is_followed("a") && r.is_followed("b") && !r.is_followed("0"));
+        // one gone: dropped, and the first waiting in name order takes its place
+        let c = r.listed(&names(&["0", "b", "c"]), 3);
+        assert_eq!(c.drop, names(&["a"]));
+        assert_eq!(c.follow, names(&["0"]));
+        assert!(r.place("a").is_none());
+        assert_eq!(r.followed_count(), 2);
+        assert_eq!(r.listed, Some(Ok(3)));
+    }
+
+    #[test]
+    fn named_jobs_are_followed_even_when_not_listed_and_others_left_out() {
+        let sel = Selection::new(&names(&["g"]), &names(&["o-*"])).unwrap();
+        let mut r = Roster::new(sel, 3).unwrap();
+        assert!(r.is_followed("g"), "followed before any listing");
+        let c = r.listed(&names(&["o-1", "x", "o-2"]), 1);
+        assert_eq!(c.follow, names(&["o-1", "o-2"]));
+        assert!(r.place("x").is_none(), "not selected: not listed");
+        let c = r.listed(&names(&["o-1"]), 2);
+        assert_eq!(c.drop, names(&["o-2"]));
+        assert!(r.is_followed("g"), "a named job waits for its buckets");
+        r.failed("no answer".into());
+        assert_eq!(r.followed_count(), 2);
+        assert_eq!(r.listed, Some(Err("no answer".into())));
+        r.read("g", Err("bucket spate_coordination_g_state: not found".into()));
+        assert_eq!(
+            r.place("g").unwrap().reason(3).unwrap(),
+            "job g cannot be read: bucket spate_coordination_g_state: not found"
+        );
+        r.read("g", Ok(()));
+        assert_eq!(r.place("g").unwrap().reason(3), None);
+    }
+}
