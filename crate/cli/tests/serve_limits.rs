@@ -314,7 +314,14 @@ async fn event_streams_are_capped_per_job() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_max_connections_the_next_connection_waits_until_one_closes() {
-    let serve = Serve::start(&["--max-connections", "2", "--header-timeout", "3600"]);
+    let serve = Serve::start(&[
+        "--max-connections",
+        "2",
+        "--max-connections-per-client",
+        "2",
+        "--header-timeout",
+        "3600",
+    ]);
     // two connections that send nothing hold both places (the header timeout is an hour)
     let mut idle = Vec::new();
     for _ in 0..2 {
@@ -331,6 +338,73 @@ async fn past_max_connections_the_next_connection_waits_until_one_closes() {
         .unwrap();
     assert_eq!(status, 200, "{body}");
     drop(idle);
+}
+
+/// A connection from `ip` (a loopback address) to the server on `port`.
+async fn connect_from(ip: &str, port: u16) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{ip}:0").parse().unwrap()).unwrap();
+    socket
+        .connect(format!("127.0.0.1:{port}").parse().unwrap())
+        .await
+        .unwrap()
+}
+
+/// A GET of `/healthz` on `s`, and the answer whole (the connection closed after it).
+async fn healthz_on(mut s: TcpStream, port: u16) -> String {
+    let req = format!("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut all = Vec::new();
+    tokio::time::timeout(PATIENCE, s.read_to_end(&mut all))
+        .await
+        .expect("no answer")
+        .unwrap();
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_holds_at_most_its_share_of_the_connections() {
+    let serve = Serve::start(&[
+        "--max-connections",
+        "8",
+        "--max-connections-per-client",
+        "2",
+        "--header-timeout",
+        "3600",
+    ]);
+    let port = serve.port;
+    // one client's two idle connections hold its share (the header timeout is an hour)
+    let mut idle = Vec::new();
+    for _ in 0..2 {
+        idle.push(connect_from("127.0.0.1", port).await);
+    }
+    // its third is answered at once: 503, and closed (before: it waited for one of them)
+    let third = healthz_on(connect_from("127.0.0.1", port).await, port).await;
+    assert!(third.starts_with("HTTP/1.1 503"), "{third}");
+    assert!(third.contains("retry-after: 2"), "{third}");
+    assert!(
+        third.contains("this client holds 2 connections already"),
+        "{third}"
+    );
+    // another client is served meanwhile
+    let other = healthz_on(connect_from("127.0.0.2", port).await, port).await;
+    assert!(other.starts_with("HTTP/1.0 200"), "{other}");
+    // one closes: the first client is served again
+    drop(idle.pop());
+    let start = Instant::now();
+    loop {
+        let again = healthz_on(connect_from("127.0.0.1", port).await, port).await;
+        if again.starts_with("HTTP/1.0 200") {
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "a connection closed gave no place back: {again}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(idle);
+    serve.stop();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
