@@ -228,7 +228,10 @@ pub(crate) fn router(
     let health = live.clone();
     let mut app = axum::Router::new().route(
         "/healthz",
-        get(move || std::future::ready(crate::health::healthz(health.as_ref()))),
+        get(move || {
+            let live = health.clone();
+            async move { crate::health::healthz(live.as_ref()).await }
+        }),
     );
     if let Some(api) = api {
         app = app.merge(crate::api::routes(api));

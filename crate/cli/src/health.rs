@@ -3,7 +3,9 @@
 //! up (`nats_connected` is null without `--server`), 503 with `"ok":false` while it is down
 //! (the server keeps reconnecting; the pages it serves say so too) or while a recording it
 //! writes (`--record`) has stopped (a write failed, its directory was removed): `reasons` says
-//! why. It reads only what the server holds: a probe never reaches NATS.
+//! why. It reads only what the server holds: a probe never reaches NATS. Each followed job is
+//! listed under `jobs` (its status, the store's revisions as last heard, when); a job whose
+//! store has not been heard from for the bound (`live/heard.rs`) fails it too, naming the job.
 
 use crate::live::http::Live;
 use axum::http::{header, StatusCode};
@@ -11,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
 /// The health document and its status.
-pub fn healthz(live: Option<&Arc<Live>>) -> Response {
+pub async fn healthz(live: Option<&Arc<Live>>) -> Response {
     let connected = live.map(|l| l.conn.events.borrow().connected);
     let jobs = live.map_or(0, |l| l.followed());
     let recordings = live.map(|l| l.recordings()).unwrap_or_default();
@@ -20,12 +22,23 @@ pub fn healthz(live: Option<&Arc<Live>>) -> Response {
         reasons.push("the connection to NATS is lost (reconnecting)".into());
     }
     reasons.extend(recordings.iter().filter_map(|r| r.problem()));
+    let (followed, silent) = match live {
+        Some(l) => {
+            let hubs = l.followed_hubs().await;
+            crate::live::heard::health(&hubs, l.conn.stale_after, crate::support::now_ms())
+        }
+        None => Default::default(),
+    };
+    reasons.extend(silent);
     let ok = reasons.is_empty();
     let mut doc = serde_json::json!({
         "ok": ok,
         "jobs_followed": jobs,
         "nats_connected": connected,
     });
+    if live.is_some() {
+        doc["jobs"] = followed.into();
+    }
     if !recordings.is_empty() {
         doc["recordings"] = recordings
             .iter()

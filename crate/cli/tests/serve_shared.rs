@@ -153,14 +153,21 @@ async fn healthz_follows_the_nats_connection() {
 
     let mut nats = NatsServer::start(true);
     let serve = server(&nats, &["--job", "g"]).await;
-    let (status, doc) = health(serve.port, "/healthz").await;
+    let (status, mut doc) = health(serve.port, "/healthz").await;
     assert_eq!(status, 200, "{doc}");
+    let jobs = doc.as_object_mut().unwrap().remove("jobs").unwrap();
     assert_eq!(
         doc,
         serde_json::json!({"ok": true, "jobs_followed": 1, "nats_connected": true})
     );
+    assert_eq!(
+        (&jobs[0]["job"], &jobs[0]["status"]),
+        (&"g".into(), &"live".into()),
+        "{jobs}"
+    );
     nats.kill();
-    let down = health_until(serve.port, 503).await;
+    let mut down = health_until(serve.port, 503).await;
+    down.as_object_mut().unwrap().remove("jobs");
     assert_eq!(
         down,
         serde_json::json!({"ok": false, "jobs_followed": 1, "nats_connected": false,

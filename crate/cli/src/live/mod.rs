@@ -4,6 +4,7 @@
 
 pub mod figures;
 pub mod follow;
+pub mod heard;
 pub mod http;
 pub mod hub;
 pub mod jobs;
@@ -46,6 +47,7 @@ pub async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<C
         server,
         events,
         idle: timeout,
+        stale_after: heard::STALE_AFTER,
     })
 }
 
