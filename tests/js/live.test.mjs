@@ -100,6 +100,15 @@ test('status: paused over everything, then the connection, then stale; a new sta
   live = withStatus(live, { status: 'live', message: '' }, 7000);
   assert.equal(live.rows[0].text, 'connection: live');
   assert.equal(liveStatus(null), null);
+  // a stopped recording is told with a status, kept with every later one, and a row of its own
+  const why = 'the recording of job j stopped: /r was removed';
+  live = withStatus(live, { status: 'live', message: '', recording: why }, 8000);
+  assert.equal(live.recording, why);
+  assert.deepEqual(live.rows[0], { ...live.rows[0], kind: 'status', text: why });
+  live = withStatus(live, { status: 'reconnecting', message: 'lost' }, 9000);
+  assert.equal(live.recording, why, 'a later status keeps it');
+  assert.equal(live.conn, 'reconnecting');
+  assert.equal(liveStatus(withStatus(live, { status: 'catching_up', message: 'fell behind' }, 9500)), 'catching_up');
   assert.equal(clock(Date.UTC(2026, 0, 1, 13, 4, 5)), '13:04:05');
 });
 

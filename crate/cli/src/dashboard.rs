@@ -119,6 +119,12 @@ pub struct Listen {
     /// file descriptor the server needs).
     #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_connections: u32,
+    /// Connections one client address may hold at once (default: a quarter of
+    /// --max-connections); past it the client's next connection is answered 503 and closed, so
+    /// that no one client takes every place. Behind a proxy every client is the proxy's address:
+    /// give it --max-connections.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections_per_client: Option<u32>,
 }
 
 impl Listen {
@@ -142,6 +148,9 @@ impl Listen {
             header_read: std::time::Duration::from_secs(self.header_timeout),
             write_stall: std::time::Duration::from_secs(self.write_timeout),
             connections: self.max_connections as usize,
+            per_client: self
+                .max_connections_per_client
+                .map_or((self.max_connections as usize / 4).max(1), |n| n as usize),
         }
     }
 
@@ -391,10 +400,11 @@ mod tests {
         use std::time::Duration;
         let given =
             |args: &[&str]| Only::try_parse_from([&["serve"], args].concat()).map(|o| o.listen.timeouts());
-        let secs = |h, w, c| crate::listen::Timeouts {
+        let secs = |h, w, c: usize| crate::listen::Timeouts {
             header_read: Duration::from_secs(h),
             write_stall: Duration::from_secs(w),
             connections: c,
+            per_client: (c / 4).max(1),
         };
         assert_eq!(given(&[]).unwrap(), secs(10, 30, 512));
         assert_eq!(

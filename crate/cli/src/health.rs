@@ -11,6 +11,11 @@
 //! read (its read failed, or a bucket was deleted and is not back) is not ok, and makes the
 //! server not ready: what it was asked to follow, it cannot show. When the last listing of
 //! the server's buckets failed, `listing_error` says why (the jobs followed stay followed).
+//!
+//! Each job held also says its status word, the store's revisions as last heard and when
+//! (`store_revisions`, `heard_ms`); a job whose store has not been heard from for the bound
+//! (`live/heard.rs`, `serve --stale-after`), or whose buckets were deleted, fails readiness
+//! too, naming the job (issue 32).
 
 use crate::live::http::Live;
 use crate::live::wire::Status;
@@ -29,6 +34,11 @@ pub struct JobHealth {
     pub ok: bool,
     /// What there is to say about the job, if anything; several things joined by `; `.
     pub reason: Option<String>,
+    /// The job's status word (`live`, `reconnecting`, `silent`, `error`), once it is held.
+    pub status: Option<&'static str>,
+    /// The store's revisions as last heard from it (`STATE-LEASE`), and when (ms since the epoch).
+    pub store_revisions: Option<String>,
+    pub heard_ms: Option<i64>,
 }
 
 impl JobHealth {
@@ -54,12 +64,19 @@ async fn jobs(live: &Live) -> Vec<JobHealth> {
             followed: p.followed,
             reason: p.reason(max),
             job: p.job,
+            status: None,
+            store_revisions: None,
+            heard_ms: None,
         };
-        match live.held(&h.job).await.map(|hub| hub.status()) {
-            Some(Status::Live) => {}
+        let hub = live.held(&h.job).await;
+        if let Some(hub) = &hub {
+            heard(&mut h, hub, live.conn.stale_after);
+        }
+        match hub.map(|hub| hub.status()) {
+            Some(Status::Live | Status::Silent(_)) => {}
             Some(Status::Reconnecting(m)) => h.add_reason(&format!("reconnecting: {m}")),
             Some(Status::Error(m)) => {
-                h.ok = !h.followed;
+                h.ok = h.ok && !h.followed;
                 h.add_reason(&m);
             }
             None if h.followed && p.unreadable.is_none() => h.add_reason("being read"),
@@ -68,6 +85,16 @@ async fn jobs(live: &Live) -> Vec<JobHealth> {
         out.push(h);
     }
     out
+}
+
+/// What was last heard from the store of a job held: a silent or deleted job is not ok.
+fn heard(h: &mut JobHealth, hub: &crate::live::hub::Hub, bound: std::time::Duration) {
+    let word = crate::live::heard::heard_of(hub, bound, crate::support::now_ms());
+    (h.status, h.store_revisions, h.heard_ms) = (Some(word.status), word.store_revisions, word.heard_ms);
+    if let Some(why) = word.unready {
+        h.ok = false;
+        h.add_reason(&why);
+    }
 }
 
 /// The health document and its status.
@@ -89,11 +116,10 @@ fn document(live: Option<&Arc<Live>>, per_job: Option<Vec<JobHealth>>) -> Respon
     }
     reasons.extend(recordings.iter().filter_map(|r| r.problem()));
     for j in per_job.iter().flatten().filter(|j| !j.ok) {
-        reasons.push(
-            j.reason
-                .clone()
-                .unwrap_or_else(|| format!("job {} cannot be read", j.job)),
-        );
+        reasons.push(match &j.reason {
+            Some(why) => format!("job {}: {why}", j.job),
+            None => format!("job {} cannot be read", j.job),
+        });
     }
     let ok = reasons.is_empty();
     let mut doc = serde_json::json!({

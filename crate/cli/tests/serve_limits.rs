@@ -1,7 +1,9 @@
-//! Bounded memory and time per client (issue 18), against a real `serve`: slow clients share one
-//! text of the state instead of a copy each, at most a few full states are sent at once (503 with
-//! `Retry-After` past that), a client that stops reading is dropped, event streams are capped per
-//! job, and slowloris and idle keep-alive connections are closed after the header timeout
+//! Bounded memory and time per client (issues 18 and 32), against a real `serve`: slow clients
+//! share one text of the state instead of a copy each and hold no permit, so that slow readers
+//! lock no other page out (directly and through a real nginx), while the texts of older states
+//! kept alive by slow readers stay few; a client that stops reading is dropped, event streams
+//! are capped per job, one client address holds at most its share of the connections, and
+//! slowloris and idle keep-alive connections are closed after the header timeout
 //! (`--header-timeout`, 10 s by default; shorter here).
 //!
 //! The figures (peak memory before and after the slow clients) are printed with `--nocapture`.
@@ -9,6 +11,7 @@
 mod fixture;
 mod live_client;
 mod nats_server;
+mod nginx;
 mod patience;
 
 use async_nats::jetstream;
@@ -29,7 +32,7 @@ const WRITE_STALL: Duration = Duration::from_secs(6);
 /// `serve`'s options for them.
 const TIMEOUTS: [&str; 4] = ["--header-timeout", "3", "--write-timeout", "6"];
 /// `live/limits.rs`.
-const HEAVY: usize = 4;
+const OLDER_TEXTS: u64 = 4;
 const STREAMS_PER_JOB: usize = 32;
 const SLOW_CLIENTS: usize = 20;
 
@@ -115,16 +118,21 @@ async fn twenty_slow(serve: &Serve, path: &str) -> (u64, u64, Vec<String>, Vec<t
     (before, serve.peak_kib(), lines, readers)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn slow_clients_of_api_snapshot_share_one_text_and_are_dropped() {
-    let nats = NatsServer::start(true);
-    let dir = scratch("api");
-    let file = demo(&dir, "20000", "200");
+/// Restores a 20,000-split demo job `big` into `nats`.
+fn restore_big(nats: &NatsServer, name: &str) -> u64 {
+    let file = demo(&scratch(name), "20000", "200");
     let o = std::process::Command::new(BIN)
         .args(["restore", file.to_str().unwrap(), "--server", &nats.url()])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::metadata(&file).unwrap().len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_of_api_snapshot_share_one_text_and_are_dropped() {
+    let nats = NatsServer::start(true);
+    restore_big(&nats, "api");
     let serve = Serve::start(&[&["--server", &nats.url(), "--job", "big"][..], &TIMEOUTS].concat());
     let path = "/api/snapshot?job=big";
     let (head, body) = fetch_all(serve.port, path).await;
@@ -139,39 +147,160 @@ async fn slow_clients_of_api_snapshot_share_one_text_and_are_dropped() {
         mib(before),
         mib(after)
     );
-    let served = lines.iter().filter(|l| l.contains(" 200 ")).count();
-    let busy = lines.iter().filter(|l| l.contains(" 503 ")).count();
-    assert_eq!((served, busy), (HEAVY, SLOW_CLIENTS - HEAVY), "{lines:?}");
+    // every one answered (before: 4, and 16 refused with 503), from the one shared text
+    assert!(lines.iter().all(|l| l.contains(" 200 ")), "{lines:?}");
     assert!(
         after < before + size_kib,
         "{SLOW_CLIENTS} slow clients grew the server by {} KiB: more than one copy of the {size_kib} KiB state",
         after - before
     );
+    let asked = Instant::now();
     let (status, head, _) = get(serve.port, path).await;
-    eprintln!(
-        "the cap seen after {:?} of the {WRITE_STALL:?} write timeout",
-        started.elapsed()
+    assert_eq!(
+        status, 200,
+        "a page while {SLOW_CLIENTS} slow clients read: {head}"
     );
-    assert!(started.elapsed() < WRITE_STALL, "too slow to see the cap");
-    assert_eq!(status, 503, "a fifth full state while four are sent: {head}");
-    assert!(head.contains("retry-after: 2"), "{head}");
-    // Dropped once their writes stayed blocked for WRITE_STALL: the permits are free again.
-    let freed = loop {
-        if get(serve.port, path).await.0 == 200 {
+    eprintln!(
+        "a new /api/snapshot beside them: answered whole in {:?}",
+        asked.elapsed()
+    );
+    // Dropped once their writes stayed blocked for WRITE_STALL: their connections are closed.
+    let open = serve.open_fds();
+    let closed = loop {
+        if serve.open_fds() + SLOW_CLIENTS <= open {
             break started.elapsed();
         }
         assert!(
             started.elapsed() < WRITE_STALL + PATIENCE,
             "the slow clients were never dropped"
         );
-        tokio::time::sleep(Duration::from_secs(1)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
     };
     assert!(
-        freed >= WRITE_STALL,
-        "freed after {freed:?}, before the write timeout"
+        closed >= WRITE_STALL,
+        "dropped after {closed:?}, before the write timeout"
     );
     readers.iter().for_each(|r| r.abort());
-    eprintln!("the slow clients' full states were given up after {freed:?}");
+    eprintln!("the slow clients were dropped after {closed:?}");
+    serve.stop();
+}
+
+/// A client that sends its request and reads the answer at about 256 KiB a second (16 KiB every
+/// 62 ms): its status line, and the task that goes on reading so (aborted by the test).
+async fn reader_at_256k(port: u16, path: &str) -> (String, tokio::task::JoinHandle<()>) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut first = vec![0u8; 256];
+    let n = s.read(&mut first).await.unwrap();
+    let line = String::from_utf8_lossy(&first[..n])
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let reader = tokio::spawn(async move {
+        let mut buf = vec![0u8; 16 << 10];
+        while s.read(&mut buf).await.unwrap_or(0) > 0 {
+            tokio::time::sleep(Duration::from_millis(62)).await;
+        }
+    });
+    (line, reader)
+}
+
+/// Changes the job (a key put in its state bucket) and waits until the server applied it.
+async fn change(port: u16, state: &jetstream::kv::Store, i: u64) {
+    let rev = state.put(format!("note.{i}"), "{}".into()).await.unwrap();
+    let start = Instant::now();
+    loop {
+        let (_, _, body) = get(port, "/healthz").await;
+        let doc: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let at = doc["jobs"][0]["store_revisions"]
+            .as_str()
+            .unwrap_or("0-0")
+            .to_string();
+        let held: u64 = at.split('-').next().unwrap().parse().unwrap();
+        if held >= rev {
+            return;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "change {i} (revision {rev}) never applied: {doc}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Slow readers, each reading another state of the job (it changes between them), through
+/// `port` (the server's or a proxy's); then a new page's `/api/snapshot` and stream: (the time
+/// the new page's state took, the server's peak memory growth in KiB).
+async fn slow_readers_then_a_page(
+    serve: &Serve,
+    nats: &NatsServer,
+    port: u16,
+    readers: u64,
+) -> (Duration, u64) {
+    let js = jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    let state = js.get_key_value("spate_coordination_big_state").await.unwrap();
+    let path = "/api/snapshot?job=big";
+    let before = serve.peak_kib();
+    let mut held = Vec::new();
+    for i in 0..readers {
+        let (line, reader) = reader_at_256k(port, path).await;
+        assert!(line.contains(" 200 "), "slow reader {i}: {line}");
+        held.push(reader);
+        change(serve.port, &state, i).await;
+    }
+    let asked = Instant::now();
+    let (status, head, body) = get(port, path).await;
+    let took = asked.elapsed();
+    assert_eq!(
+        status, 200,
+        "a new page while {readers} slow readers hold downloads: {head}"
+    );
+    assert!(body.contains("spate_coordination_big_state"), "{head}");
+    let mut sse = live_client::Sse::connect(port, "/api/live?job=big", None).await;
+    let first = sse.next(PATIENCE).await.expect("the new page's stream");
+    assert_eq!(first.event, "snapshot", "{}", sse.head);
+    let grown = serve.peak_kib().saturating_sub(before);
+    held.iter().for_each(|r| r.abort());
+    (took, grown)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_readers_of_other_states_lock_no_page_out_and_keep_few_texts() {
+    let nats = NatsServer::start(true);
+    let size_kib = restore_big(&nats, "moving") / 1024;
+    let serve = Serve::start(&["--server", &nats.url(), "--job", "big"]);
+    fetch_all(serve.port, "/api/snapshot?job=big").await;
+    // four slow readers, as the issue's: the next page is answered (before: 503 until one was done)
+    let (took, _) = slow_readers_then_a_page(&serve, &nats, serve.port, 4).await;
+    eprintln!(
+        "4 slow readers (256 KiB/s) of 4 states: a new page's /api/snapshot answered whole in {took:?}"
+    );
+    // many more, each of another state: the older texts alive stay few
+    let (took, grown) = slow_readers_then_a_page(&serve, &nats, serve.port, 12).await;
+    eprintln!(
+        "12 slow readers of 12 states: a new page's /api/snapshot in {took:?}; peak memory grew {:.0} MiB (a state is {:.1} MiB)",
+        mib(grown),
+        mib(size_kib)
+    );
+    assert!(
+        grown < (OLDER_TEXTS + 4) * size_kib,
+        "12 slow readers of 12 states grew the server by {grown} KiB: more than {} texts of {size_kib} KiB",
+        OLDER_TEXTS + 4
+    );
+    serve.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_readers_through_nginx_lock_no_page_out() {
+    let nats = NatsServer::start(true);
+    restore_big(&nats, "nginx");
+    let serve = Serve::start(&["--server", &nats.url(), "--job", "big"]);
+    // nginx's defaults (proxy_buffering on, HTTP/1.0 upstream), its read timeout a minute
+    let proxy = nginx::Nginx::start(serve.port, 60);
+    let (took, _) = slow_readers_then_a_page(&serve, &nats, proxy.port, 4).await;
+    eprintln!("through nginx, 4 slow readers: a new page's /api/snapshot answered whole in {took:?}");
     serve.stop();
 }
 
@@ -314,7 +443,14 @@ async fn event_streams_are_capped_per_job() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_max_connections_the_next_connection_waits_until_one_closes() {
-    let serve = Serve::start(&["--max-connections", "2", "--header-timeout", "3600"]);
+    let serve = Serve::start(&[
+        "--max-connections",
+        "2",
+        "--max-connections-per-client",
+        "2",
+        "--header-timeout",
+        "3600",
+    ]);
     // two connections that send nothing hold both places (the header timeout is an hour)
     let mut idle = Vec::new();
     for _ in 0..2 {
@@ -331,6 +467,73 @@ async fn past_max_connections_the_next_connection_waits_until_one_closes() {
         .unwrap();
     assert_eq!(status, 200, "{body}");
     drop(idle);
+}
+
+/// A connection from `ip` (a loopback address) to the server on `port`.
+async fn connect_from(ip: &str, port: u16) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{ip}:0").parse().unwrap()).unwrap();
+    socket
+        .connect(format!("127.0.0.1:{port}").parse().unwrap())
+        .await
+        .unwrap()
+}
+
+/// A GET of `/healthz` on `s`, and the answer whole (the connection closed after it).
+async fn healthz_on(mut s: TcpStream, port: u16) -> String {
+    let req = format!("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut all = Vec::new();
+    tokio::time::timeout(PATIENCE, s.read_to_end(&mut all))
+        .await
+        .expect("no answer")
+        .unwrap();
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_holds_at_most_its_share_of_the_connections() {
+    let serve = Serve::start(&[
+        "--max-connections",
+        "8",
+        "--max-connections-per-client",
+        "2",
+        "--header-timeout",
+        "3600",
+    ]);
+    let port = serve.port;
+    // one client's two idle connections hold its share (the header timeout is an hour)
+    let mut idle = Vec::new();
+    for _ in 0..2 {
+        idle.push(connect_from("127.0.0.1", port).await);
+    }
+    // its third is answered at once: 503, and closed (before: it waited for one of them)
+    let third = healthz_on(connect_from("127.0.0.1", port).await, port).await;
+    assert!(third.starts_with("HTTP/1.1 503"), "{third}");
+    assert!(third.contains("retry-after: 2"), "{third}");
+    assert!(
+        third.contains("this client holds 2 connections already"),
+        "{third}"
+    );
+    // another client is served meanwhile
+    let other = healthz_on(connect_from("127.0.0.2", port).await, port).await;
+    assert!(other.starts_with("HTTP/1.0 200"), "{other}");
+    // one closes: the first client is served again
+    drop(idle.pop());
+    let start = Instant::now();
+    loop {
+        let again = healthz_on(connect_from("127.0.0.1", port).await, port).await;
+        if again.starts_with("HTTP/1.0 200") {
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "a connection closed gave no place back: {again}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(idle);
+    serve.stop();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,8 @@
 // The live bar under the header: whether the job shown is live, paused, reconnecting, stale (no
 // change for longer than the lease TTL: the core's rule, from the last change's time; or nothing
-// from the server, not even its heartbeat, for twice the heartbeat's interval: `silent`) or in
-// error; the revisions shown and the time of the last change; Pause / Resume and Save snapshot.
+// from the server, not even its heartbeat, for twice the heartbeat's interval, or the server's
+// store not heard from for its bound: `silent`), catching up (the server sends the whole state
+// again: this page fell behind) or in error; the revisions shown and the time of the last change; Pause / Resume and Save snapshot.
 // For a replayed recording: the moment shown, a slider over every moment and a step back and
 // forward, and Save snapshot of that moment. Hidden when no job is followed or replayed.
 import { el, attrs, button } from '../../common/page/dom.js';
@@ -17,6 +18,7 @@ const WORDS = {
   connecting: 'Connecting',
   stale: 'Stale',
   silent: 'Stale',
+  catching_up: 'Catching up',
   error: 'Error',
 };
 
@@ -25,8 +27,13 @@ function ageText(ms) {
   return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
 }
 
-/** The words beside the badge. */
+/** The words beside the badge, and a stopped recording's words after them. */
 export function liveDetail(live) {
+  const words = statusDetail(live);
+  return live.recording && !live.replay ? `${words}; ${live.recording}` : words;
+}
+
+function statusDetail(live) {
   const status = liveStatus(live);
   const at = live.revisions ? `revisions ${live.revisions}` : 'no state yet';
   // the store's time of its newest write, not when this page heard of it
@@ -38,7 +45,7 @@ export function liveDetail(live) {
     }
     case 'paused': return `${at}; ${live.waiting ? `${live.waiting} change${live.waiting === 1 ? '' : 's'} waiting` : 'no change waiting'} (the view is frozen)`;
     case 'stale': return `${at}; no change since ${clock(live.lastChangeMs)} UTC, longer than the lease TTL (${ageText(live.ttlMs)}): are the workers running?`;
-    case 'reconnecting': case 'error': case 'silent': return `${at} shown; ${live.connMessage || 'the stream is interrupted'}`;
+    case 'reconnecting': case 'error': case 'silent': case 'catching_up': return `${at} shown; ${live.connMessage || 'the stream is interrupted'}`;
     case 'connecting': return `connecting to job ${live.job}…`;
     default: return `${at}${last}`;
   }
@@ -102,6 +109,7 @@ export function createLiveStatus(ctx) {
       if (node.hidden) return;
       const status = liveStatus(live);
       node.dataset.status = status;
+      node.dataset.recording = live.recording ? 'stopped' : '';
       badge.textContent = `${WORDS[status] || status}: job ${live.job}`;
       detail.textContent = liveDetail(live);
       pause.textContent = live.paused ? 'Resume' : 'Pause';

@@ -61,6 +61,8 @@ export function initialLive(job, url) {
     /** The connection: connecting | live | reconnecting | error (and the server's words). */
     conn: 'connecting',
     connMessage: '',
+    /** Why the job's recording stopped (serve --record), or '' while it records or there is none. */
+    recording: '',
     paused: false,
     /** Changes received and not shown yet (paused, or a frame under way). */
     waiting: 0,
@@ -148,8 +150,10 @@ export function withRow(live, row, now) {
 
 /** The connection's status from the stream ({ status, message }); a change is a timeline row. */
 export function withStatus(live, s, now) {
-  if (s.status === live.conn && s.message === live.connMessage) return live;
-  const next = { ...live, conn: s.status, connMessage: s.message };
+  const recording = s.recording ?? live.recording;
+  if (s.status === live.conn && s.message === live.connMessage && recording === live.recording) return live;
+  const next = { ...live, conn: s.status, connMessage: s.message, recording };
+  if (recording !== live.recording) return withRow(next, { kind: 'status', text: recording }, now);
   const text = s.status === 'live' ? 'connection: live' : `connection: ${s.status}${s.message ? ` (${s.message})` : ''}`;
   return withRow(next, { kind: 'status', text }, now);
 }

@@ -186,7 +186,10 @@ export class LiveFeed {
     } catch {
       s = { status: 'error', message: 'the server sent a status that could not be read' };
     }
-    this.setStatus({ status: String(s.status || 'error'), message: String(s.message || '') });
+    const status = { status: String(s.status || 'error'), message: String(s.message || '') };
+    // why the job's recording stopped (serve --record), told with every status from then on
+    if (s.recording) status.recording = String(s.recording);
+    this.setStatus(status);
   }
 
   setStatus(s) {

@@ -215,7 +215,7 @@ async fn followed(api: Arc<Api>, method: Method, job: JobPath, uri: Uri, doc: Do
         let hub = live.hub(&job).await.map_err(refusal)?;
         match hub.status() {
             Status::Live => {}
-            Status::Reconnecting(m) | Status::Error(m) => {
+            Status::Reconnecting(m) | Status::Error(m) | Status::Silent(m) => {
                 return Err(Problem::unavailable(
                     codes::NOT_LIVE,
                     format!("the job's state held may not be the store's now: {m}"),

@@ -53,6 +53,11 @@ pub struct Args {
     /// stale, and reconnects.
     #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
     heartbeat: u64,
+    /// With --server: seconds a followed job's store may go unheard (no change, no answer to
+    /// the stream info asked every third of this) before the job is said silent: /healthz
+    /// fails naming it, the pages say so, /api/snapshot marks its answer.
+    #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    stale_after: u64,
     /// Seconds to wait for the NATS server to connect and for each answer.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
@@ -143,7 +148,8 @@ async fn live_side(args: &Args, target: Option<&Target>) -> Result<Option<Arc<Li
     };
     let roster = roster(args)?;
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
-    let conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
+    let mut conn = crate::live::connect(target, timeout, "spate-planner serve").await?;
+    conn.stale_after = std::time::Duration::from_secs(args.stale_after);
     let heartbeat = std::time::Duration::from_secs(args.heartbeat);
     let live = Arc::new(Live::new(conn, roster, heartbeat));
     for job in &args.job {

@@ -8,7 +8,7 @@
 use super::http::Live;
 use super::jobs::{self, Job};
 use super::roster::Roster;
-use super::wire::Status;
+use super::wire::status_word;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -135,14 +135,6 @@ pub struct Listed {
     /// Splits at risk of quarantine by the last plan of the job (made for `/metrics`), `null`
     /// before one.
     pub at_risk: Option<u32>,
-}
-
-fn status_word(s: &Status) -> &'static str {
-    match s {
-        Status::Live => "live",
-        Status::Reconnecting(_) => "reconnecting",
-        Status::Error(_) => "error",
-    }
 }
 
 /// `/api/jobs`' document: the jobs listed now (the selected ones), each with its place, and

@@ -32,6 +32,8 @@ pub struct Conn {
     pub server: String,
     pub events: watch::Receiver<ConnState>,
     pub idle: Duration,
+    /// A followed job not heard from for this long is silent (`live/heard.rs`).
+    pub stale_after: Duration,
 }
 
 /// The two watches, positioned after the state they were read into.

@@ -279,7 +279,11 @@ pub async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::Abo
     let advisories = Advisories::new(conn, job).await.map_err(ReadError::Other)?;
     let (state, watches) = follow::load(conn, job).await?;
     let hub = Hub::new(job, &conn.server, state);
-    let task = tokio::spawn(follow::run(hub.clone(), conn.clone(), watches, advisories));
+    let follow = follow::run(hub.clone(), conn.clone(), watches, advisories);
+    let task = tokio::spawn(futures_util::future::join(
+        follow,
+        super::heard::probe(hub.clone(), conn.clone()),
+    ));
     Ok((hub, task.abort_handle()))
 }
 
@@ -323,26 +327,25 @@ pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
     }
 }
 
-/// `GET /api/snapshot`: the state held now, as a snapshot file: the job's shared text, sent
-/// under a permit of [`Limits`], with this request's time as `taken_at_ms`.
+/// `GET /api/snapshot`: the state held now, as a snapshot file: the job's shared text (no
+/// permit: a slow reader holds only its share of it), with this request's time as
+/// `taken_at_ms`, and what was last heard from the store in the headers (`live/heard.rs`). A job
+/// whose bucket was deleted is refused (410, code `job_deleted`), never served as current.
 pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
     let answer = async {
         let job = live.job_of(&uri)?;
-        // the job first (reading it may take a while): a permit is held only while sending
         let hub = live.hub(&job).await?;
-        let permit = live.limits.heavy()?;
-        let (pair, file) = hub.snapshot_file();
-        let parts: Vec<Bytes> = file
-            .at(crate::support::now_ms())
-            .into_iter()
-            .map(|b| limits::held(b, &permit))
-            .collect();
-        Ok::<_, Refusal>((pair, parts))
+        Ok::<_, Refusal>(hub)
     };
-    let (pair, parts) = match answer.await {
-        Ok(a) => a,
+    let hub = match answer.await {
+        Ok(h) => h,
         Err(r) => return r.into_response(),
     };
+    if let super::wire::Status::Error(m) = hub.status() {
+        return gone(&hub.job, &m);
+    }
+    let (pair, file) = hub.snapshot_file(&live.limits);
+    let parts = file.at(crate::support::now_ms());
     let length = parts.iter().map(Bytes::len).sum::<usize>();
     let body = Body::from_stream(futures_util::stream::iter(
         parts.into_iter().map(Ok::<_, std::convert::Infallible>),
@@ -353,5 +356,16 @@ pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
     if let Ok(v) = HeaderValue::from_str(&pair.to_string()) {
         r.headers_mut().insert("x-spate-revisions", v);
     }
+    super::heard::mark(&hub, r.headers_mut());
     r
+}
+
+/// 410 for a job whose bucket was deleted: `{"error", "code": "job_deleted", "job"}`.
+fn gone(job: &str, why: &str) -> Response {
+    let body = serde_json::json!({
+        "error": format!("job {job} is not served: {why}"),
+        "code": "job_deleted",
+        "job": job,
+    });
+    (StatusCode::GONE, headers("application/json"), body.to_string()).into_response()
 }

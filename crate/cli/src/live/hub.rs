@@ -5,10 +5,13 @@
 //! for all listeners together; a listener that falls further behind is told it lagged and gets a
 //! full resync instead. The ring keeps at most [`RING_EVENTS`] events and [`RING_BYTES`] bytes,
 //! as pieces of the batches' own bytes. The state's texts (the snapshot file of
-//! `GET /api/snapshot` and the stream's `snapshot` event) are built once per batch sequence,
-//! shared by every client sent them, and dropped as soon as the state moves.
+//! `GET /api/snapshot` and the stream's `snapshot` event) are built once per batch sequence and
+//! shared by every client sent them; the newest of each is kept until a newer one is built (or
+//! the state is read again), and one superseded lives on only while clients are still being sent
+//! it. While [`limits::OLDER_TEXTS`] superseded texts are being sent, a client is answered with the
+//! newest text kept (a stream: with the ring's changes since it) instead of a new one.
 
-use super::limits::{self, Busy, Heavy};
+use super::limits::{self, Limits, Text};
 use super::ring::Ring;
 use super::stats::Stats;
 use super::wire::{self, FileText, Status};
@@ -46,19 +49,41 @@ struct Shared {
     ring: Ring,
     seq: u64,
     status: Status,
-    /// The snapshot file at `seq`, built once for every client that asks for it.
-    file: Option<FileText>,
-    /// The framed full state at `seq`, built once for every page that needs it.
-    full: Option<Bytes>,
+    /// The newest snapshot file built, shared by every client that asks for it.
+    file: Option<Kept<FileText>>,
+    /// The newest framed full state built, shared by every page that needs it.
+    full: Option<Kept<Bytes>>,
+    /// The store's revisions as last heard from it and when (ms since the Unix epoch): a change
+    /// applied or an answer to the follower's probe (`live/heard.rs`).
+    heard: Option<(Revisions, i64)>,
+    /// Why the job's recording stopped (`serve --record`), told with every status.
+    recording: Option<String>,
+}
+
+/// A text kept: the batch sequence and the revisions it stands at, the counted text, and what
+/// is sent of it.
+struct Kept<T> {
+    seq: u64,
+    pair: Revisions,
+    text: Text,
+    sent: T,
 }
 
 impl Shared {
-    /// The state moved: a new batch sequence, and the texts of the old one dropped.
+    /// The state moved: a new batch sequence (the texts kept now stand at an older one).
     fn moved(&mut self) -> u64 {
         self.seq += 1;
-        self.file = None;
-        self.full = None;
         self.seq
+    }
+
+    /// The texts kept no longer answer for the state (read again).
+    fn forget_texts(&mut self) {
+        if let Some(k) = self.file.take() {
+            k.text.supersede();
+        }
+        if let Some(k) = self.full.take() {
+            k.text.supersede();
+        }
     }
 }
 
@@ -74,13 +99,14 @@ pub struct Hub {
     pub stats: Stats,
 }
 
-fn frame_status(s: &Status) -> Bytes {
-    Bytes::from(wire::frame("status", None, &wire::status_json(s)))
+fn frame_status(s: &Status, recording: Option<&str>) -> Bytes {
+    Bytes::from(wire::frame("status", None, &wire::status_json_with(s, recording)))
 }
 
 impl Hub {
     pub fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
         let ring = Ring::new(state.revisions(), RING_EVENTS, RING_BYTES);
+        let read = Some((state.revisions(), crate::support::now_ms()));
         let (tx, _) = broadcast::channel(QUEUE);
         Arc::new(Hub {
             job: job.to_string(),
@@ -92,6 +118,9 @@ impl Hub {
                 status: Status::Live,
                 file: None,
                 full: None,
+                // the state was just read from the store
+                heard: read,
+                recording: None,
             }),
             tx,
             streams: Arc::new(Semaphore::new(limits::STREAMS_PER_JOB)),
@@ -155,6 +184,13 @@ impl Hub {
             last.insert((c.side, c.key()), i);
         }
         self.stats.applied(changes.len());
+        // what the store sent (an expiry is this server's own doing, not word from the store)
+        if changes
+            .iter()
+            .any(|c| !matches!(c.op, spate_planner_core::LiveOp::Expire { .. }))
+        {
+            sh.heard = Some((sh.state.revisions(), crate::support::now_ms()));
+        }
         let keep: Vec<bool> = changes
             .iter()
             .enumerate()
@@ -201,6 +237,8 @@ impl Hub {
         let pair = state.revisions();
         sh.state = state;
         sh.ring.reset(pair);
+        sh.forget_texts();
+        sh.heard = Some((pair, crate::support::now_ms()));
         let seq = sh.moved();
         self.stats.resynced();
         let _ = self.tx.send(Arc::new(Batch::Resync { seq }));
@@ -213,41 +251,68 @@ impl Hub {
             return;
         }
         sh.status = status.clone();
-        let text = frame_status(&status);
+        let text = frame_status(&status, sh.recording.as_deref());
         let _ = self.tx.send(Arc::new(Batch::Status { text, status }));
     }
 
-    /// The full state as a framed `snapshot` event, and the batch sequence it stands at.
-    pub fn full(&self) -> (u64, Bytes) {
+    /// The job's recording stopped (`why`): every page is told with the status, now and later.
+    pub fn recording_stopped(&self, why: &str) {
         let mut sh = self.lock();
-        (sh.seq, full_locked(&mut sh, &self.server))
+        sh.recording = Some(why.to_string());
+        let status = sh.status.clone();
+        let text = frame_status(&status, Some(why));
+        let _ = self.tx.send(Arc::new(Batch::Status { text, status }));
     }
 
     /// What a page connecting now is sent first: the changes since `since` when the ring still
-    /// holds them, else the full state (held by a permit from `heavy`, or refused); then the
-    /// status. With the sequence it stands at.
-    pub fn initial(
-        &self,
-        since: Option<Revisions>,
-        heavy: impl FnOnce() -> Result<Heavy, Busy>,
-    ) -> Result<(u64, Vec<Bytes>), Busy> {
+    /// holds them, else the full state ([`full_locked`]); then the status. With the sequence it
+    /// brings the page to. A page that must be resynced is sent the same (with `since` none).
+    pub fn initial(&self, since: Option<Revisions>, limits: &Limits) -> (u64, Vec<Bytes>) {
         let mut sh = self.lock();
-        let mut out = match since.and_then(|p| sh.ring.since(p)) {
-            Some(events) => events,
-            None => {
-                let permit = heavy()?;
-                vec![limits::held(full_locked(&mut sh, &self.server), &permit)]
-            }
+        let (seq, mut out) = match since.and_then(|p| sh.ring.since(p)) {
+            Some(events) => (sh.seq, events),
+            None => full_locked(&mut sh, &self.server, limits),
         };
-        out.push(frame_status(&sh.status));
-        Ok((sh.seq, out))
+        out.push(frame_status(&sh.status, sh.recording.as_deref()));
+        (seq, out)
     }
 
     /// The state as a snapshot file's text (`GET /api/snapshot`), and the revisions it stands
-    /// at (read together: a page resumes the stream from them).
-    pub fn snapshot_file(&self) -> (Revisions, FileText) {
+    /// at (read together: a page resumes the stream from them): the current state's, or, while
+    /// `limits` is crowded, the newest kept (an older state, at its own revisions).
+    pub fn snapshot_file(&self, limits: &Limits) -> (Revisions, FileText) {
         let mut sh = self.lock();
-        (sh.state.revisions(), file_locked(&mut sh, &self.server))
+        file_locked(&mut sh, &self.server, limits, true)
+    }
+
+    /// The store's revisions as last heard from it, and when (ms since the Unix epoch).
+    pub fn heard(&self) -> Option<(Revisions, i64)> {
+        self.lock().heard
+    }
+
+    /// The store answered (the follower's probe) at `at_ms`, its buckets at `store`: heard,
+    /// and no longer silent.
+    pub fn answered(&self, store: Revisions, at_ms: i64) {
+        let mut sh = self.lock();
+        let held = sh.state.revisions();
+        let pair = Revisions {
+            state: store.state.max(held.state),
+            lease: store.lease.max(held.lease),
+        };
+        sh.heard = Some((pair, at_ms));
+        if matches!(sh.status, Status::Silent(_)) {
+            drop(sh);
+            self.set_status(Status::Live);
+        }
+    }
+
+    /// The store has not been heard from for too long (`why`): a live job is said silent (a
+    /// job reconnecting or in error keeps that status).
+    pub fn unheard(&self, why: String) {
+        let live = matches!(self.lock().status, Status::Live | Status::Silent(_));
+        if live {
+            self.set_status(Status::Silent(why));
+        }
     }
 
     /// The state as a snapshot, and the batch sequence it stands at (`watch`'s first state).
@@ -258,21 +323,53 @@ impl Hub {
     }
 }
 
-fn file_locked(sh: &mut Shared, server: &str) -> FileText {
-    if let Some(file) = &sh.file {
-        return file.clone();
+/// The snapshot file of the state now (built once per state and kept), or, when `older_ok` and
+/// `limits` is crowded, the newest kept; with the revisions it stands at.
+fn file_locked(sh: &mut Shared, server: &str, limits: &Limits, older_ok: bool) -> (Revisions, FileText) {
+    if let Some(k) = &sh.file {
+        if k.seq == sh.seq || (older_ok && limits.crowded()) {
+            return (k.pair, k.sent.clone());
+        }
     }
-    let file = wire::file_text(&sh.state, server, crate::support::now_ms());
-    sh.file = Some(file.clone());
-    file
+    let built = wire::file_text(&sh.state, server, crate::support::now_ms());
+    let text = limits.text(built.bytes().clone());
+    let sent = built.on(text.bytes());
+    let pair = sh.state.revisions();
+    let kept = Kept {
+        seq: sh.seq,
+        pair,
+        text,
+        sent: sent.clone(),
+    };
+    if let Some(old) = sh.file.replace(kept) {
+        old.text.supersede();
+    }
+    (pair, sent)
 }
 
-fn full_locked(sh: &mut Shared, server: &str) -> Bytes {
-    if let Some(text) = &sh.full {
-        return text.clone();
+/// The full state for a page: the current state's `snapshot` event (built once per state and
+/// kept), or, while `limits` is crowded, the newest kept and the ring's changes since it; with
+/// the batch sequence that brings the page to.
+fn full_locked(sh: &mut Shared, server: &str, limits: &Limits) -> (u64, Vec<Bytes>) {
+    if let Some(k) = &sh.full {
+        if k.seq == sh.seq {
+            return (sh.seq, vec![k.sent.clone()]);
+        }
+        if let Some(events) = limits.crowded().then(|| sh.ring.since(k.pair)).flatten() {
+            return (sh.seq, [vec![k.sent.clone()], events].concat());
+        }
     }
-    let file = file_locked(sh, server);
-    let text = Bytes::from(wire::snapshot_event(&sh.state, &file.text()));
-    sh.full = Some(text.clone());
-    text
+    let (pair, file) = file_locked(sh, server, limits, false);
+    let text = limits.text(Bytes::from(wire::snapshot_event(&sh.state, &file.text())));
+    let sent = text.bytes();
+    let kept = Kept {
+        seq: sh.seq,
+        pair,
+        text,
+        sent: sent.clone(),
+    };
+    if let Some(old) = sh.full.replace(kept) {
+        old.text.supersede();
+    }
+    (sh.seq, vec![sent])
 }

@@ -5,6 +5,7 @@
 pub mod discover;
 pub mod figures;
 pub mod follow;
+pub mod heard;
 pub mod http;
 pub mod hub;
 pub mod jobs;
@@ -48,6 +49,7 @@ pub async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<C
         server,
         events,
         idle: timeout,
+        stale_after: heard::STALE_AFTER,
     })
 }
 

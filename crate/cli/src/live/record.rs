@@ -29,15 +29,18 @@ pub struct Health {
     pub dir: String,
     bytes: AtomicU64,
     problem: Mutex<Option<String>>,
+    /// The recorded job's hub, told when the recording stops (its pages show it).
+    hub: std::sync::Weak<Hub>,
 }
 
 impl Health {
-    fn new(job: &str, dir: &str) -> Health {
+    fn new(hub: &Arc<Hub>, dir: &str) -> Health {
         Health {
-            job: job.to_string(),
+            job: hub.job.clone(),
             dir: dir.to_string(),
             bytes: AtomicU64::new(0),
             problem: Mutex::new(None),
+            hub: Arc::downgrade(hub),
         }
     }
 
@@ -53,13 +56,18 @@ impl Health {
             .map_or_else(|e| e.into_inner().clone(), |p| p.clone())
     }
 
-    /// The recording stopped: said once on standard error, kept for the probes.
+    /// The recording stopped: said once on standard error and to the job's pages, kept for the
+    /// probes.
     fn fail(&self, why: String) {
         let mut p = self.problem.lock().unwrap_or_else(|e| e.into_inner());
         if p.is_none() {
             let what = format!("the recording of job {} stopped: {why}", self.job);
             eprintln!("spate-planner: {}", crate::term::shown(&what));
-            *p = Some(what);
+            *p = Some(what.clone());
+            drop(p);
+            if let Some(hub) = self.hub.upgrade() {
+                hub.recording_stopped(&what);
+            }
         }
     }
 }
@@ -319,13 +327,12 @@ fn now_ms() -> i64 {
 }
 
 fn recorded(s: &Status) -> RecordedStatus {
-    let (status, message) = match s {
-        Status::Live => ("live", None),
-        Status::Reconnecting(m) => ("reconnecting", Some(m.clone())),
-        Status::Error(m) => ("error", Some(m.clone())),
+    let message = match s {
+        Status::Live => None,
+        Status::Reconnecting(m) | Status::Error(m) | Status::Silent(m) => Some(m.clone()),
     };
     RecordedStatus {
-        status: status.into(),
+        status: super::wire::status_word(s).into(),
         message,
     }
 }
@@ -460,7 +467,7 @@ pub fn start(hub: Arc<Hub>, options: Options) -> Result<Arc<Health>, String> {
         segment_name(&hub.job, number)
     );
     let job = hub.job.clone();
-    let health = Arc::new(Health::new(&job, &dir));
+    let health = Arc::new(Health::new(&hub, &dir));
     let watched = options.dir.clone();
     let recorder = Recorder {
         hub,

@@ -5,11 +5,14 @@
 //! a silent connection from a quiet job.
 //!
 //! Nothing is copied per page: every chunk is a batch's, the ring's or the state's shared
-//! bytes. A full state is sent under a permit of [`Limits`] (held until it is written); a page
-//! that stops reading is closed by the connection's write timeout (`crate::listen`).
+//! bytes, and a full state takes no permit (a slow page keeps no other page waiting). A page
+//! that must be sent the full state again is told so first (a `status` event, `catching_up`),
+//! then sent it and the status. A page that stops reading is closed by the connection's write
+//! timeout (`crate::listen`).
 
 use super::hub::{Batch, Hub};
-use super::limits::{self, Busy, Limits};
+use super::limits::{Busy, Limits};
+use super::wire;
 use axum::body::{Body, Bytes};
 use spate_planner_core::Revisions;
 use std::sync::Arc;
@@ -29,8 +32,7 @@ fn heartbeat(every: Duration) -> Bytes {
     ))
 }
 
-/// The response body of `GET /api/live`, or why it is refused (too many streams, or too many
-/// full states being sent), with a heartbeat after each `every` without a chunk. The stream
+/// The response body of `GET /api/live`, or why it is refused (too many streams), with a heartbeat after each `every` without a chunk. The stream
 /// holds its permits until the page goes away.
 pub fn body(
     hub: Arc<Hub>,
@@ -40,7 +42,7 @@ pub fn body(
 ) -> Result<Body, Busy> {
     let permits = limits.stream(&hub.streams, &hub.job)?;
     let rx = hub.subscribe();
-    let (seq, first) = hub.initial(since, || limits.heavy())?;
+    let (seq, first) = hub.initial(since, &limits);
     let (tx, out) = mpsc::channel::<Bytes>(PENDING);
     tokio::spawn(async move {
         let _permits = permits;
@@ -84,12 +86,13 @@ fn step(batch: Result<Arc<Batch>, RecvError>, seq: &mut u64) -> Step {
     }
 }
 
-/// The full state for a page that must resync, once a permit is free; the sequence updated.
-async fn resync(hub: &Hub, limits: &Limits, seq: &mut u64) -> Option<Bytes> {
-    let permit = limits.heavy_wait().await?;
-    let (s, text) = hub.full();
+/// What a page that must resync is sent: that it is catching up, the full state (or the newest
+/// kept and the changes since), then the status; the sequence updated.
+fn resync(hub: &Hub, limits: &Limits, seq: &mut u64) -> Vec<Bytes> {
+    let (s, pieces) = hub.initial(None, limits);
     *seq = s;
-    Some(limits::held(text, &permit))
+    let why = "this page fell behind the changes; sending the whole state again";
+    [vec![wire::catching_up(why)], pieces].concat()
 }
 
 async fn pump(
@@ -117,18 +120,16 @@ async fn pump(
                 continue;
             }
         };
-        let chunk = match step(batch, &mut seq) {
+        let chunks = match step(batch, &mut seq) {
             Step::End => return,
             Step::Skip => continue,
-            Step::Send(c) => Some(c),
-            Step::Resync => tokio::select! {
-                c = resync(hub, limits, &mut seq) => c,
-                _ = tx.closed() => return,
-            },
+            Step::Send(c) => vec![c],
+            Step::Resync => resync(hub, limits, &mut seq),
         };
-        let Some(c) = chunk else { return };
-        if tx.send(c).await.is_err() {
-            return;
+        for c in chunks {
+            if tx.send(c).await.is_err() {
+                return;
+            }
         }
     }
 }
@@ -136,6 +137,7 @@ async fn pump(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::limits::OLDER_TEXTS;
     use spate_planner_core::{Bucket, Entry, JobState, LiveChange, LiveOp, Side};
 
     fn hub() -> Arc<Hub> {
@@ -174,12 +176,12 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn a_page_that_lags_gets_the_full_state_and_skips_what_it_holds() {
+    #[test]
+    fn a_page_that_lags_is_told_it_catches_up_then_gets_the_full_state_and_the_status() {
         let hub = hub();
-        let limits = Limits::new(1, 1);
+        let limits = Limits::new(1);
         let mut rx = hub.subscribe();
-        let (mut seq, _) = hub.initial(None, || limits.heavy()).unwrap();
+        let (mut seq, _) = hub.initial(None, &limits);
         hub.publish(vec![put(1)]).unwrap();
         let batch = rx.try_recv().map_err(|_| RecvError::Closed);
         let first = text(sent(step(batch.clone(), &mut seq)));
@@ -187,38 +189,65 @@ mod tests {
         assert!(!first.contains('\r'), "a CR in the stream: {first:?}");
         assert_eq!(step(batch, &mut seq), Step::Skip, "an old batch is skipped");
         assert_eq!(step(Err(RecvError::Lagged(3)), &mut seq), Step::Resync);
-        let full = text(resync(&hub, &limits, &mut seq).await);
+        let sent: Vec<String> = resync(&hub, &limits, &mut seq)
+            .into_iter()
+            .map(|b| text(Some(b)))
+            .collect();
+        assert_eq!(sent.len(), 3, "{sent:?}");
+        assert!(
+            sent[0].starts_with("event: status\ndata: {\"status\":\"catching_up\""),
+            "{}",
+            sent[0]
+        );
+        let full = &sent[1];
         assert!(full.starts_with("event: snapshot\nid: 1-0\ndata: {\n"), "{full}");
         assert!(!full.contains('\r'), "a CR in the stream: {full:?}");
         assert!(full.contains(r#""text":"{\"a\":\r\n1}""#), "{full}");
+        assert_eq!(sent[2], "event: status\ndata: {\"status\":\"live\"}\n\n");
         assert_eq!(step(Err(RecvError::Closed), &mut seq), Step::End);
     }
 
+    /// The text a page is sent as its full state (the first piece), whole.
+    fn full_of(hub: &Hub, limits: &Limits) -> (Vec<Bytes>, String) {
+        let (_, pieces) = hub.initial(None, limits);
+        let whole = text(Some(pieces[0].clone()));
+        (pieces, whole)
+    }
+
     #[test]
-    fn resuming_shares_the_events_and_a_full_state_needs_a_permit() {
+    fn while_older_texts_are_read_a_page_gets_the_newest_kept_and_the_changes_since() {
         let hub = hub();
-        let limits = Limits::new(1, 4);
-        let mut rx = hub.subscribe();
-        let (_, first) = hub.initial(None, || limits.heavy()).unwrap();
-        assert!(limits.heavy().is_err(), "the full state sent holds the permit");
-        let refused = hub.initial(None, || limits.heavy());
-        assert!(refused.is_err(), "a second full state at once is refused");
-        drop(first);
-        hub.publish(vec![put(1)]).unwrap();
-        let Ok(batch) = rx.try_recv() else {
-            panic!("no batch")
-        };
-        let Batch::Events { text, .. } = &*batch else {
-            panic!("not events")
-        };
-        let zero = Revisions { state: 0, lease: 0 };
-        let (_, resumed) = hub.initial(Some(zero), || panic!("no full state")).unwrap();
-        assert_eq!(resumed.len(), 2, "the change and the status");
-        assert_eq!(resumed[0], text, "the change as sent");
+        let limits = Limits::new(4);
+        // slow readers each holding a full state of another revision
+        let mut held = Vec::new();
+        for rev in 1..=OLDER_TEXTS as u64 + 1 {
+            held.push(full_of(&hub, &limits).0);
+            hub.publish(vec![put(rev)]).unwrap();
+        }
+        assert!(limits.crowded(), "{} older texts", limits.older());
+        let (pieces, full) = full_of(&hub, &limits);
+        let kept = OLDER_TEXTS as u64;
+        assert!(
+            full.starts_with(&format!("event: snapshot\nid: {kept}-0\n")),
+            "{full}"
+        );
+        assert_eq!(pieces.len(), 3, "the kept state, the change since, the status");
+        assert!(text(Some(pieces[1].clone())).starts_with(&format!("event: change\nid: {}-0\n", kept + 1)));
         assert_eq!(
-            resumed[0].as_ptr(),
-            text.as_ptr(),
-            "the batch's own bytes, not a copy"
+            pieces[0].as_ptr(),
+            held[kept as usize][0].as_ptr(),
+            "the kept text, not a copy"
+        );
+        let zero = Revisions { state: 0, lease: 0 };
+        let (_, resumed) = hub.initial(Some(zero), &limits);
+        assert_eq!(resumed.len(), kept as usize + 2, "the changes and the status");
+        // the readers done, a page gets the state now, built
+        drop((held, pieces, resumed));
+        assert!(!limits.crowded());
+        let (_, full) = full_of(&hub, &limits);
+        assert!(
+            full.starts_with(&format!("event: snapshot\nid: {}-0\n", kept + 1)),
+            "{full}"
         );
     }
 }

@@ -31,13 +31,40 @@ pub enum Status {
     Live,
     Reconnecting(String),
     Error(String),
+    /// Connected, but the store has not answered for longer than the bound (`live/heard.rs`):
+    /// what is held may not be the store's now.
+    Silent(String),
+}
+
+/// The status's word on the wire (the `status` event's `status`).
+pub fn status_word(s: &Status) -> &'static str {
+    match s {
+        Status::Live => "live",
+        Status::Reconnecting(_) => "reconnecting",
+        Status::Error(_) => "error",
+        Status::Silent(_) => "silent",
+    }
+}
+
+/// [`status_json`] with `recording`: why the job's recording stopped (`serve --record`), which
+/// the page shows beside the status.
+pub fn status_json_with(s: &Status, recording: Option<&str>) -> String {
+    let plain = status_json(s);
+    match recording {
+        None => plain,
+        Some(why) => format!(
+            "{},\"recording\":{}}}",
+            &plain[..plain.len() - 1],
+            serde_json::Value::from(why)
+        ),
+    }
 }
 
 pub fn status_json(s: &Status) -> String {
-    let (status, message) = match s {
-        Status::Live => ("live", None),
-        Status::Reconnecting(m) => ("reconnecting", Some(m)),
-        Status::Error(m) => ("error", Some(m)),
+    let status = status_word(s);
+    let message = match s {
+        Status::Live => None,
+        Status::Reconnecting(m) | Status::Error(m) | Status::Silent(m) => Some(m),
     };
     match message {
         None => format!("{{\"status\":\"{status}\"}}"),
@@ -46,6 +73,17 @@ pub fn status_json(s: &Status) -> String {
             serde_json::Value::from(m.as_str())
         ),
     }
+}
+
+/// The `status` event a page is sent before a full state it must be sent again (it fell
+/// behind, or the state was read again): until the state is in, the page is catching up, not
+/// live; the hub's status follows the full state.
+pub fn catching_up(why: &str) -> Bytes {
+    let data = format!(
+        "{{\"status\":\"catching_up\",\"message\":{}}}",
+        serde_json::Value::from(why)
+    );
+    Bytes::from(frame("status", None, &data))
 }
 
 /// Where a live copy came from, for its `source` field.
@@ -90,6 +128,19 @@ impl FileText {
         FileText {
             bytes: Bytes::from(text),
             time,
+        }
+    }
+
+    /// The shared bytes of the text.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The same text held by other bytes of the same content (a counted `limits::Text`'s).
+    pub fn on(&self, bytes: Bytes) -> FileText {
+        FileText {
+            bytes,
+            time: self.time.clone(),
         }
     }
 

@@ -18,7 +18,6 @@ mod process;
 use crate::live::http::{Live, Refusal};
 use crate::live::hub::Hub;
 use crate::live::limits::{Busy, RETRY_AFTER_S};
-use crate::live::wire::Status;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use families::{Exposition, Labels};
@@ -293,12 +292,8 @@ fn add_published(x: &mut Exposition, name: &str, g: &Gauges) {
 /// How following the job goes, as it is now.
 fn add_following(x: &mut Exposition, hub: &Hub) {
     let name = hub.job.as_str();
-    let now = match hub.status() {
-        Status::Live => "live",
-        Status::Reconnecting(_) => "reconnecting",
-        Status::Error(_) => "error",
-    };
-    for status in ["live", "reconnecting", "error"] {
+    let now = crate::live::wire::status_word(&hub.status());
+    for status in ["live", "reconnecting", "error", "silent"] {
         x.add(
             "spate_planner_job_status",
             job(name, &[("status", status)]),

@@ -93,9 +93,23 @@ impl NatsServer {
         format!("nats://127.0.0.1:{}", self.port)
     }
 
+    /// Sends the server a signal (`STOP`: it keeps its connections but answers nothing, as in
+    /// a partition; `CONT`: it goes on).
+    pub fn signal(&self, sig: &str) {
+        let pid = self.child.as_ref().expect("the server runs").id();
+        let ok = Command::new("kill")
+            .args([format!("-{sig}"), pid.to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill -{sig} {pid} failed");
+    }
+
     /// Kills the server now (SIGKILL), as a crash would.
     pub fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
+            // a stopped server is killed as well: it is let go on first, so that nothing waits
+            let _ = Command::new("kill").args(["-CONT", &c.id().to_string()]).status();
             let _ = c.kill();
             let _ = c.wait();
         }
