@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 /// How a worker would come to hold a split. The declaration order is the priority order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ClaimKind {
     /// Never owned: no lease, no owner, epoch 0.
     Create,
@@ -39,6 +40,7 @@ pub const SPATE_DEFAULT_MAX_ATTEMPTS: u32 = 4;
 /// Where a `max_attempts` comes from: the store never records it (each worker sets its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AttemptsSource {
     /// Set by the user (`--max-attempts`, the scenario's `max_attempts`, the dashboard's field).
     User,
@@ -86,6 +88,7 @@ impl MaxAttempts {
 /// What the worker does with a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ClaimAction {
     Claim,
     Quarantine,

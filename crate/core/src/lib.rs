@@ -59,6 +59,8 @@ mod state;
 mod sweep;
 mod synth;
 mod timing;
+#[cfg(feature = "ts")]
+pub mod typescript;
 mod utc;
 mod worker;
 

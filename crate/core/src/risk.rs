@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A runnable split at (or past) the last attempt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RiskySplit {
     pub id: String,
     pub attempts: u32,
@@ -107,6 +108,7 @@ fn risky(id: &str, s: &SplitState, members: &BTreeSet<String>) -> RiskySplit {
 
 /// A quarantined split with the claim race's signature (timing.md §6.7 A12).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RaceParked {
     pub id: String,
     /// The live member whose claim the race followed: the lease's owner.

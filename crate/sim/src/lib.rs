@@ -44,6 +44,8 @@ mod store;
 mod table;
 mod timing;
 mod track;
+#[cfg(feature = "ts")]
+pub mod typescript;
 mod words;
 mod worker;
 mod writes;
@@ -56,8 +58,8 @@ pub use defaults::{defaults, Defaults};
 pub use marks::{first_event_ms, mark_text, marks, Counts, Mark, MarkKind, MarkShown, Summary};
 pub use options::{Options, SimError, MAX_WORK};
 pub use outcome::{
-    ClaimRow, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record, ReleaseReason,
-    SplitList, Stuck, TimelineEvent, What,
+    ClaimRow, Document, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record,
+    ReleaseReason, SplitList, Stuck, TimelineEvent, What,
 };
 pub use predict::{CrashPrediction, PREDICTION_SEEDS};
 pub use run::simulate;

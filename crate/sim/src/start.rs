@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The fleet a script starts from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum StartFrom {
     /// The snapshot as it is: its queued, withheld and quarantined splits, its leases.
     #[default]

@@ -25,6 +25,8 @@ mod tables;
 #[cfg(feature = "testing")]
 mod testing;
 mod timeline;
+#[cfg(feature = "ts")]
+pub mod typescript;
 
 pub use planner::Planner;
 pub use replay::Replay;

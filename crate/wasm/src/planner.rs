@@ -62,7 +62,9 @@ fn too_large(n: usize) -> JsValue {
 
 /// [`Planner::next_frame`]: what happened since the last frame, and where it stands.
 #[derive(serde::Serialize)]
-struct FrameView<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "LiveFrame"))]
+pub(crate) struct FrameView<'a> {
     rows: &'a [LiveEvent],
     revisions: String,
 }
@@ -71,6 +73,10 @@ fn not_live() -> JsValue {
     error("not_live", "this planner holds a snapshot, not a live job", None)
 }
 
+/// The declarations generated from the Rust types (`scripts/types`), and what no Rust type
+/// declares.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_GENERATED: &'static str = include_str!("../types.generated.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = include_str!("../types.d.ts");
 

@@ -13,7 +13,9 @@ use wasm_bindgen::prelude::*;
 
 /// `Replay.info()`: what the recording holds.
 #[derive(serde::Serialize)]
-struct Info<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayInfo"))]
+pub(crate) struct Info<'a> {
     job: &'a str,
     source: &'a spate_planner_core::Source,
     segments: u32,
@@ -27,17 +29,22 @@ struct Info<'a> {
 
 /// One moment: its time, where the job stands, its line and what the line holds.
 #[derive(serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayMoment"))]
 struct Moment {
     moment: u32,
     at_ms: i64,
     revisions: String,
     line: u32,
+    #[cfg_attr(feature = "ts", ts(type = "\"state\" | \"change\" | \"status\""))]
     kind: &'static str,
 }
 
 /// `Replay.seek()`: what happened since the moment shown before, and where this one stands.
 #[derive(serde::Serialize)]
-struct FrameView<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayFrame"))]
+pub(crate) struct FrameView<'a> {
     #[serde(flatten)]
     moment: Moment,
     rows: &'a [LiveEvent],
@@ -47,6 +54,8 @@ struct FrameView<'a> {
 
 /// A stretch of moments that cannot be planned, for `Replay.outline()`.
 #[derive(serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayRefused"))]
 struct Refused<'a> {
     first: u32,
     last: u32,
@@ -61,7 +70,9 @@ struct Refused<'a> {
 
 /// `Replay.outline()`.
 #[derive(serde::Serialize)]
-struct OutlineView<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayOutline"))]
+pub(crate) struct OutlineView<'a> {
     steps: Vec<u32>,
     refused: Vec<Refused<'a>>,
 }

@@ -38,28 +38,35 @@ fn crash_script(crash: &str) -> Result<Option<Script>, JsValue> {
 /// The sweep a review document carries, as the page's Sweep tab asked for it: `crash` is the
 /// crash steps' script text ("" for none), the targets those of its form.
 #[derive(serde::Deserialize)]
-struct ReviewSweep {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ReviewSweep {
     axis: String,
     from: u32,
     to: u32,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     cap: u32,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     crash: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     max_over_mean: Option<f64>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     max_queued: u32,
 }
 
 /// The review document and its charts, each a file beside it (`spate-planner report -o`'s).
 #[derive(serde::Serialize)]
-struct ReviewFiles {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ReviewFiles {
     markdown: String,
     images: Vec<ReviewImage>,
 }
 
 #[derive(serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 struct ReviewImage {
     name: String,
     svg: String,

@@ -16,6 +16,7 @@ pub const MAX_NAMES: usize = 8;
 /// What a row tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum EventKind {
     Joined,
     Left,
@@ -31,6 +32,7 @@ pub enum EventKind {
 
 /// One timeline row: its kind, its sentence and the names it mentions (at most [`MAX_NAMES`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LiveEvent {
     pub kind: EventKind,
     pub text: String,

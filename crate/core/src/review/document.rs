@@ -22,7 +22,9 @@ pub const PLAN_FORMAT: &str = "spate-planner-plan/2";
 pub const CLAIMS_FORMAT: &str = "spate-planner-claims/1";
 
 #[derive(Serialize)]
-struct PlanDocument<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "PlanView"))]
+pub(crate) struct PlanDocument<'a> {
     format: &'static str,
     job: &'a str,
     taken_at_ms: i64,
@@ -44,6 +46,7 @@ struct PlanDocument<'a> {
     /// The changes of `scenario` left out of the plan, each with its reason.
     refused: &'a [Refused],
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     assignment: Option<&'a Assignment>,
     report: &'a Report,
     summary: Summary,
@@ -106,6 +109,7 @@ fn plan_doc<'a>(fleet: &'a Fleet, a: &'a Analysis, with_assignment: bool) -> Pla
 
 /// A member as the fleet summary shows it.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MemberLine<'a> {
     pub name: &'a str,
     pub max_in_flight: Option<u32>,
@@ -116,6 +120,7 @@ pub struct MemberLine<'a> {
 /// What a snapshot holds, before any plan: its identity, the leader's view as the store shows
 /// it, members, counts and warnings.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FleetInfo<'a> {
     pub job: &'a str,
     pub source: &'a crate::snapshot::Source,
@@ -181,6 +186,7 @@ pub fn fleet_info(fleet: &Fleet) -> FleetInfo<'_> {
 
 /// One split as the splits table shows it.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SplitLine<'a> {
     pub id: &'a str,
     pub status: crate::records::SplitStatus,
@@ -241,6 +247,7 @@ pub fn claims_rules_note(rules: RulesChoice) -> String {
 
 /// One action of a worker, as the claims document lists it.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionView<'a> {
     /// Its place in the worker's order (1 for the first it takes).
     pub order: u32,
@@ -251,6 +258,7 @@ pub struct ActionView<'a> {
 
 /// A worker's circumstances beside its actions.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WorkerLine {
     pub cap: u32,
     pub held: u32,
@@ -266,6 +274,7 @@ pub struct WorkerLine {
 
 /// The workers' totals.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClaimsTotals {
     /// Live members listed.
     pub members: u32,
@@ -278,7 +287,8 @@ pub struct ClaimsTotals {
 }
 
 #[derive(Serialize)]
-struct ClaimsDocument<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ClaimsDocument<'a> {
     format: &'static str,
     job: &'a str,
     taken_at_ms: i64,

@@ -72,6 +72,7 @@ impl Window {
 
 /// Splits and their bytes (spec weights; a split with no spec counts 0 bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Tally {
     pub splits: u64,
     pub bytes: u64,

@@ -26,6 +26,8 @@ pub use compose::{compose, ReviewError, ReviewRequest, SweepRequest};
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
 };
+#[cfg(feature = "ts")]
+pub(crate) use document::{ClaimsDocument, FleetInfo, PlanDocument, SplitLine};
 pub use exposure::{exposure, Exposure};
 pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
