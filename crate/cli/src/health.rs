@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
 /// The health document and its status.
-pub fn healthz(live: Option<&Arc<Live>>) -> Response {
+pub(crate) fn healthz(live: Option<&Arc<Live>>) -> Response {
     let connected = live.map(|l| l.conn.events.borrow().connected);
     let jobs = live.map_or(0, |l| l.followed());
     let recordings = live.map(|l| l.recordings()).unwrap_or_default();

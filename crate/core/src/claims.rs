@@ -35,7 +35,8 @@ impl ClaimKind {
 }
 
 /// Spate's default `max_attempts` (decision-core.md section 7): the store does not record it.
-pub const SPATE_DEFAULT_MAX_ATTEMPTS: u32 = 4;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const SPATE_DEFAULT_MAX_ATTEMPTS: u32 = 4;
 
 /// Where a `max_attempts` comes from: the store never records it (each worker sets its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,7 +154,7 @@ impl Claimant<'_> {
     /// What a runnable split the worker does not hold is to it: its kind and action, or `None`
     /// when it is no candidate (under a foreign lease, awaiting its lease's expiry, or a claim
     /// without a spec).
-    pub fn candidacy(&self, s: &SplitState) -> Option<(ClaimKind, ClaimAction)> {
+    pub(crate) fn candidacy(&self, s: &SplitState) -> Option<(ClaimKind, ClaimAction)> {
         let p = &s.progress;
         let kind = match (&s.lease, &p.owner) {
             (Some(l), _) if l.value.owner != self.instance => return None,

@@ -60,7 +60,8 @@ pub struct AtRisk {
 
 /// The runnable splits of `splits` at `attempts = max_attempts − 1` (none when `max_attempts`
 /// is 0) and at `attempts ≥ max_attempts`; a split's holder counts when it is one of `members`.
-pub fn at_risk(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn at_risk(
     splits: &BTreeMap<String, SplitState>,
     members: &BTreeSet<String>,
     max_attempts: u32,
@@ -126,7 +127,8 @@ pub struct RaceParked {
 /// The quarantined splits of `fleet` (the store as the snapshot shows it) with the claim race's
 /// signature for `max_attempts`: `attempts = max_attempts`, and a lease in the store owned by a
 /// live member under its current presence nonce at the record's epoch − 1. In id order.
-pub fn race_parked(fleet: &Fleet, max_attempts: u32) -> Vec<RaceParked> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn race_parked(fleet: &Fleet, max_attempts: u32) -> Vec<RaceParked> {
     fleet
         .splits
         .iter()

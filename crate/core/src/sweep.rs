@@ -245,7 +245,8 @@ pub fn added_name(n: u32) -> String {
 }
 
 /// The scenario of one step: `base` plus the step's changes, appended.
-pub fn step_scenario(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn step_scenario(
     fleet: &Fleet,
     base: &Scenario,
     axis: Axis,
@@ -472,7 +473,8 @@ impl Step {
 }
 
 /// The smallest step that meets the targets ([`Step::meets`]). `None` if no step does.
-pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Option<&Step> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Option<&Step> {
     steps
         .iter()
         .filter(|s| s.meets(max_over_mean, queued))

@@ -16,6 +16,8 @@
 //! is a u64 count of milliseconds with saturating arithmetic; nothing reachable from the inputs
 //! panics, and a run that would exceed [`Options::max_events`] stops with an error instead.
 
+#![warn(unreachable_pub)]
+
 mod at;
 mod bench;
 mod config;

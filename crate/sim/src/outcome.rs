@@ -503,7 +503,7 @@ impl Outcome {
 }
 
 /// The format tag of the simulation document.
-pub const DOCUMENT_FORMAT: &str = "spate-planner-simulation/1";
+pub(crate) const DOCUMENT_FORMAT: &str = "spate-planner-simulation/1";
 
 /// The document of `spate-planner simulate --json` ([`Outcome::document`]): the release
 /// followed, the figures, the claims, quarantines and elections, the timeline and each split's

@@ -11,7 +11,7 @@ use crate::script::Script;
 use crate::table::{figures_table, FigureRow};
 use crate::words::{clock_text, duration_text};
 use serde::Deserialize;
-use spate_planner_core::markdown_text::{code_span, fenced, text};
+use spate_planner_core::review::markdown_text::{code_span, fenced, text};
 
 /// Configuration A or B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]

@@ -8,10 +8,14 @@
 use crate::js::{error, to_js};
 use crate::timeline::SimRun;
 use spate_planner_core::{
-    analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, freshness,
-    incident_views, next_claims, plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet,
-    FleetChange, IncidentInputs, IncidentLog, LiveEvent, LiveJob, MaxAttempts, Scenario, ScenarioError,
-    Snapshot, SnapshotError,
+    analyse_partly,
+    claims::MaxAttempts,
+    converge, demo_snapshot, diff_rules,
+    live::{freshness, FleetChange},
+    next_claims, plan_document,
+    review::{claims_view, find_splits, fleet_info, incident_views, plan_view, IncidentInputs, IncidentLog},
+    Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob, Scenario, ScenarioError, Snapshot,
+    SnapshotError,
 };
 use spate_planner_sim::{simulate, CrashPrediction, Options, Outcome, Script, SimError, Start};
 use std::cell::RefCell;
@@ -19,7 +23,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The largest snapshot accepted, in bytes (parsing needs several times this in memory).
-pub use spate_planner_core::MAX_SNAPSHOT_BYTES;
+pub(crate) use spate_planner_core::MAX_SNAPSHOT_BYTES;
 
 pub(crate) fn snapshot_error(e: &SnapshotError) -> JsValue {
     let err = error(e.code.as_str(), &e.to_string(), e.path.as_deref());

@@ -5,8 +5,9 @@
 use crate::js::{error, to_js};
 use crate::planner::{scenario_error, snapshot_error, Planner};
 use spate_planner_core::{
-    incident_views, Fleet, IncidentInputs, LiveEvent, Recorded, RecordedIncidents, Recording,
-    Replay as CoreReplay, Revisions, Scenario, MAX_RECORDING_BYTES,
+    live::{Recorded, MAX_RECORDING_BYTES},
+    review::{incident_views, IncidentInputs, RecordedIncidents},
+    Fleet, LiveEvent, Recording, Replay as CoreReplay, Revisions, Scenario,
 };
 use spate_planner_sim::CrashPrediction;
 use wasm_bindgen::prelude::*;
@@ -148,7 +149,7 @@ impl Replay {
     pub fn info(&self) -> Result<JsValue, JsValue> {
         let rec = self.inner.recording();
         let (first, last) = (rec.items.first(), rec.items.last());
-        let revs = |i: Option<&spate_planner_core::RecordItem>| {
+        let revs = |i: Option<&spate_planner_core::live::RecordItem>| {
             i.map(|i| i.revisions).unwrap_or_default().to_string()
         };
         to_js(&Info {

@@ -5,8 +5,11 @@
 use crate::js::{error, to_js};
 use crate::planner::{scenario_error, sim_error, Planner};
 use spate_planner_core::{
-    check_range, compose, diff, fleet_chart, sweep, today, verdict, Axis, CrashModel, FleetChart, Palette,
-    ReviewError, ReviewRequest, Scenario, Step, SweepError, SweepRequest, Targets, MAX_STEPS,
+    compose, diff,
+    review::{fleet_chart, FleetChart, Palette, ReviewError, SweepRequest},
+    sweep,
+    sweep::{check_range, today, verdict, Axis, Step, SweepError, Targets, MAX_STEPS},
+    CrashModel, ReviewRequest, Scenario,
 };
 use spate_planner_sim::{CrashScript, Script};
 use wasm_bindgen::prelude::*;

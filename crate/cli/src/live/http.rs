@@ -24,7 +24,7 @@ const MAX_JOBS: usize = 8;
 type Slot = Arc<tokio::sync::OnceCell<(Arc<Hub>, tokio::task::AbortHandle)>>;
 
 /// The live side of the server: one connection, the jobs followed.
-pub struct Live {
+pub(crate) struct Live {
     pub conn: Conn,
     /// `--job`: the only job served, when given.
     pub fixed: Option<String>,
@@ -41,15 +41,15 @@ pub struct Live {
 }
 
 /// An HTTP error with a message for the page.
-pub struct Refusal(StatusCode, String);
+pub(crate) struct Refusal(StatusCode, String);
 
 impl Refusal {
-    pub fn message(self) -> String {
+    pub(crate) fn message(self) -> String {
         self.1
     }
 
     /// The status and the message (the automation API writes them in its own error document).
-    pub fn parts(self) -> (StatusCode, String) {
+    pub(crate) fn parts(self) -> (StatusCode, String) {
         (self.0, self.1)
     }
 }
@@ -73,7 +73,7 @@ impl IntoResponse for Refusal {
 }
 
 /// A query parameter, %-decoded.
-pub fn param(uri: &Uri, name: &str) -> Option<String> {
+pub(crate) fn param(uri: &Uri, name: &str) -> Option<String> {
     uri.query()?.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
         (k == name).then(|| {
@@ -85,7 +85,7 @@ pub fn param(uri: &Uri, name: &str) -> Option<String> {
 }
 
 impl Live {
-    pub fn new(conn: Conn, fixed: Option<String>, heartbeat: std::time::Duration) -> Live {
+    pub(crate) fn new(conn: Conn, fixed: Option<String>, heartbeat: std::time::Duration) -> Live {
         Live {
             conn,
             fixed,
@@ -98,7 +98,7 @@ impl Live {
     }
 
     /// A recording this server writes, for the probes.
-    pub fn recording(&self, health: Arc<super::record::Health>) {
+    pub(crate) fn recording(&self, health: Arc<super::record::Health>) {
         self.recordings
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -106,17 +106,17 @@ impl Live {
     }
 
     /// The recordings this server writes.
-    pub fn recordings(&self) -> Vec<Arc<super::record::Health>> {
+    pub(crate) fn recordings(&self) -> Vec<Arc<super::record::Health>> {
         self.recordings.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// How many jobs are followed now.
-    pub fn followed(&self) -> usize {
+    pub(crate) fn followed(&self) -> usize {
         self.followed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The jobs followed now, by name (not those still being read).
-    pub async fn followed_hubs(&self) -> Vec<Arc<Hub>> {
+    pub(crate) async fn followed_hubs(&self) -> Vec<Arc<Hub>> {
         let slots = self.hubs.lock().await;
         let mut hubs: Vec<Arc<Hub>> = slots
             .values()
@@ -153,7 +153,7 @@ impl Live {
     /// The hub of `job`, started (its buckets read) on first use. The buckets are read outside
     /// the lock on every job: a request for another job is answered meanwhile, and requests for
     /// this one wait for the same read.
-    pub async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
+    pub(crate) async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
         let slot = self.slot(job).await?;
         let fresh = !slot.initialized();
         let read = slot.get_or_try_init(|| start(&self.conn, job)).await;
@@ -227,7 +227,7 @@ impl Live {
 }
 
 /// Reads the job and starts following it: the hub, and the task that feeds it.
-pub async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::AbortHandle), ReadError> {
+pub(crate) async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::AbortHandle), ReadError> {
     let advisories = Advisories::new(conn, job).await.map_err(ReadError::Other)?;
     let (state, watches) = follow::load(conn, job).await?;
     let hub = Hub::new(job, &conn.server, state);
@@ -253,7 +253,7 @@ const STREAM_HEADERS: [(&str, &str); 3] = [
 ];
 
 /// `GET /api/live`: the event stream. Resumes from `?since=S-L` or the `Last-Event-ID` header.
-pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
+pub(crate) async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
     let job = match live.job_of(&uri) {
         Ok(j) => j,
         Err(r) => return r.into_response(),
@@ -277,7 +277,7 @@ pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
 
 /// `GET /api/snapshot`: the state held now, as a snapshot file: the job's shared text, sent
 /// under a permit of [`Limits`], with this request's time as `taken_at_ms`.
-pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
+pub(crate) async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
     let answer = async {
         let job = live.job_of(&uri)?;
         // the job first (reading it may take a while): a permit is held only while sending
@@ -309,7 +309,7 @@ pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
 }
 
 /// `GET /api/jobs`: the server's Spate jobs, with their buckets' entry counts and bytes.
-pub async fn jobs(live: Arc<Live>) -> Response {
+pub(crate) async fn jobs(live: Arc<Live>) -> Response {
     match super::jobs::list(&live.conn.js).await {
         Ok(list) => {
             let doc = serde_json::json!({ "jobs": list, "job": live.fixed });

@@ -13,20 +13,20 @@ use super::ring::Ring;
 use super::stats::Stats;
 use super::wire::{self, FileText, Status};
 use axum::body::Bytes;
-use spate_planner_core::{JobState, LiveChange, Regression, Revisions, Side};
+use spate_planner_core::{live::Regression, JobState, LiveChange, Revisions, Side};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{broadcast, Semaphore};
 
 /// At most this many changes per batch (the follower gathers what is ready, up to this).
-pub const BATCH: usize = 1024;
+pub(crate) const BATCH: usize = 1024;
 /// Batches kept for listeners that are behind.
-pub const QUEUE: usize = 64;
-pub const RING_EVENTS: usize = 16_384;
-pub const RING_BYTES: usize = 16 << 20;
+pub(crate) const QUEUE: usize = 64;
+pub(crate) const RING_EVENTS: usize = 16_384;
+pub(crate) const RING_BYTES: usize = 16 << 20;
 
 /// What listeners receive.
-pub enum Batch {
+pub(crate) enum Batch {
     /// Framed change events (coalesced), and every change applied, in order, when (ms since
     /// the Unix epoch); `seq` orders batches and full states.
     Events {
@@ -62,7 +62,7 @@ impl Shared {
     }
 }
 
-pub struct Hub {
+pub(crate) struct Hub {
     pub job: String,
     /// The server's addresses, without credentials.
     pub server: String,
@@ -79,7 +79,7 @@ fn frame_status(s: &Status) -> Bytes {
 }
 
 impl Hub {
-    pub fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
+    pub(crate) fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
         let ring = Ring::new(state.revisions(), RING_EVENTS, RING_BYTES);
         let (tx, _) = broadcast::channel(QUEUE);
         Arc::new(Hub {
@@ -103,32 +103,32 @@ impl Hub {
         self.shared.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Batch>> {
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<Batch>> {
         self.tx.subscribe()
     }
 
-    pub fn listeners(&self) -> usize {
+    pub(crate) fn listeners(&self) -> usize {
         self.tx.receiver_count()
     }
 
     /// The event streams open on the job now.
-    pub fn streams_open(&self) -> usize {
+    pub(crate) fn streams_open(&self) -> usize {
         limits::STREAMS_PER_JOB.saturating_sub(self.streams.available_permits())
     }
 
     /// The batch sequence the state stands at: it moves with every change applied.
-    pub fn seq(&self) -> u64 {
+    pub(crate) fn seq(&self) -> u64 {
         self.lock().seq
     }
 
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> Status {
         self.lock().status.clone()
     }
 
     /// Applies changes in order and sends them: the pages' events coalesced (a key changed
     /// several times in one batch is sent once, with its last change), every change as it was
     /// applied for `watch` and the recorder.
-    pub fn publish(&self, changes: Vec<LiveChange>) -> Result<(), Regression> {
+    pub(crate) fn publish(&self, changes: Vec<LiveChange>) -> Result<(), Regression> {
         if changes.is_empty() {
             return Ok(());
         }
@@ -170,19 +170,19 @@ impl Hub {
     }
 
     /// Drops the lease entries whose age reached the bucket's `max_age` by `now_ms`.
-    pub fn expire(&self, now_ms: i64) {
+    pub(crate) fn expire(&self, now_ms: i64) {
         let due = self.lock().state.take_due(now_ms);
         // Expiries never regress: they do not move a revision.
         let _ = self.publish(due);
     }
 
-    pub fn next_deadline(&self) -> Option<i64> {
+    pub(crate) fn next_deadline(&self) -> Option<i64> {
         self.lock().state.next_deadline()
     }
 
     /// Replaces the whole state (a fresh watch after a reconnect or a gap); every listener gets
     /// the full state.
-    pub fn replace(&self, state: JobState) {
+    pub(crate) fn replace(&self, state: JobState) {
         let mut sh = self.lock();
         let pair = state.revisions();
         sh.state = state;
@@ -193,7 +193,7 @@ impl Hub {
     }
 
     /// Sets the status, telling listeners when it changed.
-    pub fn set_status(&self, status: Status) {
+    pub(crate) fn set_status(&self, status: Status) {
         let mut sh = self.lock();
         if sh.status == status {
             return;
@@ -204,7 +204,7 @@ impl Hub {
     }
 
     /// The full state as a framed `snapshot` event, and the batch sequence it stands at.
-    pub fn full(&self) -> (u64, Bytes) {
+    pub(crate) fn full(&self) -> (u64, Bytes) {
         let mut sh = self.lock();
         (sh.seq, full_locked(&mut sh, &self.server))
     }
@@ -212,7 +212,7 @@ impl Hub {
     /// What a page connecting now is sent first: the changes since `since` when the ring still
     /// holds them, else the full state (held by a permit from `heavy`, or refused); then the
     /// status. With the sequence it stands at.
-    pub fn initial(
+    pub(crate) fn initial(
         &self,
         since: Option<Revisions>,
         heavy: impl FnOnce() -> Result<Heavy, Busy>,
@@ -231,13 +231,13 @@ impl Hub {
 
     /// The state as a snapshot file's text (`GET /api/snapshot`), and the revisions it stands
     /// at (read together: a page resumes the stream from them).
-    pub fn snapshot_file(&self) -> (Revisions, FileText) {
+    pub(crate) fn snapshot_file(&self) -> (Revisions, FileText) {
         let mut sh = self.lock();
         (sh.state.revisions(), file_locked(&mut sh, &self.server))
     }
 
     /// The state as a snapshot, and the batch sequence it stands at (`watch`'s first state).
-    pub fn snapshot(&self) -> (u64, spate_planner_core::Snapshot) {
+    pub(crate) fn snapshot(&self) -> (u64, spate_planner_core::Snapshot) {
         let sh = self.lock();
         let source = wire::live_source(&self.server, sh.state.revisions());
         (sh.seq, sh.state.snapshot(crate::support::now_ms(), source))

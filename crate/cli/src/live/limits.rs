@@ -13,29 +13,29 @@ use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Full states being sent at once, over all jobs.
-pub const HEAVY: usize = 4;
+pub(crate) const HEAVY: usize = 4;
 /// Event streams open at once on one job.
-pub const STREAMS_PER_JOB: usize = 32;
+pub(crate) const STREAMS_PER_JOB: usize = 32;
 /// Event streams open at once in all.
-pub const STREAMS: usize = 128;
+pub(crate) const STREAMS: usize = 128;
 /// The `Retry-After` of a 503, in seconds.
-pub const RETRY_AFTER_S: u64 = 2;
+pub(crate) const RETRY_AFTER_S: u64 = 2;
 
 /// A permit to send a full state, shared by the pieces of it in flight.
-pub type Heavy = Arc<OwnedSemaphorePermit>;
+pub(crate) type Heavy = Arc<OwnedSemaphorePermit>;
 
 /// The permits an open event stream holds (its job's and the server's), released when it ends.
 #[derive(Debug)]
-pub struct Stream {
+pub(crate) struct Stream {
     _job: OwnedSemaphorePermit,
     _all: OwnedSemaphorePermit,
 }
 
 /// Why a request is answered 503.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Busy(pub String);
+pub(crate) struct Busy(pub String);
 
-pub struct Limits {
+pub(crate) struct Limits {
     heavy: Arc<Semaphore>,
     streams: Arc<Semaphore>,
 }
@@ -47,7 +47,7 @@ impl Default for Limits {
 }
 
 impl Limits {
-    pub fn new(heavy: usize, streams: usize) -> Limits {
+    pub(crate) fn new(heavy: usize, streams: usize) -> Limits {
         Limits {
             heavy: Arc::new(Semaphore::new(heavy)),
             streams: Arc::new(Semaphore::new(streams)),
@@ -55,7 +55,7 @@ impl Limits {
     }
 
     /// A permit to send a full state now, or why not.
-    pub fn heavy(&self) -> Result<Heavy, Busy> {
+    pub(crate) fn heavy(&self) -> Result<Heavy, Busy> {
         self.heavy.clone().try_acquire_owned().map(Arc::new).map_err(|_| {
             Busy(format!(
                 "{HEAVY} full states are being sent already; try again in {RETRY_AFTER_S} s"
@@ -64,12 +64,12 @@ impl Limits {
     }
 
     /// A permit to send a full state, once one is free (a stream that must resync waits).
-    pub async fn heavy_wait(&self) -> Option<Heavy> {
+    pub(crate) async fn heavy_wait(&self) -> Option<Heavy> {
         self.heavy.clone().acquire_owned().await.ok().map(Arc::new)
     }
 
     /// The permits for one more event stream on the job whose streams `job` counts.
-    pub fn stream(&self, job: &Arc<Semaphore>, name: &str) -> Result<Stream, Busy> {
+    pub(crate) fn stream(&self, job: &Arc<Semaphore>, name: &str) -> Result<Stream, Busy> {
         let busy = |what: String| Busy(format!("{what}; try again in {RETRY_AFTER_S} s"));
         let job = job
             .clone()
@@ -98,7 +98,7 @@ impl AsRef<[u8]> for Holding {
 
 /// `bytes` (no copy) holding `permit` until the last reference to it is dropped, that is until
 /// the connection has written it or closed.
-pub fn held(bytes: Bytes, permit: &Heavy) -> Bytes {
+pub(crate) fn held(bytes: Bytes, permit: &Heavy) -> Bytes {
     Bytes::from_owner(Holding {
         bytes,
         _permit: permit.clone(),

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Spate's default `max_in_flight`, the leader's default cap when the store does not show it.
-pub const SPATE_DEFAULT_CAP: u32 = 8;
+pub(super) const SPATE_DEFAULT_CAP: u32 = 8;
 
 /// Something the leader survives, reported with where it was found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

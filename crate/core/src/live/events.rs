@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A row names at most this many (the text counts the rest).
-pub const MAX_NAMES: usize = 8;
+pub(super) const MAX_NAMES: usize = 8;
 
 /// What a row tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -14,7 +14,7 @@ use crate::exact::count;
 use serde::Serialize;
 
 /// "Over the mean" is more than this many percent above it (a byte above is not news).
-pub const OVER_MEAN_PERCENT: u32 = 5;
+pub(super) const OVER_MEAN_PERCENT: u32 = 5;
 
 /// The mean a side is measured against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

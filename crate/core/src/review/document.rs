@@ -17,9 +17,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The format tag of the plan document.
-pub const PLAN_FORMAT: &str = "spate-planner-plan/2";
+pub(super) const PLAN_FORMAT: &str = "spate-planner-plan/2";
 /// The format tag of the claims document.
-pub const CLAIMS_FORMAT: &str = "spate-planner-claims/1";
+pub(super) const CLAIMS_FORMAT: &str = "spate-planner-claims/1";
 
 #[derive(Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -248,7 +248,7 @@ pub fn claims_rules_note(rules: RulesChoice) -> String {
 /// One action of a worker, as the claims document lists it.
 #[derive(Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ActionView<'a> {
+pub(super) struct ActionView<'a> {
     /// Its place in the worker's order (1 for the first it takes).
     pub order: u32,
     pub split: &'a str,
@@ -259,7 +259,7 @@ pub struct ActionView<'a> {
 /// A worker's circumstances beside its actions.
 #[derive(Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct WorkerLine {
+pub(super) struct WorkerLine {
     pub cap: u32,
     pub held: u32,
     pub has_assignment: bool,
@@ -275,7 +275,7 @@ pub struct WorkerLine {
 /// The workers' totals.
 #[derive(Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ClaimsTotals {
+pub(super) struct ClaimsTotals {
     /// Live members listed.
     pub members: u32,
     /// Claims and quarantines, over all of them.

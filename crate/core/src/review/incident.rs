@@ -20,7 +20,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// At most this many incidents are kept (the oldest go first).
-pub const MAX_INCIDENTS: usize = 50;
+pub(super) const MAX_INCIDENTS: usize = 50;
 
 /// Spate's lease duration when the lease bucket names none (`timing.md` §1).
 const SPATE_LEASE_MS: u64 = 30_000;

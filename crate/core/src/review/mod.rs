@@ -31,8 +31,8 @@ pub(crate) use document::{ClaimsDocument, FleetInfo, PlanDocument, SplitLine};
 pub use exposure::{exposure, Exposure};
 pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
-pub use fleet_chart::{fleet_chart, FleetChart, Palette, SLIDE_ROWS};
-pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, SplitStates};
+pub use fleet_chart::{fleet_chart, FleetChart, Palette};
+pub use gauges::{gauges, Gauges, LoadGauges, PublishedGauges, SplitStates};
 pub use incident::{
     claim_race_per_mille, CrashSettings, IncidentInputs, IncidentLog, RecoveryModel, SeedRun,
 };
@@ -40,3 +40,5 @@ pub use incident_replay::RecordedIncidents;
 pub use incident_text::{incident_views, IncidentView};
 pub use markdown::{Image, Review};
 pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};
+#[cfg(feature = "testing")]
+pub use {fleet_chart::SLIDE_ROWS, gauges::last_publish_ms};

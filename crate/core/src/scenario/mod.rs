@@ -28,11 +28,13 @@ pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
 pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
 
 /// Most changes one scenario may hold.
-pub const MAX_CHANGES: usize = 10_000;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_CHANGES: usize = 10_000;
 
 /// The longest name a scenario may introduce (`add_member`'s member, `add_splits`' owner), in
 /// bytes: an instance id, as the simulator's scripts bound it.
-pub const MAX_NAME_BYTES: usize = 128;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_NAME_BYTES: usize = 128;
 
 /// The longest `add_splits` prefix, in bytes: every added split's id repeats it, so it
 /// multiplies by the count.
@@ -164,11 +166,11 @@ mod ops {
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Change>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Change>, D::Error> {
         Ok(Vec::<Value>::deserialize(d)?.into_iter().map(read).collect())
     }
 
-    pub fn serialize<S: Serializer>(changes: &[Change], s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(changes: &[Change], s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(changes.len()))?;
         for c in changes {
             match c {
