@@ -25,17 +25,13 @@ departed_owners: Array<string>,
  */
 recent_departures: Array<string>, published: number, foreign: Array<string>, warnings: Array<Warning>, };
 /**
- * How the seed was found.
+ * Where the leader's default cap comes from.
  */
-export type SeedSource = "plan" | "split_records" | "none";
+export type CapSource = "user" | "leader_presence" | "spate_default";
 /**
- * `finality` of the plan record.
+ * Why the store does not show the leader's own cap.
  */
-export type Finality = "open" | "final";
-/**
- * A member as the fleet summary shows it.
- */
-export type MemberLine = { name: string, max_in_flight: number | null, readable: boolean, left_ms: U64, };
+export type CapUnknown = "no_leader_record" | "leader_not_present" | "presence_unreadable" | "no_cap";
 /**
  * The leader's default cap (its own `max_in_flight`) and where it comes from.
  */
@@ -49,25 +45,29 @@ leader: string | null,
  */
 unknown: CapUnknown | null, };
 /**
- * Where the leader's default cap comes from.
+ * `finality` of the plan record.
  */
-export type CapSource = "user" | "leader_presence" | "spate_default";
+export type Finality = "open" | "final";
 /**
- * Why the store does not show the leader's own cap.
+ * A member as the fleet summary shows it.
  */
-export type CapUnknown = "no_leader_record" | "leader_not_present" | "presence_unreadable" | "no_cap";
-/**
- * The rules a plan follows and where they come from.
- */
-export type RulesChoice = { rules: Rules, source: RulesSource, };
+export type MemberLine = { name: string, max_in_flight: number | null, readable: boolean, left_ms: U64, };
 /**
  * A release's decision rules.
  */
 export type Rules = "0.1" | "0.3";
 /**
+ * The rules a plan follows and where they come from.
+ */
+export type RulesChoice = { rules: Rules, source: RulesSource, };
+/**
  * Where the rules come from.
  */
 export type RulesSource = "user" | "elector" | "no_elector" | "store_names_no_version";
+/**
+ * How the seed was found.
+ */
+export type SeedSource = "plan" | "split_records" | "none";
 /**
  * Where a snapshot came from.
  */
@@ -152,13 +152,61 @@ reasons: Array<ReasonWords>, published: PublishedDistance | null,
  */
 at_risk: Exposure, warnings: Array<Warning>, };
 /**
- * A reason with its words, as the plan document lists every one (`reasons`).
+ * Where a `max_attempts` comes from: the store never records it (each worker sets its own).
  */
-export type ReasonWords = { reason: Reason, words: string, help: string, };
+export type AttemptsSource = "user" | "spate_default";
 /**
- * Why a split changes hands.
+ * How evenly the weight is spread after the plan.
  */
-export type Reason = "unowned" | "owner_gone" | "over_cap" | "improve" | "queued" | "lease_not_current" | "previous" | "record_owner";
+export type Balance = { 
+/**
+ * Total weight of the assigned splits (saturating).
+ */
+total: U64, max_load: U64, min_load: U64, mean_load: number, 
+/**
+ * No assignment can have a lighter heaviest member: max(ceil(total / members), heaviest split).
+ */
+lower_bound: U64, 
+/**
+ * `max_load / lower_bound` (1 is perfect; 0 when nothing is assigned).
+ */
+max_over_bound: number, 
+/**
+ * `max_load / mean_load` (0 when nothing is assigned).
+ */
+max_over_mean: number, };
+/**
+ * What the plan costs in handovers.
+ */
+export type Churn = { 
+/**
+ * Splits that change hands (every entry of `moves`).
+ */
+moves: number, 
+/**
+ * Their total weight.
+ */
+weight_moved: U64, 
+/**
+ * Of those, taken from a live member.
+ */
+from_live_members: number, };
+/**
+ * Splits by state.
+ */
+export type Counts = { splits: number, assigned: number, 
+/**
+ * Assignable but beyond the fleet's lanes.
+ */
+queued: number, 
+/**
+ * Assignable but reserved (withheld by the rebalance delay or by choice).
+ */
+reserved: number, completed: number, quarantined: number, 
+/**
+ * Runnable and not completed, but no spec has been seen.
+ */
+waiting_for_spec: number, };
 /**
  * A recently departed instance, as the plan treats it.
  */
@@ -172,129 +220,7 @@ withheld: number, };
  * What became of a departure's window.
  */
 export type DepartedState = "withheld" | "released" | "returned" | "no_delay";
-/**
- * Where a departure comes from.
- */
-export type Origin = "store" | "scenario";
-/**
- * A change of a scenario that does not apply, left out of the plan, and why (its error's code,
- * path and message).
- */
-export type Refused = { 
-/**
- * Its index in the scenario's `changes`.
- */
-index: number, code: ErrorCode, path: string, message: string, };
 export type ErrorCode = "not_json" | "truncated" | "empty" | "not_a_snapshot" | "not_a_recording" | "unsupported_format" | "invalid_field" | "duplicate_key" | "after_revision" | "invalid_value" | "invalid_job" | "bucket_name" | "invalid_record" | "wrong_schema" | "id_mismatch" | "too_large" | "invalid_scenario" | "unknown_op" | "invalid_change" | "unknown_member" | "unknown_split" | "duplicate_member" | "duplicate_split" | "no_spec" | "too_many_splits" | "not_departed" | "not_a_member" | "invalid_script" | "invalid_config" | "too_many_events" | "invalid_sweep";
-/**
- * One finding.
- */
-export type Finding = { level: Level, code: FindingCode, message: string, };
-export type FindingCode = "foreign_records" | "no_publish" | "default_cap_unknown" | "departed_withheld" | "stale_assignments" | "conflicting_assignments" | "bound_hit" | "mixed_fleet_hint";
-/**
- * How serious a finding is.
- */
-export type Level = "fatal" | "warning" | "notice";
-/**
- * One figure: its label, its value, the unit of a count if any, and a sentence beside it.
- */
-export type Figure = { label: string, value: FigureValue, unit?: string, note?: string, };
-/**
- * A figure's value, by kind.
- */
-export type FigureValue = { "count": number } | { "bytes": U64 } | { "ratio": string } | { "text": string };
-/**
- * The distance between the published records and a plan.
- */
-export type PublishedDistance = { 
-/**
- * How many `assign.*` records there are.
- */
-records: number, 
-/**
- * Splits whose member would change: moved, published nowhere, or planned nowhere.
- */
-changes: number, 
-/**
- * Instances whose record's generation is below the plan's.
- */
-stale: Array<string>, 
-/**
- * Splits named in more than one record, with every instance that names them.
- */
-conflicts: { [key in string]: Array<string> }, };
-/**
- * The summary of a plan.
- */
-export type Summary = { members: number, over_mean_percent: number, now: SummarySide, planned: SummarySide, 
-/**
- * The member with the largest load now (ties: the first in the report's order).
- */
-heaviest_now: Heaviest | null, 
-/**
- * The member with the largest planned load (ties: the first in the report's order).
- */
-heaviest_planned: Heaviest | null, marks: Array<Marks>, 
-/**
- * Splits that change hands, and their weight.
- */
-moves: number, weight_moved: U64, };
-/**
- * One side (now, or planned) of the summary.
- */
-export type SummarySide = { 
-/**
- * The mean this side's figures are measured against.
- */
-measured_against: Mean, 
-/**
- * The members' total load on this side (saturating).
- */
-total: U64, 
-/**
- * `total / members` (0 with no member).
- */
-mean_load: number, max_load: U64, 
-/**
- * `max_load / mean_load` with three decimals (`0.000` when the mean is 0).
- */
-max_over_mean: string, 
-/**
- * Members more than [`OVER_MEAN_PERCENT`] percent above the mean.
- */
-over_mean: number, 
-/**
- * Members whose lanes are all used (lanes at or above the cap).
- */
-at_cap: number, };
-/**
- * The mean a side is measured against.
- */
-export type Mean = "mean_now" | "mean_planned";
-/**
- * A member singled out (the heaviest now, the heaviest planned).
- */
-export type Heaviest = { name: string, load_now: U64, load_planned: U64, 
-/**
- * Its load now over the mean now, three decimals.
- */
-now_over_mean: string, 
-/**
- * Its planned load over the planned mean, three decimals.
- */
-planned_over_mean: string, };
-/**
- * One member's marks, in the report's member order.
- */
-export type Marks = { name: string, over_now: boolean, over_planned: boolean, at_cap_now: boolean, at_cap_planned: boolean, 
-/**
- * Its load now over the mean now, three decimals.
- */
-now_over_mean: string, 
-/**
- * Its planned load over the planned mean, three decimals.
- */
-planned_over_mean: string, };
 /**
  * The documents' `at_risk`. The split lists are left out of the dashboard's plan view (like the
  * assignment): it shows the counts.
@@ -341,75 +267,50 @@ past_cap_note: string | null,
  */
 race_parked_note: string | null, splits?: Array<RiskySplit>, past_cap?: Array<RiskySplit>, race_parked?: Array<RaceParked>, };
 /**
- * Where a `max_attempts` comes from: the store never records it (each worker sets its own).
+ * One figure: its label, its value, the unit of a count if any, and a sentence beside it.
  */
-export type AttemptsSource = "user" | "spate_default";
+export type Figure = { label: string, value: FigureValue, unit?: string, note?: string, };
 /**
- * A runnable split at (or past) the last attempt.
+ * A figure's value, by kind.
  */
-export type RiskySplit = { id: string, attempts: number, epoch: U64, 
+export type FigureValue = { "count": number } | { "bytes": U64 } | { "ratio": string } | { "text": string };
 /**
- * Its spec's weight (bytes for Spate's S3 source), when the spec was seen.
+ * One finding.
  */
-weight: U64 | null, 
+export type Finding = { level: Level, code: FindingCode, message: string, };
+export type FindingCode = "foreign_records" | "no_publish" | "default_cap_unknown" | "departed_withheld" | "stale_assignments" | "conflicting_assignments" | "bound_hit" | "mixed_fleet_hint";
 /**
- * `progress.owner`.
+ * A member singled out (the heaviest now, the heaviest planned).
  */
-owner: string | null, 
+export type Heaviest = { name: string, load_now: U64, load_planned: U64, 
 /**
- * The lease's owner, when a lease is in the store.
+ * Its load now over the mean now, three decimals.
  */
-lease_owner: string | null, 
+now_over_mean: string, 
 /**
- * The live member holding it now (the lease's owner, else the record's; as the report's
- * load now counts it), if any.
+ * Its planned load over the planned mean, three decimals.
  */
-held_by: string | null, };
+planned_over_mean: string, };
 /**
- * A quarantined split with the claim race's signature (timing.md §6.7 A12).
+ * How serious a finding is.
  */
-export type RaceParked = { id: string, 
+export type Level = "fatal" | "warning" | "notice";
 /**
- * The live member whose claim the race followed: the lease's owner.
+ * One member's marks, in the report's member order.
  */
-member: string, 
+export type Marks = { name: string, over_now: boolean, over_planned: boolean, at_cap_now: boolean, at_cap_planned: boolean, 
 /**
- * The record's epoch (the quarantine's) and the lease's (the claim's: one less).
+ * Its load now over the mean now, three decimals.
  */
-epoch: U64, lease_epoch: U64, attempts: number, weight: U64 | null, 
+now_over_mean: string, 
 /**
- * The time the lease has left at the snapshot, in ms, when known: the member no longer
- * holds the split (A6), and the lease goes at its last write + the lease TTL.
+ * Its planned load over the planned mean, three decimals.
  */
-lease_left_ms: U64 | null, };
+planned_over_mean: string, };
 /**
- * Why the leader publishes nothing.
+ * The mean a side is measured against.
  */
-export type NoPublish = "no_plan" | "no_members";
-/**
- * Everything above, for one plan.
- */
-export type Report = { members: Array<MemberReport>, moves: Array<MoveReport>, 
-/**
- * Queued split ids in pool order.
- */
-queue: Array<string>, counts: Counts, balance: Balance, churn: Churn, improving_moves: number, bound_hit: boolean, improvable: boolean, };
-/**
- * What the plan costs in handovers.
- */
-export type Churn = { 
-/**
- * Splits that change hands (every entry of `moves`).
- */
-moves: number, 
-/**
- * Their total weight.
- */
-weight_moved: U64, 
-/**
- * Of those, taken from a live member.
- */
-from_live_members: number, };
+export type Mean = "mean_now" | "mean_planned";
 /**
  * One member's line.
  */
@@ -443,42 +344,6 @@ load_planned: U64,
  */
 load_change: U64, gained: number, lost: number, };
 /**
- * How evenly the weight is spread after the plan.
- */
-export type Balance = { 
-/**
- * Total weight of the assigned splits (saturating).
- */
-total: U64, max_load: U64, min_load: U64, mean_load: number, 
-/**
- * No assignment can have a lighter heaviest member: max(ceil(total / members), heaviest split).
- */
-lower_bound: U64, 
-/**
- * `max_load / lower_bound` (1 is perfect; 0 when nothing is assigned).
- */
-max_over_bound: number, 
-/**
- * `max_load / mean_load` (0 when nothing is assigned).
- */
-max_over_mean: number, };
-/**
- * Splits by state.
- */
-export type Counts = { splits: number, assigned: number, 
-/**
- * Assignable but beyond the fleet's lanes.
- */
-queued: number, 
-/**
- * Assignable but reserved (withheld by the rebalance delay or by choice).
- */
-reserved: number, completed: number, quarantined: number, 
-/**
- * Runnable and not completed, but no spec has been seen.
- */
-waiting_for_spec: number, };
-/**
  * A split that changes hands.
  */
 export type MoveReport = { split: string, weight: U64, 
@@ -498,6 +363,141 @@ gain: U64 | null,
  * What that move took off the heavier of its two members ([`relief`]), if one moved it.
  */
 relief: U64 | null, };
+/**
+ * Why the leader publishes nothing.
+ */
+export type NoPublish = "no_plan" | "no_members";
+/**
+ * Where a departure comes from.
+ */
+export type Origin = "store" | "scenario";
+/**
+ * The distance between the published records and a plan.
+ */
+export type PublishedDistance = { 
+/**
+ * How many `assign.*` records there are.
+ */
+records: number, 
+/**
+ * Splits whose member would change: moved, published nowhere, or planned nowhere.
+ */
+changes: number, 
+/**
+ * Instances whose record's generation is below the plan's.
+ */
+stale: Array<string>, 
+/**
+ * Splits named in more than one record, with every instance that names them.
+ */
+conflicts: { [key in string]: Array<string> }, };
+/**
+ * A quarantined split with the claim race's signature (timing.md §6.7 A12).
+ */
+export type RaceParked = { id: string, 
+/**
+ * The live member whose claim the race followed: the lease's owner.
+ */
+member: string, 
+/**
+ * The record's epoch (the quarantine's) and the lease's (the claim's: one less).
+ */
+epoch: U64, lease_epoch: U64, attempts: number, weight: U64 | null, 
+/**
+ * The time the lease has left at the snapshot, in ms, when known: the member no longer
+ * holds the split (A6), and the lease goes at its last write + the lease TTL.
+ */
+lease_left_ms: U64 | null, };
+/**
+ * Why a split changes hands.
+ */
+export type Reason = "unowned" | "owner_gone" | "over_cap" | "improve" | "queued" | "lease_not_current" | "previous" | "record_owner";
+/**
+ * A reason with its words, as the plan document lists every one (`reasons`).
+ */
+export type ReasonWords = { reason: Reason, words: string, help: string, };
+/**
+ * A change of a scenario that does not apply, left out of the plan, and why (its error's code,
+ * path and message).
+ */
+export type Refused = { 
+/**
+ * Its index in the scenario's `changes`.
+ */
+index: number, code: ErrorCode, path: string, message: string, };
+/**
+ * Everything above, for one plan.
+ */
+export type Report = { members: Array<MemberReport>, moves: Array<MoveReport>, 
+/**
+ * Queued split ids in pool order.
+ */
+queue: Array<string>, counts: Counts, balance: Balance, churn: Churn, improving_moves: number, bound_hit: boolean, improvable: boolean, };
+/**
+ * A runnable split at (or past) the last attempt.
+ */
+export type RiskySplit = { id: string, attempts: number, epoch: U64, 
+/**
+ * Its spec's weight (bytes for Spate's S3 source), when the spec was seen.
+ */
+weight: U64 | null, 
+/**
+ * `progress.owner`.
+ */
+owner: string | null, 
+/**
+ * The lease's owner, when a lease is in the store.
+ */
+lease_owner: string | null, 
+/**
+ * The live member holding it now (the lease's owner, else the record's; as the report's
+ * load now counts it), if any.
+ */
+held_by: string | null, };
+/**
+ * The summary of a plan.
+ */
+export type Summary = { members: number, over_mean_percent: number, now: SummarySide, planned: SummarySide, 
+/**
+ * The member with the largest load now (ties: the first in the report's order).
+ */
+heaviest_now: Heaviest | null, 
+/**
+ * The member with the largest planned load (ties: the first in the report's order).
+ */
+heaviest_planned: Heaviest | null, marks: Array<Marks>, 
+/**
+ * Splits that change hands, and their weight.
+ */
+moves: number, weight_moved: U64, };
+/**
+ * One side (now, or planned) of the summary.
+ */
+export type SummarySide = { 
+/**
+ * The mean this side's figures are measured against.
+ */
+measured_against: Mean, 
+/**
+ * The members' total load on this side (saturating).
+ */
+total: U64, 
+/**
+ * `total / members` (0 with no member).
+ */
+mean_load: number, max_load: U64, 
+/**
+ * `max_load / mean_load` with three decimals (`0.000` when the mean is 0).
+ */
+max_over_mean: string, 
+/**
+ * Members more than [`OVER_MEAN_PERCENT`] percent above the mean.
+ */
+over_mean: number, 
+/**
+ * Members whose lanes are all used (lanes at or above the cap).
+ */
+at_cap: number, };
 export type ClaimsDocument = { format: string, job: string, taken_at_ms: U64, assignment_source: AssignmentSource, max_attempts: number, 
 /**
  * The release whose claim rules every worker is taken to follow, and where that comes from.
@@ -512,21 +512,25 @@ rules_note: string, claims: { [key in string]: Array<ActionView> }, drains: { [k
  */
 at_risk: Exposure, };
 /**
- * A worker's circumstances beside its actions.
+ * One action of a worker, as the claims document lists it.
  */
-export type WorkerLine = { cap: number, held: number, has_assignment: boolean, 
+export type ActionView = { 
 /**
- * How many claims and quarantines it takes (its list in `claims`).
+ * Its place in the worker's order (1 for the first it takes).
  */
-actions: number, 
+order: number, split: string, action: ClaimAction, kind: ClaimKind, };
 /**
- * Whether it does anything: claims, quarantines, drains, or drops a fenced split.
+ * Which assignment the workers act on in [`next_claims`].
  */
-acts: boolean, skipped: number, 
+export type AssignmentSource = "published" | "plan";
 /**
- * Why it skipped candidates, in words (`null` when it skipped none).
+ * What the worker does with a candidate.
  */
-skipped_why: string | null, };
+export type ClaimAction = "claim" | "quarantine";
+/**
+ * How a worker would come to hold a split. The declaration order is the priority order.
+ */
+export type ClaimKind = "create" | "released" | "reclaim" | "expired";
 /**
  * The workers' totals.
  */
@@ -548,25 +552,21 @@ acting: number,
  */
 idle: number, };
 /**
- * One action of a worker, as the claims document lists it.
+ * A worker's circumstances beside its actions.
  */
-export type ActionView = { 
+export type WorkerLine = { cap: number, held: number, has_assignment: boolean, 
 /**
- * Its place in the worker's order (1 for the first it takes).
+ * How many claims and quarantines it takes (its list in `claims`).
  */
-order: number, split: string, action: ClaimAction, kind: ClaimKind, };
+actions: number, 
 /**
- * What the worker does with a candidate.
+ * Whether it does anything: claims, quarantines, drains, or drops a fenced split.
  */
-export type ClaimAction = "claim" | "quarantine";
+acts: boolean, skipped: number, 
 /**
- * How a worker would come to hold a split. The declaration order is the priority order.
+ * Why it skipped candidates, in words (`null` when it skipped none).
  */
-export type ClaimKind = "create" | "released" | "reclaim" | "expired";
-/**
- * Which assignment the workers act on in [`next_claims`].
- */
-export type AssignmentSource = "published" | "plan";
+skipped_why: string | null, };
 /**
  * One split as the splits table shows it.
  */
@@ -636,6 +636,10 @@ verdict: Array<string>, };
  */
 export type FleetChangeKind = "crashed" | "stopped" | "joined" | "restarted" | "cap" | "leader";
 /**
+ * Where an incident stands at an instant.
+ */
+export type IncidentPhase = "withheld" | "due" | "released" | "settled" | "returned" | "informational";
+/**
  * One receiving member of a departure's splits (`member` `None`: left queued by the plan).
  */
 export type ReceiverRow = { member: string | null, splits: U64, bytes: U64, text: string, };
@@ -643,10 +647,6 @@ export type ReceiverRow = { member: string | null, splits: U64, bytes: U64, text
  * Splits and their bytes (spec weights; a split with no spec counts 0 bytes).
  */
 export type Tally = { splits: U64, bytes: U64, };
-/**
- * Where an incident stands at an instant.
- */
-export type IncidentPhase = "withheld" | "due" | "released" | "settled" | "returned" | "informational";
 /**
  * Rounds until a plan moves nothing, and whether that was reached.
  */
@@ -816,41 +816,13 @@ chronology: Chronology, chronology_warning: string | null,
  */
 warnings: Array<string>, };
 /**
- * One member on both sides.
- */
-export type MemberChange = { name: string, 
-/**
- * Its current load (what it holds of the assignable splits); `None` when not a member.
- */
-load_before: U64 | null, load_after: U64 | null, cap_before: number | null, cap_after: number | null, 
-/**
- * `load_after - load_before`, a side where it is not a member counting 0.
- */
-load_change: U64, };
-/**
- * The figures of one side.
- */
-export type DiffFigures = { max_load_now: U64, max_load_planned: U64, 
-/**
- * The planned max/mean load, four decimals.
- */
-max_over_mean_planned: string, queued: number, moves: number, bytes_moved: U64, completed: number, quarantined: number, };
-/**
- * Which snapshot a side is.
- */
-export type Identity = { job: string, taken_at_ms: U64, plan_generation: U64 | null, members: number, splits: number, 
-/**
- * The rules its plan decides by, and where they come from.
- */
-rules: RulesChoice, };
-/**
- * A split whose current owner changed.
- */
-export type OwnerChange = { split: string, before: string | null, after: string | null, };
-/**
  * A member on both sides whose cap changed.
  */
 export type CapChange = { name: string, before: number, after: number, };
+/**
+ * Whether "before" was taken before "after".
+ */
+export type Chronology = "forward" | "same_instant" | "backwards";
 /**
  * Whether the later published assignment is the earlier state's planned one.
  */
@@ -872,9 +844,37 @@ differences: { [key in string]: [string | null, string | null] },
  */
 verdict: string, };
 /**
- * Whether "before" was taken before "after".
+ * The figures of one side.
  */
-export type Chronology = "forward" | "same_instant" | "backwards";
+export type DiffFigures = { max_load_now: U64, max_load_planned: U64, 
+/**
+ * The planned max/mean load, four decimals.
+ */
+max_over_mean_planned: string, queued: number, moves: number, bytes_moved: U64, completed: number, quarantined: number, };
+/**
+ * Which snapshot a side is.
+ */
+export type Identity = { job: string, taken_at_ms: U64, plan_generation: U64 | null, members: number, splits: number, 
+/**
+ * The rules its plan decides by, and where they come from.
+ */
+rules: RulesChoice, };
+/**
+ * One member on both sides.
+ */
+export type MemberChange = { name: string, 
+/**
+ * Its current load (what it holds of the assignable splits); `None` when not a member.
+ */
+load_before: U64 | null, load_after: U64 | null, cap_before: number | null, cap_after: number | null, 
+/**
+ * `load_after - load_before`, a side where it is not a member counting 0.
+ */
+load_change: U64, };
+/**
+ * A split whose current owner changed.
+ */
+export type OwnerChange = { split: string, before: string | null, after: string | null, };
 /**
  * The store planned by both rule sets.
  */
@@ -901,6 +901,18 @@ kept_only_by_0_1: Array<string>,
  */
 placed_apart: Array<PlacedApart>, };
 /**
+ * A split the two rule sets place differently.
+ */
+export type PlacedApart = { split: string, 
+/**
+ * The member the last publish named, if any.
+ */
+published: string | null, 
+/**
+ * Its member under 0.1's rules and under 0.3's (`None`: queued or not pooled).
+ */
+by_0_1: string | null, by_0_3: string | null, };
+/**
  * One rule set's plan, in figures.
  */
 export type RulesSide = { rules: Rules, 
@@ -925,18 +937,6 @@ max_over_mean: string, improving_moves: number, bound_hit: boolean,
  */
 loads: { [key in string]: U64 }, };
 /**
- * A split the two rule sets place differently.
- */
-export type PlacedApart = { split: string, 
-/**
- * The member the last publish named, if any.
- */
-published: string | null, 
-/**
- * Its member under 0.1's rules and under 0.3's (`None`: queued or not pooled).
- */
-by_0_1: string | null, by_0_3: string | null, };
-/**
  * The document of `spate-planner simulate --json` ([`Outcome::document`]): the release
  * followed, the figures, the claims, quarantines and elections, the timeline and each split's
  * intervals. Integers are JSON numbers (times and counts stay below 2^53), but for the few
@@ -949,9 +949,23 @@ export type SimulationDocument = { format: string,
  */
 rules: Rules, rules_source: RulesSource, rules_note: string, figures: SimFigures, claims: Array<SimClaim>, quarantines: Array<SimMemberRow>, elections: Array<SimMemberRow>, timeline: Array<SimEvent>, splits: { [key in string]: Array<SplitInterval> }, };
 /**
- * One quarantine or election.
+ * A split the events took that does not run at the end, and why.
  */
-export type SimMemberRow = { t_ms: number, member: string, split?: string, };
+export type NotRecovered = { split: string, reason: Stuck, 
+/**
+ * The process its lease names (leased by one gone), its departed owner (withheld), or the
+ * member it is assigned to (pending).
+ */
+member?: string | null, };
+/**
+ * Why a worker gave a split up.
+ */
+export type ReleaseReason = "drained" | "forced" | "declined" | "departure";
+/**
+ * One claim, for the `claims` list of the JSON document.
+ */
+export type SimClaim = { t_ms: number, member: string, split: string, kind: ClaimKind, attempt: number, };
+export type SimEvent = { t_ms: number, } & ({ "event": "ignored", index: number, reason: string, } | { "event": "crashed", member: string, } | { "event": "stopped", member: string, } | { "event": "started", member: string, nonce: string, cap: number, } | { "event": "cap_set", member: string, cap: number, } | { "event": "presence_written", member: string, cap: number | null, } | { "event": "presence_expired", member: string, } | { "event": "presence_deleted", member: string, } | { "event": "leader_elected", member: string, generation: string, } | { "event": "leader_key_expired", owner: string, } | { "event": "leader_resigned", member: string, } | { "event": "published", leader: string, generation: string, records: Array<SimRecord>, } | { "event": "assign_deleted", leader: string, member: string, } | { "event": "claim", member: string, split: string, kind: ClaimKind, attempt: number, } | { "event": "quarantine", member: string, split: string, attempt: number, } | { "event": "parked_by_race", member: string, by: string, split: string, attempt: number, } | { "event": "revoke_requested", member: string, split: string, } | { "event": "revoke_cancelled", member: string, split: string, } | { "event": "decline_forgotten", member: string, split: string, } | { "event": "released", member: string, split: string, reason: ReleaseReason, replayed_ms: number, } | { "event": "lease_expired", split: string, owner: string, } | { "event": "lease_renewed", member: string, split: string, } | { "event": "reconciled", member: string, } | { "event": "replan_tick", member: string, } | { "event": "lost", member: string, split: string, } | { "event": "completed", member: string, split: string, } | { "event": "failed", member: string, split: string, attempt: number, quarantined: boolean, } | { "event": "splits_added", count: number, prefix: string, } | { "event": "plan_written", member: string, generation: string, } | { "event": "job_finished" });
 /**
  * The headline figures (`docs/simulator.md`, "Figures"). Read back (`Deserialize`) from a
  * simulation document's `figures`, for the table comparing two runs.
@@ -1021,24 +1035,9 @@ leadership_gap_ms: number, longest_leadership_gap_ms: number, elections: number,
  */
 end_ms: number, };
 /**
- * A split the events took that does not run at the end, and why.
+ * One quarantine or election.
  */
-export type NotRecovered = { split: string, reason: Stuck, 
-/**
- * The process its lease names (leased by one gone), its departed owner (withheld), or the
- * member it is assigned to (pending).
- */
-member?: string | null, };
-/**
- * Why a split does not run at the end of a simulation (`docs/simulator.md`, "Recovery"), read
- * from the final state in this order.
- */
-export type Stuck = "parked_by_race" | "quarantined" | "leased_by_gone" | "no_leader" | "withheld" | "no_spec" | "no_free_lane" | "member_full" | "pending";
-export type SimEvent = { t_ms: number, } & ({ "event": "ignored", index: number, reason: string, } | { "event": "crashed", member: string, } | { "event": "stopped", member: string, } | { "event": "started", member: string, nonce: string, cap: number, } | { "event": "cap_set", member: string, cap: number, } | { "event": "presence_written", member: string, cap: number | null, } | { "event": "presence_expired", member: string, } | { "event": "presence_deleted", member: string, } | { "event": "leader_elected", member: string, generation: string, } | { "event": "leader_key_expired", owner: string, } | { "event": "leader_resigned", member: string, } | { "event": "published", leader: string, generation: string, records: Array<SimRecord>, } | { "event": "assign_deleted", leader: string, member: string, } | { "event": "claim", member: string, split: string, kind: ClaimKind, attempt: number, } | { "event": "quarantine", member: string, split: string, attempt: number, } | { "event": "parked_by_race", member: string, by: string, split: string, attempt: number, } | { "event": "revoke_requested", member: string, split: string, } | { "event": "revoke_cancelled", member: string, split: string, } | { "event": "decline_forgotten", member: string, split: string, } | { "event": "released", member: string, split: string, reason: ReleaseReason, replayed_ms: number, } | { "event": "lease_expired", split: string, owner: string, } | { "event": "lease_renewed", member: string, split: string, } | { "event": "reconciled", member: string, } | { "event": "replan_tick", member: string, } | { "event": "lost", member: string, split: string, } | { "event": "completed", member: string, split: string, } | { "event": "failed", member: string, split: string, attempt: number, quarantined: boolean, } | { "event": "splits_added", count: number, prefix: string, } | { "event": "plan_written", member: string, generation: string, } | { "event": "job_finished" });
-/**
- * Why a worker gave a split up.
- */
-export type ReleaseReason = "drained" | "forced" | "declined" | "departure";
+export type SimMemberRow = { t_ms: number, member: string, split?: string, };
 /**
  * One assign record a publish wrote.
  */
@@ -1052,28 +1051,16 @@ export type SplitInterval = { from_ms: number, to_ms: number, phase: SplitPhase,
  */
 export type SplitPhase = "running" | "draining" | "idle" | "completed" | "quarantined";
 /**
- * One claim, for the `claims` list of the JSON document.
+ * Why a split does not run at the end of a simulation (`docs/simulator.md`, "Recovery"), read
+ * from the final state in this order.
  */
-export type SimClaim = { t_ms: number, member: string, split: string, kind: ClaimKind, attempt: number, };
+export type Stuck = "parked_by_race" | "quarantined" | "leased_by_gone" | "no_leader" | "withheld" | "no_spec" | "no_free_lane" | "member_full" | "pending";
 /**
  * What the Timeline shows of a run besides its series: the document's rules, rules source,
  * rules note and figures (as `spate-planner simulate --json` writes them), the marks with their
  * sentences, the counts, and the first scripted event's time.
  */
 export type SimSummary = { rules: Rules, rules_source: RulesSource, rules_note: string, figures: SimFigures, marks: Array<SimMarkShown>, counts: SimCounts, first_event_ms: number | null, };
-/**
- * A mark as the page shows it: the mark and its sentence.
- */
-export type SimMarkShown = { text: string, t_ms: number, kind: SimMarkKind, 
-/**
- * Whom it is about: members, the ignored events' reasons, or the added splits (names from
- * the store or the script).
- */
-who: Array<string>, };
-/**
- * What a mark is about.
- */
-export type SimMarkKind = "crash" | "stop" | "start" | "cap" | "election" | "splits" | "fail" | "ignored" | "parked" | "recovered";
 /**
  * How many of each the run had.
  */
@@ -1091,6 +1078,19 @@ parked_by_race: number, elections: number,
  */
 events: number, };
 /**
+ * What a mark is about.
+ */
+export type SimMarkKind = "crash" | "stop" | "start" | "cap" | "election" | "splits" | "fail" | "ignored" | "parked" | "recovered";
+/**
+ * A mark as the page shows it: the mark and its sentence.
+ */
+export type SimMarkShown = { text: string, t_ms: number, kind: SimMarkKind, 
+/**
+ * Whom it is about: members, the ignored events' reasons, or the added splits (names from
+ * the store or the script).
+ */
+who: Array<string>, };
+/**
  * What the section is written from.
  */
 export type TimelineSectionInput = { 
@@ -1107,30 +1107,6 @@ b?: string | null,
  */
 names: TimelineSectionNames, run: TimelineSectionRun, images?: Array<TimelineSectionImage>, };
 /**
- * The configurations' names.
- */
-export type TimelineSectionNames = { A: string, B?: string | null, };
-/**
- * Where the run of the script stands.
- */
-export type TimelineSectionRun = { "status": "not_run" } | { "status": "error", error: TimelineSectionError, } | { "status": "done", a: TimelineSectionSide, b: TimelineSectionSide | null, };
-/**
- * Why a configuration could not be simulated.
- */
-export type TimelineSectionError = { which: TimelineWhich, message: string, code: string, path?: string | null, };
-/**
- * Configuration A or B.
- */
-export type TimelineWhich = "A" | "B";
-/**
- * A configuration that was simulated: its document's figures, its rules note, its marks.
- */
-export type TimelineSectionSide = { figures: SimFigures, 
-/**
- * The document's `rules_note`: the release followed, in words.
- */
-rules_note?: string | null, marks?: Array<SimMark>, };
-/**
  * A mark on the time axis: a scripted happening or an election (several of one kind at one
  * instant folded into one), or the recovery.
  */
@@ -1141,6 +1117,10 @@ export type SimMark = { t_ms: number, kind: SimMarkKind,
  */
 who: Array<string>, };
 /**
+ * Why a configuration could not be simulated.
+ */
+export type TimelineSectionError = { which: TimelineWhich, message: string, code: string, path?: string | null, };
+/**
  * One chart: configuration `which`'s load over time as SVG text, and the stretch shown.
  */
 export type TimelineSectionImage = { which: TimelineWhich, svg: string, 
@@ -1148,6 +1128,26 @@ export type TimelineSectionImage = { which: TimelineWhich, svg: string,
  * `[from, to]` in ms (as the chart computed it, maybe fractional), or none: the whole run.
  */
 range?: [number, number] | null, };
+/**
+ * The configurations' names.
+ */
+export type TimelineSectionNames = { A: string, B?: string | null, };
+/**
+ * Where the run of the script stands.
+ */
+export type TimelineSectionRun = { "status": "not_run" } | { "status": "error", error: TimelineSectionError, } | { "status": "done", a: TimelineSectionSide, b: TimelineSectionSide | null, };
+/**
+ * A configuration that was simulated: its document's figures, its rules note, its marks.
+ */
+export type TimelineSectionSide = { figures: SimFigures, 
+/**
+ * The document's `rules_note`: the release followed, in words.
+ */
+rules_note?: string | null, marks?: Array<SimMark>, };
+/**
+ * Configuration A or B.
+ */
+export type TimelineWhich = "A" | "B";
 /**
  * One row of the table. Values are decimal strings (exact whatever their size); `None`: the
  * figure has no value (`recovery_ms` when not recovered, or without events).
@@ -1183,6 +1183,11 @@ export type FleetAt = { t_ms: U64, leader: string | null, counts: PhaseCounts,
  */
 idle_weight: string, idle: Array<IdleAt>, members: Array<MemberAt>, };
 /**
+ * An idle split at an instant: since when, and who held it before (the previous interval's
+ * member; for a split idle from its first interval, its owner in the snapshot).
+ */
+export type IdleAt = { id: string, weight: string, since_ms: U64, last: string | null, };
+/**
  * A member at an instant: its state, whether it leads, the weight and number of the splits
  * its process reads (running or draining) and of those draining.
  */
@@ -1195,11 +1200,6 @@ export type MemberState = "running" | "crashed" | "stopped" | "not_started";
  * The splits in each phase at an instant.
  */
 export type PhaseCounts = { running: U64, draining: U64, idle: U64, completed: U64, quarantined: U64, };
-/**
- * An idle split at an instant: since when, and who held it before (the previous interval's
- * member; for a split idle from its first interval, its owner in the snapshot).
- */
-export type IdleAt = { id: string, weight: string, since_ms: U64, last: string | null, };
 /**
  * The value of each setting the dashboard offers, when a script does not set it.
  */

@@ -8,8 +8,8 @@ use std::any::TypeId;
 use std::collections::BTreeMap;
 use ts_rs::{Config, TypeVisitor, TS};
 
-/// Declarations in the order first reached, each type once: its doc comment, then
-/// `export type Name = …;`, and after it every type it names that is not declared yet.
+/// Declarations, each type once: each root added, then the types it names that were not
+/// declared before it, by name.
 pub struct Declarations {
     cfg: Config,
     /// Each name declared, and the Rust type it declares.
@@ -34,22 +34,27 @@ impl Declarations {
         self
     }
 
-    /// Declares `T` (unless it is already) and every type it names. Panics when another type
-    /// has the same name in TypeScript (rename one with `#[ts(rename = "…")]`).
+    /// Declares `T` (unless it is already), then every type it names, directly or through
+    /// others, that is not declared yet, in the order of their names (so the file is the same
+    /// whatever order the derives visit fields in). Panics when two types have the same name in
+    /// TypeScript (rename one with `#[ts(rename = "…")]`).
     pub fn add<T: TS + 'static + ?Sized>(&mut self) -> &mut Declarations {
-        let name = T::ident(&self.cfg);
-        if let Some(&other) = self.names.get(&name) {
-            assert!(
-                other == TypeId::of::<T>(),
-                "two types are named {name} in TypeScript"
-            );
-        } else {
-            self.names.insert(name, TypeId::of::<T>());
-            let mut text = T::docs().unwrap_or_default();
-            text.push_str("export ");
-            text.push_str(&T::decl(&self.cfg));
-            self.out.push(text);
-            T::visit_dependencies(self);
+        let mut reached = Reached {
+            cfg: &self.cfg,
+            found: BTreeMap::new(),
+        };
+        reached.visit::<T>();
+        let mut found = reached.found;
+        let root = T::ident(&self.cfg);
+        let first = found.remove(&root).map(|d| (root, d));
+        for (name, (id, text)) in first.into_iter().chain(found) {
+            match self.names.get(&name) {
+                Some(&other) => assert!(other == id, "two types are named {name} in TypeScript"),
+                None => {
+                    self.names.insert(name, id);
+                    self.out.push(text);
+                }
+            }
         }
         self
     }
@@ -62,12 +67,32 @@ impl Declarations {
     }
 }
 
-impl TypeVisitor for Declarations {
+/// The types one root names, directly or through others, each once with its declaration: its
+/// doc comment, then `export type Name = …;`.
+struct Reached<'a> {
+    cfg: &'a Config,
+    found: BTreeMap<String, (TypeId, String)>,
+}
+
+impl TypeVisitor for Reached<'_> {
     fn visit<T: TS + 'static + ?Sized>(&mut self) {
         // A type of ours (a derived one has a file to export to); not a primitive or a wrapper.
-        if T::output_path().is_some() {
-            self.add::<T>();
+        if T::output_path().is_none() {
+            return;
         }
+        let name = T::ident(self.cfg);
+        if let Some((other, _)) = self.found.get(&name) {
+            assert!(
+                *other == TypeId::of::<T>(),
+                "two types are named {name} in TypeScript"
+            );
+            return;
+        }
+        let mut text = T::docs().unwrap_or_default();
+        text.push_str("export ");
+        text.push_str(&T::decl(self.cfg));
+        self.found.insert(name, (TypeId::of::<T>(), text));
+        T::visit_dependencies(self);
     }
 }
 
