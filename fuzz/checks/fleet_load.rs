@@ -3,7 +3,9 @@
 //! the JSON document) and every worker's next claims. Any of these panicking on a file a user
 //! opens is a bug; errors and warnings are the expected outcome for bad input.
 
-use spate_planner_core::{analyse, next_claims, plan_document, AssignmentSource, Change, Fleet, Scenario};
+use spate_planner_core::{
+    analyse, next_claims, plan_document, scenario::Change, AssignmentSource, Fleet, Scenario,
+};
 
 /// Bigger inputs only slow the fuzzer down (the plan is O(n log n) plus a bounded number of
 /// improving moves, so 1 MiB of entries stays well under a second).

@@ -4,7 +4,7 @@
 //! Beyond "no panic": a record that parses, serialized again with serde_json, parses to the
 //! same record (no value is silently changed, e.g. a u64 rounded).
 
-use spate_planner_core::{
+use spate_planner_core::records::{
     parse_keyed_record, parse_record, AssignmentVal, HasId, LeaderVal, LeaseVal, PlanRecord, Record,
     SplitProgressRecord, SplitSpecRecord, WorkerVal,
 };

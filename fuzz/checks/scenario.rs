@@ -9,7 +9,9 @@
 //! keeps in its URL), parses to the same scenario.
 
 use spate_planner_core::{
-    analyse, demo_snapshot, plan_document, Change, DemoParams, Fleet, Scenario, MAX_ADDED_SPLITS,
+    analyse, demo_snapshot, plan_document,
+    scenario::{Change, MAX_ADDED_SPLITS},
+    DemoParams, Fleet, Scenario,
 };
 use std::sync::LazyLock;
 

@@ -24,7 +24,7 @@ pub(crate) struct Sent {
 
 impl Sent {
     /// An embedded file, sent without a copy.
-    pub fn embedded(a: &Asset) -> Sent {
+    pub(crate) fn embedded(a: &Asset) -> Sent {
         Sent {
             bytes: Bytes::from_static(a.bytes),
             gzip: a.gzip.map(Bytes::from_static),
@@ -34,7 +34,7 @@ impl Sent {
 
     /// Bytes read or made now (a file of `--dir`, the page naming its snapshot): tagged here,
     /// sent as they are.
-    pub fn plain(bytes: Bytes) -> Sent {
+    pub(crate) fn plain(bytes: Bytes) -> Sent {
         let etag = etag(&bytes);
         Sent {
             bytes,

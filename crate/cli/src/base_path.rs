@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 
 /// A path prefix: empty (served at `/`), or `/segment[/segment…]` without a trailing slash.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BasePath(String);
+pub(crate) struct BasePath(String);
 
 /// Whether a prefix segment is plain: unreserved URL characters only (nothing to %-encode), and
 /// not `.` or `..`.
@@ -26,7 +26,7 @@ fn plain_segment(s: &str) -> bool {
 
 impl BasePath {
     /// `--base-path`: `/planner`, `/planner/` and `/tools/planner` are prefixes; `/` is none.
-    pub fn parse(text: &str) -> Result<BasePath, String> {
+    pub(crate) fn parse(text: &str) -> Result<BasePath, String> {
         if text.is_empty() || text == "/" {
             return Ok(BasePath::default());
         }
@@ -39,12 +39,12 @@ impl BasePath {
     }
 
     /// The prefix as the page's address starts with it: `` or `/planner`.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
     /// `router` answering under this prefix only (itself when there is none).
-    pub fn wrap(&self, router: axum::Router) -> axum::Router {
+    pub(crate) fn wrap(&self, router: axum::Router) -> axum::Router {
         if self.0.is_empty() {
             return router;
         }

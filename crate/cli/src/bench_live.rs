@@ -3,8 +3,11 @@
 //! the plan and its report, the fleet's summary, the plan view as the page gets it.
 
 use spate_planner_core::{
-    analyse, demo_snapshot, entry_json, fleet_info, plan_view, published_distance, report, to_json,
-    DemoParams, Entry, Fleet, LiveJob, Scenario,
+    analyse, demo_snapshot,
+    report::{published_distance, report},
+    review::{fleet_info, plan_view},
+    snapshot::entry_json,
+    to_json, DemoParams, Entry, Fleet, LiveJob, Scenario,
 };
 use std::time::Instant;
 
@@ -32,7 +35,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Prints the figures of `rounds` frames on a `splits` × `members` demo job.
-pub fn run(splits: usize, members: usize, rounds: usize) -> Result<(), String> {
+pub(crate) fn run(splits: usize, members: usize, rounds: usize) -> Result<(), String> {
     let snap = demo_snapshot(&DemoParams {
         splits,
         members,

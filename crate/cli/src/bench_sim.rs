@@ -10,7 +10,7 @@ use std::time::Instant;
 /// with byte weights; the median of `repeat` runs. Then the Timeline's scrubber on the last run:
 /// the time to index it (`FleetIndex::new`) and the mean time of the fleet at an instant
 /// (`FleetIndex::at`) over 100 instants across the run.
-pub fn run(sizes: &[String], repeat: usize) -> ExitCode {
+pub(crate) fn run(sizes: &[String], repeat: usize) -> ExitCode {
     let sizes: Vec<String> = if sizes.is_empty() {
         vec!["2000x40".into(), "10000x100".into()]
     } else {

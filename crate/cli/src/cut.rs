@@ -24,7 +24,7 @@ use spate_planner_core::Entry;
 
 /// One message of the bucket's stream, as the copy applies it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Write {
+pub(crate) enum Write {
     Put(Entry),
     /// A delete or purge marker (a purge is also how NATS reports an expiry with limit markers).
     Remove {
@@ -34,14 +34,14 @@ pub enum Write {
 }
 
 impl Write {
-    pub fn revision(&self) -> u64 {
+    pub(crate) fn revision(&self) -> u64 {
         match self {
             Write::Put(e) => e.revision,
             Write::Remove { revision, .. } => *revision,
         }
     }
 
-    pub fn key(&self) -> &str {
+    pub(crate) fn key(&self) -> &str {
         match self {
             Write::Put(e) => &e.key,
             Write::Remove { key, .. } => key,
@@ -52,7 +52,7 @@ impl Write {
 /// A write whose revision is not above every earlier one: the stream went back (the bucket was
 /// deleted and created again while it was read).
 #[derive(Debug, PartialEq, Eq)]
-pub struct WentBack {
+pub(crate) struct WentBack {
     pub key: String,
     pub revision: u64,
 }
@@ -68,7 +68,7 @@ struct Aim {
 
 /// A bucket being copied.
 #[derive(Default)]
-pub struct Copy {
+pub(crate) struct Copy {
     entries: HashMap<String, Entry>,
     highest: u64,
     aim: Option<Aim>,
@@ -80,23 +80,23 @@ pub struct Copy {
 
 impl Copy {
     /// The highest revision applied (0 before any).
-    pub fn highest(&self) -> u64 {
+    pub(crate) fn highest(&self) -> u64 {
         self.highest
     }
 
     /// Whether the copy waits for the watch to reach a revision it aimed at.
-    pub fn aiming(&self) -> bool {
+    pub(crate) fn aiming(&self) -> bool {
         self.aim.is_some_and(|a| !a.broken)
     }
 
     /// Whether to ask the server for the stream's last sequence again: a gap broke the last aim
     /// and the watch has passed it.
-    pub fn wants_aim(&self) -> bool {
+    pub(crate) fn wants_aim(&self) -> bool {
         self.aim.is_some_and(|a| a.broken && self.highest >= a.last)
     }
 
     /// Applies the next write; `Some(cut)` when the copy is now the bucket at revision `cut`.
-    pub fn apply(&mut self, w: Write) -> Result<Option<u64>, WentBack> {
+    pub(crate) fn apply(&mut self, w: Write) -> Result<Option<u64>, WentBack> {
         let revision = w.revision();
         if revision <= self.highest {
             return Err(WentBack {
@@ -124,7 +124,7 @@ impl Copy {
 
     /// The server's answer: the stream's last sequence is `last`, asked when the copy was at
     /// [`Copy::highest`]. `Some(cut)` when the copy is the bucket at `cut` already.
-    pub fn aim(&mut self, last: u64) -> Option<u64> {
+    pub(crate) fn aim(&mut self, last: u64) -> Option<u64> {
         if last <= self.highest {
             self.aim = None;
             return Some(self.highest);
@@ -139,14 +139,14 @@ impl Copy {
 
     /// The server has no message after [`Copy::highest`]: what the watch still had to deliver
     /// up to the aim is gone. `Some(cut)` when aiming (the aim's revision).
-    pub fn nothing_after(&mut self) -> Option<u64> {
+    pub(crate) fn nothing_after(&mut self) -> Option<u64> {
         let aim = self.aim.filter(|a| !a.broken)?;
         self.aim = None;
         Some(aim.last)
     }
 
     /// The copied entries, in revision order.
-    pub fn into_entries(self) -> Vec<Entry> {
+    pub(crate) fn into_entries(self) -> Vec<Entry> {
         let mut v: Vec<Entry> = self.entries.into_values().collect();
         v.sort_unstable_by_key(|e| e.revision);
         v

@@ -83,7 +83,7 @@ impl Source {
 
 /// Where the dashboard listens and what it serves: the options `serve` and `replay` share.
 #[derive(clap::Args)]
-pub struct Listen {
+pub(crate) struct Listen {
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
@@ -289,7 +289,7 @@ pub(crate) fn run_page(listen: &Listen, name: String, bytes: Bytes) -> ExitCode 
 /// The page with the served snapshot named on its element, so that `/` opens on it, and its
 /// file's name for the header (`snapshot-name`, escaped: an attribute value, never markup).
 fn name_snapshot(page: &[u8], name: &str) -> Vec<u8> {
-    let name = spate_planner_core::escape(name);
+    let name = spate_planner_core::chart::escape(name);
     name_attribute(
         page,
         &format!("snapshot=\"snapshot.json\" snapshot-name=\"{name}\""),

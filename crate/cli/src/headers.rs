@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 /// The policy the page runs under: no inline script, no eval, wasm compilation allowed, and no
 /// request leaving the origin.
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
+pub(crate) const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
 style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
 form-action 'none'; frame-ancestors 'self'";
 
 /// `router` answering only the names `hosts` accepts, with the security headers added to every
 /// response it gives (a refusal included).
-pub fn secured(router: axum::Router, hosts: Hosts) -> axum::Router {
+pub(crate) fn secured(router: axum::Router, hosts: Hosts) -> axum::Router {
     crate::hosts::guarded(router, Arc::new(hosts)).layer(axum::middleware::map_response(secure))
 }
 

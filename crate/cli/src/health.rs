@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// One job's health: an entry of `jobs`.
 #[derive(Serialize)]
-pub struct JobHealth {
+pub(crate) struct JobHealth {
     pub job: String,
     /// Followed from the start (`serve --max-jobs` of the selected jobs).
     pub followed: bool,
@@ -43,7 +43,7 @@ pub struct JobHealth {
 
 impl JobHealth {
     /// Adds `why` to the job's reason.
-    pub fn add_reason(&mut self, why: &str) {
+    pub(crate) fn add_reason(&mut self, why: &str) {
         self.reason = Some(match self.reason.take() {
             Some(r) => format!("{r}; {why}"),
             None => why.to_string(),
@@ -98,7 +98,7 @@ fn heard(h: &mut JobHealth, hub: &crate::live::hub::Hub, bound: std::time::Durat
 }
 
 /// The health document and its status.
-pub async fn healthz(live: Option<Arc<Live>>) -> Response {
+pub(crate) async fn healthz(live: Option<Arc<Live>>) -> Response {
     let jobs = match &live {
         Some(l) => Some(jobs(l).await),
         None => None,

@@ -38,7 +38,7 @@ impl Name {
 /// Who may be answered: the bound port (with `127.0.0.1`, `localhost` and the bound address)
 /// and the names given.
 #[derive(Clone, Debug)]
-pub struct Hosts {
+pub(crate) struct Hosts {
     port: u16,
     /// The address bound, as a `Host` header names it (`10.0.0.5`, `[fd00::5]`), unless it is
     /// unspecified (`0.0.0.0`, `::`): no client names that.
@@ -48,7 +48,7 @@ pub struct Hosts {
 
 impl Hosts {
     /// The policy for a server bound on 127.0.0.1:`port`, with the `--allow-host` names.
-    pub fn new(port: u16, allow: &[String]) -> Result<Hosts, String> {
+    pub(crate) fn new(port: u16, allow: &[String]) -> Result<Hosts, String> {
         let allowed = allow.iter().map(|a| allowed_name(a)).collect::<Result<_, _>>()?;
         Ok(Hosts {
             port,
@@ -58,7 +58,7 @@ impl Hosts {
     }
 
     /// The same names, and `ip` (the address bound) with the server's port.
-    pub fn bound_to(self, ip: IpAddr) -> Hosts {
+    pub(crate) fn bound_to(self, ip: IpAddr) -> Hosts {
         let bound = match ip {
             _ if ip.is_unspecified() => None,
             IpAddr::V4(v4) => Some(v4.to_string()),
@@ -68,7 +68,7 @@ impl Hosts {
     }
 
     /// The same names, for a server bound on `port` (known once it listens: `--port 0`).
-    pub fn on_port(self, port: u16) -> Hosts {
+    pub(crate) fn on_port(self, port: u16) -> Hosts {
         Hosts { port, ..self }
     }
 
@@ -102,7 +102,7 @@ impl Hosts {
     }
 
     /// Why a request must be refused, or `None`.
-    pub fn refusal(&self, headers: &HeaderMap, uri: &Uri) -> Option<String> {
+    pub(crate) fn refusal(&self, headers: &HeaderMap, uri: &Uri) -> Option<String> {
         let hosts: Vec<_> = headers.get_all(header::HOST).iter().collect();
         let host = match hosts.as_slice() {
             [] => return Some("refused: the request has no Host header".into()),
@@ -146,7 +146,7 @@ fn allowed_name(text: &str) -> Result<Name, String> {
 }
 
 /// `router` answering only requests that `hosts` accepts.
-pub fn guarded(router: axum::Router, hosts: Arc<Hosts>) -> axum::Router {
+pub(crate) fn guarded(router: axum::Router, hosts: Arc<Hosts>) -> axum::Router {
     router.layer(axum::middleware::from_fn(
         move |req: axum::extract::Request, next: axum::middleware::Next| {
             let why = hosts.refusal(req.headers(), req.uri());

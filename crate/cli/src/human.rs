@@ -3,14 +3,21 @@
 
 use crate::term::{shown, shown_or};
 use spate_planner_core::{
-    exposure, findings, human_bytes, natural_cmp, utc_text, warning_groups, Analysis, Exposure, Fleet, Level,
-    NextActions, Report, RiskySplit,
+    fleet::warning_groups,
+    human_bytes,
+    natural::natural_cmp,
+    report::Report,
+    review::{exposure, findings, Exposure, Level},
+    risk::RiskySplit,
+    utc::utc_text,
+    worker::NextActions,
+    Analysis, Fleet,
 };
 use std::collections::BTreeMap;
 use std::io::{Result, Write};
 
 /// The plan report.
-pub fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
+pub(crate) fn plan(out: &mut impl Write, fleet: &Fleet, a: &Analysis, limit: usize) -> Result<()> {
     let risk = exposure(fleet, a, a.applied.max_attempts, true);
     // the answer first (what is wrong, what the plan does), then how it was planned, the
     // members and moves, and the snapshot's warnings last, one line per kind
@@ -223,7 +230,7 @@ fn summary(out: &mut impl Write, r: &Report) -> Result<()> {
         b.max_over_bound,
         b.max_over_mean
     )?;
-    let s = spate_planner_core::summary(r);
+    let s = spate_planner_core::report::summary(r);
     writeln!(
         out,
         "over the mean (by more than {}%): {} now (against the mean now, {}) -> {} planned (against the planned mean, {}); at the lane cap: {} -> {}",
@@ -258,7 +265,7 @@ fn summary(out: &mut impl Write, r: &Report) -> Result<()> {
 }
 
 /// The claims report: per worker, its actions in order and what it drains.
-pub fn claims(
+pub(crate) fn claims(
     out: &mut impl Write,
     next: &BTreeMap<String, NextActions>,
     caps: impl Fn(&str) -> u32,
@@ -298,7 +305,7 @@ pub fn claims(
 }
 
 /// The comparison report.
-pub fn diff(out: &mut impl Write, d: &spate_planner_core::Diff, limit: usize) -> Result<()> {
+pub(crate) fn diff(out: &mut impl Write, d: &spate_planner_core::diff::Diff, limit: usize) -> Result<()> {
     let (b, a) = (&d.before, &d.after);
     writeln!(
         out,
@@ -392,7 +399,7 @@ fn names(v: &[String]) -> String {
 
 /// The splits at risk of quarantine, in a sentence each: those at the last attempt (always, so
 /// the value judged by is said), past it, and parked by the claim race (when any).
-pub fn risk_lines(out: &mut impl Write, x: &Exposure) -> Result<()> {
+pub(crate) fn risk_lines(out: &mut impl Write, x: &Exposure) -> Result<()> {
     writeln!(out, "{}", shown(&x.headline))?;
     for note in [&x.past_cap_note, &x.race_parked_note].into_iter().flatten() {
         writeln!(out, "{}", shown(note))?;
@@ -401,13 +408,13 @@ pub fn risk_lines(out: &mut impl Write, x: &Exposure) -> Result<()> {
 }
 
 /// `max_attempts` and where it comes from.
-pub fn attempts_line(out: &mut impl Write, x: &Exposure) -> Result<()> {
+pub(crate) fn attempts_line(out: &mut impl Write, x: &Exposure) -> Result<()> {
     writeln!(out, "max_attempts {}", x.max_attempts_note)
 }
 
 /// The lists of the splits at risk, past the cap and parked by the race (at most `limit` of
 /// each); nothing when all three are empty.
-pub fn risk_section(out: &mut impl Write, x: &Exposure, limit: usize) -> Result<()> {
+pub(crate) fn risk_section(out: &mut impl Write, x: &Exposure, limit: usize) -> Result<()> {
     let lists = [
         ("at risk, at attempts max_attempts − 1", &x.splits),
         ("past the cap, at attempts max_attempts or more", &x.past_cap),

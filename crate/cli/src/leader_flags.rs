@@ -1,11 +1,11 @@
 //! The flags that set what the store does not show of the leader, shared by `plan`, `claims` and
 //! `report`. They become the scenario the core plans with, so the printed scenario shows them.
 
-use spate_planner_core::{analyse_partly, Analysis, Change, Fleet, Rules, Scenario};
+use spate_planner_core::{analyse_partly, scenario::Change, Analysis, Fleet, Rules, Scenario};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct LeaderFlags {
+pub(crate) struct LeaderFlags {
     /// The leader's default cap (its own max_in_flight). Default: the leader's presence value in
     /// the snapshot, else Spate's 8 (with a warning). Overrides the what-if file's default_cap.
     #[arg(long, value_name = "N")]
@@ -33,7 +33,7 @@ pub struct LeaderFlags {
 }
 
 /// Milliseconds of a duration written as `N` (seconds), `Nms`, `Ns` or `Nm`.
-pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_duration_ms(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let (digits, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 1)
@@ -54,7 +54,7 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
 
 impl LeaderFlags {
     /// The what-if file (if any) with these flags applied on top.
-    pub fn scenario(&self) -> Result<Scenario, String> {
+    pub(crate) fn scenario(&self) -> Result<Scenario, String> {
         let mut scenario = match &self.what_if {
             None => Scenario::default(),
             Some(p) => crate::support::scenario(p)?,
@@ -81,13 +81,13 @@ impl LeaderFlags {
 impl LeaderFlags {
     /// The scenario planned on `fleet` as far as it applies (the core's one policy); each change
     /// left out is named on standard error. With `--strict`, a change left out is an error.
-    pub fn analyse(&self, fleet: &Fleet) -> Result<Analysis, String> {
+    pub(crate) fn analyse(&self, fleet: &Fleet) -> Result<Analysis, String> {
         self.analyse_at(fleet, None)
     }
 
     /// As [`LeaderFlags::analyse`], the workers' `max_attempts` set to `max_attempts` when given
     /// (`--max-attempts`, over the what-if file's).
-    pub fn analyse_at(&self, fleet: &Fleet, max_attempts: Option<u32>) -> Result<Analysis, String> {
+    pub(crate) fn analyse_at(&self, fleet: &Fleet, max_attempts: Option<u32>) -> Result<Analysis, String> {
         let mut scenario = self.scenario()?;
         if max_attempts.is_some() {
             scenario.max_attempts = max_attempts;

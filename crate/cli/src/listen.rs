@@ -29,7 +29,7 @@ use tokio_io_timeout::TimeoutStream;
 
 /// How long a connection may keep the server waiting, and how many are served at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timeouts {
+pub(crate) struct Timeouts {
     /// For a request's headers to arrive whole.
     pub header_read: Duration,
     /// For a blocked write to make progress.
@@ -112,7 +112,7 @@ fn over_share(share: usize) -> String {
 
 /// Listens on `ip`:`port` (`port` 0 picks a free one). Beyond loopback, says on standard error
 /// that nothing here authenticates a client: the server belongs behind the team's proxy.
-pub async fn bind(ip: IpAddr, port: u16) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
+pub(crate) async fn bind(ip: IpAddr, port: u16) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
     let addr = SocketAddr::new(ip, port);
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
         format!("cannot listen on {addr}: {e} (choose another address with --bind or port with --port)")
@@ -131,7 +131,7 @@ pub async fn bind(ip: IpAddr, port: u16) -> Result<(tokio::net::TcpListener, Soc
 }
 
 /// Serves `app` on every connection `listener` accepts, until the process ends.
-pub async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router, limits: Timeouts) {
+pub(crate) async fn serve(mut listener: tokio::net::TcpListener, app: axum::Router, limits: Timeouts) {
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read);

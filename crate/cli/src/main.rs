@@ -1,5 +1,7 @@
 //! `spate-planner`: the planner's native command-line program.
 
+#![warn(unreachable_pub)]
+
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use commands::{
     bench, claims, conformance, converge, demo, diff, diff_rules, plan, replay, report, restore, serve,

@@ -23,7 +23,7 @@ use std::time::Duration;
 /// command line (`ps`): give secrets through the environment (NATS_PASSWORD, NATS_TOKEN) or a
 /// credentials file (--creds, NATS_CREDS) rather than as options.
 #[derive(clap::Args, Clone, Default)]
-pub struct AuthArgs {
+pub(crate) struct AuthArgs {
     /// A NATS credentials file (.creds). Without any credential option or credentials in
     /// --server: the file NATS_CREDS names.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["user", "token"])]
@@ -45,10 +45,10 @@ pub struct AuthArgs {
 }
 
 /// The environment variables read, as the NATS tools name them.
-pub const ENV_CREDS: &str = "NATS_CREDS";
-pub const ENV_TOKEN: &str = "NATS_TOKEN";
-pub const ENV_USER: &str = "NATS_USER";
-pub const ENV_PASSWORD: &str = "NATS_PASSWORD";
+pub(crate) const ENV_CREDS: &str = "NATS_CREDS";
+pub(crate) const ENV_TOKEN: &str = "NATS_TOKEN";
+pub(crate) const ENV_USER: &str = "NATS_USER";
+pub(crate) const ENV_PASSWORD: &str = "NATS_PASSWORD";
 
 impl AuthArgs {
     fn gives_credentials(&self) -> bool {
@@ -58,7 +58,7 @@ impl AuthArgs {
     /// These options, or when they give no credentials (and `--server` has none), the
     /// credentials of the environment `env` reads: `NATS_CREDS`, else `NATS_TOKEN`, else
     /// `NATS_USER` with `NATS_PASSWORD`. Empty variables count as unset.
-    pub fn or_environment(
+    pub(crate) fn or_environment(
         &self,
         url_has_credentials: bool,
         env: impl Fn(&str) -> Option<String>,
@@ -84,20 +84,20 @@ impl AuthArgs {
 }
 
 /// The process's environment, for [`AuthArgs::or_environment`].
-pub fn process_env(name: &str) -> Option<String> {
+pub(crate) fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
 /// Credentials found in one address: a user part and, after a colon, a password.
 #[derive(Clone, PartialEq, Eq)]
-pub struct UrlCredentials {
+pub(crate) struct UrlCredentials {
     pub user: String,
     pub password: Option<String>,
 }
 
 /// One server address without its credentials.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Address {
+pub(crate) struct Address {
     pub scheme: &'static str,
     /// The host as written in a URL (IPv6 in brackets).
     pub host: String,
@@ -108,28 +108,28 @@ pub struct Address {
 
 impl Address {
     /// The address as it may be shown and saved: never with credentials.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         let port = self.port.map(|p| format!(":{p}")).unwrap_or_default();
         format!("{}://{}{port}{}", self.scheme, self.host, self.path)
     }
 }
 
 /// `--server`, parsed.
-pub struct Servers {
+pub(crate) struct Servers {
     pub addresses: Vec<Address>,
     pub credentials: Option<UrlCredentials>,
 }
 
 impl Servers {
     /// The addresses as they may be shown and saved, comma-separated.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         let all: Vec<String> = self.addresses.iter().map(Address::public).collect();
         all.join(",")
     }
 }
 
 /// Parses `--server`. Errors name the address by its position and never quote credentials.
-pub fn parse_servers(list: &str) -> Result<Servers, String> {
+pub(crate) fn parse_servers(list: &str) -> Result<Servers, String> {
     let mut addresses = Vec::new();
     let mut credentials: Option<(usize, UrlCredentials)> = None;
     for (i, item) in list.split(',').enumerate() {
@@ -281,7 +281,7 @@ enum Auth {
 }
 
 /// Where and how to connect: the addresses without credentials, and the authentication.
-pub struct Target {
+pub(crate) struct Target {
     servers: Servers,
     auth: Auth,
     tls_ca: Option<PathBuf>,
@@ -350,12 +350,12 @@ fn choose_auth(url: Option<&UrlCredentials>, auth: &AuthArgs) -> Result<Auth, St
 
 impl Target {
     /// Parses `--server` and combines its credentials with the options.
-    pub fn new(server: &str, auth: &AuthArgs) -> Result<Target, String> {
+    pub(crate) fn new(server: &str, auth: &AuthArgs) -> Result<Target, String> {
         Target::with_env(server, auth, process_env)
     }
 
     /// [`Target::new`] with the environment read through `env`.
-    pub fn with_env(
+    pub(crate) fn with_env(
         server: &str,
         auth: &AuthArgs,
         env: impl Fn(&str) -> Option<String>,
@@ -384,13 +384,13 @@ impl Target {
     }
 
     /// The addresses as they may be shown and saved.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         self.servers.public()
     }
 
     /// `text` with every secret given replaced by `***` (a last guard: messages are built from
     /// public addresses in the first place).
-    pub fn redact(&self, text: &str) -> String {
+    pub(crate) fn redact(&self, text: &str) -> String {
         let mut out = text.to_string();
         for s in &self.secrets {
             out = out.replace(s.as_str(), "***");
@@ -426,7 +426,7 @@ impl Target {
     }
 
     /// Connects. `setup` adds what the command needs (timeouts, name, event callback).
-    pub async fn connect(
+    pub(crate) async fn connect(
         &self,
         setup: impl FnOnce(ConnectOptions) -> ConnectOptions,
     ) -> Result<async_nats::Client, String> {
@@ -438,7 +438,7 @@ impl Target {
     }
 
     /// Why connecting failed, by the error's kind, with what to check.
-    pub fn connect_error(&self, e: &ConnectError) -> String {
+    pub(crate) fn connect_error(&self, e: &ConnectError) -> String {
         let server = self.public();
         let why = match e.kind() {
             ConnectErrorKind::AuthorizationViolation | ConnectErrorKind::Authentication => {
@@ -459,7 +459,7 @@ impl Target {
 /// Common connection settings: a timeout for connecting and for each request, and a name.
 /// What a command that reads a job needs first: a valid job name, the server target (with the
 /// credentials taken out of the addresses) and a runtime. The error is the line to print.
-pub fn prepare(
+pub(crate) fn prepare(
     job: &str,
     server: &str,
     auth: &AuthArgs,
@@ -477,7 +477,7 @@ pub fn prepare(
     Ok((target, rt))
 }
 
-pub fn basics(timeout: Duration, name: &str) -> impl FnOnce(ConnectOptions) -> ConnectOptions {
+pub(crate) fn basics(timeout: Duration, name: &str) -> impl FnOnce(ConnectOptions) -> ConnectOptions {
     let name = name.to_string();
     move |o| {
         o.connection_timeout(timeout)
@@ -487,7 +487,7 @@ pub fn basics(timeout: Duration, name: &str) -> impl FnOnce(ConnectOptions) -> C
 }
 
 /// Checks that the server answers JetStream requests, with what to do when it does not.
-pub async fn check_jetstream(js: &async_nats::jetstream::Context, server: &str) -> Result<(), String> {
+pub(crate) async fn check_jetstream(js: &async_nats::jetstream::Context, server: &str) -> Result<(), String> {
     js.query_account().await.map(|_| ()).map_err(|e| {
         format!(
             "the server at {server} does not answer JetStream requests ({e}): Spate needs JetStream (start nats-server with -js, or check the account's JetStream access)"

@@ -42,7 +42,7 @@ fn install_handler() {
 }
 
 /// The directory a target is in (`.` for a bare file name).
-pub fn dir_of(path: &Path) -> &Path {
+pub(crate) fn dir_of(path: &Path) -> &Path {
     path.parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
@@ -63,7 +63,7 @@ struct Staged {
 /// The files of one output, staged until [`Outputs::commit`]; dropped uncommitted, none is
 /// written.
 #[derive(Default)]
-pub struct Outputs {
+pub(crate) struct Outputs {
     staged: Vec<Staged>,
     special: Vec<(PathBuf, Vec<u8>)>,
 }
@@ -83,7 +83,7 @@ fn temporary_beside(path: &Path) -> io::Result<NamedTempFile> {
 
 impl Outputs {
     /// Writes `bytes` to a new temporary file beside `path` and syncs it.
-    pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    pub(crate) fn stage(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         if is_special(path) {
             self.special.push((path.to_path_buf(), bytes.to_vec()));
             return Ok(());
@@ -110,7 +110,7 @@ impl Outputs {
     /// files not yet renamed are removed, and so are the targets this commit created: a failed
     /// output leaves no new file (a target it replaced cannot be brought back; the commands
     /// replace existing files only when asked to, as `report --force`).
-    pub fn commit(mut self) -> io::Result<()> {
+    pub(crate) fn commit(mut self) -> io::Result<()> {
         let mut created = Vec::new();
         let staged = std::mem::take(&mut self.staged);
         // Locked until every file is renamed or removed: a signal waits for the whole output.
@@ -154,7 +154,7 @@ impl Drop for Outputs {
 }
 
 /// Writes `bytes` to `path` all or nothing ([`Outputs`] with one file).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut out = Outputs::default();
     out.stage(path, bytes)?;
     out.commit()

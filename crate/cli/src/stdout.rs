@@ -12,13 +12,13 @@ use std::io::{self, BufWriter, StdoutLock, Write};
 
 /// The process ends as SIGPIPE's default action ends it (exit 141 if the signal cannot be
 /// raised).
-pub fn closed() -> ! {
+pub(crate) fn closed() -> ! {
     let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGPIPE);
     std::process::exit(128 + signal_hook::consts::SIGPIPE)
 }
 
 /// `result`, unless it is the error of a closed pipe: then the process ends ([`closed`]).
-pub fn unless_closed<T>(result: io::Result<T>) -> io::Result<T> {
+pub(crate) fn unless_closed<T>(result: io::Result<T>) -> io::Result<T> {
     match result {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => closed(),
         other => other,
@@ -27,10 +27,10 @@ pub fn unless_closed<T>(result: io::Result<T>) -> io::Result<T> {
 
 /// Standard output, buffered and locked; a closed pipe ends the process ([`unless_closed`]).
 /// Dropped, it flushes what it holds the same way.
-pub struct Stdout(BufWriter<StdoutLock<'static>>);
+pub(crate) struct Stdout(BufWriter<StdoutLock<'static>>);
 
 /// The command's standard output.
-pub fn out() -> Stdout {
+pub(crate) fn out() -> Stdout {
     Stdout(BufWriter::new(io::stdout().lock()))
 }
 
@@ -56,7 +56,7 @@ impl Drop for Stdout {
 }
 
 /// `bytes` written whole to standard output and flushed ([`out`]).
-pub fn all(bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn all(bytes: &[u8]) -> io::Result<()> {
     let mut out = out();
     out.write_all(bytes)?;
     out.flush()
@@ -64,7 +64,7 @@ pub fn all(bytes: &[u8]) -> io::Result<()> {
 
 /// `println!` through [`out`]: one line written and flushed (a closed pipe has ended the
 /// process; any other error is returned).
-pub fn line(text: std::fmt::Arguments) -> io::Result<()> {
+pub(crate) fn line(text: std::fmt::Arguments) -> io::Result<()> {
     let mut out = out();
     out.write_fmt(text)?;
     out.write_all(b"\n")?;
@@ -73,7 +73,7 @@ pub fn line(text: std::fmt::Arguments) -> io::Result<()> {
 
 /// [`line`] where `println!` would do: a closed pipe ends the process quietly; any other error
 /// (where `println!` panics) ends it with exit 1 and the error on standard error.
-pub fn print_line(text: std::fmt::Arguments) {
+pub(crate) fn print_line(text: std::fmt::Arguments) {
     if let Err(e) = line(text) {
         eprintln!("spate-planner: cannot write to standard output: {e}");
         std::process::exit(1);

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 /// Why reading failed. Every message names the bucket.
 #[derive(Debug)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The bucket does not exist (never created, or deleted).
     Missing(String),
     /// The bucket was deleted while it was being read.
@@ -43,7 +43,7 @@ impl std::fmt::Display for ReadError {
 /// A bucket being read: its handle, its configuration (a [`Bucket`] without entries), how many
 /// messages its stream held when opened and when the stream was created (a bucket deleted and
 /// created again has another creation time).
-pub struct Opened {
+pub(crate) struct Opened {
     pub kv: kv::Store,
     pub bucket: Bucket,
     pub messages: u64,
@@ -52,14 +52,14 @@ pub struct Opened {
 
 /// What the server says of a bucket's stream now.
 #[derive(Clone, Copy, Debug)]
-pub struct StreamNow {
+pub(crate) struct StreamNow {
     pub messages: u64,
     pub last_sequence: u64,
     pub created_ns: i128,
 }
 
 /// The answer of the server to "what does this stream hold now".
-pub enum Fresh {
+pub(crate) enum Fresh {
     Stream(StreamNow),
     NotFound,
     TimedOut,
@@ -68,7 +68,7 @@ pub enum Fresh {
 
 /// The stream's state, asked of the server now (`Store::status` only returns what was cached
 /// when the bucket was opened).
-pub async fn fresh_info(js: &jetstream::Context, name: &str) -> Fresh {
+pub(crate) async fn fresh_info(js: &jetstream::Context, name: &str) -> Fresh {
     match js.get_stream(format!("KV_{name}")).await {
         Ok(s) => {
             let info = s.cached_info();
@@ -115,7 +115,7 @@ fn is_stream_not_found(e: &async_nats::jetstream::context::KeyValueError) -> boo
 }
 
 /// Opens bucket `name` of job `job` and reads its configuration.
-pub async fn open(js: &jetstream::Context, name: &str, job: &str) -> Result<Opened, ReadError> {
+pub(crate) async fn open(js: &jetstream::Context, name: &str, job: &str) -> Result<Opened, ReadError> {
     let kv = js.get_key_value(name).await.map_err(|e| match e.kind() {
         KeyValueErrorKind::GetBucket if is_stream_not_found(&e) => ReadError::Missing(format!(
             "bucket {name} does not exist on this server: is the job name {job:?} right, and has the job run here?"
@@ -142,7 +142,7 @@ pub async fn open(js: &jetstream::Context, name: &str, job: &str) -> Result<Open
 }
 
 /// A store entry as the snapshot records it.
-pub fn entry_of(e: &kv::Entry) -> Entry {
+pub(crate) fn entry_of(e: &kv::Entry) -> Entry {
     Entry {
         key: e.key.clone(),
         revision: e.revision,
@@ -152,12 +152,12 @@ pub fn entry_of(e: &kv::Entry) -> Entry {
 }
 
 /// When the entry was written, in ms since the Unix epoch.
-pub fn created_ms(e: &kv::Entry) -> i64 {
+pub(crate) fn created_ms(e: &kv::Entry) -> i64 {
     (e.created.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
 /// A store message as the copy applies it.
-pub fn write_of(e: &kv::Entry) -> Write {
+pub(crate) fn write_of(e: &kv::Entry) -> Write {
     match e.operation {
         Operation::Put => Write::Put(entry_of(e)),
         Operation::Delete | Operation::Purge => Write::Remove {
@@ -172,7 +172,7 @@ const QUIET: Duration = Duration::from_millis(100);
 
 /// Copies a bucket as it was at one revision from a fresh watch ([`crate::cut`]), then hands
 /// the watch back still open.
-pub struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     pub js: &'a jetstream::Context,
     pub client: &'a async_nats::Client,
     pub name: &'a str,
@@ -184,7 +184,7 @@ pub struct Reader<'a> {
 
 impl Reader<'_> {
     /// Starts a watch that delivers every key's last value, then every change.
-    pub async fn watch(&self, opened: &Opened) -> Result<kv::Watch, ReadError> {
+    pub(crate) async fn watch(&self, opened: &Opened) -> Result<kv::Watch, ReadError> {
         opened
             .kv
             .watch_with_history(">")
@@ -199,7 +199,7 @@ impl Reader<'_> {
     /// It reads until the watch is caught up (it says nothing is pending, or it delivered as
     /// many entries as the bucket held, or it is quiet), then asks the server for the stream's
     /// last sequence and reads on until the watch has delivered everything up to it.
-    pub async fn read_all(
+    pub(crate) async fn read_all(
         &self,
         opened: &Opened,
         mut progress: impl FnMut(u64, u64),
@@ -318,7 +318,7 @@ impl Reader<'_> {
 
     /// Why reading failed: the connection is gone, the server stopped answering, or the bucket
     /// itself was deleted meanwhile.
-    pub async fn diagnose(&self, what: &str) -> ReadError {
+    pub(crate) async fn diagnose(&self, what: &str) -> ReadError {
         if self.client.connection_state() != async_nats::connection::State::Connected {
             // Nothing to ask: `explain` reports the lost connection.
             return self.explain(what, Ok(Fresh::TimedOut));

@@ -2,13 +2,15 @@
 //! reading a snapshot into the leader's view or a scenario, writing an output file atomically
 //! (`output.rs`), and the wall clock. Command modules use these; none imports another command.
 
-use spate_planner_core::{human_bytes, Axis, Fleet, Scenario, MAX_SCENARIO_BYTES, MAX_SNAPSHOT_BYTES};
+use spate_planner_core::{
+    human_bytes, scenario::MAX_SCENARIO_BYTES, sweep::Axis, Fleet, Scenario, MAX_SNAPSHOT_BYTES,
+};
 use spate_planner_sim::{Script, MAX_SCRIPT_BYTES};
 use std::io::Read;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use crate::output::write_atomically;
+pub(crate) use crate::output::write_atomically;
 
 /// The refusal of an input past its limit (docs/bad-inputs.md, "Bounds").
 fn too_large(path: &Path, what: &str, size: &str, max: usize) -> String {
@@ -22,7 +24,7 @@ fn too_large(path: &Path, what: &str, size: &str, max: usize) -> String {
 /// The bytes of `path`, at most `max` of them: a regular file larger than that is refused before
 /// anything is read, and any other file (a pipe, a device such as /dev/zero) is read only up to
 /// one byte past the limit. `what` names the kind of input in the error.
-pub fn read_bounded(path: &Path, what: &str, max: usize) -> Result<Vec<u8>, String> {
+pub(crate) fn read_bounded(path: &Path, what: &str, max: usize) -> Result<Vec<u8>, String> {
     let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
     let file = std::fs::File::open(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
@@ -43,7 +45,7 @@ pub fn read_bounded(path: &Path, what: &str, max: usize) -> Result<Vec<u8>, Stri
 }
 
 /// [`read_bounded`] as UTF-8 text.
-pub fn read_text(path: &Path, what: &str, max: usize) -> Result<String, String> {
+pub(crate) fn read_text(path: &Path, what: &str, max: usize) -> Result<String, String> {
     String::from_utf8(read_bounded(path, what, max)?).map_err(|e| {
         format!(
             "{}: not a {what}: invalid UTF-8 at byte {} [not_json]",
@@ -54,32 +56,32 @@ pub fn read_text(path: &Path, what: &str, max: usize) -> Result<String, String> 
 }
 
 /// Reads and loads a snapshot file, with the error a person needs.
-pub fn load(path: &Path) -> Result<Fleet, String> {
+pub(crate) fn load(path: &Path) -> Result<Fleet, String> {
     load_with_text(path).map(|(fleet, _)| fleet)
 }
 
 /// [`load`], keeping the file's text too (read once, within the same limit).
-pub fn load_with_text(path: &Path) -> Result<(Fleet, String), String> {
+pub(crate) fn load_with_text(path: &Path) -> Result<(Fleet, String), String> {
     let text = read_text(path, "snapshot", MAX_SNAPSHOT_BYTES)?;
     let fleet = Fleet::load_text(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))?;
     Ok((fleet, text))
 }
 
 /// Reads a scenario file (docs/scenario-format.md): an empty file is refused.
-pub fn scenario(path: &Path) -> Result<Scenario, String> {
+pub(crate) fn scenario(path: &Path) -> Result<Scenario, String> {
     let text = read_text(path, "scenario", MAX_SCENARIO_BYTES)?;
     Scenario::parse_file(&text).map_err(|e| format!("{}: {e} [{}]", path.display(), e.code))
 }
 
 /// A sweep's range from its flag's text, by the core's one reading (`parse_range`).
-pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
-    spate_planner_core::parse_range(text).map_err(|e| format!("{e} [{}]", e.code()))
+pub(crate) fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    spate_planner_core::sweep::parse_range(text).map_err(|e| format!("{e} [{}]", e.code()))
 }
 
 /// The sweep the flags ask for (`--add-members`/`--sweep-add-members RANGE` with `--cap`, the
 /// default cap's, every member's cap's; at most one is given), read by the core's one reading
 /// of an axis and a range; `None` when no flag is given.
-pub fn sweep_axis(
+pub(crate) fn sweep_axis(
     add_members: Option<&str>,
     default_cap: Option<&str>,
     member_cap: Option<&str>,
@@ -97,7 +99,7 @@ pub fn sweep_axis(
 
 /// The timing script of `--crash-heaviest` (`sweep`, `report`): the file given, else Spate's
 /// defaults; `None` without the flag.
-pub fn crash_script(crash: bool, script: Option<&Path>) -> Result<Option<Script>, String> {
+pub(crate) fn crash_script(crash: bool, script: Option<&Path>) -> Result<Option<Script>, String> {
     if !crash {
         return Ok(None);
     }
@@ -113,13 +115,13 @@ pub fn crash_script(crash: bool, script: Option<&Path>) -> Result<Option<Script>
 }
 
 /// `SPLITSxMEMBERS`, as the benchmarks and `--demo` take a fleet's size.
-pub fn parse_size(s: &str) -> Option<(usize, usize)> {
+pub(crate) fn parse_size(s: &str) -> Option<(usize, usize)> {
     let (a, b) = s.split_once('x')?;
     Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 /// Now, in ms since the Unix epoch (0 if the clock is before it).
-pub fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)

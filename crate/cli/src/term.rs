@@ -18,7 +18,7 @@ fn hostile(c: char) -> bool {
 
 /// `s` as it may be printed: each hostile character written as `\u{XX}` (and each backslash as
 /// `\\`, so that the escape cannot be forged); `s` itself when it has none.
-pub fn shown(s: &str) -> Cow<'_, str> {
+pub(crate) fn shown(s: &str) -> Cow<'_, str> {
     if !s.chars().any(|c| hostile(c) || c == '\\') {
         return Cow::Borrowed(s);
     }
@@ -36,14 +36,14 @@ pub fn shown(s: &str) -> Cow<'_, str> {
 }
 
 /// [`shown`] of an optional string, with `none` for `None`.
-pub fn shown_or<'a>(s: Option<&'a str>, none: &'a str) -> Cow<'a, str> {
+pub(crate) fn shown_or<'a>(s: Option<&'a str>, none: &'a str) -> Cow<'a, str> {
     s.map_or(Cow::Borrowed(none), shown)
 }
 
 /// JSON text as it may be printed: serde writes the C0 controls as escapes but leaves DEL, the C1
 /// controls and the bidirectional formatting characters as themselves; each is written here as
 /// a JSON `\uXXXX` escape, so the line stays the same JSON value.
-pub fn json_shown(json: &str) -> Cow<'_, str> {
+pub(crate) fn json_shown(json: &str) -> Cow<'_, str> {
     if !json.chars().any(hostile) {
         return Cow::Borrowed(json);
     }
@@ -60,7 +60,7 @@ pub fn json_shown(json: &str) -> Cow<'_, str> {
 
 /// An error of the command `cmd` on standard error, its text escaped as store strings are: an
 /// error names keys, members and fields, and quotes what the input held.
-pub fn fail(cmd: &str, e: &impl std::fmt::Display) {
+pub(crate) fn fail(cmd: &str, e: &impl std::fmt::Display) {
     eprintln!("spate-planner {cmd}: {}", shown(&e.to_string()));
 }
 

@@ -4,7 +4,7 @@
 //! record it: every output says where the value comes from).
 
 use serde_json::{json, Value};
-use spate_planner_core::{bucket_names, stable_hash_str, Bucket, Entry, Snapshot, Source};
+use spate_planner_core::{snapshot::bucket_names, stable_hash_str, Bucket, Entry, Snapshot, Source};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_spate-planner");

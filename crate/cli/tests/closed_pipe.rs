@@ -104,8 +104,9 @@ fn recording() -> PathBuf {
     let text = std::fs::read_to_string(demo()).unwrap();
     let s = spate_planner_core::Snapshot::parse(&text).unwrap();
     let header =
-        spate_planner_core::RecordingHeader::new(&s.job, 1, s.taken_at_ms, s.source.clone()).to_line();
-    let first = spate_planner_core::state_line(s.taken_at_ms, spate_planner_core::StateReason::Start, &s);
+        spate_planner_core::live::RecordingHeader::new(&s.job, 1, s.taken_at_ms, s.source.clone()).to_line();
+    let first =
+        spate_planner_core::live::state_line(s.taken_at_ms, spate_planner_core::live::StateReason::Start, &s);
     let file = dir().join(format!("{}.000001.jsonl", s.job));
     std::fs::write(&file, format!("{header}\n{first}\n")).unwrap();
     file

@@ -13,7 +13,7 @@ use fixture::*;
 use async_nats::jetstream;
 use nats_server::NatsServer;
 use serde_json::Value;
-use spate_planner_core::{desired_assignment, stable_hash_str, AssignInputs, Fleet, SplitStatus};
+use spate_planner_core::{assign::AssignInputs, desired_assignment, stable_hash_str, Fleet, SplitStatus};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

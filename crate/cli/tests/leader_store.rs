@@ -9,7 +9,7 @@ mod store_writer;
 use async_nats::jetstream;
 use nats_server::NatsServer;
 use serde_json::{json, Value};
-use spate_planner_core::{desired_assignment, AssignInputs, Fleet};
+use spate_planner_core::{assign::AssignInputs, desired_assignment, Fleet};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use store_writer::{export, fp, Writer};

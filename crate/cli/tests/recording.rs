@@ -398,8 +398,9 @@ fn bad_recordings_give_coded_errors_and_a_line_cut_short_a_warning() {
     let text = std::fs::read_to_string(&snap).unwrap();
     let s = spate_planner_core::Snapshot::parse(&text).unwrap();
     let header =
-        spate_planner_core::RecordingHeader::new(&s.job, 1, s.taken_at_ms, s.source.clone()).to_line();
-    let first = spate_planner_core::state_line(s.taken_at_ms, spate_planner_core::StateReason::Start, &s);
+        spate_planner_core::live::RecordingHeader::new(&s.job, 1, s.taken_at_ms, s.source.clone()).to_line();
+    let first =
+        spate_planner_core::live::state_line(s.taken_at_ms, spate_planner_core::live::StateReason::Start, &s);
     let status = r#"{"t":1767225600100,"status":{"status":"live"}}"#;
     let good = format!("{header}\n{first}\n{status}\n");
     let file = dir.join(format!("{}.000001.jsonl", s.job));
@@ -455,7 +456,7 @@ fn demo_snapshot(dir: &Path) -> spate_planner_core::Snapshot {
 
 /// Segment `n` of a demo job's recording: header, state, then `statuses` status lines.
 fn segment_text(s: &spate_planner_core::Snapshot, n: u64, statuses: usize) -> String {
-    use spate_planner_core::{state_line, RecordingHeader, StateReason};
+    use spate_planner_core::live::{state_line, RecordingHeader, StateReason};
     let header = RecordingHeader::new(&s.job, n, s.taken_at_ms, s.source.clone()).to_line();
     let reason = if n == 1 {
         StateReason::Start

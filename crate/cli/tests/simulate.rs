@@ -2,7 +2,7 @@
 //! crash's recovery within timing.md's range with Spate's defaults.
 
 use serde_json::{json, Value};
-use spate_planner_core::{bucket_names, stable_hash_str, Bucket, Entry, Snapshot, Source};
+use spate_planner_core::{snapshot::bucket_names, stable_hash_str, Bucket, Entry, Snapshot, Source};
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 /// How a worker would come to hold a split. The declaration order is the priority order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ClaimKind {
     /// Never owned: no lease, no owner, epoch 0.
     Create,
@@ -34,11 +35,13 @@ impl ClaimKind {
 }
 
 /// Spate's default `max_attempts` (decision-core.md section 7): the store does not record it.
-pub const SPATE_DEFAULT_MAX_ATTEMPTS: u32 = 4;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const SPATE_DEFAULT_MAX_ATTEMPTS: u32 = 4;
 
 /// Where a `max_attempts` comes from: the store never records it (each worker sets its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AttemptsSource {
     /// Set by the user (`--max-attempts`, the scenario's `max_attempts`, the dashboard's field).
     User,
@@ -86,6 +89,7 @@ impl MaxAttempts {
 /// What the worker does with a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ClaimAction {
     Claim,
     Quarantine,
@@ -150,7 +154,7 @@ impl Claimant<'_> {
     /// What a runnable split the worker does not hold is to it: its kind and action, or `None`
     /// when it is no candidate (under a foreign lease, awaiting its lease's expiry, or a claim
     /// without a spec).
-    pub fn candidacy(&self, s: &SplitState) -> Option<(ClaimKind, ClaimAction)> {
+    pub(crate) fn candidacy(&self, s: &SplitState) -> Option<(ClaimKind, ClaimAction)> {
         let p = &s.progress;
         let kind = match (&s.lease, &p.owner) {
             (Some(l), _) if l.value.owner != self.instance => return None,

@@ -40,6 +40,29 @@ macro_rules! codes {
             }
         }
 
+        /// In TypeScript: the union of the codes' string forms.
+        #[cfg(feature = "ts")]
+        impl ts_rs::TS for $name {
+            type WithoutGenerics = Self;
+            type OptionInnerType = Self;
+            fn name(_: &ts_rs::Config) -> String {
+                stringify!($name).to_string()
+            }
+            fn inline(_: &ts_rs::Config) -> String {
+                let codes: Vec<String> = Self::ALL.iter().map(|c| format!("{:?}", c.as_str())).collect();
+                codes.join(" | ")
+            }
+            fn decl(cfg: &ts_rs::Config) -> String {
+                format!("type {} = {};", stringify!($name), Self::inline(cfg))
+            }
+            fn decl_concrete(cfg: &ts_rs::Config) -> String {
+                Self::decl(cfg)
+            }
+            fn output_path() -> Option<std::path::PathBuf> {
+                Some(std::path::PathBuf::from(concat!(stringify!($name), ".ts")))
+            }
+        }
+
         impl PartialEq<&str> for $name {
             fn eq(&self, other: &&str) -> bool {
                 self.as_str() == *other

@@ -19,10 +19,10 @@ const MIB: u64 = 1 << 20;
 
 /// The most splits a demo has (its file is about 570 bytes a split: 1,000,000 make ~550 MiB,
 /// about what the dashboard reads).
-pub const MAX_DEMO_SPLITS: usize = 1_000_000;
+pub(crate) const MAX_DEMO_SPLITS: usize = 1_000_000;
 
 /// The most members a demo has.
-pub const MAX_DEMO_MEMBERS: usize = 100_000;
+pub(crate) const MAX_DEMO_MEMBERS: usize = 100_000;
 
 /// Parameters of the demo.
 #[derive(Clone, Debug)]

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Which snapshot a side is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Identity {
     pub job: String,
     pub taken_at_ms: i64,
@@ -28,6 +29,7 @@ pub struct Identity {
 
 /// One member on both sides.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MemberChange {
     pub name: String,
     /// Its current load (what it holds of the assignable splits); `None` when not a member.
@@ -41,6 +43,7 @@ pub struct MemberChange {
 
 /// A member on both sides whose cap changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CapChange {
     pub name: String,
     pub before: u32,
@@ -50,6 +53,7 @@ pub struct CapChange {
 /// Whether "before" was taken before "after".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Chronology {
     /// Before is the earlier snapshot, as a comparison reads it.
     Forward,
@@ -80,6 +84,7 @@ impl Chronology {
 
 /// A split whose current owner changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OwnerChange {
     pub split: String,
     pub before: Option<String>,
@@ -88,6 +93,8 @@ pub struct OwnerChange {
 
 /// The figures of one side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DiffFigures"))]
 pub struct Figures {
     pub max_load_now: u64,
     pub max_load_planned: u64,
@@ -102,6 +109,7 @@ pub struct Figures {
 
 /// Whether the later published assignment is the earlier state's planned one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DecisionCheck {
     /// The later state has `assign.*` records to compare.
     pub published: bool,
@@ -116,6 +124,7 @@ pub struct DecisionCheck {
 
 /// The comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Diff {
     pub before: Identity,
     pub after: Identity,

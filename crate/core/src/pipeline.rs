@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Why the leader publishes nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum NoPublish {
     /// There is no `plan` record.
     NoPlan,
@@ -130,6 +131,7 @@ fn standing(fleet: &Fleet) -> Assignment {
 /// Which assignment the workers act on in [`next_claims`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AssignmentSource {
     /// Each worker's published `assign.{X}` record (what they act on now).
     Published,

@@ -18,6 +18,7 @@ pub const SCHEMA: u32 = 3;
 /// `status` of a split's progress record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SplitStatus {
     Runnable,
     Completed,
@@ -67,6 +68,7 @@ pub struct LeaseVal {
 /// `finality` of the plan record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Finality {
     Open,
     Final,

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A runnable split at (or past) the last attempt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RiskySplit {
     pub id: String,
     pub attempts: u32,
@@ -59,7 +60,8 @@ pub struct AtRisk {
 
 /// The runnable splits of `splits` at `attempts = max_attempts − 1` (none when `max_attempts`
 /// is 0) and at `attempts ≥ max_attempts`; a split's holder counts when it is one of `members`.
-pub fn at_risk(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn at_risk(
     splits: &BTreeMap<String, SplitState>,
     members: &BTreeSet<String>,
     max_attempts: u32,
@@ -107,6 +109,7 @@ fn risky(id: &str, s: &SplitState, members: &BTreeSet<String>) -> RiskySplit {
 
 /// A quarantined split with the claim race's signature (timing.md §6.7 A12).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RaceParked {
     pub id: String,
     /// The live member whose claim the race followed: the lease's owner.
@@ -124,7 +127,8 @@ pub struct RaceParked {
 /// The quarantined splits of `fleet` (the store as the snapshot shows it) with the claim race's
 /// signature for `max_attempts`: `attempts = max_attempts`, and a lease in the store owned by a
 /// live member under its current presence nonce at the record's epoch − 1. In id order.
-pub fn race_parked(fleet: &Fleet, max_attempts: u32) -> Vec<RaceParked> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn race_parked(fleet: &Fleet, max_attempts: u32) -> Vec<RaceParked> {
     fleet
         .splits
         .iter()

@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 /// A release's decision rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Rules {
     /// spate-coordination 0.1.x, and 0.2.x (which decides identically).
     #[default]
@@ -64,6 +65,7 @@ impl FromStr for Rules {
 /// Where the rules come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RulesSource {
     /// Set by the user (`--rules`, or the scenario's `rules`).
     User,
@@ -78,6 +80,7 @@ pub enum RulesSource {
 
 /// The rules a plan follows and where they come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RulesChoice {
     pub rules: Rules,
     pub source: RulesSource,

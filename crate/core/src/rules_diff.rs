@@ -25,6 +25,7 @@ pub const RULES_DIFF_FORMAT: &str = "spate-planner-rules-diff/1";
 
 /// One rule set's plan, in figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RulesSide {
     pub rules: Rules,
     /// Splits that change hands from their current owner, and their weight.
@@ -45,6 +46,7 @@ pub struct RulesSide {
 
 /// A split the two rule sets place differently.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlacedApart {
     pub split: String,
     /// The member the last publish named, if any.
@@ -56,6 +58,7 @@ pub struct PlacedApart {
 
 /// The store planned by both rule sets.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RulesDiff {
     pub format: &'static str,
     pub job: String,

@@ -23,6 +23,7 @@ pub const MAX_SNAPSHOT_BYTES: usize = 512 << 20;
 /// Where a snapshot came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Source {
     /// `nats` (exported from a live server), `demo` (synthetic), or anything a tool sets.
     pub kind: String,

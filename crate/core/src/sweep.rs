@@ -100,6 +100,8 @@ pub fn check_range(from: u32, to: u32) -> Result<std::ops::RangeInclusive<u32>, 
 /// The plan's figures at one step. Read back (`Deserialize`) from the sweep's own document, as
 /// a page hands its steps back to ask which meet its targets.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SweepStep"))]
 pub struct Step {
     pub value: u32,
     pub members: u32,
@@ -131,6 +133,7 @@ pub struct Step {
 /// What a crash of the step's heaviest member costs, as a [`CrashModel`] prices it from the fleet
 /// settled on the step's plan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CrashFigures {
     /// The member crashed: the one with the largest planned load (ties: the first by name).
     pub member: String,
@@ -242,7 +245,8 @@ pub fn added_name(n: u32) -> String {
 }
 
 /// The scenario of one step: `base` plus the step's changes, appended.
-pub fn step_scenario(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn step_scenario(
     fleet: &Fleet,
     base: &Scenario,
     axis: Axis,
@@ -356,6 +360,8 @@ pub fn sweep(
 
 /// Which value of a sweep is today's fleet (the base scenario as it is), and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SweepToday"))]
 pub struct Today {
     /// The step that plans today's fleet; `None` when none does (members' caps that differ,
     /// for "every member's cap").
@@ -467,7 +473,8 @@ impl Step {
 }
 
 /// The smallest step that meets the targets ([`Step::meets`]). `None` if no step does.
-pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Option<&Step> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Option<&Step> {
     steps
         .iter()
         .filter(|s| s.meets(max_over_mean, queued))
@@ -477,6 +484,8 @@ pub fn smallest_meeting(steps: &[Step], max_over_mean: f64, queued: u32) -> Opti
 /// Which steps of a sweep meet the targets, and the first (the smallest value) that does, in
 /// the words every view writes (`sweep`, the page's Sweep tab, the review document).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SweepVerdict"))]
 pub struct Verdict {
     /// Per step, whether it meets the targets ([`Step::meets`]).
     pub meets: Vec<bool>,

@@ -8,7 +8,8 @@ use common::cases::cases;
 use common::{arb_fleet, arb_fleet_at, arb_skewed_fleet, shaped_fleet, split, Fleet, FleetExt, Scale};
 use proptest::prelude::*;
 use spate_planner_core::{
-    plan, plan_with_hash, reference, stable_hash_str, Assignment, Pass, Plan, SplitStatus,
+    assign::{plan, plan_with_hash, Pass, Plan},
+    reference, stable_hash_str, Assignment, SplitStatus,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

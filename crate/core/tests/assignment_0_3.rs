@@ -9,7 +9,8 @@ use common::cases::cases;
 use common::{arb_fleet, arb_fleet_0_3, arb_skewed_fleet, split, Fleet};
 use proptest::prelude::*;
 use spate_planner_core::{
-    plan, plan_with_hash, reference, stable_hash_str, Assignment, Plan, Rules, SplitState,
+    assign::{plan, plan_with_hash, Plan},
+    reference, stable_hash_str, Assignment, Rules, SplitState,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;

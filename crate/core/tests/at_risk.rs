@@ -13,8 +13,12 @@ mod common;
 use common::store::Store;
 use serde_json::{json, Value};
 use spate_planner_core::{
-    analyse_partly, at_risk, exposure, fleet_chart, gauges, plan_csv, plan_document, race_parked,
-    AttemptsSource, FleetChart, MaxAttempts, Palette, PlanTable, Scenario, SPATE_DEFAULT_MAX_ATTEMPTS,
+    analyse_partly,
+    claims::{AttemptsSource, MaxAttempts, SPATE_DEFAULT_MAX_ATTEMPTS},
+    plan_document,
+    review::{exposure, fleet_chart, gauges, plan_csv, FleetChart, Palette, PlanTable},
+    risk::{at_risk, race_parked},
+    Scenario,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
@@ -52,7 +56,7 @@ fn members(names: &[&str]) -> BTreeSet<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
 
-fn ids(list: &[spate_planner_core::RiskySplit]) -> Vec<&str> {
+fn ids(list: &[spate_planner_core::risk::RiskySplit]) -> Vec<&str> {
     list.iter().map(|r| r.id.as_str()).collect()
 }
 

@@ -2,8 +2,8 @@
 //! Natively and under wasm32 (the dashboard runs this same loader).
 
 use spate_planner_core::{
-    bucket_names, demo_snapshot, Bucket, DemoParams, Entry, Fleet, LeaderInputs, Scenario, Snapshot,
-    SnapshotError, Source,
+    demo_snapshot, snapshot::bucket_names, Bucket, DemoParams, Entry, Fleet, LeaderInputs, Scenario,
+    Snapshot, SnapshotError, Source,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -337,7 +337,7 @@ fn weights_of_u64_max_saturate() {
     let inputs = store_inputs(&f);
     let plan = inputs.plan();
     assert_eq!(plan.explain.loads, vec![u64::MAX]);
-    let r = spate_planner_core::report(&inputs, &plan);
+    let r = spate_planner_core::report::report(&inputs, &plan);
     assert_eq!(r.balance.total, u64::MAX);
 }
 

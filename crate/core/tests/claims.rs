@@ -8,8 +8,11 @@ use common::cases::cases;
 use common::arb_fleet;
 use proptest::prelude::*;
 use spate_planner_core::{
-    analyse, claim_candidates, next_actions, next_actions_of_all, next_claims, AssignmentSource, ClaimAction,
-    ClaimKind, Rules, Scenario, SplitState, SplitStatus, WorkerView,
+    analyse, claim_candidates,
+    claims::ClaimAction,
+    next_claims,
+    worker::{next_actions, next_actions_of_all, WorkerView},
+    AssignmentSource, ClaimKind, Rules, Scenario, SplitState, SplitStatus,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
@@ -161,7 +164,7 @@ fn transcription(
     (taken, drains, fenced)
 }
 
-fn as_tuples(n: &spate_planner_core::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
+fn as_tuples(n: &spate_planner_core::worker::NextActions) -> Vec<(String, ClaimAction, ClaimKind)> {
     n.actions
         .iter()
         .map(|c| (c.id.clone(), c.action, c.kind))

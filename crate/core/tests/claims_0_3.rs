@@ -10,7 +10,7 @@ mod common;
 use common::arb_fleet;
 use common::cases::cases;
 use proptest::prelude::*;
-use spate_planner_core::{claim_candidates, ClaimAction, ClaimKind, Rules, SplitState, SplitStatus};
+use spate_planner_core::{claim_candidates, claims::ClaimAction, ClaimKind, Rules, SplitState, SplitStatus};
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -2,7 +2,10 @@
 //! in the docs (or the other way round) fails here. Natively and under wasm32 (the docs are
 //! compiled in).
 
-use spate_planner_core::{ErrorCode, FindingCode, WarningCode};
+use spate_planner_core::{
+    codes::{FindingCode, WarningCode},
+    ErrorCode,
+};
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -6,9 +6,15 @@
 
 use serde_json::Value;
 use spate_planner_core::{
-    analyse, claims_csv, claims_document, demo_snapshot, diff, diff_csv, fleet_chart, human_bytes,
-    next_claims, plan_csv, plan_document, summary, sweep, sweep_csv, to_json, AssignmentSource, Axis,
-    DemoParams, DiffTable, Fleet, FleetChart, Palette, PlanTable, Scenario, SLIDE_ROWS,
+    analyse, claims_document, demo_snapshot, diff, human_bytes, next_claims, plan_document,
+    report::summary,
+    review::{
+        claims_csv, diff_csv, fleet_chart, plan_csv, sweep_csv, DiffTable, FleetChart, Palette, PlanTable,
+        SLIDE_ROWS,
+    },
+    sweep,
+    sweep::Axis,
+    to_json, AssignmentSource, DemoParams, Fleet, Scenario,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -7,8 +7,9 @@ mod common;
 use common::store::Store;
 use serde_json::Value;
 use spate_planner_core::{
-    analyse_partly, demo_snapshot, gauges, last_publish_ms, plan_document, DemoParams, Fleet, Gauges, Rules,
-    Scenario, Snapshot,
+    analyse_partly, demo_snapshot, plan_document,
+    review::{gauges, last_publish_ms, Gauges},
+    DemoParams, Fleet, Rules, Scenario, Snapshot,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -13,9 +13,12 @@ use common::changes::{gone, put};
 use common::store::{fp, Store};
 use serde_json::json;
 use spate_planner_core::{
-    change_line, incident_views, state_line, CrashSettings, Fleet, IncidentInputs, IncidentLog, IncidentView,
-    LiveChange, LiveJob, RecordedIncidents, Recording, RecordingHeader, RecoveryModel, Replay, Scenario,
-    SeedRun, Side, StateReason,
+    live::{change_line, state_line, RecordingHeader, StateReason},
+    review::{
+        incident_views, CrashSettings, IncidentInputs, IncidentLog, IncidentView, RecordedIncidents,
+        RecoveryModel, SeedRun,
+    },
+    Fleet, LiveChange, LiveJob, Recording, Replay, Scenario, Side,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -3,8 +3,9 @@
 //! errors naming their bucket and key once.
 
 use spate_planner_core::{
-    demo_snapshot, DemoParams, Fleet, Scenario, ScenarioError, MAX_CHANGES, MAX_NAME_BYTES, MAX_PREFIX_BYTES,
-    MAX_SCENARIO_BYTES,
+    demo_snapshot,
+    scenario::{MAX_CHANGES, MAX_NAME_BYTES, MAX_PREFIX_BYTES, MAX_SCENARIO_BYTES},
+    DemoParams, Fleet, Scenario, ScenarioError,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

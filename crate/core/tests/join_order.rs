@@ -6,7 +6,7 @@ mod common;
 
 use common::store::{fp, Store};
 use serde_json::json;
-use spate_planner_core::WarningCode;
+use spate_planner_core::codes::WarningCode;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 

@@ -7,8 +7,13 @@ mod common;
 
 use common::store::Store;
 use spate_planner_core::{
-    analyse, findings, Analysis, CapSource, CapUnknown, DepartedState, ErrorCode, Level, NoPublish, Origin,
-    Scenario, WarningCode,
+    analyse,
+    codes::WarningCode,
+    fleet::{CapSource, CapUnknown},
+    pipeline::NoPublish,
+    review::{findings, Level},
+    scenario::{DepartedState, Origin},
+    Analysis, ErrorCode, Scenario,
 };
 use std::collections::BTreeSet;
 #[cfg(target_arch = "wasm32")]

@@ -9,7 +9,7 @@ use common::changes::{gone, put};
 use common::store::{fp, Store, FINGERPRINT};
 use proptest::prelude::*;
 use serde_json::json;
-use spate_planner_core::{entry_json, Entry, ErrorCode, Fleet, LiveJob, Revisions, Snapshot};
+use spate_planner_core::{snapshot::entry_json, Entry, ErrorCode, Fleet, LiveJob, Revisions, Snapshot};
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

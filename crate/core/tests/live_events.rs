@@ -9,7 +9,7 @@ use common::changes::{gone, put};
 use common::store::{fp, Store};
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use spate_planner_core::{EventKind, Fleet, LiveEvent, LiveJob, Snapshot};
+use spate_planner_core::{live::EventKind, Fleet, LiveEvent, LiveJob, Snapshot};
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -7,7 +7,8 @@ mod common;
 
 use common::store::Store;
 use spate_planner_core::{
-    analyse, analyse_partly, compose, plan_document, Fleet, ReviewRequest, Scenario, MAX_ADDED_SPLITS,
+    analyse, analyse_partly, compose, plan_document, scenario::MAX_ADDED_SPLITS, Fleet, ReviewRequest,
+    Scenario,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

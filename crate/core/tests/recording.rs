@@ -8,8 +8,10 @@ mod common;
 
 use common::store::Store;
 use spate_planner_core::{
-    change_line, state_line, status_line, Entry, ErrorCode, EventKind, LiveChange, LiveOp, RecordedStatus,
-    Recording, RecordingHeader, Replay, Revisions, Side, Snapshot, Source, StateReason,
+    live::{
+        change_line, state_line, status_line, EventKind, LiveOp, RecordedStatus, RecordingHeader, StateReason,
+    },
+    Entry, ErrorCode, LiveChange, Recording, Replay, Revisions, Side, Snapshot, Source,
 };
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
@@ -145,7 +147,7 @@ fn every_line_is_one_line_and_reads_back_exactly() {
         .items
         .iter()
         .filter_map(|i| match &i.what {
-            spate_planner_core::Recorded::Change(c) => Some(c.clone()),
+            spate_planner_core::live::Recorded::Change(c) => Some(c.clone()),
             _ => None,
         })
         .collect();

@@ -4,7 +4,11 @@
 mod common;
 
 use common::{shaped_fleet, split, Fleet};
-use spate_planner_core::{converge, report, Reason, SplitStatus};
+use spate_planner_core::{
+    converge,
+    report::{report, Reason},
+    SplitStatus,
+};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 #[cfg(target_arch = "wasm32")]

@@ -5,7 +5,11 @@ mod common;
 
 use common::store::Store;
 use spate_planner_core::{
-    analyse, diff, smallest_meeting, sweep, sweep_document, today, Axis, Chronology, Fleet, Scenario, Targets,
+    analyse, diff,
+    diff::Chronology,
+    sweep,
+    sweep::{smallest_meeting, sweep_document, today, Axis, Targets},
+    Fleet, Scenario,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

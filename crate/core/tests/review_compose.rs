@@ -7,8 +7,12 @@ mod common;
 
 use common::store::Store;
 use spate_planner_core::{
-    analyse, compose, natural_cmp, sweep, verdict, Analysis, Axis, CrashError, CrashFigures, CrashModel,
-    Fleet, Review, ReviewRequest, Scenario, SweepRequest, Targets,
+    analyse, compose,
+    natural::natural_cmp,
+    review::{Review, SweepRequest},
+    sweep,
+    sweep::{verdict, Axis, CrashError, CrashFigures, Targets},
+    Analysis, CrashModel, Fleet, ReviewRequest, Scenario,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

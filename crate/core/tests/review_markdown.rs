@@ -8,7 +8,12 @@ mod common;
 
 use common::store::Store;
 use pulldown_cmark::{html, Event, Options, Parser, Tag, TagEnd};
-use spate_planner_core::{analyse, compose, Axis, Review, ReviewRequest, Scenario, SweepRequest};
+use spate_planner_core::{
+    analyse, compose,
+    review::{Review, SweepRequest},
+    sweep::Axis,
+    ReviewRequest, Scenario,
+};
 
 const HOSTILE: [&str; 6] = [
     "<script>alert(1)</script>",

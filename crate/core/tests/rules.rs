@@ -12,8 +12,13 @@ use common::changes::put;
 use common::store::{fp, Store, FINGERPRINT};
 use serde_json::json;
 use spate_planner_core::{
-    analyse, converge, diff, diff_rules, findings, reference, sweep, Analysis, Assignment, Axis, ErrorCode,
-    FindingCode, Fleet, LiveJob, Rules, RulesSource, Scenario, WarningCode,
+    analyse,
+    codes::{FindingCode, WarningCode},
+    converge, diff, diff_rules, reference,
+    review::findings,
+    sweep,
+    sweep::Axis,
+    Analysis, Assignment, ErrorCode, Fleet, LiveJob, Rules, RulesSource, Scenario,
 };
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]

@@ -9,8 +9,11 @@ use common::{arb_fleet, Fleet as Inputs};
 use proptest::prelude::*;
 use serde_json::json;
 use spate_planner_core::{
-    bucket_names, report, stable_hash_str, AssignInputs, Bucket, Entry, Fleet, LeaderInputs, Reason,
-    Scenario, SeedSource, Snapshot, Source,
+    assign::AssignInputs,
+    fleet::SeedSource,
+    report::{report, Reason},
+    snapshot::bucket_names,
+    stable_hash_str, Bucket, Entry, Fleet, LeaderInputs, Scenario, Snapshot, Source,
 };
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(target_arch = "wasm32")]
@@ -420,7 +423,7 @@ fn u64_fields_read_from_numbers_or_decimal_strings() {
     assert_eq!(s.rebalance_delay_ms, Some(45_000));
     assert_eq!(s.rebalance_delay_ms(), 45_000);
     assert!(
-        matches!(&s.changes[0], spate_planner_core::Change::SetWeight { weight, .. } if *weight == u64::MAX)
+        matches!(&s.changes[0], spate_planner_core::scenario::Change::SetWeight { weight, .. } if *weight == u64::MAX)
     );
     // the prefix defaults to `synthetic-`
     let fleet = Fleet::from_snapshot(&snapshot_of(&base(), "fp")).unwrap();

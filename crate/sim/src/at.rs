@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 /// A member's process at an instant: running, how its last process ended, or not started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MemberState {
     Running,
     Crashed,
@@ -30,6 +31,7 @@ struct Life {
 
 /// The splits in each phase at an instant.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PhaseCounts {
     pub running: u64,
     pub draining: u64,
@@ -41,11 +43,13 @@ pub struct PhaseCounts {
 /// A member at an instant: its state, whether it leads, the weight and number of the splits
 /// its process reads (running or draining) and of those draining.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MemberAt<'a> {
     pub name: &'a str,
     pub state: MemberState,
     pub leader: bool,
     #[serde(serialize_with = "as_string")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub load: u128,
     pub lanes: u64,
     pub draining: u64,
@@ -54,9 +58,11 @@ pub struct MemberAt<'a> {
 /// An idle split at an instant: since when, and who held it before (the previous interval's
 /// member; for a split idle from its first interval, its owner in the snapshot).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct IdleAt<'a> {
     pub id: &'a str,
     #[serde(serialize_with = "as_string")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub weight: u64,
     pub since_ms: u64,
     pub last: Option<&'a str>,
@@ -64,12 +70,14 @@ pub struct IdleAt<'a> {
 
 /// The fleet at `t_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FleetAt<'a> {
     pub t_ms: u64,
     pub leader: Option<&'a str>,
     pub counts: PhaseCounts,
     /// The weight of the idle splits, in all.
     #[serde(serialize_with = "as_string")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub idle_weight: u128,
     pub idle: Vec<IdleAt<'a>>,
     pub members: Vec<MemberAt<'a>>,

@@ -96,7 +96,7 @@ impl Chance {
     /// 0.3.0 (timing-0.3.md §6.7 B13: 10 of 27); the core's one figure, which the on-call card's
     /// words use too.
     pub fn claim_race(rules: spate_planner_core::Rules) -> Chance {
-        Chance(spate_planner_core::claim_race_per_mille(rules) * 1_000_000)
+        Chance(spate_planner_core::review::claim_race_per_mille(rules) * 1_000_000)
     }
 }
 

@@ -5,7 +5,10 @@ use super::options::{Options, SimError};
 use super::run::simulate;
 use super::script::{Op, Script, ScriptEvent};
 use super::start::Start;
-use spate_planner_core::{Analysis, CrashError, CrashFigures, CrashModel, ErrorCode, Fleet};
+use spate_planner_core::{
+    sweep::{CrashError, CrashFigures},
+    Analysis, CrashModel, ErrorCode, Fleet,
+};
 
 /// `script`'s configuration with one event, the member's crash at t = 0, simulated from the fleet
 /// settled on the step's plan ([`Start::planned`]) by the rules the step is planned by (the

@@ -10,6 +10,8 @@ use spate_planner_core::Rules;
 
 /// The value of each setting the dashboard offers, when a script does not set it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimDefaults"))]
 pub struct Defaults {
     /// The release the fleet follows: the one the store names (`"0.1"` or `"0.3"`).
     pub rules: Rules,

@@ -7,14 +7,18 @@ use super::engine::Sim;
 use super::outcome::{Phase, ReleaseReason, What};
 use super::queue::{Cmd, Item};
 use super::worker::{Owned, Revocation};
-use spate_planner_core::{claim_candidates, ClaimAction, ClaimCandidate, ClaimKind, SplitState, SplitStatus};
+use spate_planner_core::{
+    claim_candidates,
+    claims::{ClaimAction, ClaimCandidate},
+    ClaimKind, SplitState, SplitStatus,
+};
 use std::collections::BTreeMap;
 
 impl Sim<'_> {
     /// §2.5 step 6: claim candidates (when `owned < K` or a scan is pending), in their order:
     /// quarantines always, claims only of assigned splits while `owned < K`; then revocations.
     /// The fast engine skips it when nothing it depends on changed since it last ran.
-    pub fn reconcile_assignment(&mut self, w: &str) {
+    pub(crate) fn reconcile_assignment(&mut self, w: &str) {
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };
@@ -353,7 +357,7 @@ impl Sim<'_> {
 
     /// §6.3: force every live revocation `X` after it started and every cancelled one `X` after
     /// its last progress.
-    pub fn service_revocations(&mut self, w: &str) {
+    pub(crate) fn service_revocations(&mut self, w: &str) {
         let Some(wk) = self.workers.get(w) else {
             return;
         };
@@ -375,7 +379,7 @@ impl Sim<'_> {
 
     /// A release (§6.4): record CAS `owner = null` (epoch, attempts, status kept), then the
     /// guarded lease delete. Forced and declined releases replay the uncommitted tail.
-    pub fn release(&mut self, w: &str, id: &str, reason: ReleaseReason) {
+    pub(crate) fn release(&mut self, w: &str, id: &str, reason: ReleaseReason) {
         let Some(wk) = self.workers.get(w) else {
             return;
         };
@@ -412,7 +416,7 @@ impl Sim<'_> {
 
     /// `w` stops holding `id` locally: its tenancy ends (its running time counts toward the
     /// split's completion), any revocation is settled.
-    pub fn drop_split(&mut self, w: &str, id: &str) {
+    pub(crate) fn drop_split(&mut self, w: &str, id: &str) {
         let now = self.now;
         let Some(wk) = self.workers.get_mut(w) else {
             return;
@@ -432,7 +436,7 @@ impl Sim<'_> {
 
     /// The data plane starts reading a split: completion and commits are scheduled.
     /// `first_commit` overrides the first commit's time (phases of splits held at t = 0).
-    pub fn begin_tenancy(&mut self, w: &str, id: &str, token: u64, first_commit: Option<u64>) {
+    pub(crate) fn begin_tenancy(&mut self, w: &str, id: &str, token: u64, first_commit: Option<u64>) {
         let Some(inc) = self.workers.get(w).map(|wk| wk.inc) else {
             return;
         };

@@ -95,7 +95,7 @@ pub(crate) struct Sim<'a> {
 }
 
 impl<'a> Sim<'a> {
-    pub fn new(script: &'a Script, opts: &Options, job_seed: u64, l: u64, timing: Timing) -> Sim<'a> {
+    pub(crate) fn new(script: &'a Script, opts: &Options, job_seed: u64, l: u64, timing: Timing) -> Sim<'a> {
         Sim {
             now: ORIGIN,
             naive: opts.naive,
@@ -137,7 +137,7 @@ impl<'a> Sim<'a> {
         }
     }
 
-    pub fn token(&mut self) -> u64 {
+    pub(crate) fn token(&mut self) -> u64 {
         self.tokens += 1;
         self.tokens
     }
@@ -161,7 +161,7 @@ impl<'a> Sim<'a> {
     }
 
     /// Runs until the queue is empty or the next item is after `end`.
-    pub fn run(&mut self, end: u64) -> Result<(), SimError> {
+    pub(crate) fn run(&mut self, end: u64) -> Result<(), SimError> {
         self.settle()?;
         while let Some(key) = self.queue.peek() {
             if key.t > end {
@@ -291,7 +291,7 @@ impl<'a> Sim<'a> {
     /// Under 0.3 a window that elapses here marks the assignment dirty (§5.3), so the leader
     /// republishes in this step; the fast engine steps the leader at every delivery at which
     /// one has elapsed ([`Sim::window_ends`]), as every delivery steps it in the naive engine.
-    pub fn prune(&mut self, w: &str) {
+    pub(crate) fn prune(&mut self, w: &str) {
         let (now, present) = (self.now, &self.store.members);
         let dirties = self.timing.window_end_dirties();
         if let Some(wk) = self.workers.get_mut(w) {
@@ -319,18 +319,18 @@ impl<'a> Sim<'a> {
     }
 
     /// The fast engine's interest: `w`'s next step may act.
-    pub fn mark(&mut self, w: &str) {
+    pub(crate) fn mark(&mut self, w: &str) {
         if !self.naive && !self.marked.contains(w) && self.workers.contains_key(w) {
             self.marked.insert(w.to_string());
         }
     }
 
     /// `w`'s claims or revocations may change.
-    pub fn touch(&mut self, w: &str) {
+    pub(crate) fn touch(&mut self, w: &str) {
         touch_in(&mut self.workers, &mut self.marked, self.naive, w);
     }
 
-    pub fn touch_all(&mut self) {
+    pub(crate) fn touch_all(&mut self) {
         let names: Vec<String> = self.workers.keys().cloned().collect();
         for w in names {
             self.touch(&w);

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 impl Sim<'_> {
     /// A timer of incarnation `inc` of `w`, if still current.
-    pub fn timer(&mut self, w: &str, inc: u32, kind: TimerKind) {
+    pub(crate) fn timer(&mut self, w: &str, inc: u32, kind: TimerKind) {
         let Some(wk) = self.workers.get(w) else {
             return;
         };
@@ -31,7 +31,7 @@ impl Sim<'_> {
     }
 
     /// Arms `w`'s timer `kind` at `t`.
-    pub fn arm(&mut self, w: &str, kind: TimerKind, t: u64) {
+    pub(crate) fn arm(&mut self, w: &str, kind: TimerKind, t: u64) {
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };
@@ -156,7 +156,7 @@ impl Sim<'_> {
 
     /// A planner run lands (§5.1): the plan record is written (the splits it creates are the
     /// script's `add_splits`), then a step.
-    pub fn planner_done(&mut self, w: &str, inc: u32) {
+    pub(crate) fn planner_done(&mut self, w: &str, inc: u32) {
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };
@@ -179,7 +179,7 @@ impl Sim<'_> {
     }
 
     /// A lease-bucket key's life ends `L` (+ detection) after its last write, unless rewritten.
-    pub fn expire(&mut self, key: LeaseKey, version: u64) {
+    pub(crate) fn expire(&mut self, key: LeaseKey, version: u64) {
         match key {
             LeaseKey::Leader => {
                 let Some(k) = self.store.leader.as_ref().filter(|k| k.meta.version == version) else {
@@ -224,7 +224,7 @@ impl Sim<'_> {
 
     /// Schedules the expiry of split `id`'s lease, last written at `written_at` (its writer
     /// stopped renewing it).
-    pub fn schedule_lease_expiry(&mut self, id: &str, written_at: u64) {
+    pub(crate) fn schedule_lease_expiry(&mut self, id: &str, written_at: u64) {
         if let Some(m) = self.store.lease_meta.get(id).copied() {
             let at = self.expiry_time(written_at);
             let key = LeaseKey::Split(id.to_string());
@@ -238,14 +238,14 @@ impl Sim<'_> {
         }
     }
 
-    pub fn expiry_time(&self, written_at: u64) -> u64 {
+    pub(crate) fn expiry_time(&self, written_at: u64) -> u64 {
         written_at
             .saturating_add(self.l)
             .saturating_add(self.cfg.detection_ms)
     }
 
     /// Serves `w`'s commands of this instant in order, then one step (§2.3).
-    pub fn serve_commands(&mut self, w: &str, cmds: Vec<(u32, Cmd)>) {
+    pub(crate) fn serve_commands(&mut self, w: &str, cmds: Vec<(u32, Cmd)>) {
         let mut served = false;
         for (inc, cmd) in cmds {
             if self.workers.get(w).is_some_and(|wk| wk.inc == inc) {

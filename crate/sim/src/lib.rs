@@ -16,6 +16,8 @@
 //! is a u64 count of milliseconds with saturating arithmetic; nothing reachable from the inputs
 //! panics, and a run that would exceed [`Options::max_events`] stops with an error instead.
 
+#![warn(unreachable_pub)]
+
 mod at;
 mod bench;
 mod config;
@@ -45,6 +47,8 @@ mod store;
 mod table;
 mod timing;
 mod track;
+#[cfg(feature = "ts")]
+pub mod typescript;
 mod words;
 mod worker;
 mod writes;
@@ -57,8 +61,8 @@ pub use defaults::{defaults, Defaults};
 pub use marks::{first_event_ms, mark_text, marks, Counts, Mark, MarkKind, MarkShown, Summary};
 pub use options::{Options, SimError, MAX_WORK};
 pub use outcome::{
-    ClaimRow, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record, ReleaseReason,
-    SplitList, Stuck, TimelineEvent, What,
+    ClaimRow, Document, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record,
+    ReleaseReason, SplitList, Stuck, TimelineEvent, What,
 };
 pub use predict::{CrashPrediction, PREDICTION_SEEDS};
 pub use recovery::{recovery_text, stuck_groups, RecoveryText, StuckGroup};

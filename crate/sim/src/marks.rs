@@ -15,6 +15,8 @@ use spate_planner_core::{Rules, RulesSource};
 /// What a mark is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimMarkKind"))]
 pub enum MarkKind {
     Crash,
     Stop,
@@ -68,6 +70,8 @@ impl MarkKind {
 /// A mark on the time axis: a scripted happening or an election (several of one kind at one
 /// instant folded into one), or the recovery.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimMark"))]
 pub struct Mark {
     pub t_ms: u64,
     pub kind: MarkKind,
@@ -124,6 +128,8 @@ pub fn marks(o: &Outcome, script: &Script) -> Vec<Mark> {
 
 /// A mark as the page shows it: the mark and its sentence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimMarkShown"))]
 pub struct MarkShown {
     #[serde(flatten)]
     pub mark: Mark,
@@ -132,6 +138,8 @@ pub struct MarkShown {
 
 /// How many of each the run had.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimCounts"))]
 pub struct Counts {
     pub claims: u64,
     /// Quarantines by the rules (scan or failure).
@@ -166,6 +174,8 @@ impl Counts {
 /// rules note and figures (as `spate-planner simulate --json` writes them), the marks with their
 /// sentences, the counts, and the first scripted event's time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimSummary"))]
 pub struct Summary {
     pub rules: Rules,
     pub rules_source: RulesSource,

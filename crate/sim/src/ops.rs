@@ -7,10 +7,10 @@ use super::outcome::{Phase, ReleaseReason, What};
 use super::queue::{Item, LeaseKey, TimerKind};
 use super::script::Op;
 use super::worker::Worker;
-use spate_planner_core::{jitter, runnable_split, SplitStatus};
+use spate_planner_core::{jitter, synth::runnable_split, SplitStatus};
 
 impl Sim<'_> {
-    pub fn script_event(&mut self, i: usize) {
+    pub(crate) fn script_event(&mut self, i: usize) {
         let script = self.script;
         let Some(e) = script.events.get(i) else {
             return;
@@ -59,7 +59,7 @@ impl Sim<'_> {
 
     /// The process dies: nothing is written; its presence, leader key and split leases expire
     /// `L` (+ detection) after their own last writes (§3.2).
-    pub fn crash(&mut self, w: &str) {
+    pub(crate) fn crash(&mut self, w: &str) {
         if self.workers.contains_key(w) {
             self.rec.log(
                 self.now,

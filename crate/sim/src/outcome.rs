@@ -1,11 +1,11 @@
 //! What a simulation produces: the timeline, each split's state intervals, the headline figures
 //! and the final state (for checking it against the decision core).
 
-use crate::recovery::recovery_text;
+use crate::recovery::{recovery_text, RecoveryText};
 use crate::script::Script;
 use crate::start::StartFrom;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use spate_planner_core::{ClaimKind, RulesChoice, SplitState};
+use spate_planner_core::{ClaimKind, Rules, RulesChoice, RulesSource, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -33,6 +33,7 @@ fn from_string<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
 /// Why a worker gave a split up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ReleaseReason {
     /// The data plane drained it after a revocation.
     Drained,
@@ -80,14 +81,19 @@ impl Serialize for SplitList {
 
 /// One assign record a publish wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimRecord"))]
 pub struct Record {
     pub member: String,
+    #[cfg_attr(feature = "ts", ts(as = "Vec<String>"))]
     pub splits: SplitList,
 }
 
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimWhat"))]
 pub enum What {
     /// A scripted event that had nothing to act on (a crash of a process that is not running).
     Ignored {
@@ -123,6 +129,7 @@ pub enum What {
     LeaderElected {
         member: String,
         #[serde(serialize_with = "as_string")]
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
         generation: u64,
     },
     LeaderKeyExpired {
@@ -135,6 +142,7 @@ pub enum What {
     Published {
         leader: String,
         #[serde(serialize_with = "as_string")]
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
         generation: u64,
         records: Vec<Record>,
     },
@@ -222,6 +230,7 @@ pub enum What {
     PlanWritten {
         member: String,
         #[serde(serialize_with = "as_string")]
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
         generation: u64,
     },
     /// Every split is completed or quarantined and the plan is final.
@@ -229,6 +238,8 @@ pub enum What {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimEvent"))]
 pub struct TimelineEvent {
     pub t_ms: u64,
     #[serde(flatten)]
@@ -238,6 +249,8 @@ pub struct TimelineEvent {
 /// A split's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SplitPhase"))]
 pub enum Phase {
     /// Held by a live process and read.
     Running,
@@ -258,11 +271,14 @@ impl Phase {
 
 /// `[from_ms, to_ms)` in one phase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SplitInterval"))]
 pub struct Interval {
     pub from_ms: u64,
     pub to_ms: u64,
     pub phase: Phase,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub member: Option<String>,
 }
 
@@ -270,6 +286,7 @@ pub struct Interval {
 /// from the final state in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Stuck {
     /// Parked by the claim race (timing.md §6.7) right after a claim: quarantined though no
     /// tenancy failed.
@@ -296,6 +313,7 @@ pub enum Stuck {
 
 /// A split the events took that does not run at the end, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NotRecovered {
     pub split: String,
     pub reason: Stuck,
@@ -311,6 +329,8 @@ pub struct NotRecovered {
 /// The headline figures (`docs/simulator.md`, "Figures"). Read back (`Deserialize`) from a
 /// simulation document's `figures`, for the table comparing two runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimFigures"))]
 pub struct Figures {
     /// From the first scripted event until every split the events took runs again (or has
     /// completed) and keeps running to the end; `None` if one does not (`not_recovered` says
@@ -332,6 +352,7 @@ pub struct Figures {
     pub idle_split_ms: u64,
     /// The same, each split weighted by `max(1, weight)`.
     #[serde(serialize_with = "as_string", deserialize_with = "from_string")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub idle_weighted: u128,
     /// Attempts consumed: reclaims, expired takeovers, quarantines (the race's too) and
     /// failures.
@@ -390,6 +411,8 @@ pub struct Outcome {
 
 /// One claim, for the `claims` list of the JSON document.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimClaim"))]
 pub struct ClaimRow<'a> {
     pub t_ms: u64,
     pub member: &'a str,
@@ -400,10 +423,13 @@ pub struct ClaimRow<'a> {
 
 /// One quarantine or election.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimMemberRow"))]
 pub struct MemberRow<'a> {
     pub t_ms: u64,
     pub member: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub split: Option<&'a str>,
 }
 
@@ -460,29 +486,65 @@ impl Outcome {
             .collect()
     }
 
-    /// The one JSON document of `spate-planner simulate --json` (and the wasm module's
-    /// `simulate`): [`Outcome::to_json`] with what the recovery rests on in words (`recovery`,
+    /// The one document of `spate-planner simulate --json` (and the wasm module's `simulate`):
+    /// [`Outcome::document`] with what the recovery rests on in words (`recovery`,
     /// [`recovery_text`]), which needs the script it ran.
-    pub fn document(&self, script: &Script) -> serde_json::Value {
-        let mut doc = self.to_json();
+    pub fn document_of(&self, script: &Script) -> Document<'_> {
         let planned = script.start == StartFrom::Planned;
-        doc["recovery"] = serde_json::json!(recovery_text(&self.figures, !script.events.is_empty(), planned));
-        doc
+        Document {
+            recovery: Some(recovery_text(&self.figures, !script.events.is_empty(), planned)),
+            ..self.document()
+        }
     }
 
-    /// The document without the recovery's words (the script is not at hand).
+    /// The document without the recovery's words (the script is not at hand), as a value.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "format": "spate-planner-simulation/1",
-            "rules": self.rules.rules,
-            "rules_source": self.rules.source,
-            "rules_note": self.rules.explain(),
-            "figures": self.figures,
-            "claims": self.claims(),
-            "quarantines": self.quarantines(),
-            "elections": self.elections(),
-            "timeline": self.timeline,
-            "splits": self.splits,
-        })
+        serde_json::to_value(self.document()).expect("a simulation document is JSON")
     }
+
+    /// The document of `spate-planner simulate --json`, as a value.
+    pub fn document(&self) -> Document<'_> {
+        Document {
+            format: DOCUMENT_FORMAT,
+            rules: self.rules.rules,
+            rules_source: self.rules.source,
+            rules_note: self.rules.explain(),
+            figures: &self.figures,
+            claims: self.claims(),
+            quarantines: self.quarantines(),
+            elections: self.elections(),
+            timeline: &self.timeline,
+            splits: &self.splits,
+            recovery: None,
+        }
+    }
+}
+
+/// The format tag of the simulation document.
+pub(crate) const DOCUMENT_FORMAT: &str = "spate-planner-simulation/1";
+
+/// The document of `spate-planner simulate --json` ([`Outcome::document`]): the release
+/// followed, the figures, the claims, quarantines and elections, the timeline and each split's
+/// intervals. Integers are JSON numbers (times and counts stay below 2^53), but for the few
+/// written as decimal strings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SimulationDocument"))]
+pub struct Document<'a> {
+    pub format: &'static str,
+    /// The release whose timing and decisions the fleet followed, where that came from, in
+    /// words.
+    pub rules: Rules,
+    pub rules_source: RulesSource,
+    pub rules_note: String,
+    pub figures: &'a Figures,
+    pub claims: Vec<ClaimRow<'a>>,
+    pub quarantines: Vec<MemberRow<'a>>,
+    pub elections: Vec<MemberRow<'a>>,
+    pub timeline: &'a [TimelineEvent],
+    pub splits: &'a BTreeMap<String, Vec<Interval>>,
+    /// What the recovery rests on, in words ([`Outcome::document_of`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub recovery: Option<RecoveryText>,
 }

@@ -29,7 +29,7 @@ pub(crate) fn invalid(path: &str, message: impl Into<String>) -> SimError {
 }
 
 impl Obj {
-    pub fn new(v: Value, path: &str) -> Result<Obj, SimError> {
+    pub(crate) fn new(v: Value, path: &str) -> Result<Obj, SimError> {
         match v {
             Value::Object(map) => Ok(Obj {
                 path: path.to_string(),
@@ -42,22 +42,22 @@ impl Obj {
         }
     }
 
-    pub fn path(&self, key: &str) -> String {
+    pub(crate) fn path(&self, key: &str) -> String {
         join(&self.path, key)
     }
 
-    pub fn take(&mut self, key: &str) -> Option<Value> {
+    pub(crate) fn take(&mut self, key: &str) -> Option<Value> {
         self.map.remove(key).filter(|v| !v.is_null())
     }
 
-    pub fn u64(&mut self, key: &str) -> Result<Option<u64>, SimError> {
+    pub(crate) fn u64(&mut self, key: &str) -> Result<Option<u64>, SimError> {
         match self.take(key) {
             None => Ok(None),
             Some(v) => as_u64(&v, &self.path(key)).map(Some),
         }
     }
 
-    pub fn u32(&mut self, key: &str) -> Result<Option<u32>, SimError> {
+    pub(crate) fn u32(&mut self, key: &str) -> Result<Option<u32>, SimError> {
         match self.u64(key)? {
             None => Ok(None),
             Some(n) => u32::try_from(n)
@@ -67,7 +67,7 @@ impl Obj {
     }
 
     /// A probability from 0 to 1 (`claim_race`).
-    pub fn chance(&mut self, key: &str) -> Result<Option<Chance>, SimError> {
+    pub(crate) fn chance(&mut self, key: &str) -> Result<Option<Chance>, SimError> {
         match self.take(key) {
             None => Ok(None),
             Some(v) => {
@@ -82,7 +82,7 @@ impl Obj {
         }
     }
 
-    pub fn string(&mut self, key: &str) -> Result<Option<String>, SimError> {
+    pub(crate) fn string(&mut self, key: &str) -> Result<Option<String>, SimError> {
         match self.take(key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
@@ -93,7 +93,7 @@ impl Obj {
         }
     }
 
-    pub fn bool(&mut self, key: &str) -> Result<Option<bool>, SimError> {
+    pub(crate) fn bool(&mut self, key: &str) -> Result<Option<bool>, SimError> {
         match self.take(key) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
@@ -104,13 +104,13 @@ impl Obj {
         }
     }
 
-    pub fn require<T>(&self, key: &str, v: Option<T>) -> Result<T, SimError> {
+    pub(crate) fn require<T>(&self, key: &str, v: Option<T>) -> Result<T, SimError> {
         v.ok_or_else(|| invalid(&self.path(key), format!("missing field {key:?}")))
     }
 
     /// Refuses any field not in `allowed`, naming the first (in key order). Called before the
     /// fields are read, so a misspelt field is reported as unknown rather than as missing.
-    pub fn only(&self, allowed: &[&str]) -> Result<(), SimError> {
+    pub(crate) fn only(&self, allowed: &[&str]) -> Result<(), SimError> {
         match self.map.keys().find(|k| !allowed.contains(&k.as_str())) {
             None => Ok(()),
             Some(k) => Err(invalid(&join(&self.path, k), format!("unknown field {k:?}"))),
@@ -118,7 +118,7 @@ impl Obj {
     }
 
     /// Refuses any field not taken, naming the first (in key order).
-    pub fn finish(self) -> Result<(), SimError> {
+    pub(crate) fn finish(self) -> Result<(), SimError> {
         match self.map.keys().next() {
             None => Ok(()),
             Some(k) => Err(invalid(&join(&self.path, k), format!("unknown field {k:?}"))),
@@ -128,7 +128,7 @@ impl Obj {
 
 pub(crate) fn as_u64(v: &Value, path: &str) -> Result<u64, SimError> {
     v.as_u64().ok_or_else(|| match v.as_f64() {
-        Some(f) if f >= 0.0 && !v.is_i64() => invalid(path, spate_planner_core::not_a_u64(f)),
+        Some(f) if f >= 0.0 && !v.is_i64() => invalid(path, spate_planner_core::json::not_a_u64(f)),
         _ => invalid(
             path,
             format!("expected an integer from 0 to 18446744073709551615, found {v}"),

@@ -10,7 +10,11 @@ use super::outcome::What;
 use super::run::simulate;
 use super::script::{Op, Script, ScriptEvent, MAX_UNTIL_MS};
 use super::start::{Start, StartFrom};
-use spate_planner_core::{CrashSettings, Fleet, Member, RecoveryModel, RulesChoice, SeedRun};
+use spate_planner_core::{
+    fleet::Member,
+    review::{CrashSettings, RecoveryModel, SeedRun},
+    Fleet, RulesChoice,
+};
 
 /// How many seeds a prediction runs by default.
 pub const PREDICTION_SEEDS: u32 = 8;

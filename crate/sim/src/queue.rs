@@ -26,7 +26,7 @@ pub(crate) enum LeaseKey {
 }
 
 impl LeaseKey {
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self {
             LeaseKey::Leader => "leader".into(),
             LeaseKey::Split(id) => format!("split.{id}"),
@@ -90,7 +90,7 @@ pub(crate) struct Queue {
 }
 
 impl Queue {
-    pub fn push(&mut self, t: u64, item: Item) {
+    pub(crate) fn push(&mut self, t: u64, item: Item) {
         let (class, name, sub) = match &item {
             Item::Script(i) => (SCRIPT, String::new(), *i as u64),
             Item::Expire { key, .. } => (EXPIRY, key.name(), 0),
@@ -109,11 +109,11 @@ impl Queue {
         self.items.insert(key, item);
     }
 
-    pub fn peek(&self) -> Option<&Key> {
+    pub(crate) fn peek(&self) -> Option<&Key> {
         self.items.keys().next()
     }
 
-    pub fn pop(&mut self) -> Option<(Key, Item)> {
+    pub(crate) fn pop(&mut self) -> Option<(Key, Item)> {
         self.items.pop_first()
     }
 }

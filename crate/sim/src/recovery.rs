@@ -36,6 +36,7 @@ impl Stuck {
 /// The splits not recovered for one reason: how many, the members named (first seen first) and
 /// the splits (in the list's order).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StuckGroup {
     pub reason: Stuck,
     pub count: u64,
@@ -89,6 +90,7 @@ pub fn stuck_groups(list: &[NotRecovered]) -> Vec<StuckGroup> {
 
 /// The sentences for one configuration's figures; each is `None` when it has nothing to say.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RecoveryText {
     /// What the events took (and that every one runs again, when so).
     pub taken: Option<String>,

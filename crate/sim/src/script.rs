@@ -10,7 +10,10 @@ use super::parse::{as_u64, invalid, Obj};
 use super::start::{Start, StartFrom};
 use serde::Serialize;
 use serde_json::Value;
-use spate_planner_core::{json_message, strict_value, ErrorCode, Fleet, Rules, RulesChoice};
+use spate_planner_core::{
+    json::{message as json_message, strict_value},
+    ErrorCode, Fleet, Rules, RulesChoice,
+};
 use std::collections::BTreeSet;
 
 /// The format tag of this version of the script file.
@@ -29,7 +32,7 @@ pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
 pub const MAX_SCRIPT_BYTES: usize = 4 << 20;
 
 /// The longest `add_splits` prefix, in bytes (as in a what-if scenario).
-pub const MAX_PREFIX_BYTES: usize = spate_planner_core::MAX_PREFIX_BYTES;
+pub const MAX_PREFIX_BYTES: usize = spate_planner_core::scenario::MAX_PREFIX_BYTES;
 
 /// The most events one script may hold.
 pub const MAX_SCRIPT_EVENTS: usize = 10_000;

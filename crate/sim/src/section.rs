@@ -13,10 +13,12 @@ use crate::start::StartFrom;
 use crate::table::{figures_table, FigureRow};
 use crate::words::{clock_text, duration_text};
 use serde::Deserialize;
-use spate_planner_core::markdown_text::{code_span, fenced, text};
+use spate_planner_core::review::markdown_text::{code_span, fenced, text};
 
 /// Configuration A or B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TimelineWhich"))]
 pub enum Which {
     A,
     B,
@@ -24,28 +26,37 @@ pub enum Which {
 
 /// A configuration that was simulated: its document's figures, its rules note, its marks.
 #[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TimelineSectionSide"))]
 pub struct RunSide {
     pub figures: Figures,
     /// The document's `rules_note`: the release followed, in words.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub rules_note: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub marks: Vec<Mark>,
 }
 
 /// Why a configuration could not be simulated.
 #[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TimelineSectionError"))]
 pub struct RunError {
     pub which: Which,
     pub message: String,
     pub code: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub path: Option<String>,
 }
 
 /// Where the run of the script stands.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TimelineSectionRun"))]
 pub enum RunState {
     /// Not simulated (or still running).
     NotRun,
@@ -60,35 +71,45 @@ pub enum RunState {
 
 /// One chart: configuration `which`'s load over time as SVG text, and the stretch shown.
 #[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TimelineSectionImage"))]
 pub struct SectionImage {
     pub which: Which,
     pub svg: String,
     /// `[from, to]` in ms (as the chart computed it, maybe fractional), or none: the whole run.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub range: Option<[f64; 2]>,
 }
 
 /// What the section is written from.
 #[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TimelineSectionInput"))]
 pub struct SectionInput {
     /// Configuration A's script, as JSON text (docs/script-format.md).
     pub script: String,
     /// B's overrides as JSON text (`{"rebalance_delay_ms":0}`), or none: no comparison.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub b: Option<String>,
     /// The configurations' names for people (`A: Spate's defaults`, `B: rebalance delay 0 s`).
     pub names: Names,
     pub run: RunState,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub images: Vec<SectionImage>,
 }
 
 /// The configurations' names.
 #[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "TimelineSectionNames"))]
 pub struct Names {
     #[serde(rename = "A")]
     pub a: String,
     #[serde(rename = "B", default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub b: Option<String>,
 }
 

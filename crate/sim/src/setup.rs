@@ -19,7 +19,7 @@ use spate_planner_core::{jitter, SplitStatus};
 use std::time::Duration;
 
 impl Sim<'_> {
-    pub fn load(&mut self, start: &Start) {
+    pub(crate) fn load(&mut self, start: &Start) {
         for (id, s) in &start.splits {
             self.store.insert_split(id, s.clone());
             if s.lease.is_some() {

@@ -7,15 +7,21 @@
 use super::options::SimError;
 use serde::Serialize;
 use spate_planner_core::{
-    analyse, desired_assignment, runnable_split, stable_hash_str, AssignInputs, Assignment, Finality, Fleet,
-    LeaderInputs, LeaseEntry, LeaseVal, Rules, RulesChoice, RulesSource, Scenario, SplitMix64, SplitState,
-    SCHEMA,
+    analyse,
+    assign::AssignInputs,
+    desired_assignment,
+    records::{Finality, LeaseVal, SCHEMA},
+    stable_hash_str,
+    state::LeaseEntry,
+    synth::{runnable_split, SplitMix64},
+    Assignment, Fleet, LeaderInputs, Rules, RulesChoice, RulesSource, Scenario, SplitState,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The fleet a script starts from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum StartFrom {
     /// The snapshot as it is: its queued, withheld and quarantined splits, its leases.
     #[default]

@@ -3,14 +3,17 @@
 use super::engine::{Desired, MemoKey, Sim};
 use super::outcome::{Record, SplitList, What};
 use super::queue::Item;
-use spate_planner_core::{last_assignees, plan, AssignInputs, Rules};
+use spate_planner_core::{
+    assign::{last_assignees, plan, AssignInputs},
+    Rules,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 impl Sim<'_> {
     /// One `step` of worker `w` (§2.5): prune departed, stop if finished or parting, elect,
     /// publish, claims and revocations, forced drains, terminal check.
-    pub fn step(&mut self, w: &str) {
+    pub(crate) fn step(&mut self, w: &str) {
         // Each step is work the budget counts (checked after the delivery that caused it).
         self.events += 1;
         self.prune(w);
@@ -207,7 +210,7 @@ impl Sim<'_> {
     }
 
     /// Keeps the fast engine's deadline index in step with `w`'s revocations.
-    pub fn refresh_due(&mut self, w: &str) {
+    pub(crate) fn refresh_due(&mut self, w: &str) {
         let Some(wk) = self.workers.get_mut(w) else {
             return;
         };

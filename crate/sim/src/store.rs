@@ -5,7 +5,10 @@
 //! This module only keeps the data consistent; who is told what is the engine's business.
 
 use super::outcome::SplitList;
-use spate_planner_core::{AssignmentVal, Rules, SplitState, SplitStatus, SCHEMA};
+use spate_planner_core::{
+    records::{AssignmentVal, SCHEMA},
+    Rules, SplitState, SplitStatus,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// When a lease-bucket key was last written, and its revision (a key's expiry event is stale
@@ -141,7 +144,7 @@ fn remove(map: &mut BTreeMap<String, BTreeSet<String>>, k: &str, v: &str) {
 }
 
 impl Store {
-    pub fn new(rules: Rules) -> Store {
+    pub(crate) fn new(rules: Rules) -> Store {
         Store {
             rules,
             splits: BTreeMap::new(),
@@ -164,7 +167,7 @@ impl Store {
     }
 
     /// The `assign.*` records as the core reads them (`last_assignees`).
-    pub fn assign_records(&self) -> BTreeMap<String, AssignmentVal> {
+    pub(crate) fn assign_records(&self) -> BTreeMap<String, AssignmentVal> {
         self.assign
             .iter()
             .map(|(m, r)| {
@@ -178,7 +181,7 @@ impl Store {
             .collect()
     }
 
-    pub fn next_rev(&mut self) -> u64 {
+    pub(crate) fn next_rev(&mut self) -> u64 {
         self.rev += 1;
         self.rev
     }
@@ -221,13 +224,13 @@ impl Store {
     }
 
     /// Adds a split that did not exist.
-    pub fn insert_split(&mut self, id: &str, s: SplitState) {
+    pub(crate) fn insert_split(&mut self, id: &str, s: SplitState) {
         self.reindex(id, None, &Snap::of(&s));
         self.splits.insert(id.to_string(), s);
     }
 
     /// Changes one split; returns what it was and is, or `None` if there is no such split.
-    pub fn update_split(&mut self, id: &str, f: impl FnOnce(&mut SplitState)) -> Option<(Snap, Snap)> {
+    pub(crate) fn update_split(&mut self, id: &str, f: impl FnOnce(&mut SplitState)) -> Option<(Snap, Snap)> {
         let s = self.splits.get_mut(id)?;
         let before = Snap::of(s);
         f(s);
@@ -237,7 +240,7 @@ impl Store {
     }
 
     /// Writes a presence key; returns whether it is new or advertises another cap.
-    pub fn put_presence(&mut self, name: &str, cap: Option<u32>, now: u64) -> bool {
+    pub(crate) fn put_presence(&mut self, name: &str, cap: Option<u32>, now: u64) -> bool {
         let version = self.next_rev();
         let meta = KeyMeta {
             written_at: now,
@@ -256,7 +259,7 @@ impl Store {
         changed
     }
 
-    pub fn delete_presence(&mut self, name: &str) -> bool {
+    pub(crate) fn delete_presence(&mut self, name: &str) -> bool {
         let had = self.presence.remove(name).is_some();
         if had {
             self.members.remove(name);
@@ -268,7 +271,7 @@ impl Store {
 
     /// Writes `assign.{member}`, updating the index by the difference of the two lists (a merge
     /// when both are sorted, as Spate writes them).
-    pub fn put_assign(&mut self, member: &str, rec: AssignRec) {
+    pub(crate) fn put_assign(&mut self, member: &str, rec: AssignRec) {
         self.assign_version += 1;
         let old = self.assign.remove(member).map(|r| r.splits).unwrap_or_default();
         let sorted = |v: &[String]| v.windows(2).all(|w| w[0] < w[1]);
@@ -307,7 +310,7 @@ impl Store {
         self.assign.insert(member.to_string(), rec);
     }
 
-    pub fn delete_assign(&mut self, member: &str) -> bool {
+    pub(crate) fn delete_assign(&mut self, member: &str) -> bool {
         match self.assign.remove(member) {
             Some(old) => {
                 self.assign_version += 1;
@@ -321,7 +324,7 @@ impl Store {
     }
 
     /// The splits whose progress record names one of `owners` (the leader's reserved set).
-    pub fn owned_by_any<'a>(&self, owners: impl Iterator<Item = &'a String>) -> BTreeSet<String> {
+    pub(crate) fn owned_by_any<'a>(&self, owners: impl Iterator<Item = &'a String>) -> BTreeSet<String> {
         owners
             .filter_map(|o| self.by_progress_owner.get(o))
             .flat_map(|set| set.iter().cloned())

@@ -10,6 +10,7 @@ use serde::Serialize;
 /// How a figure is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FigureKind {
     /// A duration in ms: `1 min 2 s`.
     Ms,
@@ -75,6 +76,7 @@ pub const FIGURES: [FigureDef; 14] = [
 /// One row of the table. Values are decimal strings (exact whatever their size); `None`: the
 /// figure has no value (`recovery_ms` when not recovered, or without events).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FigureRow {
     pub key: &'static str,
     pub label: &'static str,

@@ -9,7 +9,7 @@
 //! claim.
 
 use super::draw::ceil_ms;
-use spate_planner_core::{jitter, spread, ClaimKind, Rules};
+use spate_planner_core::{jitter, timing::spread, ClaimKind, Rules};
 use std::time::Duration;
 
 /// The release whose timing a simulation follows.
@@ -17,7 +17,7 @@ use std::time::Duration;
 pub(crate) struct Timing(pub Rules);
 
 impl Timing {
-    pub fn rules(self) -> Rules {
+    pub(crate) fn rules(self) -> Rules {
         self.0
     }
 
@@ -29,13 +29,13 @@ impl Timing {
     /// its last good write. 0.1: only once `R` has passed (the renewal gate, so a crashed
     /// worker's leases may expire up to 1.2R before its presence); 0.3: at every heartbeat (the
     /// gate is gone, so they expire with its presence).
-    pub fn renews(self, since: Duration, r: Duration) -> bool {
+    pub(crate) fn renews(self, since: Duration, r: Duration) -> bool {
         self.v0_3() || since >= r
     }
 
     /// §2.1: the first reconcile tick, after a process's start. 0.1: `C` (unjittered, phase
     /// fixed by the start); 0.3: `spread(seed, C)`, a per-process point of `[0, C)`.
-    pub fn first_reconcile(self, seed: u64, c: u64) -> u64 {
+    pub(crate) fn first_reconcile(self, seed: u64, c: u64) -> u64 {
         match self.0 {
             Rules::V0_1 => c,
             Rules::V0_3 => ceil_ms(spread(seed, Duration::from_millis(c))),
@@ -44,7 +44,7 @@ impl Timing {
 
     /// §2.2: the gap to the next reconcile tick, armed at a tick. 0.1: `C`; 0.3:
     /// `jitter(seed.rotate_left(32), round, C)` with `round` the heartbeat count at that moment.
-    pub fn reconcile_gap(self, seed: u64, round: u64, c: u64) -> u64 {
+    pub(crate) fn reconcile_gap(self, seed: u64, round: u64, c: u64) -> u64 {
         match self.0 {
             Rules::V0_1 => c,
             Rules::V0_3 => ceil_ms(jitter(seed.rotate_left(32), round, Duration::from_millis(c))),
@@ -54,24 +54,24 @@ impl Timing {
     /// §5.3 and §2.6: a grace window that elapses in `prune_departed` marks the assignment
     /// dirty (0.3), so the leader republishes at its first step at or after `since + D`; 0.1
     /// pruned without marking and waited for another dirtying event (its reconcile tick).
-    pub fn window_end_dirties(self) -> bool {
+    pub(crate) fn window_end_dirties(self) -> bool {
         self.v0_3()
     }
 
     /// §2.6: an `assign.*` delete seen on the state watch marks the assignment dirty (0.3 only).
-    pub fn assign_delete_dirties(self) -> bool {
+    pub(crate) fn assign_delete_dirties(self) -> bool {
         self.v0_3()
     }
 
     /// §3.2: a graceful stop of a process that holds nothing. 0.1's driver sends no release, so
     /// its keys just expire; 0.3's driver always departs (presence and leader key deleted).
-    pub fn idle_stop_departs(self) -> bool {
+    pub(crate) fn idle_stop_departs(self) -> bool {
         self.v0_3()
     }
 
     /// §4: whether a new leader wants a planner run. 0.1: after every election; 0.3: only over
     /// an open plan (or none), so a leader elected over a final plan runs none.
-    pub fn plans_on_election(self, open: bool) -> bool {
+    pub(crate) fn plans_on_election(self, open: bool) -> bool {
         !self.v0_3() || open
     }
 
@@ -80,7 +80,7 @@ impl Timing {
     /// in one batch of watch events, so the step after them sees them all gone. 0.1's are
     /// applied one key at a time (each delivered before the next), as its §11 measured: an
     /// election step that still counts the crashed leader as a member.
-    pub fn batches_expiries(self) -> bool {
+    pub(crate) fn batches_expiries(self) -> bool {
         self.v0_3()
     }
 
@@ -89,7 +89,7 @@ impl Timing {
     /// other kind creates one (none may be there); 0.3: the write is an update whenever the
     /// lease carries this instance's id (a create or release under its own leftover lease),
     /// a create otherwise.
-    pub fn may_write_lease(self, lease_owner: Option<&str>, w: &str, kind: ClaimKind) -> bool {
+    pub(crate) fn may_write_lease(self, lease_owner: Option<&str>, w: &str, kind: ClaimKind) -> bool {
         match (self.0, lease_owner, kind) {
             (_, Some(o), ClaimKind::Reclaim) => o == w,
             (_, None, ClaimKind::Reclaim) => false,
@@ -101,7 +101,7 @@ impl Timing {
     /// decision-core-0.3.md §4: the `run` that `claim_candidates` reads: 0.3 the worker's own
     /// nonce (a lease under its id with another nonce on a last attempt awaits its expiry); 0.1
     /// reads none.
-    pub fn run(self, nonce: &str) -> Option<&str> {
+    pub(crate) fn run(self, nonce: &str) -> Option<&str> {
         self.v0_3().then_some(nonce)
     }
 }

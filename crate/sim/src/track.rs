@@ -37,12 +37,12 @@ fn rel(t: u64) -> u64 {
 }
 
 impl Recorder {
-    pub fn log(&mut self, t: u64, what: What) {
+    pub(crate) fn log(&mut self, t: u64, what: What) {
         self.timeline.push(TimelineEvent { t_ms: rel(t), what });
     }
 
     /// A split enters the simulation (at t = 0, or when a planner run lands it).
-    pub fn add_split(&mut self, id: &str, t: u64, phase: Phase, holder: Option<&str>, weight: u64) {
+    pub(crate) fn add_split(&mut self, id: &str, t: u64, phase: Phase, holder: Option<&str>, weight: u64) {
         self.tracks.insert(
             id.to_string(),
             Track {
@@ -58,7 +58,7 @@ impl Recorder {
 
     /// The split's phase from `t` on. Intervals of zero length are dropped and equal neighbours
     /// merged, so a hand-off within one instant leaves no idle interval.
-    pub fn set_phase(&mut self, id: &str, t: u64, phase: Phase, member: Option<&str>) {
+    pub(crate) fn set_phase(&mut self, id: &str, t: u64, phase: Phase, member: Option<&str>) {
         let t = rel(t);
         let Some(tr) = self.tracks.get_mut(id) else {
             return;
@@ -90,7 +90,7 @@ impl Recorder {
 
     /// Called before each scripted event is handled; the first one notes what runs, what is
     /// idle and what is quarantined just before it.
-    pub fn first_event(&mut self, t: u64) {
+    pub(crate) fn first_event(&mut self, t: u64) {
         if self.first_event.is_none() {
             let running = self
                 .tracks
@@ -106,7 +106,7 @@ impl Recorder {
     }
 
     /// The event about to be handled takes the splits running (or draining) on `member`.
-    pub fn take_member(&mut self, member: &str) {
+    pub(crate) fn take_member(&mut self, member: &str) {
         let on = |tr: &Track| tr.phase.runs() && tr.member.as_deref() == Some(member);
         let ids: Vec<String> = self
             .tracks
@@ -118,12 +118,12 @@ impl Recorder {
     }
 
     /// The event about to be handled takes split `id` (a failure).
-    pub fn take_split(&mut self, id: &str) {
+    pub(crate) fn take_split(&mut self, id: &str) {
         self.taken.insert(id.to_string());
     }
 
     /// Whether someone leads changed.
-    pub fn leadership(&mut self, t: u64, led: bool) {
+    pub(crate) fn leadership(&mut self, t: u64, led: bool) {
         let t = rel(t);
         match (led, self.gap_since) {
             (true, Some(since)) => {
@@ -140,7 +140,10 @@ impl Recorder {
     /// Closes everything at `end` and computes the figures. `not_recovered` lists the taken
     /// splits that do not run at the end with a placeholder reason (the caller reads the real
     /// one from the final state).
-    pub fn finish(mut self, end: u64) -> (Vec<TimelineEvent>, BTreeMap<String, Vec<Interval>>, Figures) {
+    pub(crate) fn finish(
+        mut self,
+        end: u64,
+    ) -> (Vec<TimelineEvent>, BTreeMap<String, Vec<Interval>>, Figures) {
         let end = rel(end);
         self.leadership(end + ORIGIN, true);
         let mut f = std::mem::take(&mut self.figures);

@@ -69,7 +69,7 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    pub fn new(name: &str, nonce: String, inc: u32, cfg: ProcCfg, cap_adv: Option<u32>) -> Worker {
+    pub(crate) fn new(name: &str, nonce: String, inc: u32, cfg: ProcCfg, cap_adv: Option<u32>) -> Worker {
         let seed = spate_planner_core::stable_hash_str(0, &format!("{name}/{nonce}"));
         Worker {
             name: name.to_string(),
@@ -101,14 +101,14 @@ impl Worker {
     }
 
     /// Whether its observed assignment names `id`.
-    pub fn assigned(&self, id: &str) -> bool {
+    pub(crate) fn assigned(&self, id: &str) -> bool {
         self.assignment
             .as_ref()
             .is_some_and(|a| a.binary_search_by(|x| x.as_str().cmp(id)).is_ok())
     }
 
     /// The earliest revocation deadline (§6.3), if any.
-    pub fn next_deadline(&self) -> Option<u64> {
+    pub(crate) fn next_deadline(&self) -> Option<u64> {
         self.revocations
             .values()
             .map(|r| {

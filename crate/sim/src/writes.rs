@@ -6,16 +6,20 @@
 use super::engine::{touch_in, Sim};
 use super::outcome::{Phase, SplitList, What};
 use super::store::{AssignRec, KeyMeta, LeaderKey, PlanState, Snap};
-use spate_planner_core::{LeaseEntry, LeaseVal, SplitProgressRecord, SplitState, SplitStatus, SCHEMA};
+use spate_planner_core::{
+    records::{LeaseVal, SplitProgressRecord, SCHEMA},
+    state::LeaseEntry,
+    SplitState, SplitStatus,
+};
 
 impl Sim<'_> {
-    pub fn delivery(&mut self) {
+    pub(crate) fn delivery(&mut self) {
         self.pending += 1;
     }
 
     /// Sets `assign_dirty` on the leader (the flag matters only while leading; winning an
     /// election sets it anyway).
-    pub fn dirty_leader(&mut self) {
+    pub(crate) fn dirty_leader(&mut self) {
         let Some(l) = self.leader.take() else {
             return;
         };
@@ -26,7 +30,7 @@ impl Sim<'_> {
         self.leader = Some(l);
     }
 
-    pub fn put_presence(&mut self, name: &str, cap: Option<u32>) {
+    pub(crate) fn put_presence(&mut self, name: &str, cap: Option<u32>) {
         let new = !self.store.presence.contains_key(name);
         if self.store.put_presence(name, cap, self.now) {
             self.dirty_leader();
@@ -42,7 +46,7 @@ impl Sim<'_> {
 
     /// A presence key goes (expiry or explicit delete): every other worker records the departure
     /// if it has not already (§3.2), and the leader is dirtied.
-    pub fn delete_presence(&mut self, name: &str) {
+    pub(crate) fn delete_presence(&mut self, name: &str) {
         if !self.store.delete_presence(name) {
             return;
         }
@@ -62,7 +66,7 @@ impl Sim<'_> {
         self.delivery();
     }
 
-    pub fn put_leader(&mut self, owner: &str, nonce: &str, generation: u64) {
+    pub(crate) fn put_leader(&mut self, owner: &str, nonce: &str, generation: u64) {
         let version = self.store.next_rev();
         self.store.leader = Some(LeaderKey {
             owner: owner.to_string(),
@@ -77,7 +81,7 @@ impl Sim<'_> {
     }
 
     /// The leader key goes: every worker's next step tries to elect (§4).
-    pub fn delete_leader(&mut self) {
+    pub(crate) fn delete_leader(&mut self) {
         if self.store.leader.take().is_none() {
             return;
         }
@@ -88,13 +92,13 @@ impl Sim<'_> {
         self.delivery();
     }
 
-    pub fn put_plan(&mut self, generation: u64) {
+    pub(crate) fn put_plan(&mut self, generation: u64) {
         let open = self.store.plan.is_none_or(|p| p.open);
         self.store.plan = Some(PlanState { generation, open });
         self.delivery();
     }
 
-    pub fn put_assign(&mut self, member: &str, generation: u64, splits: SplitList) {
+    pub(crate) fn put_assign(&mut self, member: &str, generation: u64, splits: SplitList) {
         if let Some(wk) = self.workers.get_mut(member) {
             if generation >= wk.max_gen_seen {
                 wk.max_gen_seen = generation;
@@ -107,7 +111,7 @@ impl Sim<'_> {
     }
 
     /// An `assign.*` record deleted; under 0.3 its delete event dirties the leader (§2.6).
-    pub fn delete_assign(&mut self, member: &str) {
+    pub(crate) fn delete_assign(&mut self, member: &str) {
         if self.store.delete_assign(member) {
             if self.timing.assign_delete_dirties() {
                 self.dirty_leader();
@@ -121,7 +125,7 @@ impl Sim<'_> {
     }
 
     /// A new lease, or a takeover of one (Reclaim's CAS-update).
-    pub fn put_lease(&mut self, id: &str, owner: &str, nonce: &str, epoch: u64) {
+    pub(crate) fn put_lease(&mut self, id: &str, owner: &str, nonce: &str, epoch: u64) {
         let rev = self.store.next_rev();
         let lease = LeaseEntry {
             value: LeaseVal {
@@ -155,7 +159,7 @@ impl Sim<'_> {
     /// holder's `last_ok_write` is the lease's last write time (revisions are only compared, so a
     /// renewal does not take one). The naive engine delivers it as a watch event; the fast engine
     /// knows the steps it would cause change nothing.
-    pub fn renew_lease(&mut self, id: &str, member: &str) {
+    pub(crate) fn renew_lease(&mut self, id: &str, member: &str) {
         if self.trace_renewals {
             self.rec.log(
                 self.now,
@@ -171,7 +175,7 @@ impl Sim<'_> {
     }
 
     /// A lease deleted (by `by`, or by expiry when `None`).
-    pub fn delete_lease(&mut self, id: &str, by: Option<&str>) {
+    pub(crate) fn delete_lease(&mut self, id: &str, by: Option<&str>) {
         let Some((before, _)) = self.store.update_split(id, |s| s.lease = None) else {
             return;
         };
@@ -187,7 +191,7 @@ impl Sim<'_> {
     }
 
     /// A progress record written by `by`.
-    pub fn put_progress(&mut self, id: &str, by: &str, f: impl FnOnce(&mut SplitProgressRecord)) {
+    pub(crate) fn put_progress(&mut self, id: &str, by: &str, f: impl FnOnce(&mut SplitProgressRecord)) {
         let rev = self.store.next_rev();
         let Some((before, after)) = self.store.update_split(id, |s| {
             f(&mut s.progress);
@@ -216,7 +220,7 @@ impl Sim<'_> {
     }
 
     /// A planner run lands a split: spec, then progress record (two writes, §5.1).
-    pub fn land_split(&mut self, id: &str, s: SplitState) {
+    pub(crate) fn land_split(&mut self, id: &str, s: SplitState) {
         self.store.insert_split(id, s);
         self.dirty_leader();
         self.delivery();

@@ -6,8 +6,9 @@
 //! every seed's recovery, counted from the lapse, lies in [D, D + C + a little].
 
 use spate_planner_core::{
-    demo_snapshot, incident_views, DemoParams, IncidentInputs, IncidentLog, IncidentView, LiveJob, Scenario,
-    Snapshot,
+    demo_snapshot,
+    review::{incident_views, IncidentInputs, IncidentLog, IncidentView},
+    DemoParams, LiveJob, Scenario, Snapshot,
 };
 use spate_planner_sim::CrashPrediction;
 #[cfg(target_arch = "wasm32")]

@@ -12,7 +12,7 @@ mod sim_support;
 mod store;
 
 use sim_support::*;
-use spate_planner_core::{jitter, spread, stable_hash_str, ClaimKind};
+use spate_planner_core::{jitter, stable_hash_str, timing::spread, ClaimKind};
 use spate_planner_sim::{simulate, Options, Outcome, Phase, ReleaseReason, Start, What};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;

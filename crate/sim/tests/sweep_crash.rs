@@ -5,7 +5,11 @@
 mod common;
 
 use common::store::Store;
-use spate_planner_core::{analyse, step_scenario, sweep, Axis, CrashModel, Scenario, Step};
+use spate_planner_core::{
+    analyse, sweep,
+    sweep::{step_scenario, Axis, Step},
+    CrashModel, Scenario,
+};
 use spate_planner_sim::{CrashScript, Script};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -93,7 +97,7 @@ fn a_crash_of_each_steps_heaviest_member_follows_spates_timing() {
 /// a crash script naming the other release is refused rather than mixed in.
 #[test]
 fn a_crash_step_follows_the_rules_the_sweep_plans_by() {
-    use spate_planner_core::{ErrorCode, Rules, SweepError};
+    use spate_planner_core::{sweep::SweepError, ErrorCode, Rules};
     let f = fleet().fleet();
     let add = Axis::AddMembers { cap: Some(2) };
     let by_0_3 = Scenario {

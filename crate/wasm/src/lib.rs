@@ -13,6 +13,7 @@
 //! Test hooks (a deliberate trap, the conformance runner, the benchmark fleet) are compiled only
 //! with the `testing` feature: the production module has none of them.
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
 use js::parse_u64;
 use wasm_bindgen::prelude::*;
@@ -25,10 +26,14 @@ mod tables;
 #[cfg(feature = "testing")]
 mod testing;
 mod timeline;
+#[cfg(feature = "ts")]
+pub mod typescript;
 
 pub use planner::Planner;
 pub use replay::Replay;
-pub use timeline::SimRun;
+#[cfg(feature = "testing")]
+pub use testing::{debug_trap, run_conformance, BenchFleet};
+pub use timeline::{figures_table_js, timeline_section_js, SimRun};
 
 /// Talc instead of Rust's default wasm allocator (dlmalloc): reading a 100,000-split job makes
 /// millions of small allocations, and dlmalloc's `malloc` was the largest single cost of it.

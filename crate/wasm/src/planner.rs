@@ -8,10 +8,14 @@
 use crate::js::{error, to_js};
 use crate::timeline::SimRun;
 use spate_planner_core::{
-    analyse_partly, claims_view, converge, demo_snapshot, diff_rules, find_splits, fleet_info, freshness,
-    incident_views, next_claims, plan_document, plan_view, Analysis, AssignmentSource, DemoParams, Fleet,
-    FleetChange, IncidentInputs, IncidentLog, LiveEvent, LiveJob, MaxAttempts, Scenario, ScenarioError,
-    Snapshot, SnapshotError,
+    analyse_partly,
+    claims::MaxAttempts,
+    converge, demo_snapshot, diff_rules,
+    live::{freshness, FleetChange},
+    next_claims, plan_document,
+    review::{claims_view, find_splits, fleet_info, incident_views, plan_view, IncidentInputs, IncidentLog},
+    Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob, Scenario, ScenarioError, Snapshot,
+    SnapshotError,
 };
 use spate_planner_sim::{simulate, CrashPrediction, Options, Outcome, Script, SimError, Start};
 use std::cell::RefCell;
@@ -19,7 +23,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The largest snapshot accepted, in bytes (parsing needs several times this in memory).
-pub use spate_planner_core::MAX_SNAPSHOT_BYTES;
+pub(crate) use spate_planner_core::MAX_SNAPSHOT_BYTES;
 
 pub(crate) fn snapshot_error(e: &SnapshotError) -> JsValue {
     let err = error(e.code.as_str(), &e.to_string(), e.path.as_deref());
@@ -62,7 +66,9 @@ fn too_large(n: usize) -> JsValue {
 
 /// [`Planner::next_frame`]: what happened since the last frame, and where it stands.
 #[derive(serde::Serialize)]
-struct FrameView<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "LiveFrame"))]
+pub(crate) struct FrameView<'a> {
     rows: &'a [LiveEvent],
     revisions: String,
 }
@@ -71,6 +77,10 @@ fn not_live() -> JsValue {
     error("not_live", "this planner holds a snapshot, not a live job", None)
 }
 
+/// The declarations generated from the Rust types (`scripts/types`), and what no Rust type
+/// declares.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_GENERATED: &'static str = include_str!("../types.generated.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = include_str!("../types.d.ts");
 
@@ -418,7 +428,7 @@ impl Planner {
     /// else the release the store names.
     pub fn simulate(&self, script: &str) -> Result<String, JsValue> {
         let (_, script, o) = self.simulated(script)?;
-        Ok(o.document(&script).to_string())
+        Ok(serde_json::json!(o.document_of(&script)).to_string())
     }
 
     /// The same simulation kept for the Timeline's scrubber: its document, and the fleet at any

@@ -5,15 +5,18 @@
 use crate::js::{error, to_js};
 use crate::planner::{scenario_error, snapshot_error, Planner};
 use spate_planner_core::{
-    incident_views, Fleet, IncidentInputs, LiveEvent, Recorded, RecordedIncidents, Recording,
-    Replay as CoreReplay, Revisions, Scenario, MAX_RECORDING_BYTES,
+    live::{Recorded, MAX_RECORDING_BYTES},
+    review::{incident_views, IncidentInputs, RecordedIncidents},
+    Fleet, LiveEvent, Recording, Replay as CoreReplay, Revisions, Scenario,
 };
 use spate_planner_sim::CrashPrediction;
 use wasm_bindgen::prelude::*;
 
 /// `Replay.info()`: what the recording holds.
 #[derive(serde::Serialize)]
-struct Info<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayInfo"))]
+pub(crate) struct Info<'a> {
     job: &'a str,
     source: &'a spate_planner_core::Source,
     segments: u32,
@@ -27,17 +30,22 @@ struct Info<'a> {
 
 /// One moment: its time, where the job stands, its line and what the line holds.
 #[derive(serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayMoment"))]
 struct Moment {
     moment: u32,
     at_ms: i64,
     revisions: String,
     line: u32,
+    #[cfg_attr(feature = "ts", ts(type = "\"state\" | \"change\" | \"status\""))]
     kind: &'static str,
 }
 
 /// `Replay.seek()`: what happened since the moment shown before, and where this one stands.
 #[derive(serde::Serialize)]
-struct FrameView<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayFrame"))]
+pub(crate) struct FrameView<'a> {
     #[serde(flatten)]
     moment: Moment,
     rows: &'a [LiveEvent],
@@ -47,6 +55,8 @@ struct FrameView<'a> {
 
 /// A stretch of moments that cannot be planned, for `Replay.outline()`.
 #[derive(serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayRefused"))]
 struct Refused<'a> {
     first: u32,
     last: u32,
@@ -61,7 +71,9 @@ struct Refused<'a> {
 
 /// `Replay.outline()`.
 #[derive(serde::Serialize)]
-struct OutlineView<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayOutline"))]
+pub(crate) struct OutlineView<'a> {
     steps: Vec<u32>,
     refused: Vec<Refused<'a>>,
 }
@@ -137,7 +149,7 @@ impl Replay {
     pub fn info(&self) -> Result<JsValue, JsValue> {
         let rec = self.inner.recording();
         let (first, last) = (rec.items.first(), rec.items.last());
-        let revs = |i: Option<&spate_planner_core::RecordItem>| {
+        let revs = |i: Option<&spate_planner_core::live::RecordItem>| {
             i.map(|i| i.revisions).unwrap_or_default().to_string()
         };
         to_js(&Info {

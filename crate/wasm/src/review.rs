@@ -5,8 +5,11 @@
 use crate::js::{error, to_js};
 use crate::planner::{scenario_error, sim_error, Planner};
 use spate_planner_core::{
-    check_range, compose, diff, fleet_chart, sweep, today, verdict, Axis, CrashModel, FleetChart, Palette,
-    ReviewError, ReviewRequest, Scenario, Step, SweepError, SweepRequest, Targets, MAX_STEPS,
+    compose, diff,
+    review::{fleet_chart, FleetChart, Palette, ReviewError, SweepRequest},
+    sweep,
+    sweep::{check_range, today, verdict, Axis, Step, SweepError, Targets, MAX_STEPS},
+    CrashModel, ReviewRequest, Scenario,
 };
 use spate_planner_sim::{CrashScript, Script};
 use wasm_bindgen::prelude::*;
@@ -38,28 +41,35 @@ fn crash_script(crash: &str) -> Result<Option<Script>, JsValue> {
 /// The sweep a review document carries, as the page's Sweep tab asked for it: `crash` is the
 /// crash steps' script text ("" for none), the targets those of its form.
 #[derive(serde::Deserialize)]
-struct ReviewSweep {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ReviewSweep {
     axis: String,
     from: u32,
     to: u32,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     cap: u32,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     crash: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     max_over_mean: Option<f64>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     max_queued: u32,
 }
 
 /// The review document and its charts, each a file beside it (`spate-planner report -o`'s).
 #[derive(serde::Serialize)]
-struct ReviewFiles {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ReviewFiles {
     markdown: String,
     images: Vec<ReviewImage>,
 }
 
 #[derive(serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 struct ReviewImage {
     name: String,
     svg: String,

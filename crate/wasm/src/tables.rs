@@ -4,8 +4,10 @@
 use crate::js::error;
 use crate::planner::{scenario_error, Planner};
 use spate_planner_core::{
-    claims_csv, diff, diff_csv, next_claims, plan_csv, sweep_csv, AssignmentSource, DiffTable, PlanTable,
-    Step,
+    diff, next_claims,
+    review::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable},
+    sweep::Step,
+    AssignmentSource,
 };
 use wasm_bindgen::prelude::*;
 

@@ -3,7 +3,11 @@
 
 use crate::js::{error, to_js};
 use serde::Serialize;
-use spate_planner_core::{bench_fleet, conformance, max_min_ratio, LeaderInputs, Shape};
+use spate_planner_core::{
+    conformance,
+    synth::{bench_fleet, max_min_ratio, Shape},
+    LeaderInputs,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]

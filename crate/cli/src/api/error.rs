@@ -9,37 +9,37 @@ use crate::live::limits::RETRY_AFTER_S;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use spate_planner_core::{Refused, ScenarioError, SnapshotError};
+use spate_planner_core::{scenario::Refused, ScenarioError, SnapshotError};
 
 /// The API's own codes, for what is wrong with a request before (or beside) the core's reading.
-pub mod codes {
+pub(crate) mod codes {
     /// The body is not the request object: a member unknown, missing or of the wrong type.
-    pub const INVALID_REQUEST: &str = "invalid_request";
+    pub(crate) const INVALID_REQUEST: &str = "invalid_request";
     /// A query parameter unknown, given twice, or not of its type.
-    pub const INVALID_PARAMETER: &str = "invalid_parameter";
+    pub(crate) const INVALID_PARAMETER: &str = "invalid_parameter";
     /// The body is not `application/json`.
-    pub const UNSUPPORTED_MEDIA_TYPE: &str = "unsupported_media_type";
+    pub(crate) const UNSUPPORTED_MEDIA_TYPE: &str = "unsupported_media_type";
     /// No such route.
-    pub const NOT_FOUND: &str = "not_found";
+    pub(crate) const NOT_FOUND: &str = "not_found";
     /// The route does not answer this method (the `Allow` header names those it does).
-    pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
+    pub(crate) const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
     /// The job's buckets do not exist, or this server follows another job only (`--job`).
-    pub const UNKNOWN_JOB: &str = "unknown_job";
+    pub(crate) const UNKNOWN_JOB: &str = "unknown_job";
     /// This server follows no NATS server (`serve` without `--server`).
-    pub const NOT_LIVE_MODE: &str = "not_live_mode";
+    pub(crate) const NOT_LIVE_MODE: &str = "not_live_mode";
     /// The job's state held is not the store's now (reconnecting, or its buckets gone).
-    pub const NOT_LIVE: &str = "not_live";
+    pub(crate) const NOT_LIVE: &str = "not_live";
     /// The server is at one of its limits: try again after `Retry-After`.
-    pub const BUSY: &str = "busy";
+    pub(crate) const BUSY: &str = "busy";
     /// NATS failed while the job was read.
-    pub const NATS_FAILED: &str = "nats_failed";
+    pub(crate) const NATS_FAILED: &str = "nats_failed";
     /// The server failed (a bug): never an answer to a request's content.
-    pub const INTERNAL: &str = "internal";
+    pub(crate) const INTERNAL: &str = "internal";
 }
 
 /// An API error: its status and its document.
 #[derive(Debug)]
-pub struct Problem {
+pub(crate) struct Problem {
     pub status: StatusCode,
     /// Boxed: a `Result<_, Problem>` stays small on the happy path.
     pub doc: Box<ProblemDoc>,
@@ -48,7 +48,7 @@ pub struct Problem {
 }
 
 #[derive(Debug, Serialize)]
-pub struct ProblemDoc {
+pub(crate) struct ProblemDoc {
     pub code: String,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,7 +65,7 @@ pub struct ProblemDoc {
 
 /// A change of the scenario that does not apply, as the plan document's `refused` writes it.
 #[derive(Debug, Serialize)]
-pub struct RefusedDoc {
+pub(crate) struct RefusedDoc {
     pub index: u32,
     pub code: String,
     pub path: String,
@@ -73,7 +73,7 @@ pub struct RefusedDoc {
 }
 
 impl Problem {
-    pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Problem {
+    pub(crate) fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Problem {
         Problem {
             status,
             doc: Box::new(ProblemDoc {
@@ -90,25 +90,25 @@ impl Problem {
     }
 
     /// 400: the request itself is wrong.
-    pub fn bad(code: &str, message: impl Into<String>) -> Problem {
+    pub(crate) fn bad(code: &str, message: impl Into<String>) -> Problem {
         Problem::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     /// 422: the request is well formed, and the planner refuses what it holds.
-    pub fn refused(code: impl Into<String>, message: impl Into<String>) -> Problem {
+    pub(crate) fn refused(code: impl Into<String>, message: impl Into<String>) -> Problem {
         Problem::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
     }
 
     /// 503 with `Retry-After`.
-    pub fn unavailable(code: impl Into<String>, message: impl Into<String>) -> Problem {
+    pub(crate) fn unavailable(code: impl Into<String>, message: impl Into<String>) -> Problem {
         Problem::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
     }
 
-    pub fn not_found(code: &str, message: impl Into<String>) -> Problem {
+    pub(crate) fn not_found(code: &str, message: impl Into<String>) -> Problem {
         Problem::new(StatusCode::NOT_FOUND, code, message)
     }
 
-    pub fn method_not_allowed(allow: &'static str) -> Problem {
+    pub(crate) fn method_not_allowed(allow: &'static str) -> Problem {
         Problem {
             allow: Some(allow),
             ..Problem::new(
@@ -120,13 +120,13 @@ impl Problem {
     }
 
     /// The request's part at fault.
-    pub fn field(mut self, field: impl Into<String>) -> Problem {
+    pub(crate) fn field(mut self, field: impl Into<String>) -> Problem {
         self.doc.field = Some(field.into());
         self
     }
 
     /// A snapshot the core refuses: its code, bucket, key and path.
-    pub fn snapshot(e: SnapshotError) -> Problem {
+    pub(crate) fn snapshot(e: SnapshotError) -> Problem {
         let mut p = Problem::refused(e.code.as_str(), e.message).field("snapshot");
         p.doc.bucket = e.bucket;
         p.doc.key = e.key;
@@ -135,7 +135,7 @@ impl Problem {
     }
 
     /// A scenario the core refuses as a whole: its code and path.
-    pub fn scenario(e: ScenarioError, field: &str) -> Problem {
+    pub(crate) fn scenario(e: ScenarioError, field: &str) -> Problem {
         let mut p = Problem::refused(e.code.as_str(), e.to_string()).field(field);
         p.doc.path = Some(e.path);
         p
@@ -143,7 +143,7 @@ impl Problem {
 
     /// A strict scenario with changes that do not apply: the first one's code and path, and
     /// every one in `refused`.
-    pub fn strict(refused: &[Refused], field: &str) -> Problem {
+    pub(crate) fn strict(refused: &[Refused], field: &str) -> Problem {
         let first = &refused[0];
         let mut p = Problem::refused(
             first.code.as_str(),
@@ -170,7 +170,7 @@ impl Problem {
         p
     }
 
-    pub fn internal(message: impl Into<String>) -> Problem {
+    pub(crate) fn internal(message: impl Into<String>) -> Problem {
         Problem::new(StatusCode::INTERNAL_SERVER_ERROR, codes::INTERNAL, message)
     }
 }

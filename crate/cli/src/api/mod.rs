@@ -26,22 +26,23 @@ use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The OpenAPI 3.1 document, as kept in the repository.
-pub const OPENAPI: &str = include_str!("../../../../docs/openapi.json");
+pub(crate) const OPENAPI: &str = include_str!("../../../../docs/openapi.json");
 
 /// Requests being read or planned at once (planning is CPU work, off the async threads).
-pub const WORK: usize = 2;
+pub(crate) const WORK: usize = 2;
 
 /// `--api-max-body`'s default: 64 MiB (a 100,000-split snapshot is about 57 MiB).
-pub const DEFAULT_MAX_BODY: usize = 64 << 20;
+pub(crate) const DEFAULT_MAX_BODY: usize = 64 << 20;
 
 /// `--api-max-body`'s ceiling: the command line's own limits, a snapshot and a scenario (with
 /// room for the request object around them).
-pub const MAX_BODY: u64 =
-    (spate_planner_core::MAX_SNAPSHOT_BYTES + spate_planner_core::MAX_SCENARIO_BYTES) as u64 + 65536;
+pub(crate) const MAX_BODY: u64 = (spate_planner_core::MAX_SNAPSHOT_BYTES
+    + spate_planner_core::scenario::MAX_SCENARIO_BYTES) as u64
+    + 65536;
 
 /// The API's state: the live side (with `--server`), the body limit, the work permits and the
 /// OpenAPI document as served.
-pub struct Api {
+pub(crate) struct Api {
     live: Option<Arc<Live>>,
     max_body: usize,
     work: Arc<Semaphore>,
@@ -51,7 +52,7 @@ pub struct Api {
 impl Api {
     /// `base`: the `--base-path` prefix (`` or `/planner`), written into the served document's
     /// server URL so that a client resolves the routes under it.
-    pub fn new(live: Option<Arc<Live>>, max_body: usize, base: &str) -> Api {
+    pub(crate) fn new(live: Option<Arc<Live>>, max_body: usize, base: &str) -> Api {
         Api {
             live,
             max_body,
@@ -87,7 +88,7 @@ fn openapi_under(base: &str) -> String {
 }
 
 /// The API's routes, at the root (the base path is added around the whole router).
-pub fn routes(api: Arc<Api>) -> axum::Router {
+pub(crate) fn routes(api: Arc<Api>) -> axum::Router {
     use axum::routing::any;
     let (a1, a2, a3, a4, a5) = (api.clone(), api.clone(), api.clone(), api.clone(), api);
     axum::Router::new()

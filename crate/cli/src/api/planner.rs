@@ -10,12 +10,12 @@ use spate_planner_core::{
 };
 
 /// The posted snapshot's text, loaded as `plan FILE` loads the file.
-pub fn load(text: &str) -> Result<Fleet, Problem> {
+pub(crate) fn load(text: &str) -> Result<Fleet, Problem> {
     Fleet::load_text(text).map_err(Problem::snapshot)
 }
 
 /// `doc` of `fleet` planned as asked, as the CLI prints it with `--json`.
-pub fn document(fleet: &Fleet, ask: &Ask, doc: Doc) -> Result<String, Problem> {
+pub(crate) fn document(fleet: &Fleet, ask: &Ask, doc: Doc) -> Result<String, Problem> {
     let mut scenario = match &ask.scenario {
         None => Scenario::default(),
         Some(text) => Scenario::parse_file(text).map_err(|e| Problem::scenario(e, "scenario"))?,

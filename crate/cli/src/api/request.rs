@@ -13,7 +13,7 @@ use spate_planner_core::ErrorCode;
 /// What to plan with, besides the snapshot: the CLI's `--what-if FILE` (its text),
 /// `--max-attempts`, `--strict`, and for claims `--after-plan` and `--instance`.
 #[derive(Debug, Default)]
-pub struct Ask {
+pub(crate) struct Ask {
     /// The scenario's text, as a `--what-if` file holds it.
     pub scenario: Option<String>,
     pub max_attempts: Option<u32>,
@@ -24,7 +24,7 @@ pub struct Ask {
 
 /// Which document a request asks for: they take different options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Doc {
+pub(crate) enum Doc {
     Plan,
     Claims,
 }
@@ -84,7 +84,7 @@ fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error
 
 /// The request's `Content-Type` must be `application/json` (with any parameters, such as
 /// `charset=utf-8`); a body of another type, or of none, is 415.
-pub fn check_json(headers: &HeaderMap) -> Result<(), Problem> {
+pub(crate) fn check_json(headers: &HeaderMap) -> Result<(), Problem> {
     let ct = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -120,7 +120,7 @@ fn too_large(max: usize) -> Problem {
 
 /// The body's bytes, at most `max` of them: a `Content-Length` past it is refused before
 /// anything is read, and a body without one is read only up to one chunk past it.
-pub async fn read_body(headers: &HeaderMap, body: Body, max: usize) -> Result<Vec<u8>, Problem> {
+pub(crate) async fn read_body(headers: &HeaderMap, body: Body, max: usize) -> Result<Vec<u8>, Problem> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -146,7 +146,7 @@ pub async fn read_body(headers: &HeaderMap, body: Body, max: usize) -> Result<Ve
 /// request object (`invalid_request`: 400).
 fn body_error(e: &serde_json::Error) -> Problem {
     use serde_json::error::Category;
-    let message = spate_planner_core::json_message(e);
+    let message = spate_planner_core::json::message(e);
     let code = match e.classify() {
         Category::Eof => ErrorCode::Truncated.as_str(),
         Category::Syntax | Category::Io => ErrorCode::NotJson.as_str(),
@@ -161,7 +161,7 @@ fn body_error(e: &serde_json::Error) -> Problem {
 }
 
 /// The body as a request for `doc`: the snapshot's text and what to plan with.
-pub fn parse_body(bytes: &[u8], doc: Doc) -> Result<(String, Ask), Problem> {
+pub(crate) fn parse_body(bytes: &[u8], doc: Doc) -> Result<(String, Ask), Problem> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         Problem::bad(
             ErrorCode::NotJson.as_str(),
@@ -211,7 +211,7 @@ pub fn parse_body(bytes: &[u8], doc: Doc) -> Result<(String, Ask), Problem> {
 
 /// A query's parameters, `application/x-www-form-urlencoded` (`+` is a space), each at most
 /// once and each one `doc` takes.
-pub fn parse_query(query: Option<&str>, doc: Doc) -> Result<Ask, Problem> {
+pub(crate) fn parse_query(query: Option<&str>, doc: Doc) -> Result<Ask, Problem> {
     let known: &[&str] = match doc {
         Doc::Plan => &["scenario", "max_attempts", "strict"],
         Doc::Claims => &["scenario", "max_attempts", "strict", "after_plan", "instance"],

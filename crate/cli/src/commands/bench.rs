@@ -1,12 +1,17 @@
 //! `spate-planner bench`: figures for desired_assignment on the three fleet shapes.
 
 use crate::support::parse_size;
-use spate_planner_core::{bench_fleet, max_min_ratio, reference, LeaderInputs, Plan, Rules, Shape};
+use spate_planner_core::{
+    assign::Plan,
+    reference,
+    synth::{bench_fleet, max_min_ratio, Shape},
+    LeaderInputs, Rules,
+};
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Sizes as SPLITSxMEMBERS (default: 2000x40 10000x100 100000x1000). Each size is timed by
     /// Spate 0.1's rules (`fast`) and by 0.3's (`fast-0.3`).
     #[arg(long, value_delimiter = ',')]
@@ -59,7 +64,7 @@ fn print_fast(label: &str, shape: Shape, (n, m): (usize, usize), ms: f64, plan: 
     ));
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     if args.sim {
         return crate::bench_sim::run(&args.sizes, args.repeat);
     }

@@ -2,14 +2,16 @@
 
 use crate::leader_flags::LeaderFlags;
 use spate_planner_core::{
-    claims_csv, claims_document, claims_rules_note, exposure, next_claims, AssignmentSource,
+    claims_document, next_claims,
+    review::{claims_csv, claims_rules_note, exposure},
+    AssignmentSource,
 };
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct ClaimsArgs {
+pub(crate) struct ClaimsArgs {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
     /// Only this live member (default: every live member).
@@ -34,7 +36,7 @@ pub struct ClaimsArgs {
     csv: bool,
 }
 
-pub fn run(args: &ClaimsArgs) -> ExitCode {
+pub(crate) fn run(args: &ClaimsArgs) -> ExitCode {
     match claims(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 /// The largest vector file read, in bytes (the shipped files are 7 and 12 MB; reading parses the
 /// whole file into a JSON tree of several times its size).
-pub const MAX_VECTOR_FILE_BYTES: usize = 64 << 20;
+pub(crate) const MAX_VECTOR_FILE_BYTES: usize = 64 << 20;
 
 /// Prints one line per failing case and `N passed, M failed`; fails on any failure or any
 /// unreadable file.
-pub fn run(files: &[PathBuf]) -> ExitCode {
+pub(crate) fn run(files: &[PathBuf]) -> ExitCode {
     let (mut passed, mut failed) = (0usize, 0usize);
     for path in files {
         let text = match crate::support::read_text(path, "vector file", MAX_VECTOR_FILE_BYTES) {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
     #[command(flatten)]
@@ -21,7 +21,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     match rounds(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct DemoArgs {
+pub(crate) struct DemoArgs {
     /// Splits (at most 1000000).
     #[arg(long, default_value_t = 2000)]
     splits: usize,
@@ -21,7 +21,7 @@ pub struct DemoArgs {
     output: Option<PathBuf>,
 }
 
-pub fn run(args: &DemoArgs) -> ExitCode {
+pub(crate) fn run(args: &DemoArgs) -> ExitCode {
     let params = DemoParams {
         job: args.job.clone(),
         splits: args.splits,

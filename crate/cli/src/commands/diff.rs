@@ -1,13 +1,17 @@
 //! `spate-planner diff`: two snapshots of a job compared (members, caps, owners, figures, and the
 //! leader's decision).
 
-use spate_planner_core::{diff, diff_csv, to_json, DiffTable, Rules};
+use spate_planner_core::{
+    diff,
+    review::{diff_csv, DiffTable},
+    to_json, Rules,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// The earlier snapshot.
     before: PathBuf,
     /// The later snapshot.
@@ -28,7 +32,7 @@ pub struct DiffArgs {
     rules: Option<Rules>,
 }
 
-pub fn run_diff(args: &DiffArgs) -> ExitCode {
+pub(crate) fn run_diff(args: &DiffArgs) -> ExitCode {
     match diff_command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

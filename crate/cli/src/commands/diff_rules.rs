@@ -2,13 +2,17 @@
 
 use crate::leader_flags::LeaderFlags;
 use crate::term::{shown, shown_or};
-use spate_planner_core::{diff_rules, human_bytes, to_json, RulesDiff, RulesSide};
+use spate_planner_core::{
+    diff_rules, human_bytes,
+    rules_diff::{RulesDiff, RulesSide},
+    to_json,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
     /// The what-if and leader settings both sides plan with (`--rules` only names "today").
@@ -22,7 +26,7 @@ pub struct Args {
     limit: usize,
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     match command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -2,19 +2,19 @@
 //! what they share is beside this folder (`support`, `output`, `human`, `nats`, `store`,
 //! `dashboard`, `live/`, …).
 
-pub mod bench;
-pub mod claims;
-pub mod conformance;
-pub mod converge;
-pub mod demo;
-pub mod diff;
-pub mod diff_rules;
-pub mod plan;
-pub mod replay;
-pub mod report;
-pub mod restore;
-pub mod serve;
-pub mod simulate;
-pub mod snapshot;
-pub mod sweep;
-pub mod watch;
+pub(crate) mod bench;
+pub(crate) mod claims;
+pub(crate) mod conformance;
+pub(crate) mod converge;
+pub(crate) mod demo;
+pub(crate) mod diff;
+pub(crate) mod diff_rules;
+pub(crate) mod plan;
+pub(crate) mod replay;
+pub(crate) mod report;
+pub(crate) mod restore;
+pub(crate) mod serve;
+pub(crate) mod simulate;
+pub(crate) mod snapshot;
+pub(crate) mod sweep;
+pub(crate) mod watch;

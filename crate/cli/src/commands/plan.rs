@@ -1,13 +1,16 @@
 //! `spate-planner plan`: the leader's next decision for a snapshot, with optional what-ifs.
 
 use crate::leader_flags::LeaderFlags;
-use spate_planner_core::{plan_csv, plan_document, PlanTable};
+use spate_planner_core::{
+    plan_document,
+    review::{plan_csv, PlanTable},
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct PlanArgs {
+pub(crate) struct PlanArgs {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
     #[command(flatten)]
@@ -52,7 +55,7 @@ impl Marks {
     }
 }
 
-pub fn plan(args: &PlanArgs) -> ExitCode {
+pub(crate) fn plan(args: &PlanArgs) -> ExitCode {
     let mut marks = Marks {
         start: std::time::Instant::now(),
         marks: Vec::new(),

@@ -6,15 +6,15 @@
 use crate::live::record::segment_number;
 use axum::body::Bytes;
 use spate_planner_core::{
-    analyse_partly, plan_document, valid_job_name, Recording, Replay, Revisions, Scenario,
-    MAX_RECORDING_BYTES,
+    analyse_partly, live::MAX_RECORDING_BYTES, plan_document, valid_job_name, Recording, Replay, Revisions,
+    Scenario,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The recording: a directory `--record` wrote (its segments joined in order) or one
     /// segment file (.jsonl, or .jsonl.gz), which replays alone.
     recording: PathBuf,
@@ -37,7 +37,7 @@ pub struct Args {
     listen: crate::dashboard::Listen,
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     let read = read_recording(&args.recording).and_then(|read| {
         let rec = Recording::parse_bytes(&read.bytes).map_err(|e| {
             let said = format!("{e} [{}]", e.code);

@@ -4,13 +4,18 @@
 //! report's file, not its images.
 
 use crate::output::{dir_of, Outputs};
-use spate_planner_core::{compose, CrashModel, Review, ReviewRequest, SweepRequest, Targets};
+use spate_planner_core::{
+    compose,
+    review::{Review, SweepRequest},
+    sweep::Targets,
+    CrashModel, ReviewRequest,
+};
 use spate_planner_sim::CrashScript;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct ReportArgs {
+pub(crate) struct ReportArgs {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
     #[command(flatten)]
@@ -67,7 +72,7 @@ pub struct ReportArgs {
     link: Option<String>,
 }
 
-pub fn run_report(args: &ReportArgs) -> ExitCode {
+pub(crate) fn run_report(args: &ReportArgs) -> ExitCode {
     match report_command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// What to write, and where.
 #[derive(clap::Args)]
-pub struct RestoreArgs {
+pub(crate) struct RestoreArgs {
     /// The snapshot file to write into the server.
     snapshot: PathBuf,
     #[arg(long, default_value = "nats://127.0.0.1:4222")]
@@ -22,7 +22,7 @@ pub struct RestoreArgs {
 /// to touch existing buckets. Revisions and creation times are the new server's. A bucket with a
 /// `max_age` (the lease bucket) gets limit markers, as Spate creates it, so that expiry shows up
 /// to watchers as a marker.
-pub fn restore(args: &RestoreArgs) -> ExitCode {
+pub(crate) fn restore(args: &RestoreArgs) -> ExitCode {
     let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {

@@ -13,7 +13,7 @@ use crate::nats::{AuthArgs, Target};
 use axum::body::Bytes;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A snapshot to open the dashboard with (served as /snapshot.json and shown at /);
     /// without one the dashboard opens with its built-in demo fleet.
     snapshot: Option<PathBuf>,
@@ -72,7 +72,7 @@ pub struct Args {
     api_max_body: u64,
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     let fail = |e: &str| {
         crate::term::fail("serve", &e);
         ExitCode::FAILURE

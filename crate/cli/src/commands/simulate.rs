@@ -1,7 +1,7 @@
 //! `spate-planner simulate`: a deterministic simulation of a fleet's timing (docs/simulator.md).
 
 use crate::support::{load, parse_size};
-use spate_planner_core::{demo_snapshot, json_message, DemoParams, Fleet, Rules};
+use spate_planner_core::{demo_snapshot, json::message as json_message, DemoParams, Fleet, Rules};
 use spate_planner_sim::{
     apply_override, duration_text, figures_table, recovery_text, simulate, Chance, FigureRow, Figures,
     Options, Outcome, RecoveryText, Script, SeedsSummary, Start, StartFrom, Stuck, What, MAX_SCRIPT_BYTES,
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A snapshot file (docs/snapshot-format.md); or use --demo.
     #[arg(required_unless_present = "demo", conflicts_with = "demo")]
     snapshot: Option<PathBuf>,
@@ -99,7 +99,7 @@ fn script_of(args: &Args, compare: &[String]) -> Result<Script, String> {
     let mut doc: serde_json::Value = match &args.script {
         Some(p) => {
             let text = crate::support::read_text(p, "script", MAX_SCRIPT_BYTES)?;
-            spate_planner_core::strict_value(&text)
+            spate_planner_core::json::strict_value(&text)
                 .map_err(|e| format!("{}: not JSON: {} [invalid_script]", p.display(), json_message(&e)))?
         }
         None => serde_json::json!({}),
@@ -151,8 +151,8 @@ fn compared(args: &Args, fleet: &Fleet, out: &mut impl Write) -> Result<(), Stri
             "format": "spate-planner-simulation-comparison/1",
             "b_overrides": args.compare,
             "figures_table": table,
-            "a": a.document(&script),
-            "b": b.document(&script_b),
+            "a": a.document_of(&script),
+            "b": b.document_of(&script_b),
         });
         writeln!(out, "{doc}").map_err(|e| e.to_string())
     } else {
@@ -227,7 +227,7 @@ fn over_seeds(args: &Args, fleet: &Fleet, n: u64, out: &mut impl Write) -> Resul
     Ok(())
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     let result = (|| -> Result<(), String> {
         let fleet = fleet_of(args)?;
         let mut out = crate::stdout::out();
@@ -238,7 +238,7 @@ pub fn run(args: &Args) -> ExitCode {
         } else {
             let (script, o) = run_one(args, &fleet, &[])?;
             if args.json {
-                writeln!(out, "{}", o.document(&script)).map_err(|e| e.to_string())?;
+                writeln!(out, "{}", serde_json::json!(o.document_of(&script))).map_err(|e| e.to_string())?;
             } else {
                 human(&mut out, &o, args.verbose).map_err(|e| e.to_string())?;
                 writeln!(out).map_err(|e| e.to_string())?;

@@ -7,13 +7,13 @@
 
 use crate::nats::{self, AuthArgs, Target};
 use crate::store::{self, ReadError};
-use spate_planner_core::{bucket_names, Bucket, Snapshot, Source};
+use spate_planner_core::{snapshot::bucket_names, Bucket, Snapshot, Source};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The NATS server(s): a comma-separated list, e.g. nats://127.0.0.1:4222; credentials may
     /// be given as user:password@ or token@ (never printed or saved; see docs/snapshot-format.md),
     /// or through the environment (see --creds, --user, --token).
@@ -46,7 +46,7 @@ impl From<ReadError> for Failure {
     }
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     let (target, rt) = match crate::nats::prepare(&args.job, &args.server, &args.auth) {
         Ok(t) => t,
         Err(e) => {

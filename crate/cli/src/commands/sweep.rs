@@ -2,7 +2,11 @@
 //! review's question: how many members, which caps), optionally with a crash priced at each step.
 
 use spate_planner_core::{
-    human_bytes, sweep, sweep_csv, sweep_document, to_json, Axis, CrashModel, Rules, Scenario, Step, Targets,
+    human_bytes,
+    review::sweep_csv,
+    sweep,
+    sweep::{sweep_document, Axis, Step, Targets},
+    to_json, CrashModel, Rules, Scenario,
 };
 use spate_planner_sim::CrashScript;
 use std::io::Write;
@@ -10,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct SweepArgs {
+pub(crate) struct SweepArgs {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
     /// Add 0, 1, … members (added-01, added-02, …): a range FROM..TO (inclusive) or one value.
@@ -65,7 +69,7 @@ fn axis(args: &SweepArgs) -> Result<(Axis, std::ops::RangeInclusive<u32>), Strin
     .ok_or_else(|| "give one of --add-members, --default-cap or --member-cap".into())
 }
 
-pub fn run_sweep(args: &SweepArgs) -> ExitCode {
+pub(crate) fn run_sweep(args: &SweepArgs) -> ExitCode {
     match sweep_command(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -9,8 +9,9 @@ use crate::live::figures::{figures, leader_settings, plan_as_leader, Figures};
 use crate::live::hub::{Batch, Hub};
 use crate::nats::{AuthArgs, Target};
 use spate_planner_core::{
-    incident_views, utc_millis_text, utc_text, IncidentInputs, IncidentLog, IncidentView, LiveChange,
-    LiveJob, Rules,
+    review::{incident_views, IncidentInputs, IncidentLog, IncidentView},
+    utc::{utc_millis_text, utc_text},
+    LiveChange, LiveJob, Rules,
 };
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The NATS server(s), as for `snapshot` (credentials in it are never printed).
     #[arg(
         long,
@@ -62,7 +63,7 @@ pub struct Args {
     record: crate::live::record::RecordArgs,
 }
 
-pub fn run(args: &Args) -> ExitCode {
+pub(crate) fn run(args: &Args) -> ExitCode {
     let (target, rt) = match crate::nats::prepare(&args.job, &args.server, &args.auth) {
         Ok(t) => t,
         Err(e) => {

@@ -21,7 +21,7 @@ use std::time::Duration;
 const SETTLE: Duration = Duration::from_millis(250);
 
 /// Lists and follows for as long as the server runs.
-pub async fn run(live: Arc<Live>, every: Duration) {
+pub(crate) async fn run(live: Arc<Live>, every: Duration) {
     let mut cues = match cues(&live).await {
         Ok(s) => Some(s),
         Err(e) => {
@@ -66,7 +66,7 @@ async fn cues(live: &Live) -> Result<impl futures_util::Stream<Item = ()>, Strin
 
 /// One listing: the roster placed, the jobs to drop dropped and every followed job read that
 /// is not held yet. A listing that fails keeps what is followed.
-pub async fn once(live: &Live) {
+pub(crate) async fn once(live: &Live) {
     let listed = tokio::time::timeout(live.conn.idle, jobs::list(&live.conn.js)).await;
     let list = match listed {
         Ok(Ok(list)) => list,
@@ -104,7 +104,7 @@ pub async fn once(live: &Live) {
 
 /// `GET /api/jobs`: the server's Spate jobs (those selected), with their buckets' entry
 /// counts and bytes, and what the server holds of each.
-pub async fn jobs_route(live: Arc<Live>) -> Response {
+pub(crate) async fn jobs_route(live: Arc<Live>) -> Response {
     let (status, body) = match jobs::list(&live.conn.js).await {
         Ok(list) => (StatusCode::OK, jobs_document(&live, list).await),
         Err(e) => (StatusCode::BAD_GATEWAY, serde_json::json!({ "error": e })),
@@ -118,7 +118,7 @@ pub async fn jobs_route(live: Arc<Live>) -> Response {
 
 /// A job of `/api/jobs`: the listing's, with what the server holds of it.
 #[derive(Serialize)]
-pub struct Listed {
+pub(crate) struct Listed {
     #[serde(flatten)]
     pub job: Job,
     /// Followed from the start (`--max-jobs` of the selected ones).
@@ -139,7 +139,7 @@ pub struct Listed {
 
 /// `/api/jobs`' document: the jobs listed now (the selected ones), each with its place, and
 /// the cap.
-pub async fn jobs_document(live: &Live, list: Vec<Job>) -> serde_json::Value {
+pub(crate) async fn jobs_document(live: &Live, list: Vec<Job>) -> serde_json::Value {
     let (max, places): (usize, Vec<_>) = {
         let roster = live.roster();
         let places = list.iter().map(|j| place_of(&roster, j)).collect();

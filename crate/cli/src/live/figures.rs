@@ -3,7 +3,7 @@
 use spate_planner_core::{analyse, Analysis, Fleet, Rules, Scenario};
 
 /// What `watch` prints.
-pub struct Figures {
+pub(crate) struct Figures {
     pub members: usize,
     pub max_over_mean: f64,
     pub max_over_bound: f64,
@@ -20,7 +20,7 @@ pub struct Figures {
 
 /// The leader's settings `watch` plans by: no what-if, by the rules the store names unless
 /// `rules` sets them, with the rebalance delay given (Spate's unless set).
-pub fn leader_settings(rules: Option<Rules>, rebalance_delay_ms: Option<u64>) -> Scenario {
+pub(crate) fn leader_settings(rules: Option<Rules>, rebalance_delay_ms: Option<u64>) -> Scenario {
     Scenario {
         rules,
         rebalance_delay_ms,
@@ -29,12 +29,12 @@ pub fn leader_settings(rules: Option<Rules>, rebalance_delay_ms: Option<u64>) ->
 }
 
 /// Plans `fleet` as the leader would, by `settings` ([`leader_settings`]).
-pub fn plan_as_leader(fleet: &Fleet, settings: &Scenario) -> Result<Analysis, String> {
+pub(crate) fn plan_as_leader(fleet: &Fleet, settings: &Scenario) -> Result<Analysis, String> {
     analyse(fleet, settings).map_err(|e| format!("{e} [{}]", e.code))
 }
 
 /// The figures of `a`, an analysis of `fleet` ([`plan_as_leader`]).
-pub fn figures(fleet: &Fleet, a: &Analysis) -> Figures {
+pub(crate) fn figures(fleet: &Fleet, a: &Analysis) -> Figures {
     let rep = &a.report;
     Figures {
         members: rep.members.len(),

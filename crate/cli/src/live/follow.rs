@@ -10,7 +10,7 @@ use super::wire::Status;
 use crate::store::{self, Fresh, ReadError};
 use async_nats::jetstream::kv::{self, Operation};
 use futures_util::{FutureExt, StreamExt};
-use spate_planner_core::{bucket_names, Bucket, JobState, LiveChange, LiveOp, Side};
+use spate_planner_core::{live::LiveOp, snapshot::bucket_names, Bucket, JobState, LiveChange, Side};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -18,14 +18,14 @@ use tokio::sync::watch;
 /// Whether the client is connected; `disconnects` counts the connections lost (a watch opened
 /// before a loss is not trusted after it, even if the client reconnected meanwhile).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ConnState {
+pub(crate) struct ConnState {
     pub connected: bool,
     pub disconnects: u64,
 }
 
 /// A connection shared by every followed job.
 #[derive(Clone)]
-pub struct Conn {
+pub(crate) struct Conn {
     pub client: async_nats::Client,
     pub js: async_nats::jetstream::Context,
     /// The server's addresses, without credentials.
@@ -37,7 +37,7 @@ pub struct Conn {
 }
 
 /// The two watches, positioned after the state they were read into.
-pub struct Watches {
+pub(crate) struct Watches {
     state: kv::Watch,
     lease: kv::Watch,
     /// Connections lost before the watches were opened.
@@ -47,7 +47,7 @@ pub struct Watches {
 }
 
 /// Reads both buckets afresh: the state and the watches that continue from it.
-pub async fn load(conn: &Conn, job: &str) -> Result<(JobState, Watches), ReadError> {
+pub(crate) async fn load(conn: &Conn, job: &str) -> Result<(JobState, Watches), ReadError> {
     let (state_name, lease_name) = bucket_names(job);
     let disconnects = conn.events.borrow().disconnects;
     let state = load_bucket(conn, job, &state_name).await?;
@@ -217,12 +217,12 @@ async fn confirm_deleted(conn: &Conn, name: &str, ours: Option<i128>) -> Option<
 
 /// The server's advisories about the job's two streams (deleted, created). Claims only: see
 /// [`confirm_deleted`].
-pub struct Advisories {
+pub(crate) struct Advisories {
     sub: futures_util::stream::SelectAll<async_nats::Subscriber>,
 }
 
 impl Advisories {
-    pub async fn new(conn: &Conn, job: &str) -> Result<Advisories, String> {
+    pub(crate) async fn new(conn: &Conn, job: &str) -> Result<Advisories, String> {
         let (s, l) = bucket_names(job);
         let mut sub = futures_util::stream::SelectAll::new();
         for name in [s, l] {
@@ -269,7 +269,7 @@ impl Advisories {
 
 /// Follows the job for as long as the hub lives: after any stop, waits for what it needs (the
 /// connection, the bucket) and rebuilds the state with a fresh watch.
-pub async fn run(hub: Arc<Hub>, mut conn: Conn, mut watches: Watches, mut advisories: Advisories) {
+pub(crate) async fn run(hub: Arc<Hub>, mut conn: Conn, mut watches: Watches, mut advisories: Advisories) {
     loop {
         let stop = follow(&hub, &mut conn, &mut watches, &mut advisories).await;
         hub.set_status(match &stop {

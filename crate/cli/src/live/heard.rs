@@ -12,12 +12,12 @@ use super::hub::Hub;
 use super::wire::Status;
 use crate::store::{self, Fresh};
 use axum::http::{HeaderMap, HeaderValue};
-use spate_planner_core::{bucket_names, utc_text, Revisions};
+use spate_planner_core::{snapshot::bucket_names, utc::utc_text, Revisions};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// The bound by default: a job not heard from for this long is silent.
-pub const STALE_AFTER: Duration = Duration::from_secs(15);
+pub(crate) const STALE_AFTER: Duration = Duration::from_secs(15);
 
 /// How often the store is asked (and how long an answer is awaited): a third of the bound.
 fn every(bound: Duration) -> Duration {
@@ -25,7 +25,7 @@ fn every(bound: Duration) -> Duration {
 }
 
 /// Asks the store for both buckets' last revisions, until `hub`'s task is aborted.
-pub async fn probe(hub: Arc<Hub>, conn: Conn) {
+pub(crate) async fn probe(hub: Arc<Hub>, conn: Conn) {
     let ask = every(conn.stale_after);
     loop {
         tokio::time::sleep(ask).await;
@@ -63,7 +63,7 @@ fn note_silence(hub: &Hub, conn: &Conn, now_ms: i64, why: &str) {
 }
 
 /// Why the store counts as silent at `now_ms`, given what was last heard, or `None`.
-pub fn silence(heard: Option<(Revisions, i64)>, now_ms: i64, bound: Duration) -> Option<String> {
+pub(crate) fn silence(heard: Option<(Revisions, i64)>, now_ms: i64, bound: Duration) -> Option<String> {
     let (pair, at) = heard?;
     let quiet = now_ms.saturating_sub(at);
     (quiet > bound.as_millis() as i64).then(|| {
@@ -79,7 +79,7 @@ pub fn silence(heard: Option<(Revisions, i64)>, now_ms: i64, bound: Duration) ->
 /// What `/api/snapshot` says of the store beside the state: `X-Spate-Store-Revisions` and
 /// `X-Spate-Store-Heard-Ms` (its revisions as last heard from it, and when), and, when the
 /// state held may not be the store's now, `X-Spate-Not-Current` with why.
-pub fn mark(hub: &Hub, headers: &mut HeaderMap) {
+pub(crate) fn mark(hub: &Hub, headers: &mut HeaderMap) {
     if let Some((pair, at)) = hub.heard() {
         if let Ok(v) = HeaderValue::from_str(&pair.to_string()) {
             headers.insert("x-spate-store-revisions", v);
@@ -101,7 +101,7 @@ pub fn mark(hub: &Hub, headers: &mut HeaderMap) {
 
 /// `/healthz`'s word on a followed job: its status word, the store's revisions as last heard
 /// and when, and why it makes the server not ready (silent past the bound, or deleted), if so.
-pub struct HeardOf {
+pub(crate) struct HeardOf {
     pub status: &'static str,
     pub store_revisions: Option<String>,
     pub heard_ms: Option<i64>,
@@ -109,7 +109,7 @@ pub struct HeardOf {
 }
 
 /// What `/healthz` says of `h` at `now_ms`.
-pub fn heard_of(h: &Hub, bound: Duration, now_ms: i64) -> HeardOf {
+pub(crate) fn heard_of(h: &Hub, bound: Duration, now_ms: i64) -> HeardOf {
     let heard = h.heard();
     let status = h.status();
     let silent = silence(heard, now_ms, bound);

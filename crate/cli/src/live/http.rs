@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 /// At most this many jobs followed on demand (opened by a page or a request, beyond those
 /// followed from the start: [`Roster`]) at once; idle ones (no page listening) make room.
-pub const ON_DEMAND: usize = 8;
+pub(crate) const ON_DEMAND: usize = 8;
 
 /// A job followed: its hub and the task that feeds it (aborted when the job is dropped), set
 /// once its buckets are read. Requests for a job being read wait on it, without the lock on
@@ -25,7 +25,7 @@ pub const ON_DEMAND: usize = 8;
 type Slot = Arc<tokio::sync::OnceCell<(Arc<Hub>, tokio::task::AbortHandle)>>;
 
 /// The live side of the server: one connection, the jobs followed.
-pub struct Live {
+pub(crate) struct Live {
     pub conn: Conn,
     /// The jobs asked for, those followed from the start, and what the last listing found.
     roster: std::sync::Mutex<Roster>,
@@ -42,15 +42,15 @@ pub struct Live {
 }
 
 /// An HTTP error with a message for the page.
-pub struct Refusal(StatusCode, String);
+pub(crate) struct Refusal(StatusCode, String);
 
 impl Refusal {
-    pub fn message(self) -> String {
+    pub(crate) fn message(self) -> String {
         self.1
     }
 
     /// The status and the message (the automation API writes them in its own error document).
-    pub fn parts(self) -> (StatusCode, String) {
+    pub(crate) fn parts(self) -> (StatusCode, String) {
         (self.0, self.1)
     }
 }
@@ -74,7 +74,7 @@ impl IntoResponse for Refusal {
 }
 
 /// A query parameter, %-decoded.
-pub fn param(uri: &Uri, name: &str) -> Option<String> {
+pub(crate) fn param(uri: &Uri, name: &str) -> Option<String> {
     uri.query()?.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
         (k == name).then(|| {
@@ -86,7 +86,7 @@ pub fn param(uri: &Uri, name: &str) -> Option<String> {
 }
 
 impl Live {
-    pub fn new(conn: Conn, roster: Roster, heartbeat: std::time::Duration) -> Live {
+    pub(crate) fn new(conn: Conn, roster: Roster, heartbeat: std::time::Duration) -> Live {
         Live {
             conn,
             roster: std::sync::Mutex::new(roster),
@@ -99,7 +99,7 @@ impl Live {
     }
 
     /// A recording this server writes, for the probes.
-    pub fn recording(&self, health: Arc<super::record::Health>) {
+    pub(crate) fn recording(&self, health: Arc<super::record::Health>) {
         self.recordings
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -107,17 +107,17 @@ impl Live {
     }
 
     /// The recordings this server writes.
-    pub fn recordings(&self) -> Vec<Arc<super::record::Health>> {
+    pub(crate) fn recordings(&self) -> Vec<Arc<super::record::Health>> {
         self.recordings.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// How many jobs are followed now.
-    pub fn followed(&self) -> usize {
+    pub(crate) fn followed(&self) -> usize {
         self.followed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The jobs followed now, by name (not those still being read).
-    pub async fn followed_hubs(&self) -> Vec<Arc<Hub>> {
+    pub(crate) async fn followed_hubs(&self) -> Vec<Arc<Hub>> {
         let slots = self.hubs.lock().await;
         let mut hubs: Vec<Arc<Hub>> = slots
             .values()
@@ -129,17 +129,17 @@ impl Live {
     }
 
     /// The roster (a poisoned lock is taken as it is: the roster is always whole).
-    pub fn roster(&self) -> std::sync::MutexGuard<'_, Roster> {
+    pub(crate) fn roster(&self) -> std::sync::MutexGuard<'_, Roster> {
         self.roster.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The one job served, when `--job` named one and nothing else was asked for.
-    pub fn only(&self) -> Option<String> {
+    pub(crate) fn only(&self) -> Option<String> {
         self.roster().selection().only().map(str::to_string)
     }
 
     /// Why `job` is not served (the selection leaves it out), if it is not.
-    pub fn refuses(&self, job: &str) -> Option<String> {
+    pub(crate) fn refuses(&self, job: &str) -> Option<String> {
         self.roster().selection().refuses(job)
     }
 
@@ -165,7 +165,7 @@ impl Live {
     /// The hub of `job`, started (its buckets read) on first use. The buckets are read outside
     /// the lock on every job: a request for another job is answered meanwhile, and requests for
     /// this one wait for the same read.
-    pub async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
+    pub(crate) async fn hub(&self, job: &str) -> Result<Arc<Hub>, Refusal> {
         let slot = self.slot(job).await?;
         let fresh = !slot.initialized();
         let read = slot.get_or_try_init(|| start(&self.conn, job)).await;
@@ -235,12 +235,12 @@ impl Live {
     }
 
     /// Whether `job`'s state is held (read and followed).
-    pub async fn holds(&self, job: &str) -> bool {
+    pub(crate) async fn holds(&self, job: &str) -> bool {
         self.hubs.lock().await.get(job).is_some_and(|s| s.initialized())
     }
 
     /// The hub of `job` if its state is held.
-    pub async fn held(&self, job: &str) -> Option<Arc<Hub>> {
+    pub(crate) async fn held(&self, job: &str) -> Option<Arc<Hub>> {
         let hubs = self.hubs.lock().await;
         hubs.get(job).and_then(|s| s.get()).map(|(h, _)| h.clone())
     }
@@ -248,7 +248,7 @@ impl Live {
     /// Stops following `job` from the start (its buckets are gone from the listing): dropped
     /// at once unless pages listen, which keep it as any job opened on demand (its follower
     /// says the bucket is gone, and reads it again if it comes back).
-    pub async fn drop_job(&self, job: &str) {
+    pub(crate) async fn drop_job(&self, job: &str) {
         let mut hubs = self.hubs.lock().await;
         let listened = hubs
             .get(job)
@@ -275,7 +275,7 @@ impl Live {
 }
 
 /// Reads the job and starts following it: the hub, and the task that feeds it.
-pub async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::AbortHandle), ReadError> {
+pub(crate) async fn start(conn: &Conn, job: &str) -> Result<(Arc<Hub>, tokio::task::AbortHandle), ReadError> {
     let advisories = Advisories::new(conn, job).await.map_err(ReadError::Other)?;
     let (state, watches) = follow::load(conn, job).await?;
     let hub = Hub::new(job, &conn.server, state);
@@ -305,7 +305,7 @@ const STREAM_HEADERS: [(&str, &str); 3] = [
 ];
 
 /// `GET /api/live`: the event stream. Resumes from `?since=S-L` or the `Last-Event-ID` header.
-pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
+pub(crate) async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
     let job = match live.job_of(&uri) {
         Ok(j) => j,
         Err(r) => return r.into_response(),
@@ -331,7 +331,7 @@ pub async fn live(live: Arc<Live>, uri: Uri, req: HeaderMap) -> Response {
 /// permit: a slow reader holds only its share of it), with this request's time as
 /// `taken_at_ms`, and what was last heard from the store in the headers (`live/heard.rs`). A job
 /// whose bucket was deleted is refused (410, code `job_deleted`), never served as current.
-pub async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
+pub(crate) async fn snapshot(live: Arc<Live>, uri: Uri) -> Response {
     let answer = async {
         let job = live.job_of(&uri)?;
         let hub = live.hub(&job).await?;

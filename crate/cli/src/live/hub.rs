@@ -16,20 +16,20 @@ use super::ring::Ring;
 use super::stats::Stats;
 use super::wire::{self, FileText, Status};
 use axum::body::Bytes;
-use spate_planner_core::{JobState, LiveChange, Regression, Revisions, Side};
+use spate_planner_core::{live::Regression, JobState, LiveChange, Revisions, Side};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{broadcast, Semaphore};
 
 /// At most this many changes per batch (the follower gathers what is ready, up to this).
-pub const BATCH: usize = 1024;
+pub(crate) const BATCH: usize = 1024;
 /// Batches kept for listeners that are behind.
-pub const QUEUE: usize = 64;
-pub const RING_EVENTS: usize = 16_384;
-pub const RING_BYTES: usize = 16 << 20;
+pub(crate) const QUEUE: usize = 64;
+pub(crate) const RING_EVENTS: usize = 16_384;
+pub(crate) const RING_BYTES: usize = 16 << 20;
 
 /// What listeners receive.
-pub enum Batch {
+pub(crate) enum Batch {
     /// Framed change events (coalesced), and every change applied, in order, when (ms since
     /// the Unix epoch); `seq` orders batches and full states.
     Events {
@@ -87,7 +87,7 @@ impl Shared {
     }
 }
 
-pub struct Hub {
+pub(crate) struct Hub {
     pub job: String,
     /// The server's addresses, without credentials.
     pub server: String,
@@ -104,7 +104,7 @@ fn frame_status(s: &Status, recording: Option<&str>) -> Bytes {
 }
 
 impl Hub {
-    pub fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
+    pub(crate) fn new(job: &str, server: &str, state: JobState) -> Arc<Hub> {
         let ring = Ring::new(state.revisions(), RING_EVENTS, RING_BYTES);
         let read = Some((state.revisions(), crate::support::now_ms()));
         let (tx, _) = broadcast::channel(QUEUE);
@@ -132,22 +132,22 @@ impl Hub {
         self.shared.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Batch>> {
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<Batch>> {
         self.tx.subscribe()
     }
 
-    pub fn listeners(&self) -> usize {
+    pub(crate) fn listeners(&self) -> usize {
         self.tx.receiver_count()
     }
 
     /// The event streams open on the job now.
-    pub fn streams_open(&self) -> usize {
+    pub(crate) fn streams_open(&self) -> usize {
         limits::STREAMS_PER_JOB.saturating_sub(self.streams.available_permits())
     }
 
     /// Presence keys (`worker.*`) and progress records (`split.*`) of the state held: the job
     /// list's cheap counts (no plan).
-    pub fn counts(&self) -> (usize, usize) {
+    pub(crate) fn counts(&self) -> (usize, usize) {
         let sh = self.lock();
         let count = |side: Side, prefix: &str| {
             sh.state
@@ -160,18 +160,18 @@ impl Hub {
     }
 
     /// The batch sequence the state stands at: it moves with every change applied.
-    pub fn seq(&self) -> u64 {
+    pub(crate) fn seq(&self) -> u64 {
         self.lock().seq
     }
 
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> Status {
         self.lock().status.clone()
     }
 
     /// Applies changes in order and sends them: the pages' events coalesced (a key changed
     /// several times in one batch is sent once, with its last change), every change as it was
     /// applied for `watch` and the recorder.
-    pub fn publish(&self, changes: Vec<LiveChange>) -> Result<(), Regression> {
+    pub(crate) fn publish(&self, changes: Vec<LiveChange>) -> Result<(), Regression> {
         if changes.is_empty() {
             return Ok(());
         }
@@ -187,7 +187,7 @@ impl Hub {
         // what the store sent (an expiry is this server's own doing, not word from the store)
         if changes
             .iter()
-            .any(|c| !matches!(c.op, spate_planner_core::LiveOp::Expire { .. }))
+            .any(|c| !matches!(c.op, spate_planner_core::live::LiveOp::Expire { .. }))
         {
             sh.heard = Some((sh.state.revisions(), crate::support::now_ms()));
         }
@@ -220,19 +220,19 @@ impl Hub {
     }
 
     /// Drops the lease entries whose age reached the bucket's `max_age` by `now_ms`.
-    pub fn expire(&self, now_ms: i64) {
+    pub(crate) fn expire(&self, now_ms: i64) {
         let due = self.lock().state.take_due(now_ms);
         // Expiries never regress: they do not move a revision.
         let _ = self.publish(due);
     }
 
-    pub fn next_deadline(&self) -> Option<i64> {
+    pub(crate) fn next_deadline(&self) -> Option<i64> {
         self.lock().state.next_deadline()
     }
 
     /// Replaces the whole state (a fresh watch after a reconnect or a gap); every listener gets
     /// the full state.
-    pub fn replace(&self, state: JobState) {
+    pub(crate) fn replace(&self, state: JobState) {
         let mut sh = self.lock();
         let pair = state.revisions();
         sh.state = state;
@@ -245,7 +245,7 @@ impl Hub {
     }
 
     /// Sets the status, telling listeners when it changed.
-    pub fn set_status(&self, status: Status) {
+    pub(crate) fn set_status(&self, status: Status) {
         let mut sh = self.lock();
         if sh.status == status {
             return;
@@ -256,7 +256,7 @@ impl Hub {
     }
 
     /// The job's recording stopped (`why`): every page is told with the status, now and later.
-    pub fn recording_stopped(&self, why: &str) {
+    pub(crate) fn recording_stopped(&self, why: &str) {
         let mut sh = self.lock();
         sh.recording = Some(why.to_string());
         let status = sh.status.clone();
@@ -267,7 +267,7 @@ impl Hub {
     /// What a page connecting now is sent first: the changes since `since` when the ring still
     /// holds them, else the full state ([`full_locked`]); then the status. With the sequence it
     /// brings the page to. A page that must be resynced is sent the same (with `since` none).
-    pub fn initial(&self, since: Option<Revisions>, limits: &Limits) -> (u64, Vec<Bytes>) {
+    pub(crate) fn initial(&self, since: Option<Revisions>, limits: &Limits) -> (u64, Vec<Bytes>) {
         let mut sh = self.lock();
         let (seq, mut out) = match since.and_then(|p| sh.ring.since(p)) {
             Some(events) => (sh.seq, events),
@@ -280,19 +280,19 @@ impl Hub {
     /// The state as a snapshot file's text (`GET /api/snapshot`), and the revisions it stands
     /// at (read together: a page resumes the stream from them): the current state's, or, while
     /// `limits` is crowded, the newest kept (an older state, at its own revisions).
-    pub fn snapshot_file(&self, limits: &Limits) -> (Revisions, FileText) {
+    pub(crate) fn snapshot_file(&self, limits: &Limits) -> (Revisions, FileText) {
         let mut sh = self.lock();
         file_locked(&mut sh, &self.server, limits, true)
     }
 
     /// The store's revisions as last heard from it, and when (ms since the Unix epoch).
-    pub fn heard(&self) -> Option<(Revisions, i64)> {
+    pub(crate) fn heard(&self) -> Option<(Revisions, i64)> {
         self.lock().heard
     }
 
     /// The store answered (the follower's probe) at `at_ms`, its buckets at `store`: heard,
     /// and no longer silent.
-    pub fn answered(&self, store: Revisions, at_ms: i64) {
+    pub(crate) fn answered(&self, store: Revisions, at_ms: i64) {
         let mut sh = self.lock();
         let held = sh.state.revisions();
         let pair = Revisions {
@@ -308,7 +308,7 @@ impl Hub {
 
     /// The store has not been heard from for too long (`why`): a live job is said silent (a
     /// job reconnecting or in error keeps that status).
-    pub fn unheard(&self, why: String) {
+    pub(crate) fn unheard(&self, why: String) {
         let live = matches!(self.lock().status, Status::Live | Status::Silent(_));
         if live {
             self.set_status(Status::Silent(why));
@@ -316,7 +316,7 @@ impl Hub {
     }
 
     /// The state as a snapshot, and the batch sequence it stands at (`watch`'s first state).
-    pub fn snapshot(&self) -> (u64, spate_planner_core::Snapshot) {
+    pub(crate) fn snapshot(&self) -> (u64, spate_planner_core::Snapshot) {
         let sh = self.lock();
         let source = wire::live_source(&self.server, sh.state.revisions());
         (sh.seq, sh.state.snapshot(crate::support::now_ms(), source))

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 
 /// A bucket's size: messages in its stream (live entries and delete markers) and bytes.
 #[derive(Clone, Copy, Serialize)]
-pub struct Size {
+pub(crate) struct Size {
     pub entries: u64,
     pub bytes: u64,
 }
 
 #[derive(Serialize)]
-pub struct Job {
+pub(crate) struct Job {
     pub job: String,
     pub state: Size,
     /// `null` when the job has no lease bucket.
@@ -35,7 +35,7 @@ fn job_of(stream: &str) -> Option<(&str, bool)> {
 }
 
 /// The jobs, by name.
-pub async fn list(js: &async_nats::jetstream::Context) -> Result<Vec<Job>, String> {
+pub(crate) async fn list(js: &async_nats::jetstream::Context) -> Result<Vec<Job>, String> {
     let mut states: BTreeMap<String, Size> = BTreeMap::new();
     let mut leases: BTreeMap<String, Size> = BTreeMap::new();
     let mut streams = js.streams();

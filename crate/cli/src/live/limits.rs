@@ -17,26 +17,26 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Superseded texts of full states still being sent, over all jobs, past which no new text is
 /// built while an older one can answer.
-pub const OLDER_TEXTS: usize = 4;
+pub(crate) const OLDER_TEXTS: usize = 4;
 /// Event streams open at once on one job.
-pub const STREAMS_PER_JOB: usize = 32;
+pub(crate) const STREAMS_PER_JOB: usize = 32;
 /// Event streams open at once in all.
-pub const STREAMS: usize = 128;
+pub(crate) const STREAMS: usize = 128;
 /// The `Retry-After` of a 503, in seconds.
-pub const RETRY_AFTER_S: u64 = 2;
+pub(crate) const RETRY_AFTER_S: u64 = 2;
 
 /// The permits an open event stream holds (its job's and the server's), released when it ends.
 #[derive(Debug)]
-pub struct Stream {
+pub(crate) struct Stream {
     _job: OwnedSemaphorePermit,
     _all: OwnedSemaphorePermit,
 }
 
 /// Why a request is answered 503.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Busy(pub String);
+pub(crate) struct Busy(pub String);
 
-pub struct Limits {
+pub(crate) struct Limits {
     streams: Arc<Semaphore>,
     /// Superseded texts still alive (being sent).
     older: Arc<AtomicUsize>,
@@ -49,7 +49,7 @@ impl Default for Limits {
 }
 
 impl Limits {
-    pub fn new(streams: usize) -> Limits {
+    pub(crate) fn new(streams: usize) -> Limits {
         Limits {
             streams: Arc::new(Semaphore::new(streams)),
             older: Arc::new(AtomicUsize::new(0)),
@@ -57,7 +57,7 @@ impl Limits {
     }
 
     /// A text of a full state, counted by these limits once superseded.
-    pub fn text(&self, bytes: Bytes) -> Text {
+    pub(crate) fn text(&self, bytes: Bytes) -> Text {
         Text(Arc::new(Counted {
             bytes,
             superseded: AtomicBool::new(false),
@@ -66,18 +66,18 @@ impl Limits {
     }
 
     /// Superseded texts still being sent.
-    pub fn older(&self) -> usize {
+    pub(crate) fn older(&self) -> usize {
         self.older.load(Ordering::Acquire)
     }
 
     /// Whether so many superseded texts are still being sent that a newer one should not be
     /// built while an older one can answer.
-    pub fn crowded(&self) -> bool {
+    pub(crate) fn crowded(&self) -> bool {
         self.older() >= OLDER_TEXTS
     }
 
     /// The permits for one more event stream on the job whose streams `job` counts.
-    pub fn stream(&self, job: &Arc<Semaphore>, name: &str) -> Result<Stream, Busy> {
+    pub(crate) fn stream(&self, job: &Arc<Semaphore>, name: &str) -> Result<Stream, Busy> {
         let busy = |what: String| Busy(format!("{what}; try again in {RETRY_AFTER_S} s"));
         let job = job
             .clone()
@@ -95,7 +95,7 @@ impl Limits {
 /// A full state's text, shared: [`Text::bytes`] hands out the same bytes (no copy) as often as
 /// asked, each keeping the text alive until the connection has written it or closed.
 #[derive(Clone)]
-pub struct Text(Arc<Counted>);
+pub(crate) struct Text(Arc<Counted>);
 
 struct Counted {
     bytes: Bytes,
@@ -119,13 +119,13 @@ impl AsRef<[u8]> for Text {
 
 impl Text {
     /// The text's bytes, sharing them (and keeping the text alive while any piece is).
-    pub fn bytes(&self) -> Bytes {
+    pub(crate) fn bytes(&self) -> Bytes {
         Bytes::from_owner(self.clone())
     }
 
     /// The holder (the hub) lets go of the text: from now on it counts as superseded until its
     /// last reader is done (at once, when there is none).
-    pub fn supersede(self) {
+    pub(crate) fn supersede(self) {
         if !self.0.superseded.swap(true, Ordering::AcqRel) {
             self.0.older.fetch_add(1, Ordering::AcqRel);
         }

@@ -2,20 +2,20 @@
 //! `watch` (`commands/watch.rs`, on this folder's hub) prints the plan's figures as the job
 //! changes. docs/live-protocol.md describes the wire format.
 
-pub mod discover;
-pub mod figures;
-pub mod follow;
-pub mod heard;
-pub mod http;
-pub mod hub;
-pub mod jobs;
-pub mod limits;
-pub mod record;
-pub mod ring;
-pub mod roster;
-pub mod sse;
-pub mod stats;
-pub mod wire;
+pub(crate) mod discover;
+pub(crate) mod figures;
+pub(crate) mod follow;
+pub(crate) mod heard;
+pub(crate) mod http;
+pub(crate) mod hub;
+pub(crate) mod jobs;
+pub(crate) mod limits;
+pub(crate) mod record;
+pub(crate) mod ring;
+pub(crate) mod roster;
+pub(crate) mod sse;
+pub(crate) mod stats;
+pub(crate) mod wire;
 
 use crate::nats::{self, Target};
 use follow::{Conn, ConnState};
@@ -23,7 +23,7 @@ use std::time::Duration;
 
 /// Connects for following: connection events feed [`ConnState`], reconnects are tried quickly
 /// and for ever, and the server must answer JetStream requests.
-pub async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<Conn, String> {
+pub(crate) async fn connect(target: &Target, timeout: Duration, name: &str) -> Result<Conn, String> {
     let (tx, events) = tokio::sync::watch::channel(ConnState {
         connected: true,
         disconnects: 0,

@@ -11,7 +11,8 @@
 use super::hub::{Batch, Hub};
 use super::wire::Status;
 use spate_planner_core::{
-    change_line, state_line, status_line, RecordedStatus, RecordingHeader, Snapshot, Source, StateReason,
+    live::{change_line, state_line, status_line, RecordedStatus, RecordingHeader, StateReason},
+    Snapshot, Source,
 };
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -24,7 +25,7 @@ use tokio::sync::broadcast::Receiver;
 
 /// How a recording goes, for `/healthz`, `/metrics` and standard error: the bytes it wrote,
 /// and why it stopped (a write that failed, its directory removed), if it did.
-pub struct Health {
+pub(crate) struct Health {
     pub job: String,
     pub dir: String,
     bytes: AtomicU64,
@@ -45,12 +46,12 @@ impl Health {
     }
 
     /// The bytes written into segments (before compression).
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
     }
 
     /// Why the recording stopped (`None` while it records).
-    pub fn problem(&self) -> Option<String> {
+    pub(crate) fn problem(&self) -> Option<String> {
         self.problem
             .lock()
             .map_or_else(|e| e.into_inner().clone(), |p| p.clone())
@@ -74,7 +75,7 @@ impl Health {
 
 /// The options `serve` and `watch` share.
 #[derive(clap::Args, Clone, Debug)]
-pub struct RecordArgs {
+pub(crate) struct RecordArgs {
     /// Record the job into this directory (created if missing): every change with the time it
     /// was received, in segments JOB.000001.jsonl, … that `spate-planner replay` shows
     /// (docs/recording-format.md). With `serve`, needs --job.
@@ -91,7 +92,7 @@ pub struct RecordArgs {
 
 /// What a recorder needs to know.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub(crate) struct Options {
     pub dir: PathBuf,
     pub segment_bytes: u64,
     pub compress: bool,
@@ -99,7 +100,7 @@ pub struct Options {
 
 impl RecordArgs {
     /// The recorder's options, if asked to record.
-    pub fn options(&self) -> Option<Options> {
+    pub(crate) fn options(&self) -> Option<Options> {
         self.record.as_ref().map(|dir| Options {
             dir: dir.clone(),
             segment_bytes: self.record_segment,
@@ -136,12 +137,12 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// A segment's file name: `JOB.000001.jsonl`.
-pub fn segment_name(job: &str, n: u64) -> String {
+pub(crate) fn segment_name(job: &str, n: u64) -> String {
     format!("{job}.{n:06}.jsonl")
 }
 
 /// The segment number of a file of `job`'s recording (`.jsonl` or `.jsonl.gz`).
-pub fn segment_number(job: &str, file: &str) -> Option<u64> {
+pub(crate) fn segment_number(job: &str, file: &str) -> Option<u64> {
     let rest = file.strip_prefix(job)?.strip_prefix('.')?;
     let n = rest
         .strip_suffix(".jsonl")
@@ -176,7 +177,7 @@ struct Segment {
 /// A segment holds at least this many times the full state it begins with: a job whose state
 /// nears (or passes) `--record-segment` would otherwise begin a segment, with the whole state,
 /// at every batch. Its changes then take at least three quarters of the recording.
-pub const STATE_ROOM: u64 = 4;
+pub(crate) const STATE_ROOM: u64 = 4;
 
 impl Segment {
     /// Whether the segment is full: past `segment_bytes`, and past [`STATE_ROOM`] times its state.
@@ -446,7 +447,7 @@ impl Recorder {
 /// Starts recording `hub`'s job into `options.dir` (created if missing): the first segment is
 /// numbered after the directory's last one of this job. Fails at once when the directory
 /// cannot be made or read; a later failure is said on standard error and stops recording only.
-pub fn start(hub: Arc<Hub>, options: Options) -> Result<Arc<Health>, String> {
+pub(crate) fn start(hub: Arc<Hub>, options: Options) -> Result<Arc<Health>, String> {
     let dir = options.dir.display().to_string();
     std::fs::create_dir_all(&options.dir).map_err(|e| format!("cannot record into {dir}: {e}"))?;
     let lock = lock_dir(&options.dir)?;
@@ -512,7 +513,7 @@ fn identity(dir: &Path) -> Option<(u64, u64)> {
 }
 
 /// How often the recorder's directory is looked at.
-pub const DIR_CHECK: Duration = Duration::from_secs(1);
+pub(crate) const DIR_CHECK: Duration = Duration::from_secs(1);
 
 /// Looks at the recording's directory every [`DIR_CHECK`] until the recorder ends: once it is
 /// removed (or another made in its place) the segments are written nowhere anyone can read, so

@@ -6,7 +6,7 @@ use axum::body::Bytes;
 use spate_planner_core::Revisions;
 use std::collections::VecDeque;
 
-pub struct Ring {
+pub(crate) struct Ring {
     /// The pair before the first event kept.
     base: Revisions,
     events: VecDeque<(Revisions, Bytes)>,
@@ -16,7 +16,7 @@ pub struct Ring {
 }
 
 impl Ring {
-    pub fn new(base: Revisions, max_events: usize, max_bytes: usize) -> Ring {
+    pub(crate) fn new(base: Revisions, max_events: usize, max_bytes: usize) -> Ring {
         Ring {
             base,
             events: VecDeque::new(),
@@ -27,14 +27,14 @@ impl Ring {
     }
 
     /// Forgets everything: the state was replaced, at `base`.
-    pub fn reset(&mut self, base: Revisions) {
+    pub(crate) fn reset(&mut self, base: Revisions) {
         self.base = base;
         self.events.clear();
         self.bytes = 0;
     }
 
     /// Keeps `event` (after which the revisions are `pair`), dropping the oldest beyond the bounds.
-    pub fn push(&mut self, pair: Revisions, event: Bytes) {
+    pub(crate) fn push(&mut self, pair: Revisions, event: Bytes) {
         self.bytes += event.len();
         self.events.push_back((pair, event));
         while self.events.len() > self.max_events || self.bytes > self.max_bytes {
@@ -49,7 +49,7 @@ impl Ring {
     /// The events a copy standing at `pair` lacks, or `None` when the ring no longer reaches
     /// back to it. Events that leave the pair unchanged (expiries) are idempotent, so resuming
     /// after the first event that reached `pair` is safe.
-    pub fn since(&self, pair: Revisions) -> Option<Vec<Bytes>> {
+    pub(crate) fn since(&self, pair: Revisions) -> Option<Vec<Bytes>> {
         let start = if pair == self.base {
             0
         } else {

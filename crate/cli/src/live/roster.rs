@@ -19,7 +19,7 @@ const MAX_PATTERN: usize = 64;
 
 /// The jobs asked for: names (`--job`) and patterns (`--jobs`); neither means every job.
 #[derive(Clone, Debug, Default)]
-pub struct Selection {
+pub(crate) struct Selection {
     names: Vec<String>,
     patterns: Vec<String>,
 }
@@ -53,7 +53,7 @@ fn glob(pattern: &[u8], name: &[u8]) -> bool {
 
 impl Selection {
     /// The selection of `--job` names and `--jobs` patterns, or why one is refused (naming it).
-    pub fn new(names: &[String], patterns: &[String]) -> Result<Selection, String> {
+    pub(crate) fn new(names: &[String], patterns: &[String]) -> Result<Selection, String> {
         for n in names {
             if !valid_job_name(n) {
                 return Err(format!(
@@ -82,31 +82,31 @@ impl Selection {
     }
 
     /// Every job on the server.
-    pub fn is_all(&self) -> bool {
+    pub(crate) fn is_all(&self) -> bool {
         self.names.is_empty() && self.patterns.is_empty()
     }
 
     /// The jobs `--job` named (followed whether or not they are listed).
-    pub fn named(&self) -> &[String] {
+    pub(crate) fn named(&self) -> &[String] {
         &self.names
     }
 
     /// The one job served, when `--job` named one and nothing else was asked for.
-    pub fn only(&self) -> Option<&str> {
+    pub(crate) fn only(&self) -> Option<&str> {
         match (self.names.as_slice(), self.patterns.is_empty()) {
             ([one], true) => Some(one),
             _ => None,
         }
     }
 
-    pub fn matches(&self, job: &str) -> bool {
+    pub(crate) fn matches(&self, job: &str) -> bool {
         self.is_all()
             || self.names.iter().any(|n| n == job)
             || self.patterns.iter().any(|p| glob(p.as_bytes(), job.as_bytes()))
     }
 
     /// Why `job` is not served, when the selection leaves it out.
-    pub fn refuses(&self, job: &str) -> Option<String> {
+    pub(crate) fn refuses(&self, job: &str) -> Option<String> {
         if self.matches(job) {
             return None;
         }
@@ -125,14 +125,14 @@ impl Selection {
 /// Why a listed job is not followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum NotFollowed {
+pub(crate) enum NotFollowed {
     /// `--max-jobs` jobs are followed already.
     PastCap,
 }
 
 /// What the server knows of one selected job.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Place {
+pub(crate) struct Place {
     pub job: String,
     /// Followed from the start (its state held, its series on `/metrics`).
     pub followed: bool,
@@ -144,7 +144,7 @@ pub struct Place {
 
 impl Place {
     /// Why the job is not followed, or why it cannot be read, in words (`max` the cap).
-    pub fn reason(&self, max: usize) -> Option<String> {
+    pub(crate) fn reason(&self, max: usize) -> Option<String> {
         if let Some(why) = &self.unreadable {
             return Some(format!("job {} cannot be read: {why}", self.job));
         }
@@ -158,14 +158,14 @@ impl Place {
 
 /// What a listing changed: the jobs to start following and those to drop.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Changes {
+pub(crate) struct Changes {
     pub follow: Vec<String>,
     pub drop: Vec<String>,
 }
 
 /// The selected jobs and which of them are followed.
 #[derive(Debug)]
-pub struct Roster {
+pub(crate) struct Roster {
     selection: Selection,
     max: usize,
     places: BTreeMap<String, Place>,
@@ -177,7 +177,7 @@ pub struct Roster {
 impl Roster {
     /// The roster before any listing: the jobs `--job` named, followed. More names than `max`
     /// are refused.
-    pub fn new(selection: Selection, max: usize) -> Result<Roster, String> {
+    pub(crate) fn new(selection: Selection, max: usize) -> Result<Roster, String> {
         if selection.named().len() > max {
             return Err(format!(
                 "--job names {} jobs, more than --max-jobs {max}",
@@ -197,38 +197,38 @@ impl Roster {
         })
     }
 
-    pub fn selection(&self) -> &Selection {
+    pub(crate) fn selection(&self) -> &Selection {
         &self.selection
     }
 
     /// The cap on jobs followed (`--max-jobs`).
-    pub fn max(&self) -> usize {
+    pub(crate) fn max(&self) -> usize {
         self.max
     }
 
     /// Every selected job known, by name.
-    pub fn places(&self) -> impl Iterator<Item = &Place> {
+    pub(crate) fn places(&self) -> impl Iterator<Item = &Place> {
         self.places.values()
     }
 
-    pub fn place(&self, job: &str) -> Option<&Place> {
+    pub(crate) fn place(&self, job: &str) -> Option<&Place> {
         self.places.get(job)
     }
 
     /// Whether `job` is followed from the start (never dropped to make room).
-    pub fn is_followed(&self, job: &str) -> bool {
+    pub(crate) fn is_followed(&self, job: &str) -> bool {
         self.places.get(job).is_some_and(|p| p.followed)
     }
 
     /// The jobs followed now.
-    pub fn followed_count(&self) -> usize {
+    pub(crate) fn followed_count(&self) -> usize {
         self.places.values().filter(|p| p.followed).count()
     }
 
     /// The server's jobs as listed at `now_ms`: the selected ones are placed (followed while
     /// there is room, in name order after those followed already), those gone are dropped
     /// (but the named ones). Returns what to start and what to stop.
-    pub fn listed(&mut self, jobs: &[String], now_ms: i64) -> Changes {
+    pub(crate) fn listed(&mut self, jobs: &[String], now_ms: i64) -> Changes {
         self.listed = Some(Ok(now_ms));
         let listed: std::collections::BTreeSet<&str> = jobs
             .iter()
@@ -262,12 +262,12 @@ impl Roster {
     }
 
     /// The listing failed: what is followed stays followed.
-    pub fn failed(&mut self, why: String) {
+    pub(crate) fn failed(&mut self, why: String) {
         self.listed = Some(Err(why));
     }
 
     /// How reading a followed job went: `Err` names why it cannot be read.
-    pub fn read(&mut self, job: &str, read: Result<(), String>) {
+    pub(crate) fn read(&mut self, job: &str, read: Result<(), String>) {
         if let Some(p) = self.places.get_mut(job) {
             p.unreadable = read.err();
         }

@@ -34,7 +34,7 @@ fn heartbeat(every: Duration) -> Bytes {
 
 /// The response body of `GET /api/live`, or why it is refused (too many streams), with a heartbeat after each `every` without a chunk. The stream
 /// holds its permits until the page goes away.
-pub fn body(
+pub(crate) fn body(
     hub: Arc<Hub>,
     since: Option<Revisions>,
     limits: Arc<Limits>,
@@ -138,7 +138,7 @@ async fn pump(
 mod tests {
     use super::*;
     use crate::live::limits::OLDER_TEXTS;
-    use spate_planner_core::{Bucket, Entry, JobState, LiveChange, LiveOp, Side};
+    use spate_planner_core::{live::LiveOp, Bucket, Entry, JobState, LiveChange, Side};
 
     fn hub() -> Arc<Hub> {
         let bucket = |name: &str| Bucket {

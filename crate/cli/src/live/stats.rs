@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 const NONE: i64 = i64::MIN;
 
 /// A followed job's counters and the last batch's lag.
-pub struct Stats {
+pub(crate) struct Stats {
     changes: AtomicU64,
     resyncs: AtomicU64,
     /// Plans made of the job's states (by `/metrics`).
@@ -39,7 +39,7 @@ impl Default for Stats {
 
 /// What the entries of one batch said, gathered as they arrive.
 #[derive(Default)]
-pub struct Seen {
+pub(crate) struct Seen {
     oldest_ms: Option<i64>,
     pending: [Option<u64>; 2],
 }
@@ -54,7 +54,7 @@ fn index(side: Side) -> usize {
 impl Seen {
     /// An entry of bucket `side`, written at `created_ms` (the NATS server's clock), with
     /// `pending` messages of its stream after it.
-    pub fn entry(&mut self, side: Side, created_ms: i64, pending: u64) {
+    pub(crate) fn entry(&mut self, side: Side, created_ms: i64, pending: u64) {
         self.oldest_ms = Some(self.oldest_ms.map_or(created_ms, |o| o.min(created_ms)));
         self.pending[index(side)] = Some(pending);
     }
@@ -62,36 +62,36 @@ impl Seen {
 
 impl Stats {
     /// A plan of the state is being made.
-    pub fn planning(&self) {
+    pub(crate) fn planning(&self) {
         self.plans.fetch_add(1, Relaxed);
     }
 
     /// A plan of the state found `n` splits at risk of quarantine.
-    pub fn planned_at_risk(&self, n: u32) {
+    pub(crate) fn planned_at_risk(&self, n: u32) {
         self.at_risk.store(n.into(), Relaxed);
     }
 
     /// The splits at risk by the last plan made, if one was.
-    pub fn at_risk(&self) -> Option<u32> {
+    pub(crate) fn at_risk(&self) -> Option<u32> {
         u32::try_from(self.at_risk.load(Relaxed)).ok()
     }
 
-    pub fn plans(&self) -> u64 {
+    pub(crate) fn plans(&self) -> u64 {
         self.plans.load(Relaxed)
     }
 
     /// `n` changes were applied to the state.
-    pub fn applied(&self, n: usize) {
+    pub(crate) fn applied(&self, n: usize) {
         self.changes.fetch_add(n as u64, Relaxed);
     }
 
     /// The state was read afresh.
-    pub fn resynced(&self) {
+    pub(crate) fn resynced(&self) {
         self.resyncs.fetch_add(1, Relaxed);
     }
 
     /// A batch whose entries said `seen` was applied at `now_ms`.
-    pub fn batch(&self, seen: &Seen, now_ms: i64) {
+    pub(crate) fn batch(&self, seen: &Seen, now_ms: i64) {
         if let Some(oldest) = seen.oldest_ms {
             self.lag_ms.store(now_ms.saturating_sub(oldest), Relaxed);
         }
@@ -102,16 +102,16 @@ impl Stats {
         }
     }
 
-    pub fn changes(&self) -> u64 {
+    pub(crate) fn changes(&self) -> u64 {
         self.changes.load(Relaxed)
     }
 
-    pub fn resyncs(&self) -> u64 {
+    pub(crate) fn resyncs(&self) -> u64 {
         self.resyncs.load(Relaxed)
     }
 
     /// The last batch's lag in seconds, if a batch came.
-    pub fn lag_seconds(&self) -> Option<f64> {
+    pub(crate) fn lag_seconds(&self) -> Option<f64> {
         match self.lag_ms.load(Relaxed) {
             NONE => None,
             ms => Some(ms as f64 / 1000.0),
@@ -119,7 +119,7 @@ impl Stats {
     }
 
     /// The watch's pending messages: (state, lease).
-    pub fn pending(&self) -> (u64, u64) {
+    pub(crate) fn pending(&self) -> (u64, u64) {
         (self.pending[0].load(Relaxed), self.pending[1].load(Relaxed))
     }
 }

@@ -3,12 +3,15 @@
 //! `LiveChange::to_json`), and `status` events.
 
 use axum::body::Bytes;
-use spate_planner_core::{entry_json, stream_entry_json, JobState, Revisions, Source};
+use spate_planner_core::{
+    snapshot::{entry_json, stream_entry_json},
+    JobState, Revisions, Source,
+};
 use std::borrow::Cow;
 use std::ops::Range;
 
 /// An event in SSE framing: `event:`, `id:` when given, and the data one `data:` line per line.
-pub fn frame(event: &str, id: Option<Revisions>, data: &str) -> String {
+pub(crate) fn frame(event: &str, id: Option<Revisions>, data: &str) -> String {
     let mut out = String::with_capacity(data.len() + data.len() / 40 + 64);
     out.push_str("event: ");
     out.push_str(event);
@@ -27,7 +30,7 @@ pub fn frame(event: &str, id: Option<Revisions>, data: &str) -> String {
 
 /// The connection's state, for the page to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     Live,
     Reconnecting(String),
     Error(String),
@@ -37,7 +40,7 @@ pub enum Status {
 }
 
 /// The status's word on the wire (the `status` event's `status`).
-pub fn status_word(s: &Status) -> &'static str {
+pub(crate) fn status_word(s: &Status) -> &'static str {
     match s {
         Status::Live => "live",
         Status::Reconnecting(_) => "reconnecting",
@@ -48,7 +51,7 @@ pub fn status_word(s: &Status) -> &'static str {
 
 /// [`status_json`] with `recording`: why the job's recording stopped (`serve --record`), which
 /// the page shows beside the status.
-pub fn status_json_with(s: &Status, recording: Option<&str>) -> String {
+pub(crate) fn status_json_with(s: &Status, recording: Option<&str>) -> String {
     let plain = status_json(s);
     match recording {
         None => plain,
@@ -60,7 +63,7 @@ pub fn status_json_with(s: &Status, recording: Option<&str>) -> String {
     }
 }
 
-pub fn status_json(s: &Status) -> String {
+pub(crate) fn status_json(s: &Status) -> String {
     let status = status_word(s);
     let message = match s {
         Status::Live => None,
@@ -78,7 +81,7 @@ pub fn status_json(s: &Status) -> String {
 /// The `status` event a page is sent before a full state it must be sent again (it fell
 /// behind, or the state was read again): until the state is in, the page is catching up, not
 /// live; the hub's status follows the full state.
-pub fn catching_up(why: &str) -> Bytes {
+pub(crate) fn catching_up(why: &str) -> Bytes {
     let data = format!(
         "{{\"status\":\"catching_up\",\"message\":{}}}",
         serde_json::Value::from(why)
@@ -87,7 +90,7 @@ pub fn catching_up(why: &str) -> Bytes {
 }
 
 /// Where a live copy came from, for its `source` field.
-pub fn live_source(server: &str, pair: Revisions) -> Source {
+pub(crate) fn live_source(server: &str, pair: Revisions) -> Source {
     Source {
         kind: "nats".into(),
         server: Some(server.to_string()),
@@ -101,7 +104,7 @@ pub fn live_source(server: &str, pair: Revisions) -> Source {
 }
 
 /// The state as a snapshot file's text (what `GET /api/snapshot` returns).
-pub fn snapshot_file(state: &JobState, server: &str, now_ms: i64) -> String {
+pub(crate) fn snapshot_file(state: &JobState, server: &str, now_ms: i64) -> String {
     state
         .snapshot(now_ms, live_source(server, state.revisions()))
         .to_json()
@@ -110,7 +113,7 @@ pub fn snapshot_file(state: &JobState, server: &str, now_ms: i64) -> String {
 /// A snapshot file's text, shared by every client sent it, and where its `taken_at_ms` value
 /// is: each client gets the same bytes with the time it asked put in their place.
 #[derive(Clone)]
-pub struct FileText {
+pub(crate) struct FileText {
     bytes: Bytes,
     time: Option<Range<usize>>,
 }
@@ -119,7 +122,7 @@ pub struct FileText {
 const TIME_LINE: &str = "\n  \"taken_at_ms\": ";
 
 impl FileText {
-    pub fn new(text: String) -> FileText {
+    pub(crate) fn new(text: String) -> FileText {
         let time = text.find(TIME_LINE).and_then(|at| {
             let start = at + TIME_LINE.len();
             let len = text[start..].find(|c: char| !c.is_ascii_digit() && c != '-')?;
@@ -132,12 +135,12 @@ impl FileText {
     }
 
     /// The shared bytes of the text.
-    pub fn bytes(&self) -> &Bytes {
+    pub(crate) fn bytes(&self) -> &Bytes {
         &self.bytes
     }
 
     /// The same text held by other bytes of the same content (a counted `limits::Text`'s).
-    pub fn on(&self, bytes: Bytes) -> FileText {
+    pub(crate) fn on(&self, bytes: Bytes) -> FileText {
         FileText {
             bytes,
             time: self.time.clone(),
@@ -145,12 +148,12 @@ impl FileText {
     }
 
     /// The text (valid UTF-8: it was a `String`).
-    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+    pub(crate) fn text(&self) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(&self.bytes)
     }
 
     /// The text taken at `now_ms`, as pieces of the shared bytes and the time between them.
-    pub fn at(&self, now_ms: i64) -> Vec<Bytes> {
+    pub(crate) fn at(&self, now_ms: i64) -> Vec<Bytes> {
         match &self.time {
             Some(t) => vec![
                 self.bytes.slice(..t.start),
@@ -163,13 +166,13 @@ impl FileText {
 }
 
 /// [`snapshot_file`] as a [`FileText`].
-pub fn file_text(state: &JobState, server: &str, now_ms: i64) -> FileText {
+pub(crate) fn file_text(state: &JobState, server: &str, now_ms: i64) -> FileText {
     FileText::new(snapshot_file(state, server, now_ms))
 }
 
 /// The state as a `snapshot` event: its snapshot file's text `file`, with the pair as the event
 /// id. Entries whose value holds a CR are written as `text` (the stream cannot carry a CR).
-pub fn snapshot_event(state: &JobState, file: &str) -> String {
+pub(crate) fn snapshot_event(state: &JobState, file: &str) -> String {
     let text = match file.contains('\r') {
         true => Cow::Owned(without_cr(state, file)),
         false => Cow::Borrowed(file),

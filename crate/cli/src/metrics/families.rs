@@ -13,7 +13,7 @@ use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Gauge,
     /// Exposed with `_total` after the name.
     Counter,
@@ -22,7 +22,7 @@ pub enum Kind {
 use Kind::{Counter, Gauge};
 
 /// Every family: its name (a counter's without `_total`), type and help, in the order exposed.
-pub const FAMILIES: &[(&str, Kind, &str)] = &[
+pub(crate) const FAMILIES: &[(&str, Kind, &str)] = &[
     // The plan of each followed job's current state (the plan document of `plan --json`).
     ("spate_planner_members", Gauge, "Live members (presence keys) of the job."),
     ("spate_planner_splits", Gauge, "The job's splits by what happens to them now (label state): running (a live member holds it), idle (assignable, no live member holds it), withheld (a recently departed instance's, by the rebalance delay), quarantined, completed, waiting_for_spec; they add up to the job's splits."),
@@ -79,7 +79,7 @@ pub const FAMILIES: &[(&str, Kind, &str)] = &[
 
 /// A sample's value: counts and bytes exactly, the rest as floats.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Int(u64),
     Float(f64),
 }
@@ -124,10 +124,10 @@ impl EncodeGaugeValue for Value {
 }
 
 /// A sample's labels: (name, value), the value as the store has it (escaped when written).
-pub type Labels = Vec<(&'static str, String)>;
+pub(crate) type Labels = Vec<(&'static str, String)>;
 
 /// The longest label value written, in bytes (UTF-8); a longer one is cut, ending in `…`.
-pub const MAX_LABEL_BYTES: usize = 128;
+pub(crate) const MAX_LABEL_BYTES: usize = 128;
 
 /// A control character other than the newline: C0, DEL, C1.
 fn control(c: char) -> bool {
@@ -136,7 +136,7 @@ fn control(c: char) -> bool {
 
 /// `v` as it is written: each control character but the newline as `\u{XX}`, then cut at a
 /// character boundary to at most [`MAX_LABEL_BYTES`] bytes, the cut marked with `…`.
-pub fn label_value(v: String) -> String {
+pub(crate) fn label_value(v: String) -> String {
     let mut out = if v.chars().any(control) {
         let mut o = String::with_capacity(v.len().min(MAX_LABEL_BYTES) + 8);
         for c in v.chars() {
@@ -165,7 +165,7 @@ pub fn label_value(v: String) -> String {
 
 /// One scrape's samples, by family.
 #[derive(Debug)]
-pub struct Exposition {
+pub(crate) struct Exposition {
     samples: Vec<Vec<(Labels, Value)>>,
 }
 
@@ -179,7 +179,7 @@ impl Default for Exposition {
 
 impl Exposition {
     /// A sample of family `name` (as listed in [`FAMILIES`]; any other name is a bug).
-    pub fn add(&mut self, name: &str, labels: Labels, value: impl Into<Value>) {
+    pub(crate) fn add(&mut self, name: &str, labels: Labels, value: impl Into<Value>) {
         match FAMILIES.iter().position(|(n, _, _)| *n == name) {
             Some(i) => {
                 let labels = labels.into_iter().map(|(k, v)| (k, label_value(v))).collect();
@@ -191,7 +191,7 @@ impl Exposition {
 
     /// The samples in the Prometheus text format (0.0.4); a family without samples is left
     /// out.
-    pub fn text(self) -> String {
+    pub(crate) fn text(self) -> String {
         let mut registry = Registry::default();
         registry.register_collector(Box::new(self));
         let mut out = String::new();

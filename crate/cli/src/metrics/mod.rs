@@ -12,7 +12,7 @@
 //! figures are read as they are at the scrape. Read-only like the rest: a scrape never writes
 //! to NATS, nor reads from it.
 
-pub mod families;
+pub(crate) mod families;
 mod process;
 
 use crate::live::http::{Live, Refusal};
@@ -21,7 +21,7 @@ use crate::live::limits::{Busy, RETRY_AFTER_S};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use families::{Exposition, Labels};
-use spate_planner_core::{AttemptsSource, Gauges};
+use spate_planner_core::{claims::AttemptsSource, review::Gauges};
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -46,10 +46,10 @@ impl Planned {
 }
 
 /// Scrapes gathered or waiting to be, at once; more are refused rather than queued.
-pub const MAX_SCRAPES: usize = 4;
+pub(crate) const MAX_SCRAPES: usize = 4;
 
 /// The metrics of a live server.
-pub struct Metrics {
+pub(crate) struct Metrics {
     live: Arc<Live>,
     /// The last plan of each followed job, by job name.
     plans: tokio::sync::Mutex<HashMap<String, Arc<Planned>>>,
@@ -60,7 +60,7 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    pub fn new(live: Arc<Live>, max_attempts: Option<u32>) -> Metrics {
+    pub(crate) fn new(live: Arc<Live>, max_attempts: Option<u32>) -> Metrics {
         Metrics {
             live,
             plans: Default::default(),
@@ -121,7 +121,8 @@ fn plan(hub: &Arc<Hub>, max_attempts: Option<u32>) -> Planned {
         snap.state.revision.unwrap_or_default(),
         snap.lease.revision.unwrap_or_default(),
     );
-    let gauges = spate_planner_core::gauges(&snap, max_attempts).map_err(|e| format!("{e} [{}]", e.code));
+    let gauges =
+        spate_planner_core::review::gauges(&snap, max_attempts).map_err(|e| format!("{e} [{}]", e.code));
     if let Ok(g) = &gauges {
         hub.stats.planned_at_risk(g.at_risk);
     }
@@ -136,7 +137,7 @@ fn plan(hub: &Arc<Hub>, max_attempts: Option<u32>) -> Planned {
 
 /// `GET /metrics`: gathered in a task of its own (a client that hangs up does not stop it), or
 /// 503 when [`MAX_SCRAPES`] are under way.
-pub async fn scrape(m: Arc<Metrics>) -> Response {
+pub(crate) async fn scrape(m: Arc<Metrics>) -> Response {
     let Ok(permit) = m.scrapes.clone().try_acquire_owned() else {
         let busy = Busy(format!(
             "{MAX_SCRAPES} scrapes are under way; try again in {RETRY_AFTER_S} s"

@@ -57,7 +57,7 @@ fn boot_time(stat: &str) -> Option<u64> {
 }
 
 /// Adds the process's figures that can be read now.
-pub fn add(x: &mut Exposition) {
+pub(crate) fn add(x: &mut Exposition) {
     let read = |p: &str| std::fs::read_to_string(p).ok();
     if let Some(rss) = read("/proc/self/status").as_deref().and_then(resident_bytes) {
         x.add("process_resident_memory_bytes", vec![], rss);

@@ -116,7 +116,8 @@ pub fn plan(inputs: &AssignInputs) -> Plan {
 /// degenerate hash (say, one that takes few values) makes every tie-break of the spec reachable,
 /// which 64-bit hashes of distinct ids never are.
 #[doc(hidden)]
-pub fn plan_with_hash(i: &AssignInputs, hash: impl Fn(u64, &str) -> u64) -> Plan {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn plan_with_hash(i: &AssignInputs, hash: impl Fn(u64, &str) -> u64) -> Plan {
     let names: Vec<&str> = i.members.iter().map(String::as_str).collect();
     let member = member_index(names.iter().copied());
     let mut lanes = passes::Lanes::new(&names, i.caps, i.default_cap);

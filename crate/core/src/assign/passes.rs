@@ -23,7 +23,7 @@ pub(super) struct Pooled<'a> {
 }
 
 impl Pooled<'_> {
-    pub fn owner(&self) -> Option<usize> {
+    pub(super) fn owner(&self) -> Option<usize> {
         (self.owner != NO_MEMBER).then_some(self.owner as usize)
     }
 }
@@ -47,7 +47,7 @@ pub(super) struct Lanes {
 
 impl Lanes {
     /// `cap(m) = max(1, caps[m] or default_cap)`, nothing used yet.
-    pub fn new(names: &[&str], caps: &BTreeMap<String, u32>, default_cap: u32) -> Lanes {
+    pub(super) fn new(names: &[&str], caps: &BTreeMap<String, u32>, default_cap: u32) -> Lanes {
         let cap: Vec<usize> = names
             .iter()
             .map(|n| caps.get(*n).copied().unwrap_or(default_cap).max(1) as usize)
@@ -60,19 +60,19 @@ impl Lanes {
         }
     }
 
-    pub fn free(&self, j: usize) -> bool {
+    pub(super) fn free(&self, j: usize) -> bool {
         self.count[j] < self.cap[j]
     }
 
     /// Appends a split of weight `w` to member `j`; returns its sequence number.
-    pub fn append(&mut self, j: usize, w: u64) -> u64 {
+    pub(super) fn append(&mut self, j: usize, w: u64) -> u64 {
         self.count[j] += 1;
         self.load[j] = self.load[j].saturating_add(w);
         self.seq()
     }
 
     /// A fresh sequence number (an append to some member's list).
-    pub fn seq(&mut self) -> u64 {
+    pub(super) fn seq(&mut self) -> u64 {
         self.next_seq += 1;
         self.next_seq - 1
     }

@@ -187,14 +187,18 @@ pub(crate) fn set_entry<T>(map: &mut BTreeMap<String, T>, id: &str, value: Optio
 
 impl Joined {
     /// Puts one id's join in place of its previous one.
-    pub fn set(&mut self, id: &str, (state, info, notes): (Option<SplitState>, Option<SplitInfo>, Notes)) {
+    pub(super) fn set(
+        &mut self,
+        id: &str,
+        (state, info, notes): (Option<SplitState>, Option<SplitInfo>, Notes),
+    ) {
         set_entry(Arc::make_mut(&mut self.splits), id, state);
         set_entry(Arc::make_mut(&mut self.info), id, info);
         set_entry(&mut self.notes, id, (!notes.is_empty()).then_some(notes));
     }
 
     /// The join's warnings, in the order a whole join finds them.
-    pub fn warnings(&self) -> impl Iterator<Item = &Warning> {
+    pub(super) fn warnings(&self) -> impl Iterator<Item = &Warning> {
         let n = || self.notes.values();
         let joined = n().flat_map(|x| x.joined.iter());
         joined
@@ -203,7 +207,7 @@ impl Joined {
     }
 
     /// Keys of records of another job: those found with a progress record, then the specs.
-    pub fn foreign(&self) -> Vec<String> {
+    pub(super) fn foreign(&self) -> Vec<String> {
         let n = || self.notes.iter();
         let with_progress = n().filter_map(|(_, x)| x.foreign.clone());
         let specs = n().filter(|(_, x)| x.orphan.as_ref().is_some_and(|o| o.1));
@@ -213,7 +217,7 @@ impl Joined {
     }
 
     /// Specs with no progress record joined.
-    pub fn orphan_specs(&self) -> usize {
+    pub(super) fn orphan_specs(&self) -> usize {
         self.notes.values().filter(|x| x.orphan.is_some()).count()
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 /// Where the leader's default cap comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CapSource {
     /// Set by the user (`--default-cap`, or the scenario's `default_cap` / `set_default_cap`).
     User,
@@ -20,6 +21,7 @@ pub enum CapSource {
 /// Why the store does not show the leader's own cap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CapUnknown {
     /// There is no `leader` record.
     NoLeaderRecord,
@@ -33,6 +35,7 @@ pub enum CapUnknown {
 
 /// The leader's default cap (its own `max_in_flight`) and where it comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DefaultCap {
     pub value: u32,
     pub source: CapSource,

@@ -12,10 +12,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Spate's default `max_in_flight`, the leader's default cap when the store does not show it.
-pub const SPATE_DEFAULT_CAP: u32 = 8;
+pub(super) const SPATE_DEFAULT_CAP: u32 = 8;
 
 /// Something the leader survives, reported with where it was found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Warning {
     pub code: WarningCode,
     pub bucket: String,
@@ -80,6 +81,7 @@ pub struct SplitInfo {
 /// How the seed was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SeedSource {
     /// `stable_hash_str(0, plan.fingerprint)`.
     Plan,

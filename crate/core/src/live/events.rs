@@ -11,11 +11,12 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A row names at most this many (the text counts the rest).
-pub const MAX_NAMES: usize = 8;
+pub(super) const MAX_NAMES: usize = 8;
 
 /// What a row tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum EventKind {
     Joined,
     Left,
@@ -31,6 +32,7 @@ pub enum EventKind {
 
 /// One timeline row: its kind, its sentence and the names it mentions (at most [`MAX_NAMES`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LiveEvent {
     pub kind: EventKind,
     pub text: String,

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// The staleness rule applied to one moment of a followed job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Freshness {
     /// When the last change (or the first state) arrived, ms since the Unix epoch.
     pub last_change_ms: i64,

@@ -15,6 +15,7 @@ use serde::Serialize;
 /// What happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FleetChangeKind {
     /// A member's presence lapsed (no delete: the process stopped renewing it).
     Crashed,

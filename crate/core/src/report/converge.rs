@@ -9,6 +9,7 @@ pub const CONVERGE_FORMAT: &str = "spate-planner-converge/1";
 
 /// One round of convergence.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Round {
     /// 1 for the plan of the inputs as given.
     pub round: u32,
@@ -25,6 +26,7 @@ pub struct Round {
 
 /// Rounds until a plan moves nothing, and whether that was reached.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Convergence {
     pub format: &'static str,
     pub rounds: Vec<Round>,

@@ -25,6 +25,7 @@ pub use summary::{at_cap, summary, Heaviest, Marks, Mean, Summary, SummarySide};
 
 /// One member's line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MemberReport {
     pub name: String,
     /// Its lane cap (own, or the default).
@@ -48,6 +49,7 @@ pub struct MemberReport {
 /// Why a split changes hands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Reason {
     /// Nobody owns it yet: placed on the lightest member with a free lane.
     Unowned,
@@ -115,6 +117,7 @@ impl Reason {
 
 /// A reason with its words, as the plan document lists every one (`reasons`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ReasonWords {
     pub reason: Reason,
     pub words: &'static str,
@@ -147,6 +150,7 @@ pub fn relief(gain: u128, weight: u64) -> u64 {
 
 /// A split that changes hands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MoveReport {
     pub split: String,
     pub weight: u64,
@@ -163,6 +167,7 @@ pub struct MoveReport {
 
 /// Splits by state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Counts {
     pub splits: u32,
     pub assigned: u32,
@@ -178,6 +183,7 @@ pub struct Counts {
 
 /// How evenly the weight is spread after the plan.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Balance {
     /// Total weight of the assigned splits (saturating).
     pub total: u64,
@@ -194,6 +200,7 @@ pub struct Balance {
 
 /// What the plan costs in handovers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Churn {
     /// Splits that change hands (every entry of `moves`).
     pub moves: u32,
@@ -205,6 +212,7 @@ pub struct Churn {
 
 /// Everything above, for one plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Report {
     pub members: Vec<MemberReport>,
     pub moves: Vec<MoveReport>,

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 /// The distance between the published records and a plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PublishedDistance {
     /// How many `assign.*` records there are.
     pub records: u32,

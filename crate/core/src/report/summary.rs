@@ -14,11 +14,12 @@ use crate::exact::count;
 use serde::Serialize;
 
 /// "Over the mean" is more than this many percent above it (a byte above is not news).
-pub const OVER_MEAN_PERCENT: u32 = 5;
+pub(super) const OVER_MEAN_PERCENT: u32 = 5;
 
 /// The mean a side is measured against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Mean {
     /// The mean of the work the members own now (`load_now`).
     MeanNow,
@@ -28,6 +29,7 @@ pub enum Mean {
 
 /// One side (now, or planned) of the summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SummarySide {
     /// The mean this side's figures are measured against.
     pub measured_against: Mean,
@@ -46,6 +48,7 @@ pub struct SummarySide {
 
 /// A member singled out (the heaviest now, the heaviest planned).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Heaviest {
     pub name: String,
     pub load_now: u64,
@@ -58,6 +61,7 @@ pub struct Heaviest {
 
 /// One member's marks, in the report's member order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Marks {
     pub name: String,
     pub over_now: bool,
@@ -72,6 +76,7 @@ pub struct Marks {
 
 /// The summary of a plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Summary {
     pub members: u32,
     pub over_mean_percent: u32,

@@ -9,14 +9,14 @@
 use std::fmt::{Display, Write};
 
 /// A CSV text being written, one record at a time.
-pub struct Csv {
+pub(super) struct Csv {
     out: String,
     fresh: bool,
 }
 
 impl Csv {
     /// A CSV text starting with its header record.
-    pub fn new(header: &[&str]) -> Csv {
+    pub(super) fn new(header: &[&str]) -> Csv {
         let mut c = Csv {
             out: String::new(),
             fresh: true,
@@ -35,7 +35,7 @@ impl Csv {
     }
 
     /// A text field: quoted when it must be, guarded when a spreadsheet would run it.
-    pub fn text(&mut self, s: &str) -> &mut Csv {
+    pub(super) fn text(&mut self, s: &str) -> &mut Csv {
         self.sep();
         let guard = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
         let text = if guard { format!("'{s}") } else { s.to_string() };
@@ -48,19 +48,19 @@ impl Csv {
     }
 
     /// A text field, empty when there is none.
-    pub fn maybe(&mut self, s: Option<&str>) -> &mut Csv {
+    pub(super) fn maybe(&mut self, s: Option<&str>) -> &mut Csv {
         self.text(s.unwrap_or(""))
     }
 
     /// A number (or `true`/`false`), written as it displays.
-    pub fn num(&mut self, v: impl Display) -> &mut Csv {
+    pub(super) fn num(&mut self, v: impl Display) -> &mut Csv {
         self.sep();
         let _ = write!(self.out, "{v}");
         self
     }
 
     /// A number, empty when there is none.
-    pub fn maybe_num<T: Display>(&mut self, v: Option<T>) -> &mut Csv {
+    pub(super) fn maybe_num<T: Display>(&mut self, v: Option<T>) -> &mut Csv {
         match v {
             Some(v) => self.num(v),
             None => self.text(""),
@@ -68,7 +68,7 @@ impl Csv {
     }
 
     /// A ratio as the JSON documents write it (the shortest text that reads back the same).
-    pub fn ratio(&mut self, v: f64) -> &mut Csv {
+    pub(super) fn ratio(&mut self, v: f64) -> &mut Csv {
         let text = serde_json::to_string(&v).unwrap_or_default();
         self.sep();
         self.out.push_str(&text);
@@ -76,12 +76,12 @@ impl Csv {
     }
 
     /// Ends the record.
-    pub fn end(&mut self) {
+    pub(super) fn end(&mut self) {
         self.out.push_str("\r\n");
         self.fresh = true;
     }
 
-    pub fn finish(self) -> String {
+    pub(super) fn finish(self) -> String {
         self.out
     }
 }

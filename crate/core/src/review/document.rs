@@ -17,12 +17,14 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The format tag of the plan document.
-pub const PLAN_FORMAT: &str = "spate-planner-plan/2";
+pub(super) const PLAN_FORMAT: &str = "spate-planner-plan/2";
 /// The format tag of the claims document.
-pub const CLAIMS_FORMAT: &str = "spate-planner-claims/1";
+pub(super) const CLAIMS_FORMAT: &str = "spate-planner-claims/1";
 
 #[derive(Serialize)]
-struct PlanDocument<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "PlanView"))]
+pub(crate) struct PlanDocument<'a> {
     format: &'static str,
     job: &'a str,
     taken_at_ms: i64,
@@ -44,6 +46,7 @@ struct PlanDocument<'a> {
     /// The changes of `scenario` left out of the plan, each with its reason.
     refused: &'a [Refused],
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     assignment: Option<&'a Assignment>,
     report: &'a Report,
     summary: Summary,
@@ -106,6 +109,7 @@ fn plan_doc<'a>(fleet: &'a Fleet, a: &'a Analysis, with_assignment: bool) -> Pla
 
 /// A member as the fleet summary shows it.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MemberLine<'a> {
     pub name: &'a str,
     pub max_in_flight: Option<u32>,
@@ -116,6 +120,7 @@ pub struct MemberLine<'a> {
 /// What a snapshot holds, before any plan: its identity, the leader's view as the store shows
 /// it, members, counts and warnings.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FleetInfo<'a> {
     pub job: &'a str,
     pub source: &'a crate::snapshot::Source,
@@ -181,6 +186,7 @@ pub fn fleet_info(fleet: &Fleet) -> FleetInfo<'_> {
 
 /// One split as the splits table shows it.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SplitLine<'a> {
     pub id: &'a str,
     pub status: crate::records::SplitStatus,
@@ -241,7 +247,8 @@ pub fn claims_rules_note(rules: RulesChoice) -> String {
 
 /// One action of a worker, as the claims document lists it.
 #[derive(Serialize)]
-pub struct ActionView<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(super) struct ActionView<'a> {
     /// Its place in the worker's order (1 for the first it takes).
     pub order: u32,
     pub split: &'a str,
@@ -251,7 +258,8 @@ pub struct ActionView<'a> {
 
 /// A worker's circumstances beside its actions.
 #[derive(Serialize)]
-pub struct WorkerLine {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(super) struct WorkerLine {
     pub cap: u32,
     pub held: u32,
     pub has_assignment: bool,
@@ -266,7 +274,8 @@ pub struct WorkerLine {
 
 /// The workers' totals.
 #[derive(Serialize)]
-pub struct ClaimsTotals {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(super) struct ClaimsTotals {
     /// Live members listed.
     pub members: u32,
     /// Claims and quarantines, over all of them.
@@ -278,7 +287,8 @@ pub struct ClaimsTotals {
 }
 
 #[derive(Serialize)]
-struct ClaimsDocument<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ClaimsDocument<'a> {
     format: &'static str,
     job: &'a str,
     taken_at_ms: i64,

@@ -17,6 +17,7 @@ const NAMED: usize = 5;
 /// The documents' `at_risk`. The split lists are left out of the dashboard's plan view (like the
 /// assignment): it shows the counts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Exposure {
     pub max_attempts: u32,
     pub max_attempts_source: AttemptsSource,
@@ -41,10 +42,13 @@ pub struct Exposure {
     /// One sentence on the splits the race parked (`null` when none).
     pub race_parked_note: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub splits: Option<Vec<RiskySplit>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub past_cap: Option<Vec<RiskySplit>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub race_parked: Option<Vec<RaceParked>>,
 }
 

@@ -12,6 +12,7 @@ use serde::Serialize;
 /// A figure's value, by kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FigureValue {
     /// A count (splits, members, moves).
     Count(u32),
@@ -25,12 +26,15 @@ pub enum FigureValue {
 
 /// One figure: its label, its value, the unit of a count if any, and a sentence beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Figure {
     pub label: &'static str,
     pub value: FigureValue,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub unit: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub note: Option<String>,
 }
 

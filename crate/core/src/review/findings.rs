@@ -11,6 +11,7 @@ use serde::Serialize;
 /// How serious a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Level {
     /// Spate itself stops: the plan beside it is hypothetical.
     Fatal,
@@ -22,6 +23,7 @@ pub enum Level {
 
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Finding {
     pub level: Level,
     pub code: FindingCode,

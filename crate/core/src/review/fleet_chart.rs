@@ -86,7 +86,8 @@ impl Palette {
 
 /// How many member rows a chart sized for a slide draws (the heaviest; the rest summed up in one
 /// line): 25 rows under two lines of title make a 1000 × 714 image, near a slide's proportions.
-pub const SLIDE_ROWS: usize = 25;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const SLIDE_ROWS: usize = 25;
 
 /// At most this many characters of a line under the title (12 px text in the chart's width,
 /// at a generous 6.5 px a character): a longer line is wrapped at its spaces.

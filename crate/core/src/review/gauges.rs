@@ -119,7 +119,8 @@ pub fn gauges(snap: &Snapshot, max_attempts: Option<u32>) -> Result<Gauges, Snap
 /// When the newest `assign.*` entry of the state bucket was written: the entry with the highest
 /// revision (the leader rewrites only the records that change, so a steady fleet's last publish
 /// stays where it was).
-pub fn last_publish_ms(state: &Bucket) -> Option<i64> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn last_publish_ms(state: &Bucket) -> Option<i64> {
     state
         .entries
         .iter()

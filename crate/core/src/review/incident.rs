@@ -20,7 +20,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// At most this many incidents are kept (the oldest go first).
-pub const MAX_INCIDENTS: usize = 50;
+pub(super) const MAX_INCIDENTS: usize = 50;
 
 /// Spate's lease duration when the lease bucket names none (`timing.md` §1).
 const SPATE_LEASE_MS: u64 = 30_000;
@@ -72,6 +72,7 @@ impl Window {
 
 /// Splits and their bytes (spec weights; a split with no spec counts 0 bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Tally {
     pub splits: u64,
     pub bytes: u64,

@@ -13,7 +13,7 @@ use crate::snapshot::SnapshotError;
 
 /// While an incident is open, a moment is framed at most this often (recorded time, ms): the
 /// live page's frames come at most every 100 ms.
-pub const FRAME_EVERY_MS: i64 = 100;
+pub(super) const FRAME_EVERY_MS: i64 = 100;
 
 /// A recording's incidents, walked as far as they were asked for.
 #[derive(Clone, Debug)]

@@ -11,6 +11,7 @@ use serde::Serialize;
 /// Where an incident stands at an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum IncidentPhase {
     /// The rebalance window is open: the departed member's splits are withheld.
     Withheld,
@@ -28,6 +29,7 @@ pub enum IncidentPhase {
 
 /// One receiving member of a departure's splits (`member` `None`: left queued by the plan).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ReceiverRow {
     pub member: Option<String>,
     pub splits: u64,
@@ -37,6 +39,7 @@ pub struct ReceiverRow {
 
 /// An incident as shown at an instant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct IncidentView {
     pub id: u64,
     pub kind: FleetChangeKind,

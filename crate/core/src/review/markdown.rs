@@ -26,7 +26,7 @@ use base64::Engine;
 use std::fmt::Write;
 
 /// What the report covers ([`super::compose`] makes it from a request).
-pub struct ReviewInputs<'a> {
+pub(super) struct ReviewInputs<'a> {
     pub fleet: &'a Fleet,
     pub analysis: &'a Analysis,
     pub sweep: Option<&'a SweepSection>,
@@ -41,7 +41,7 @@ pub struct ReviewInputs<'a> {
 
 /// A sweep as the report shows it: its steps (with their crash figures, if priced), which value
 /// is today's fleet, and the verdict on the targets, if given.
-pub struct SweepSection {
+pub(super) struct SweepSection {
     pub axis: Axis,
     pub steps: Vec<Step>,
     pub today: Today,
@@ -100,7 +100,7 @@ fn view_link(link: &str) -> String {
 }
 
 /// The whole report.
-pub fn review(r: &ReviewInputs) -> Review {
+pub(super) fn review(r: &ReviewInputs) -> Review {
     let mut md = String::new();
     let mut images = Vec::new();
     header(&mut md, r);

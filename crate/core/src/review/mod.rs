@@ -26,11 +26,13 @@ pub use compose::{compose, ReviewError, ReviewRequest, SweepRequest};
 pub use document::{
     claims_document, claims_rules_note, claims_view, find_splits, fleet_info, plan_document, plan_view,
 };
+#[cfg(feature = "ts")]
+pub(crate) use document::{ClaimsDocument, FleetInfo, PlanDocument, SplitLine};
 pub use exposure::{exposure, Exposure};
 pub use figures::{plan_figures, Figure, FigureValue};
 pub use findings::{findings, Finding, Level};
-pub use fleet_chart::{fleet_chart, FleetChart, Palette, SLIDE_ROWS};
-pub use gauges::{gauges, last_publish_ms, Gauges, LoadGauges, PublishedGauges, SplitStates};
+pub use fleet_chart::{fleet_chart, FleetChart, Palette};
+pub use gauges::{gauges, Gauges, LoadGauges, PublishedGauges, SplitStates};
 pub use incident::{
     claim_race_per_mille, CrashSettings, IncidentInputs, IncidentLog, RecoveryModel, SeedRun,
 };
@@ -38,3 +40,5 @@ pub use incident_replay::RecordedIncidents;
 pub use incident_text::{incident_views, IncidentView};
 pub use markdown::{Image, Review};
 pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};
+#[cfg(feature = "testing")]
+pub use {fleet_chart::SLIDE_ROWS, gauges::last_publish_ms};

@@ -13,7 +13,7 @@ use std::fmt::Write;
 const MOVES_LISTED: usize = 200;
 
 /// The changes of the scenario left out of the plan, each with its reason.
-pub fn refused(md: &mut String, a: &Analysis) {
+pub(super) fn refused(md: &mut String, a: &Analysis) {
     if a.refused.is_empty() {
         return;
     }
@@ -35,7 +35,7 @@ pub fn refused(md: &mut String, a: &Analysis) {
 }
 
 /// Who is over the mean and at the cap, now and planned.
-pub fn summary_lines(md: &mut String, a: &Analysis) {
+pub(super) fn summary_lines(md: &mut String, a: &Analysis) {
     let s = summary(&a.report);
     let _ = writeln!(md, "## Summary\n");
     for (what, h) in [("now", &s.heaviest_now), ("planned", &s.heaviest_planned)] {
@@ -68,7 +68,7 @@ pub fn summary_lines(md: &mut String, a: &Analysis) {
 }
 
 /// Every member, in natural order: loads, lanes, what it gains and loses, and whether it is over its side's mean.
-pub fn members(md: &mut String, a: &Analysis) {
+pub(super) fn members(md: &mut String, a: &Analysis) {
     let s = summary(&a.report);
     let _ = writeln!(
         md,
@@ -102,7 +102,7 @@ pub fn members(md: &mut String, a: &Analysis) {
 }
 
 /// The heaviest moves (by weight, then split id).
-pub fn moves(md: &mut String, a: &Analysis) {
+pub(super) fn moves(md: &mut String, a: &Analysis) {
     let all = &a.report.moves;
     let mut heaviest: Vec<_> = all.iter().collect();
     heaviest.sort_by(|x, y| y.weight.cmp(&x.weight).then(x.split.cmp(&y.split)));

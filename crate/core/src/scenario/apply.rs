@@ -20,6 +20,7 @@ use std::sync::Arc;
 /// Where a departure comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Origin {
     /// The store: an `assign.{X}` record with no presence key.
     Store,
@@ -30,6 +31,7 @@ pub enum Origin {
 /// What became of a departure's window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DepartedState {
     /// Inside the rebalance delay: splits whose `progress.owner` it is are withheld.
     Withheld,
@@ -43,6 +45,7 @@ pub enum DepartedState {
 
 /// A recently departed instance, as the plan treats it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Departed {
     pub instance: String,
     pub origin: Origin,

@@ -28,11 +28,13 @@ pub const MAX_ADDED_SPLITS: u64 = 1_000_000;
 pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
 
 /// Most changes one scenario may hold.
-pub const MAX_CHANGES: usize = 10_000;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_CHANGES: usize = 10_000;
 
 /// The longest name a scenario may introduce (`add_member`'s member, `add_splits`' owner), in
 /// bytes: an instance id, as the simulator's scripts bound it.
-pub const MAX_NAME_BYTES: usize = 128;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_NAME_BYTES: usize = 128;
 
 /// The longest `add_splits` prefix, in bytes: every added split's id repeats it, so it
 /// multiplies by the count.
@@ -47,6 +49,7 @@ pub const SPATE_RECONCILE_INTERVAL_MS: u64 = 30_000;
 /// How a member leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Departure {
     /// It crashed and the leader has just seen its presence go: its splits keep
     /// `progress.owner` and are withheld for the rebalance delay.
@@ -61,6 +64,7 @@ pub enum Departure {
 /// One fleet change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Change {
     /// A change whose `op` this planner does not know, kept as written (the whole object): it
     /// is refused when the scenario is applied (code `unknown_op`) and the others still apply.
@@ -103,13 +107,16 @@ pub enum Change {
     SetWeight {
         split: String,
         #[serde(deserialize_with = "wide::u64")]
+        #[cfg_attr(feature = "ts", ts(type = "U64 | number"))]
         weight: u64,
     },
     /// `count` new runnable splits of `weight`, ids `{prefix}{n:06}` from 0, owned by `owner`.
     AddSplits {
         #[serde(deserialize_with = "wide::u64")]
+        #[cfg_attr(feature = "ts", ts(type = "U64 | number"))]
         count: u64,
         #[serde(deserialize_with = "wide::u64")]
+        #[cfg_attr(feature = "ts", ts(type = "U64 | number"))]
         weight: u64,
         #[serde(default = "default_prefix")]
         prefix: String,
@@ -159,11 +166,11 @@ mod ops {
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Change>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Change>, D::Error> {
         Ok(Vec::<Value>::deserialize(d)?.into_iter().map(read).collect())
     }
 
-    pub fn serialize<S: Serializer>(changes: &[Change], s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(changes: &[Change], s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(changes.len()))?;
         for c in changes {
             match c {
@@ -183,6 +190,7 @@ fn default_prefix() -> String {
 /// A scenario: settings and changes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Scenario {
     /// Always [`FORMAT`].
     #[serde(default = "format_tag")]
@@ -197,16 +205,21 @@ pub struct Scenario {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "wide::opt_u64"
     )]
+    #[cfg_attr(feature = "ts", ts(type = "U64 | number"))]
     pub rebalance_delay_ms: Option<u64>,
     /// The release whose rules decide: `"0.1"` (also `"0.2"`) or `"0.3"` (absent: the rules the
     /// store names).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "Rules | \"0.2\""))]
     pub rules: Option<Rules>,
     /// The workers' `max_attempts` (absent: Spate's 4). The store does not record it; the
     /// splits at risk of quarantine are judged by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_attempts: Option<u32>,
+    /// The changes; one whose `op` this planner does not know, or that it cannot read, is
+    /// kept as written and refused.
     #[serde(default, with = "ops")]
+    #[cfg_attr(feature = "ts", ts(type = "Array<Change | UnknownChange>"))]
     pub changes: Vec<Change>,
 }
 
@@ -243,6 +256,7 @@ impl ScenarioError {
 /// A change of a scenario that does not apply, left out of the plan, and why (its error's code,
 /// path and message).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Refused {
     /// Its index in the scenario's `changes`.
     pub index: u32,

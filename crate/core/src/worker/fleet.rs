@@ -67,7 +67,11 @@ fn candidate(id: &str, kind: ClaimKind, action: ClaimAction) -> ClaimCandidate {
 }
 
 /// [`super::next_actions`] for each of `views`, in their order.
-pub fn next_actions_of_all(splits: &BTreeMap<String, SplitState>, views: &[WorkerView]) -> Vec<NextActions> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn next_actions_of_all(
+    splits: &BTreeMap<String, SplitState>,
+    views: &[WorkerView],
+) -> Vec<NextActions> {
     let mut own: HashMap<&str, Vec<(&str, &SplitState)>> =
         views.iter().map(|w| (w.instance, Vec::new())).collect();
     let mut unleased = Vec::new();

@@ -19,17 +19,21 @@
 
 mod fleet;
 
+#[cfg(not(feature = "testing"))]
+pub(crate) use fleet::next_actions_of_all;
+#[cfg(feature = "testing")]
 pub use fleet::next_actions_of_all;
 
-use crate::claims::{claim_candidates, ClaimAction, ClaimCandidate};
+use crate::claims::{ClaimAction, ClaimCandidate};
 use crate::rules::Rules;
 use crate::state::SplitState;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What one worker is told and holds, as its next reconcile sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct WorkerView<'a> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct WorkerView<'a> {
     /// The release whose claim rules it follows.
     pub rules: Rules,
     pub instance: &'a str,
@@ -111,13 +115,14 @@ pub fn fenced(s: &SplitState, instance: &str, nonce: Option<&str>) -> bool {
 }
 
 /// The worker's next reconcile over `splits`.
-pub fn next_actions(splits: &BTreeMap<String, SplitState>, w: &WorkerView) -> NextActions {
+#[cfg(feature = "testing")]
+pub fn next_actions(splits: &std::collections::BTreeMap<String, SplitState>, w: &WorkerView) -> NextActions {
     let held: BTreeSet<&str> = splits
         .iter()
         .filter(|(_, s)| holds(s, w.instance, w.nonce))
         .map(|(id, _)| id.as_str())
         .collect();
-    let candidates = claim_candidates(
+    let candidates = crate::claims::claim_candidates(
         w.rules,
         splits,
         |id| held.contains(id),

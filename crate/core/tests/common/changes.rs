@@ -1,6 +1,6 @@
 //! The live stream's `change` events as docs/live-protocol.md writes them.
 
-use spate_planner_core::{entry_json, Entry};
+use spate_planner_core::{snapshot::entry_json, Entry};
 
 /// A put of `value` at `rev` (created at 5 ms).
 pub fn put(bucket: &str, key: &str, rev: u64, value: &str) -> String {

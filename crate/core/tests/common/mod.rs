@@ -7,7 +7,9 @@ pub mod store;
 
 use proptest::prelude::*;
 use spate_planner_core::{
-    LeaseEntry, LeaseVal, SplitProgressRecord, SplitSpecRecord, SplitState, SplitStatus, SCHEMA,
+    records::{LeaseVal, SplitProgressRecord, SplitSpecRecord, SCHEMA},
+    state::LeaseEntry,
+    SplitState, SplitStatus,
 };
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use serde_json::json;
-use spate_planner_core::{bucket_names, stable_hash_str, Bucket, Entry, Fleet, Snapshot, Source};
+use spate_planner_core::{snapshot::bucket_names, stable_hash_str, Bucket, Entry, Fleet, Snapshot, Source};
 
 pub const FINGERPRINT: &str = "s3://bucket/job@1";
 

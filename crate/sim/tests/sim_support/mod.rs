@@ -8,7 +8,12 @@
 pub mod cases;
 
 use proptest::prelude::*;
-use spate_planner_core::{runnable_split, ClaimKind, LeaseEntry, LeaseVal, SplitStatus, SCHEMA};
+use spate_planner_core::{
+    records::{LeaseVal, SCHEMA},
+    state::LeaseEntry,
+    synth::runnable_split,
+    ClaimKind, SplitStatus,
+};
 use spate_planner_sim::{simulate, Interval, Options, Outcome, Phase, ReleaseReason, Script, Start, What};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -369,12 +374,12 @@ pub fn check_final_assignment_by(o: &Outcome, job_seed: u64, rules: spate_planne
         .iter()
         .filter_map(|(m, c)| c.filter(|&c| c > 0).map(|c| (m.clone(), c)))
         .collect();
-    let records: BTreeMap<String, spate_planner_core::AssignmentVal> = o
+    let records: BTreeMap<String, spate_planner_core::records::AssignmentVal> = o
         .end
         .published
         .iter()
         .map(|(m, (generation, splits))| {
-            let val = spate_planner_core::AssignmentVal {
+            let val = spate_planner_core::records::AssignmentVal {
                 schema: SCHEMA,
                 generation: *generation,
                 splits: splits.clone(),
@@ -384,9 +389,9 @@ pub fn check_final_assignment_by(o: &Outcome, job_seed: u64, rules: spate_planne
         .collect();
     let previous = match rules {
         spate_planner_core::Rules::V0_1 => BTreeMap::new(),
-        spate_planner_core::Rules::V0_3 => spate_planner_core::last_assignees(&records, &members),
+        spate_planner_core::Rules::V0_3 => spate_planner_core::assign::last_assignees(&records, &members),
     };
-    let want = spate_planner_core::desired_assignment(&spate_planner_core::AssignInputs {
+    let want = spate_planner_core::desired_assignment(&spate_planner_core::assign::AssignInputs {
         rules,
         members: &members,
         splits: &o.end.splits,
