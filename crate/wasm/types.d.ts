@@ -51,7 +51,11 @@ export interface Scenario {
 
 export interface Departed {
   instance: string; origin: "store" | "scenario";
-  state: "withheld" | "released" | "returned" | "no_delay"; withheld: number;
+  state: "withheld" | "released" | "returned" | "no_delay";
+  /** How it left, as a what-if change says (null: a departure the store shows). */
+  departure: "crash" | "crash_after_delay" | "graceful" | null;
+  /** Assignable splits still in its name, which the plan withholds; splits a graceful stop released. */
+  withheld: number; released: number;
 }
 export interface Finding { level: "fatal" | "warning" | "notice"; code: string; message: string; }
 export interface MemberReport {
