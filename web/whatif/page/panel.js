@@ -19,11 +19,22 @@ function changeItem(c, i, failure, controller) {
 }
 
 const STATE_WORDS = {
-  withheld: (d) => `${d.withheld} split${d.withheld === 1 ? '' : 's'} withheld`,
+  withheld: (d) => (d.withheld ? `${d.withheld} split${d.withheld === 1 ? '' : 's'} withheld` : 'nothing withheld'),
   released: () => 'released: its splits move now',
   returned: () => 'back in the fleet',
   no_delay: () => 'no rebalance delay: nothing withheld',
 };
+
+const DEPARTURES = { crash: 'crashed', graceful: 'stopped gracefully', crash_after_delay: 'crashed longer than the delay ago' };
+
+/** Why an instance is listed: the what-if removed it (and how), the store shows it gone, or it still owns splits. */
+function whyListed(d, fromStore) {
+  if (d?.origin === 'scenario') {
+    const released = d.departure === 'graceful' ? `, releasing the ${d.released} split${d.released === 1 ? '' : 's'} it held` : '';
+    return `removed by the what-if: ${DEPARTURES[d.departure] ?? d.departure}${released}`;
+  }
+  return fromStore ? 'departed recently (its assign record lingers)' : 'owns splits but is no longer a member';
+}
 
 function departedItem(name, i, d, fromStore, controller) {
   const box = input('checkbox', { 'aria-describedby': `departed-note-${i}`, 'data-focus': `departed-${name}` });
@@ -31,11 +42,10 @@ function departedItem(name, i, d, fromStore, controller) {
   box.disabled = d?.state === 'returned' || d?.state === 'no_delay';
   box.addEventListener('change', () => controller.setWithheld(name, box.checked));
   const label = el('label', undefined, 'check');
-  const why = fromStore ? 'departed recently (its assign record lingers)' : 'owns splits but is no longer a member';
   const words = d ? STATE_WORDS[d.state](d) : 'its splits move now';
   label.append(box, el('span', ` ${name}`, 'who'));
-  const note = attrs(el('span', ` — ${why}; ${words}`, 'hint'), { id: `departed-note-${i}` });
-  const li = attrs(el('li'), { 'data-departed': name });
+  const note = attrs(el('span', ` — ${whyListed(d, fromStore)}; ${words}`, 'hint'), { id: `departed-note-${i}` });
+  const li = attrs(el('li'), { 'data-departed': name, 'data-origin': d?.origin ?? 'owner' });
   li.append(label, note);
   return li;
 }
@@ -45,7 +55,9 @@ function departedList(state, controller) {
   const view = state.result.view;
   const members = new Set(info.members.map((m) => m.name));
   const byName = new Map(view.departed.map((d) => [d.instance, d]));
-  const names = [...new Set([...info.recent_departures, ...info.departed_owners, ...byName.keys()])].filter((n) => !members.has(n));
+  // the plan's departures (the store's and the what-if's, members of the snapshot included), and
+  // owners of splits that are no longer members
+  const names = [...new Set([...info.recent_departures, ...info.departed_owners, ...byName.keys()])].filter((n) => byName.has(n) || !members.has(n));
   if (!names.length) return [];
   const list = el('ul', undefined, 'departed');
   names.forEach((n, i) => list.append(departedItem(n, i, byName.get(n), info.recent_departures.includes(n), controller)));
