@@ -218,6 +218,8 @@ export interface SweepStep {
   bound_hit: boolean;
   /** This step plans today's fleet (the scenario as it is). */
   today: boolean;
+  /** The members a sweep of `members` removes at this step, in order (absent: none). */
+  removed?: string[];
   /** With a crash script: its heaviest member crashed, simulated (`sweep --crash-heaviest`). */
   crash?: CrashFigures;
 }
