@@ -64,10 +64,15 @@ async function outsideTheirCards(page) {
 for (const [name, size] of [['1400 px', { width: 1400, height: 1000 }], ['a phone', PHONE]]) {
   test(`the Timeline's selects and fields stay inside their cards, with B shown (${name})`, async () => {
     await withServedPage(chrome.browser, [], async (page) => {
+      const run = () => page.evaluate(() => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run || 0));
+      const ran = (n) => page.waitForFunction((k) => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run || 0) > k, n, { timeout: 120000 });
       await page.locator('.tl-settings').waitFor();
+      await ran(0);
       assert.deepEqual(await outsideTheirCards(page), []);
+      const runs = await run();
       await page.locator('.tl-settings label', { hasText: 'Compare with a second configuration' }).locator('input').check();
       await page.locator('.tl-config select[data-config="B"]').first().waitFor({ state: 'visible' });
+      await ran(runs); // (the runs drawn before axe-core looks: a run under way dims the figures)
       assert.ok(await page.locator('.tl-config select[data-config="B"]').count() >= 2, 'B has its selects');
       assert.deepEqual(await outsideTheirCards(page), []);
     }, { url: '#tab=timeline', ...size });
