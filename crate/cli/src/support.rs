@@ -93,9 +93,10 @@ pub struct SweepFlags<'a> {
 /// The sweep the flags ask for, read by the core's one reading of an axis and a range; `None`
 /// when no range is given.
 pub fn sweep_axis(f: &SweepFlags) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
-    let members = f
-        .remove
-        .map_or_else(|| "members".to_string(), |r| format!("members_{}", r.replace('-', "_")));
+    let members = f.remove.map_or_else(
+        || "members".to_string(),
+        |r| format!("members_{}", r.replace('-', "_")),
+    );
     let (name, range) = match (f.add_members, f.default_cap, f.member_cap, f.members) {
         (Some(r), _, _, _) => ("add_members", r),
         (_, Some(r), _, _) => ("default_cap", r),

@@ -514,8 +514,17 @@ fn sweep_members_removes_in_the_order_asked_and_names_the_fewest_that_meet_the_t
     by_load.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let heaviest_first: Vec<String> = by_load.into_iter().map(|(n, _)| n).collect();
     let doc = json(&[
-        "sweep", &snap, "--members", "1..8", "--remove", "heaviest-first", "--max-over-mean", "1.05",
-        "--max-queued", "0", "--json",
+        "sweep",
+        &snap,
+        "--members",
+        "1..8",
+        "--remove",
+        "heaviest-first",
+        "--max-over-mean",
+        "1.05",
+        "--max-queued",
+        "0",
+        "--json",
     ]);
     assert_eq!(doc["today"]["value"], 6);
     let steps = doc["steps"].as_array().unwrap();
@@ -534,7 +543,10 @@ fn sweep_members_removes_in_the_order_asked_and_names_the_fewest_that_meet_the_t
     // the fewest members meeting the targets, by the targets' rule on the steps' figures
     let fewest = steps
         .iter()
-        .filter(|s| s["queued"].as_u64() == Some(0) && s["max_over_mean"].as_str().unwrap().parse::<f64>().unwrap() <= 1.05)
+        .filter(|s| {
+            s["queued"].as_u64() == Some(0)
+                && s["max_over_mean"].as_str().unwrap().parse::<f64>().unwrap() <= 1.05
+        })
         .map(|s| s["value"].as_u64().unwrap())
         .min();
     assert_eq!(doc["smallest_meeting"].as_u64(), fewest);
@@ -552,7 +564,14 @@ fn sweep_members_removes_in_the_order_asked_and_names_the_fewest_that_meet_the_t
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("today's fleet: 6 members now"), "{text}");
-    assert!(text.lines().last().unwrap().starts_with("Fewest members meeting the targets") || text.contains("No value of members"), "{text}");
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("Fewest members meeting the targets")
+            || text.contains("No value of members"),
+        "{text}"
+    );
     // an order that does not read, and a cap with an axis that adds no member, are refused
     let bad = Command::new(BIN)
         .args(["sweep", &snap, "--members", "1..3", "--remove", "sideways"])

@@ -146,6 +146,6 @@ pub use review::{
 pub use rules_diff::{diff_rules, PlacedApart, RulesDiff, RulesSide};
 pub use sweep::{
     check_range, crash_heaviest, parse_range, smallest_meeting, step_scenario, sweep, sweep_document, today,
-    verdict, Axis, CrashError, CrashFigures, CrashModel, RemoveOrder, Step, SweepDocument, SweepError, Targets, Today,
-    Verdict, MAX_STEPS, SWEEP_FORMAT,
+    verdict, Axis, CrashError, CrashFigures, CrashModel, RemoveOrder, Step, SweepDocument, SweepError,
+    Targets, Today, Verdict, MAX_STEPS, SWEEP_FORMAT,
 };

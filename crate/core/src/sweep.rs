@@ -9,10 +9,10 @@ use crate::codes::ErrorCode;
 use crate::exact::count;
 use crate::exact::wide;
 use crate::fleet::Fleet;
+use crate::natural::natural_cmp;
 use crate::pipeline::{analyse, Analysis};
 use crate::report::{at_cap, ratio4, Report};
 use crate::scenario::{Change, Departure, Scenario, ScenarioError};
-use crate::natural::natural_cmp;
 use serde::{Deserialize, Serialize};
 
 /// Most steps one sweep may take (a bound on work).
@@ -352,7 +352,11 @@ pub fn step_scenario(
 /// The base scenario's members in the order a shrinking fleet loses them: by each one's load
 /// in the plan of the base (`load_now`, what it carries now) or by name, natural order
 /// (`natural_cmp`) breaking ties.
-pub fn removal_order(fleet: &Fleet, base: &Scenario, remove: RemoveOrder) -> Result<Vec<String>, ScenarioError> {
+pub fn removal_order(
+    fleet: &Fleet,
+    base: &Scenario,
+    remove: RemoveOrder,
+) -> Result<Vec<String>, ScenarioError> {
     let a = analyse(fleet, base)?;
     let mut members: Vec<(&str, u64)> = a
         .report

@@ -555,10 +555,17 @@ fn a_graceful_stop_withholds_nothing_and_a_crash_withholds_its_splits() {
 #[test]
 fn a_graceful_what_if_releases_what_it_held_and_a_crash_what_if_withholds_it() {
     let store = crashed_w3().split("j", 10, Some("w2"), 1, 0);
-    let remove = |how: &str| format!(r#"{{"changes":[{{"op":"remove_member","member":"w2","departure":"{how}"}}]}}"#);
+    let remove =
+        |how: &str| format!(r#"{{"changes":[{{"op":"remove_member","member":"w2","departure":"{how}"}}]}}"#);
     let of = |sc: &str| {
         let a = run(&store, sc);
-        let d = a.applied.departed.iter().find(|d| d.instance == "w2").cloned().unwrap();
+        let d = a
+            .applied
+            .departed
+            .iter()
+            .find(|d| d.instance == "w2")
+            .cloned()
+            .unwrap();
         (d.departure.map(|d| format!("{d:?}")), d.withheld, d.released)
     };
     assert_eq!(of(&remove("graceful")), (Some("Graceful".into()), 1, 2));
@@ -566,11 +573,24 @@ fn a_graceful_what_if_releases_what_it_held_and_a_crash_what_if_withholds_it() {
     let g = departure_notes(&store, &remove("graceful"), "w2");
     assert_eq!(g.len(), 1, "{g:?}");
     assert_eq!(g[0].0, "departed_withheld");
-    assert!(g[0].1.contains("stopped gracefully") && g[0].1.contains("released the 2 split(s)"), "{}", g[0].1);
-    assert!(g[0].1.contains("1 split(s) still in its name that it no longer held"), "{}", g[0].1);
+    assert!(
+        g[0].1.contains("stopped gracefully") && g[0].1.contains("released the 2 split(s)"),
+        "{}",
+        g[0].1
+    );
+    assert!(
+        g[0].1
+            .contains("1 split(s) still in its name that it no longer held"),
+        "{}",
+        g[0].1
+    );
     let c = departure_notes(&store, &remove("crash"), "w2");
     assert_eq!(c[0].0, "departed_withheld");
-    assert!(c[0].1.contains("crashed") && c[0].1.contains("3 split(s) withheld"), "{}", c[0].1);
+    assert!(
+        c[0].1.contains("crashed") && c[0].1.contains("3 split(s) withheld"),
+        "{}",
+        c[0].1
+    );
     assert!(!c[0].1.contains("released"), "{}", c[0].1);
     // without j, the graceful stop withholds nothing at all
     let bare = crashed_w3();
@@ -578,6 +598,10 @@ fn a_graceful_what_if_releases_what_it_held_and_a_crash_what_if_withholds_it() {
     let n = departure_notes(&bare, &remove("graceful"), "w2");
     assert_eq!(n.len(), 1);
     assert_eq!(n[0].0, "departed_released");
-    assert!(n[0].1.contains("released the 2 split(s)") && n[0].1.contains("Nothing is withheld"), "{}", n[0].1);
+    assert!(
+        n[0].1.contains("released the 2 split(s)") && n[0].1.contains("Nothing is withheld"),
+        "{}",
+        n[0].1
+    );
     assert!(!a.applied.inputs.reserved.contains("a") && !a.applied.inputs.reserved.contains("b"));
 }

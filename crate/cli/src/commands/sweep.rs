@@ -128,8 +128,17 @@ fn removed_note(removed: &[String]) -> String {
     match removed.len() {
         0 => String::new(),
         n => {
-            let shown = removed.iter().take(5).map(|m| crate::term::shown(m)).collect::<Vec<_>>().join(", ");
-            let more = if n > 5 { format!(" and {} more", n - 5) } else { String::new() };
+            let shown = removed
+                .iter()
+                .take(5)
+                .map(|m| crate::term::shown(m))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if n > 5 {
+                format!(" and {} more", n - 5)
+            } else {
+                String::new()
+            };
             format!("  (without {shown}{more})")
         }
     }
