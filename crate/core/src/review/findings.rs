@@ -121,7 +121,7 @@ fn departure_words(d: &Departed, delay_ms: u64) -> Option<(FindingCode, String)>
         (None, 0) => (FindingCode::DepartedReleased, format!(
             "{who:?} departed recently (its assign record lingers without presence), but no split waiting to run names it as owner: it released what it held (a graceful stop) or held nothing. Nothing is withheld.")),
         (None, _) => (FindingCode::DepartedWithheld, format!(
-            "{who:?} departed recently; {n} split(s) withheld {until}: they still name it as owner (a crash leaves its splits in its name; a graceful stop releases those it holds).")),
+            "{who:?} departed recently; {n} split(s) withheld {until}.")),
     };
     Some((code, text))
 }
