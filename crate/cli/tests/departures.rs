@@ -149,7 +149,7 @@ fn a_graceful_what_if_releases_what_the_member_held_and_a_crash_what_if_withhold
     let file = write("what-if", &store(false));
     let scenario = |how: &str| {
         let p = write(
-            how,
+            &format!("scenario-{how}"),
             &json!({"changes":[{"op":"remove_member","member":"w1","departure":how}]}),
         );
         p.to_str().unwrap().to_string()
