@@ -699,9 +699,25 @@ mod tests {
         );
         assert_eq!(Axis::parse("member_cap", None), Ok(Axis::MemberCap));
         assert_eq!(
-            Axis::parse("members", None).unwrap_err().code(),
-            ErrorCode::InvalidSweep
+            Axis::parse("members", None),
+            Ok(Axis::Members {
+                cap: None,
+                remove: RemoveOrder::LightestFirst
+            })
         );
+        assert_eq!(
+            Axis::parse("members_last_named_first", Some(2)),
+            Ok(Axis::Members {
+                cap: Some(2),
+                remove: RemoveOrder::LastNamedFirst
+            })
+        );
+        for bad in ["fleet", "members_sideways", "members_"] {
+            assert_eq!(
+                Axis::parse(bad, None).unwrap_err().code(),
+                ErrorCode::InvalidSweep
+            );
+        }
         assert_eq!(parse_range("0..24"), Ok(0..=24));
         assert_eq!(parse_range("2..=32"), Ok(2..=32));
         assert_eq!(parse_range("5"), Ok(5..=5));
