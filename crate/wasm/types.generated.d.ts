@@ -212,10 +212,22 @@ waiting_for_spec: number, };
  */
 export type Departed = { instance: string, origin: Origin, state: DepartedState, 
 /**
- * Splits withheld because of it (runnable or not; those the plan would pool are in
- * `report.counts.reserved`).
+ * How it left, when a what-if change says so (`remove_member`'s `departure`); `None` for a
+ * departure the store shows (an `assign.{X}` record lingering without presence), whose
+ * manner the store does not record: only whether splits still name it as owner.
  */
-withheld: number, };
+departure: Departure | null, 
+/**
+ * Splits the plan places no more because they still name it as owner (assignable ones:
+ * runnable, with a spec, not completed; a completed or quarantined split in its name is not
+ * counted); they are in `report.counts.reserved`.
+ */
+withheld: number, 
+/**
+ * Splits it held that a graceful stop released (owner cleared, lease deleted): placed at
+ * once, their next claim `released` (no attempt). 0 unless `departure` is `graceful`.
+ */
+released: number, };
 /**
  * What became of a departure's window.
  */
@@ -278,7 +290,7 @@ export type FigureValue = { "count": number } | { "bytes": U64 } | { "ratio": st
  * One finding.
  */
 export type Finding = { level: Level, code: FindingCode, message: string, };
-export type FindingCode = "foreign_records" | "no_publish" | "default_cap_unknown" | "departed_withheld" | "stale_assignments" | "conflicting_assignments" | "bound_hit" | "mixed_fleet_hint";
+export type FindingCode = "foreign_records" | "no_publish" | "default_cap_unknown" | "departed_withheld" | "departed_released" | "stale_assignments" | "conflicting_assignments" | "bound_hit" | "mixed_fleet_hint";
 /**
  * A member singled out (the heaviest now, the heaviest planned).
  */
@@ -730,6 +742,11 @@ at_cap: number, bound_hit: boolean,
  * This step is today's fleet (the base scenario as it is: [`today`]).
  */
 today: boolean, 
+/**
+ * The members this step's fleet loses (a sweep of [`Axis::Members`] below today's count),
+ * in the order they are removed.
+ */
+removed?: Array<string>, 
 /**
  * With a crash script: the heaviest member crashed in the step's steady state.
  */

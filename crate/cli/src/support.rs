@@ -78,22 +78,35 @@ pub(crate) fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, S
     spate_planner_core::sweep::parse_range(text).map_err(|e| format!("{e} [{}]", e.code()))
 }
 
-/// The sweep the flags ask for (`--add-members`/`--sweep-add-members RANGE` with `--cap`, the
-/// default cap's, every member's cap's; at most one is given), read by the core's one reading
-/// of an axis and a range; `None` when no flag is given.
-pub(crate) fn sweep_axis(
-    add_members: Option<&str>,
-    default_cap: Option<&str>,
-    member_cap: Option<&str>,
-    cap: Option<u32>,
-) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
-    let (name, range) = match (add_members, default_cap, member_cap) {
-        (Some(r), _, _) => ("add_members", r),
-        (_, Some(r), _) => ("default_cap", r),
-        (_, _, Some(r)) => ("member_cap", r),
+/// The axis flags of a sweep (`sweep`'s, and `report`'s `--sweep-*`): at most one range is given.
+pub(crate) struct SweepFlags<'a> {
+    pub(crate) add_members: Option<&'a str>,
+    pub(crate) default_cap: Option<&'a str>,
+    pub(crate) member_cap: Option<&'a str>,
+    /// The fleet's size: members removed below today's count, added above it.
+    pub(crate) members: Option<&'a str>,
+    /// Which members a shrinking fleet loses first (`lightest-first`, `heaviest-first`,
+    /// `last-named-first`; default the lightest).
+    pub(crate) remove: Option<&'a str>,
+    /// The cap of added members.
+    pub(crate) cap: Option<u32>,
+}
+
+/// The sweep the flags ask for, read by the core's one reading of an axis and a range; `None`
+/// when no range is given.
+pub(crate) fn sweep_axis(f: &SweepFlags) -> Result<Option<(Axis, std::ops::RangeInclusive<u32>)>, String> {
+    let members = f.remove.map_or_else(
+        || "members".to_string(),
+        |r| format!("members_{}", r.replace('-', "_")),
+    );
+    let (name, range) = match (f.add_members, f.default_cap, f.member_cap, f.members) {
+        (Some(r), _, _, _) => ("add_members", r),
+        (_, Some(r), _, _) => ("default_cap", r),
+        (_, _, Some(r), _) => ("member_cap", r),
+        (_, _, _, Some(r)) => (members.as_str(), r),
         _ => return Ok(None),
     };
-    let axis = Axis::parse(name, cap).map_err(|e| format!("{e} [{}]", e.code()))?;
+    let axis = Axis::parse(name, f.cap).map_err(|e| format!("{e} [{}]", e.code()))?;
     Ok(Some((axis, parse_range(range)?)))
 }
 

@@ -490,3 +490,98 @@ fn text_reports_list_members_in_natural_order() {
     let members = &md[at(&md, "## Members")..];
     assert!(at(members, "| `w-2` |") < at(members, "| `w-10` |"), "{md}");
 }
+
+/// A number of a JSON document, written as a number or as a decimal string (u64).
+fn u64_of(v: &Value) -> u64 {
+    v.as_u64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+        .unwrap_or_else(|| panic!("not a u64: {v}"))
+}
+
+/// `sweep --members`: a fleet of each size from one member to more than today's; below today's
+/// count it loses members in the order asked (here the heaviest first: the most load now, ties
+/// by name), each stopping gracefully; the verdict names the fewest members that meet the targets.
+#[test]
+fn sweep_members_removes_in_the_order_asked_and_names_the_fewest_that_meet_the_targets() {
+    let snap = demo("members.json", "6", "5");
+    let plan = json(&["plan", &snap, "--json"]);
+    let mut by_load: Vec<(String, u64)> = plan["report"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap().to_string(), u64_of(&m["load_now"])))
+        .collect();
+    by_load.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let heaviest_first: Vec<String> = by_load.into_iter().map(|(n, _)| n).collect();
+    let doc = json(&[
+        "sweep",
+        &snap,
+        "--members",
+        "1..8",
+        "--remove",
+        "heaviest-first",
+        "--max-over-mean",
+        "1.05",
+        "--max-queued",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(doc["today"]["value"], 6);
+    let steps = doc["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 8);
+    for s in steps {
+        let value = s["value"].as_u64().unwrap();
+        assert_eq!(s["members"].as_u64().unwrap(), value);
+        let removed: Vec<String> = s["removed"]
+            .as_array()
+            .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default();
+        let lose = 6usize.saturating_sub(value as usize);
+        assert_eq!(removed, heaviest_first[..lose], "step {value}");
+        assert_eq!(s["today"], value == 6);
+    }
+    // the fewest members meeting the targets, by the targets' rule on the steps' figures
+    let fewest = steps
+        .iter()
+        .filter(|s| {
+            s["queued"].as_u64() == Some(0)
+                && s["max_over_mean"].as_str().unwrap().parse::<f64>().unwrap() <= 1.05
+        })
+        .map(|s| s["value"].as_u64().unwrap())
+        .min();
+    assert_eq!(doc["smallest_meeting"].as_u64(), fewest);
+    let verdict = doc["verdict"].as_str().unwrap();
+    match fewest {
+        Some(n) => assert!(
+            verdict.starts_with(&format!("Fewest members meeting the targets (max/mean at most 1.05 and at most 0 queued): {n} — {n} members")),
+            "{verdict}"
+        ),
+        None => assert!(verdict.starts_with("No value of members from 1 to 8 meets the targets"), "{verdict}"),
+    }
+    let text = Command::new(BIN)
+        .args(["sweep", &snap, "--members", "1..8", "--max-over-mean", "1.05"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("today's fleet: 6 members now"), "{text}");
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("Fewest members meeting the targets")
+            || text.contains("No value of members"),
+        "{text}"
+    );
+    // an order that does not read, and a cap with an axis that adds no member, are refused
+    let bad = Command::new(BIN)
+        .args(["sweep", &snap, "--members", "1..3", "--remove", "sideways"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("[invalid_sweep]"));
+    let cap = Command::new(BIN)
+        .args(["sweep", &snap, "--default-cap", "1..3", "--cap", "4"])
+        .output()
+        .unwrap();
+    assert!(!cap.status.success());
+}

@@ -179,6 +179,9 @@ codes! {
         DefaultCapUnknown => "default_cap_unknown",
         /// A recently departed instance's splits are withheld.
         DepartedWithheld => "departed_withheld",
+        /// A recently departed instance left no split waiting to run in its name (it stopped
+        /// gracefully, or held nothing): nothing is withheld.
+        DepartedReleased => "departed_released",
         /// Assignment records older than the plan's generation.
         StaleAssignments => "stale_assignments",
         /// A split named in more than one assignment record.

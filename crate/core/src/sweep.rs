@@ -9,9 +9,10 @@ use crate::codes::ErrorCode;
 use crate::exact::count;
 use crate::exact::wide;
 use crate::fleet::Fleet;
+use crate::natural::natural_cmp;
 use crate::pipeline::{analyse, Analysis};
 use crate::report::{at_cap, ratio4, Report};
-use crate::scenario::{Change, Scenario, ScenarioError};
+use crate::scenario::{Change, Departure, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 
 /// Most steps one sweep may take (a bound on work).
@@ -27,20 +28,70 @@ pub enum Axis {
     DefaultCap,
     /// Every member's cap is `value`.
     MemberCap,
+    /// The fleet has `value` members: below today's count, members leave gracefully (each
+    /// releases what it holds) in `remove`'s order; above it, `added-01`, `added-02`, … join,
+    /// each with `cap` (the default cap if none).
+    Members { cap: Option<u32>, remove: RemoveOrder },
+}
+
+/// Which members a shrinking fleet loses first ([`Axis::Members`]), by what each carries now
+/// (its load in the plan of today's fleet, `load_now`) or by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemoveOrder {
+    /// The member carrying the least now first (ties: the last in natural name order first).
+    LightestFirst,
+    /// The member carrying the most now first (ties: the first in natural name order first).
+    HeaviestFirst,
+    /// The last in natural name order first (worker-10 before worker-9), as a scale-down of a
+    /// set of numbered replicas removes the highest ordinal first.
+    LastNamedFirst,
+}
+
+impl RemoveOrder {
+    /// The order named `name` (`lightest_first`, `heaviest_first`, `last_named_first`).
+    pub fn parse(name: &str) -> Result<RemoveOrder, SweepError> {
+        match name {
+            "lightest_first" => Ok(RemoveOrder::LightestFirst),
+            "heaviest_first" => Ok(RemoveOrder::HeaviestFirst),
+            "last_named_first" => Ok(RemoveOrder::LastNamedFirst),
+            _ => Err(SweepError::Invalid(format!(
+                "removal order {name:?} is not lightest_first, heaviest_first or last_named_first"
+            ))),
+        }
+    }
+
+    /// The order in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            RemoveOrder::LightestFirst => "the lightest first",
+            RemoveOrder::HeaviestFirst => "the heaviest first",
+            RemoveOrder::LastNamedFirst => "the last by name first",
+        }
+    }
 }
 
 impl Axis {
-    /// The axis named `name` (`add_members`, `default_cap` or `member_cap`, as the sweep
-    /// document and the page name them); `cap` is the added members' (`add_members` only). The
-    /// one reading of an axis: the command line's flags and the page's form both come here.
+    /// The axis named `name` (`add_members`, `default_cap`, `member_cap`, or `members` with
+    /// its removal order as `members_lightest_first`, `members_heaviest_first` or
+    /// `members_last_named_first`; `members` alone removes the lightest first), as the sweep
+    /// document and the page name them; `cap` is the added members' (`add_members`, `members`).
+    /// The one reading of an axis: the command line's flags and the page's form both come here.
     pub fn parse(name: &str, cap: Option<u32>) -> Result<Axis, SweepError> {
         match name {
             "add_members" => Ok(Axis::AddMembers { cap }),
             "default_cap" => Ok(Axis::DefaultCap),
             "member_cap" => Ok(Axis::MemberCap),
-            _ => Err(SweepError::Invalid(format!(
-                "axis {name:?} is not add_members, default_cap or member_cap"
-            ))),
+            "members" => Ok(Axis::Members {
+                cap,
+                remove: RemoveOrder::LightestFirst,
+            }),
+            _ => match name.strip_prefix("members_").map(RemoveOrder::parse) {
+                Some(Ok(remove)) => Ok(Axis::Members { cap, remove }),
+                _ => Err(SweepError::Invalid(format!(
+                    "axis {name:?} is not add_members, default_cap, member_cap or members (members_lightest_first, members_heaviest_first, members_last_named_first)"
+                ))),
+            },
         }
     }
 
@@ -50,6 +101,7 @@ impl Axis {
             Axis::AddMembers { .. } => "members added",
             Axis::DefaultCap => "default cap",
             Axis::MemberCap => "every member's cap",
+            Axis::Members { .. } => "members",
         }
     }
 
@@ -59,6 +111,7 @@ impl Axis {
             Axis::AddMembers { .. } => "Fewest members to add",
             Axis::DefaultCap => "Smallest default cap",
             Axis::MemberCap => "Smallest cap of every member",
+            Axis::Members { .. } => "Fewest members",
         }
     }
 }
@@ -125,6 +178,10 @@ pub struct Step {
     /// This step is today's fleet (the base scenario as it is: [`today`]).
     #[serde(default)]
     pub today: bool,
+    /// The members this step's fleet loses (a sweep of [`Axis::Members`] below today's count),
+    /// in the order they are removed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
     /// With a crash script: the heaviest member crashed in the step's steady state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crash: Option<CrashFigures>,
@@ -272,8 +329,63 @@ pub(crate) fn step_scenario(
                     .map(|member| Change::SetCap { member, cap: value }),
             );
         }
+        Axis::Members { cap, remove } => {
+            let order = removal_order(fleet, base, remove)?;
+            let now = count(order.len());
+            s.changes.extend(
+                order
+                    .into_iter()
+                    .take(now.saturating_sub(value) as usize)
+                    .map(|member| Change::RemoveMember {
+                        member,
+                        departure: Some(Departure::Graceful),
+                        within_rebalance_delay: None,
+                    }),
+            );
+            for n in 1..=value.saturating_sub(now) {
+                s.changes.push(Change::AddMember {
+                    member: added_name(n),
+                    cap,
+                });
+            }
+        }
     }
     Ok(s)
+}
+
+/// The base scenario's members in the order a shrinking fleet loses them: by each one's load
+/// in the plan of the base (`load_now`, what it carries now) or by name, natural order
+/// (`natural_cmp`) breaking ties.
+pub fn removal_order(
+    fleet: &Fleet,
+    base: &Scenario,
+    remove: RemoveOrder,
+) -> Result<Vec<String>, ScenarioError> {
+    let a = analyse(fleet, base)?;
+    let mut members: Vec<(&str, u64)> = a
+        .report
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.load_now))
+        .collect();
+    members.sort_by(|x, y| match remove {
+        RemoveOrder::LightestFirst => x.1.cmp(&y.1).then_with(|| natural_cmp(y.0, x.0)),
+        RemoveOrder::HeaviestFirst => y.1.cmp(&x.1).then_with(|| natural_cmp(x.0, y.0)),
+        RemoveOrder::LastNamedFirst => natural_cmp(y.0, x.0),
+    });
+    Ok(members.into_iter().map(|(m, _)| m.to_string()).collect())
+}
+
+/// The members the step of `scenario` removes from its base: those of its `remove_member`
+/// changes after the base's own.
+fn removed_by(base: &Scenario, scenario: &Scenario) -> Vec<String> {
+    scenario.changes[base.changes.len()..]
+        .iter()
+        .filter_map(|c| match c {
+            Change::RemoveMember { member, .. } => Some(member.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn figures(value: u32, r: &Report) -> Step {
@@ -290,6 +402,7 @@ fn figures(value: u32, r: &Report) -> Step {
         at_cap: count(r.members.iter().filter(|m| at_cap(m, true)).count()),
         bound_hit: r.bound_hit,
         today: false,
+        removed: Vec::new(),
         crash: None,
     }
 }
@@ -327,6 +440,7 @@ pub fn sweep_step(
     let scenario = step_scenario(fleet, base, axis, value)?;
     let a = analyse(fleet, &scenario)?;
     let mut step = figures(value, &a.report);
+    step.removed = removed_by(base, &scenario);
     if let Some(model) = crash {
         step.crash =
             crash_heaviest(fleet, &a, model).map_err(|error| SweepError::Simulation { value, error })?;
@@ -381,6 +495,13 @@ pub fn today(fleet: &Fleet, base: &Scenario, axis: Axis) -> Result<Today, Scenar
     }
     let applied = base.apply(fleet)?;
     let inputs = &applied.inputs;
+    if let Axis::Members { .. } = axis {
+        let n = count(inputs.members.len());
+        return Ok(Today {
+            value: Some(n),
+            note: format!("{} members now", grouped(n.into())),
+        });
+    }
     if axis == Axis::DefaultCap {
         let cap = inputs.default_cap;
         return Ok(Today {
@@ -508,6 +629,26 @@ fn grouped(n: u64) -> String {
     out
 }
 
+/// Which members a step loses, in words: at most five names, then how many more.
+fn losing(axis: Axis, removed: &[String]) -> String {
+    let Axis::Members { remove, .. } = axis else {
+        return String::new();
+    };
+    if removed.is_empty() {
+        return String::new();
+    }
+    let shown = removed.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    let more = match removed.len().saturating_sub(5) {
+        0 => String::new(),
+        n => format!(" and {} more", grouped(n as u64)),
+    };
+    format!(
+        "; it loses {} ({}): {shown}{more}",
+        grouped(removed.len() as u64),
+        remove.words()
+    )
+}
+
 /// The verdict of a sweep of `axis` (its `steps`) against `targets`: which step first meets
 /// them, with its figures (and its crash's recovery, if priced), or that none does.
 pub fn verdict(axis: Axis, steps: &[Step], targets: Targets) -> Verdict {
@@ -528,13 +669,14 @@ pub fn verdict(axis: Axis, steps: &[Step], targets: Targets) -> Verdict {
                 ),
             };
             format!(
-                "{} meeting the targets ({goal}): {} — {} members, max/mean {}, {} queued, {} moves{crash}.",
+                "{} meeting the targets ({goal}): {} — {} members, max/mean {}, {} queued, {} moves{}{crash}.",
                 axis.smallest_words(),
                 grouped(b.value.into()),
                 grouped(b.members.into()),
                 b.max_over_mean,
                 grouped(b.queued.into()),
-                grouped(b.moves.into())
+                grouped(b.moves.into()),
+                losing(axis, &b.removed)
             )
         }
         (None, Some(first), Some(last)) => format!(
@@ -566,9 +708,25 @@ mod tests {
         );
         assert_eq!(Axis::parse("member_cap", None), Ok(Axis::MemberCap));
         assert_eq!(
-            Axis::parse("members", None).unwrap_err().code(),
-            ErrorCode::InvalidSweep
+            Axis::parse("members", None),
+            Ok(Axis::Members {
+                cap: None,
+                remove: RemoveOrder::LightestFirst
+            })
         );
+        assert_eq!(
+            Axis::parse("members_last_named_first", Some(2)),
+            Ok(Axis::Members {
+                cap: Some(2),
+                remove: RemoveOrder::LastNamedFirst
+            })
+        );
+        for bad in ["fleet", "members_sideways", "members_"] {
+            assert_eq!(
+                Axis::parse(bad, None).unwrap_err().code(),
+                ErrorCode::InvalidSweep
+            );
+        }
         assert_eq!(parse_range("0..24"), Ok(0..=24));
         assert_eq!(parse_range("2..=32"), Ok(2..=32));
         assert_eq!(parse_range("5"), Ok(5..=5));

@@ -507,3 +507,106 @@ fn a_departed_instance_is_released_once() {
         (ErrorCode::NotDeparted, "changes[1].member")
     );
 }
+
+/// The findings about one departed instance: (code, message).
+fn departure_notes(store: &Store, scenario: &str, who: &str) -> Vec<(String, String)> {
+    let a = run(store, scenario);
+    findings(&store.fleet(), &a)
+        .into_iter()
+        .filter(|f| f.code.as_str().starts_with("departed_") && f.message.contains(&format!("{who:?}")))
+        .map(|f| (f.code.as_str().to_string(), f.message))
+        .collect()
+}
+
+/// timing.md 3.2 and 5.3, decision-core.md 7: a crash writes nothing, so every split it held
+/// still names it as owner and is withheld for the rebalance delay; a graceful stop clears the
+/// owner of each split it holds before its presence goes, so its lingering `assign.{X}` record
+/// withholds nothing. Splits that are completed or quarantined are not withheld from anything.
+#[test]
+fn a_graceful_stop_withholds_nothing_and_a_crash_withholds_its_splits() {
+    // the store after a crash of w3 (its two leases not yet expired, a completed and a
+    // quarantined split in its name) and after a graceful stop of w4 (owners cleared, leases gone)
+    let store = crashed_w3()
+        .held("c", "w3")
+        .progress("f", "completed", Some("w3"), 1, 0)
+        .progress("g", "quarantined", Some("w3"), 2, 4)
+        .split("h", 10, None, 1, 0)
+        .split("i", 10, None, 1, 0)
+        .assign("w4", 1, &["h", "i"]);
+    let a = run(&store, "");
+    let by: Vec<_> = a
+        .applied
+        .departed
+        .iter()
+        .map(|d| (d.instance.as_str(), d.departure, d.withheld, d.released))
+        .collect();
+    assert_eq!(by, [("w3", None, 2, 0), ("w4", None, 0, 0)]);
+    let crash = departure_notes(&store, "", "w3");
+    assert_eq!(crash.len(), 1, "{crash:?}");
+    assert_eq!(crash[0].0, "departed_withheld");
+    assert!(crash[0].1.contains("2 split(s) withheld"), "{}", crash[0].1);
+    let graceful = departure_notes(&store, "", "w4");
+    assert_eq!(graceful.len(), 1, "{graceful:?}");
+    assert_eq!(graceful[0].0, "departed_released");
+    assert!(graceful[0].1.contains("Nothing is withheld"), "{}", graceful[0].1);
+    assert!(!graceful[0].1.contains("split(s) withheld"), "{}", graceful[0].1);
+    // h and i are placed, not reserved
+    assert!(!a.applied.inputs.reserved.contains("h") && !a.applied.inputs.reserved.contains("i"));
+}
+
+/// The same two departures as what-if changes: w2 holds a and b (leased) and owns j, whose lease
+/// it no longer holds. A graceful stop releases a and b and nothing of them is withheld (only j,
+/// which it did not hold, still names it); a crash withholds all three.
+#[test]
+fn a_graceful_what_if_releases_what_it_held_and_a_crash_what_if_withholds_it() {
+    let store = crashed_w3().split("j", 10, Some("w2"), 1, 0);
+    let remove =
+        |how: &str| format!(r#"{{"changes":[{{"op":"remove_member","member":"w2","departure":"{how}"}}]}}"#);
+    let of = |sc: &str| {
+        let a = run(&store, sc);
+        let d = a
+            .applied
+            .departed
+            .iter()
+            .find(|d| d.instance == "w2")
+            .cloned()
+            .unwrap();
+        (d.departure.map(|d| format!("{d:?}")), d.withheld, d.released)
+    };
+    assert_eq!(of(&remove("graceful")), (Some("Graceful".into()), 1, 2));
+    assert_eq!(of(&remove("crash")), (Some("Crash".into()), 3, 0));
+    let g = departure_notes(&store, &remove("graceful"), "w2");
+    assert_eq!(g.len(), 1, "{g:?}");
+    assert_eq!(g[0].0, "departed_withheld");
+    assert!(
+        g[0].1.contains("stopped gracefully") && g[0].1.contains("released the 2 split(s)"),
+        "{}",
+        g[0].1
+    );
+    assert!(
+        g[0].1
+            .contains("1 split(s) still in its name that it no longer held"),
+        "{}",
+        g[0].1
+    );
+    let c = departure_notes(&store, &remove("crash"), "w2");
+    assert_eq!(c[0].0, "departed_withheld");
+    assert!(
+        c[0].1.contains("crashed") && c[0].1.contains("3 split(s) withheld"),
+        "{}",
+        c[0].1
+    );
+    assert!(!c[0].1.contains("released"), "{}", c[0].1);
+    // without j, the graceful stop withholds nothing at all
+    let bare = crashed_w3();
+    let a = run(&bare, &remove("graceful"));
+    let n = departure_notes(&bare, &remove("graceful"), "w2");
+    assert_eq!(n.len(), 1);
+    assert_eq!(n[0].0, "departed_released");
+    assert!(
+        n[0].1.contains("released the 2 split(s)") && n[0].1.contains("Nothing is withheld"),
+        "{}",
+        n[0].1
+    );
+    assert!(!a.applied.inputs.reserved.contains("a") && !a.applied.inputs.reserved.contains("b"));
+}

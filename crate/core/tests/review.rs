@@ -307,3 +307,82 @@ fn a_comparison_says_which_way_it_runs_and_what_each_member_gained() {
         d.figures_before.max_over_mean_planned
     );
 }
+
+/// Four members of cap 2 (w10 holds nothing, w2 one split of 10, w1 and w9 two each) and one
+/// split nobody holds: six splits of weight 10.
+fn four_members() -> Store {
+    let mut s = Store::new().leader("w1");
+    for m in ["w1", "w2", "w9", "w10"] {
+        s = s.presence(m, Some(2));
+    }
+    for (id, owner) in [("a", "w1"), ("b", "w1"), ("c", "w9"), ("d", "w9"), ("e", "w2")] {
+        s = s.split(id, 10, Some(owner), 1, 0).held(id, owner);
+    }
+    s.split("f", 10, None, 1, 0)
+}
+
+/// A sweep of the fleet's size: below today's count each step is the what-if of its members
+/// stopping gracefully, in the order asked (what each carries now, lightest or heaviest first,
+/// ties by natural name order; or the last by name first), above it of members added; today's
+/// count is today's fleet; the verdict names the fewest members that meet the targets and who
+/// the fleet loses to get there.
+#[test]
+fn a_members_sweep_removes_members_in_the_order_asked_and_names_the_fewest_meeting_the_targets() {
+    let f = four_members().fleet();
+    let none = Scenario::default();
+    let order = |name: &str| {
+        let axis = Axis::parse(name, None).unwrap();
+        sweep(&f, &none, axis, 0..=4, None).unwrap()[0].removed.clone()
+    };
+    assert_eq!(order("members"), ["w10", "w2", "w9", "w1"]);
+    assert_eq!(order("members_lightest_first"), ["w10", "w2", "w9", "w1"]);
+    assert_eq!(order("members_heaviest_first"), ["w1", "w9", "w2", "w10"]);
+    assert_eq!(order("members_last_named_first"), ["w10", "w9", "w2", "w1"]);
+    assert_eq!(
+        Axis::parse("members_sideways", None).unwrap_err().code(),
+        spate_planner_core::ErrorCode::InvalidSweep
+    );
+
+    let axis = Axis::parse("members", Some(2)).unwrap();
+    let steps = sweep(&f, &none, axis, 1..=5, None).unwrap();
+    let by_hand = [
+        r#"{"changes":[{"op":"remove_member","member":"w10","departure":"graceful"},{"op":"remove_member","member":"w2","departure":"graceful"},{"op":"remove_member","member":"w9","departure":"graceful"}]}"#,
+        r#"{"changes":[{"op":"remove_member","member":"w10","departure":"graceful"},{"op":"remove_member","member":"w2","departure":"graceful"}]}"#,
+        r#"{"changes":[{"op":"remove_member","member":"w10","departure":"graceful"}]}"#,
+        r#"{}"#,
+        r#"{"changes":[{"op":"add_member","member":"added-01","cap":2}]}"#,
+    ];
+    for (step, text) in steps.iter().zip(by_hand) {
+        let r = analyse(&f, &scenario(text)).unwrap().report;
+        assert_eq!(step.members as usize, r.members.len(), "{text}");
+        assert_eq!(step.value, step.members, "{text}");
+        assert_eq!(
+            (step.max_load, step.queued, step.moves),
+            (r.balance.max_load, r.counts.queued, r.churn.moves),
+            "{text}"
+        );
+    }
+    let removed: Vec<Vec<String>> = steps.iter().map(|s| s.removed.clone()).collect();
+    assert_eq!(removed[1], ["w10", "w2"]);
+    assert!(removed[3].is_empty() && removed[4].is_empty());
+    let marked: Vec<u32> = steps.iter().filter(|s| s.today).map(|s| s.value).collect();
+    assert_eq!(marked, [4]);
+    assert_eq!(today(&f, &none, axis).unwrap().note, "4 members now");
+
+    // lanes: 2 members hold 4 of 6 splits (2 queued); 3 hold all 6, 2 each (max/mean 1);
+    // 4 and 5 hold them unevenly (max 20 against a mean of 15 or 12)
+    let q: Vec<u32> = steps.iter().map(|s| s.queued).collect();
+    assert_eq!(q, [4, 2, 0, 0, 0]);
+    let targets = Targets {
+        max_over_mean: 1.05,
+        max_queued: 0,
+    };
+    let doc = sweep_document(&f, &none, axis, &steps, Some(targets)).unwrap();
+    assert_eq!(doc.smallest_meeting, Some(3));
+    let v = doc.verdict.unwrap();
+    assert!(
+        v.starts_with("Fewest members meeting the targets (max/mean at most 1.05 and at most 0 queued): 3 — 3 members, max/mean 1.0000, 0 queued,"),
+        "{v}"
+    );
+    assert!(v.contains("it loses 1 (the lightest first): w10"), "{v}");
+}

@@ -1,8 +1,9 @@
 // One tooltip per host: shown on mouse hover and on keyboard focus of a target (a tap focuses
 // it too; chart.js gives the focus back to the row a tap redrew), and on a touch long-press;
 // hidden on leave, blur, Escape or a scroll. A hover is the mouse moving onto a target: rows
-// scrolled under a mouse at rest open nothing. Below its target, or above it when the window has no room
-// below. The same words are the target's accessible name, so nothing is hover-only.
+// scrolled under a mouse at rest open nothing. Placed nearest its target where it covers neither
+// the target, nor the rows on either side of it, nor the pinned rows (below them or above them,
+// within the window). The same words are the target's accessible name, so nothing is hover-only.
 import { el, attrs } from '../../common/page/dom.js';
 
 /** How long a touch is held before it shows the figures instead of acting as a tap. */
@@ -33,6 +34,27 @@ function watchPointer(host, target, hide) {
   return moved;
 }
 
+/** The rows a tooltip must not cover: the target, what it opened, the rows on either side, the pinned rows. */
+function keptClear(host, target, opened) {
+  const rows = [...host.querySelectorAll('button[data-member]')];
+  const i = rows.indexOf(target);
+  const beside = i < 0 ? [] : [rows[i - 1], rows[i + 1]];
+  return [target, opened, ...beside, ...host.querySelectorAll('.is-pinned')].filter(Boolean);
+}
+
+/**
+ * The top (window pixels) of a box `{ left, width, height }` nearest `target` (a rectangle) that
+ * intersects none of `keep` and lies between `lo` and `hi`: just below or just above one of them;
+ * null when none does.
+ */
+export function clearTop(keep, box, lo, hi, target) {
+  const clear = (y) => y >= lo && y + box.height <= hi && keep.every((r) => r.right <= box.left || r.left >= box.left + box.width
+    || y >= r.bottom || y + box.height <= r.top);
+  const gap = (y) => (y >= target.bottom ? y - target.bottom : target.top - (y + box.height));
+  const tops = keep.flatMap((r) => [r.bottom + 4, r.top - box.height - 4]).filter(clear);
+  return tops.sort((a, b) => gap(a) - gap(b))[0] ?? null;
+}
+
 export function createTooltip(host) {
   const tip = attrs(el('div', undefined, 'tooltip'), { role: 'tooltip' });
   tip.hidden = true;
@@ -45,14 +67,13 @@ export function createTooltip(host) {
   const words = new WeakMap();
   const showOf = (target) => { const w = words.get(target); show(target, w.title, w.lines, w.under); };
 
-  /** Below `target`, or below `under(target)` when that gives an element (what the target opened). */
+  /** Beside `target`: clear of it, of what `under(target)` gives (what the target opened), of the rows next to it and of the pinned rows. */
   function show(target, title, lines, under) {
     current = target;
     tip.replaceChildren(el('strong', title), ...lines.map((l) => el('div', l)));
     tip.hidden = false;
     const h = host.getBoundingClientRect();
     const t = target.getBoundingClientRect();
-    const below = under?.(target)?.getBoundingClientRect() ?? t;
     // (rectangles are in the window's pixels; left and top in the host's, which a wall screen's
     // zoom scales: style.css)
     const z = host.currentCSSZoom || 1;
@@ -60,13 +81,15 @@ export function createTooltip(host) {
     const height = tip.offsetHeight * z;
     const left = Math.min(Math.max(0, t.left - h.left + 24), Math.max(0, h.width - width - 4));
     tip.style.left = `${left / z}px`;
-    // above the row (clear of the sticky strip) when below it would run past the window's
-    // bottom, or under the what-if drawer of a narrow element (app.js measures both)
+    // within the window, clear of the sticky strip and of the what-if drawer of a narrow
+    // element (app.js measures both)
     const cs = getComputedStyle(host);
     const bottom = innerHeight - (parseFloat(cs.getPropertyValue('--drawer-h')) || 0);
     const top = parseFloat(cs.getPropertyValue('--strip-h')) || 0;
-    const above = below.bottom + height + 8 > bottom && t.top - height - 8 > top;
-    tip.style.top = `${(above ? t.top - h.top - height - 4 : below.bottom - h.top + 4) / z}px`;
+    const keep = keptClear(host, target, under?.(target)).map((e) => e.getBoundingClientRect());
+    const below = keep.reduce((b, r) => Math.max(b, r.bottom), t.bottom);
+    const at = clearTop(keep, { left: h.left + left, width, height }, top, bottom, t) ?? below + 4;
+    tip.style.top = `${(at - h.top) / z}px`;
   }
 
   function hide(target) {

@@ -4,7 +4,7 @@
 // step at a time (progress shown, a newer sweep wins); planned again when the plan changes.
 import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
-import { AXES, defaultRange, checkSweep, checkTargets, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells } from '../shared/sweep-model.js';
+import { AXES, defaultRange, checkSweep, checkTargets, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells, removedCell } from '../shared/sweep-model.js';
 import { isSuperseded } from '../../common/shared/messages.js';
 import { sweepIsCurrent } from './actions.js';
 import { thousands } from '../../common/shared/format.js';
@@ -53,7 +53,7 @@ function form(onRun, onFail, today) {
   axis.addEventListener('change', async () => {
     const chosen = axis.value;
     const typed = rangeTyped;
-    capField.hidden = chosen !== 'add_members';
+    capField.hidden = !AXES[chosen].adds;
     let now = null;
     try {
       now = await today(chosen, cap.value);
@@ -97,15 +97,16 @@ function form(onRun, onFail, today) {
     to.value = String(p.to);
     cap.value = p.cap ? String(p.cap) : '';
     crash.checked = Boolean(p.crash);
-    capField.hidden = p.axis !== 'add_members';
+    capField.hidden = !AXES[p.axis].adds;
   };
   return { node: f, ratio, queued, readTargets, show };
 }
 
 function stepsTable(steps, axisLabel, verdict, chosen) {
   const crashed = steps.some((s) => s.crash);
-  const rows = steps.map((s, i) => [...stepCells(s), ...(crashed ? crashCells(s) : []), verdict.meets[i] ? 'meets' : '—']);
-  const t = table([axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
+  const removes = steps.some((s) => s.removed?.length);
+  const rows = steps.map((s, i) => [...stepCells(s), ...(crashed ? crashCells(s) : []), ...(removes ? [removedCell(s)] : []), verdict.meets[i] ? 'meets' : '—']);
+  const t = table([axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), ...(removes ? ['members removed'] : []), 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
   [...t.tBodies[0].rows].forEach((tr, i) => {
     const v = steps[i].value;
     tr.dataset.value = String(v);
@@ -145,7 +146,7 @@ export function createSweep(ctx) {
   const csv = csvRow(csvButton(controller, 'sweep', () => controller.ask('sweepCsv', { steps: controller.state.sweep.steps }), 'sweep steps'));
   result.append(verdict, now, chart, legend(), area, csv);
   result.hidden = true;
-  node.append(el('p', 'Plan the scenario shown across a range of fleet sizes or caps: each step is the what-if of that value, planned exactly as the leader would.', 'hint'),
+  node.append(el('p', 'Plan the scenario shown across a range of fleet sizes or caps: each step is the what-if of that value, planned exactly as the leader would. A fleet smaller than today\'s loses members in the order chosen; each stops gracefully.', 'hint'),
     f.node, progress, status, result);
   let width = 0;
   let started = false;

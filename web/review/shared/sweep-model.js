@@ -7,7 +7,11 @@
 import { humanBytes, thousands } from '../../common/shared/format.js';
 
 export const AXES = {
-  add_members: { label: 'members added', option: 'Members added (added-01, added-02, …)', from: 0, to: 8 },
+  add_members: { label: 'members added', option: 'Members added (added-01, added-02, …)', from: 0, to: 8, adds: true },
+  // the fleet's size: fewer members than today's remove some (in the order named), more add some
+  members_lightest_first: { label: 'fleet size', option: 'Fleet size, removing the lightest first', from: 1, to: 8, adds: true, size: true },
+  members_heaviest_first: { label: 'fleet size', option: 'Fleet size, removing the heaviest first', from: 1, to: 8, adds: true, size: true },
+  members_last_named_first: { label: 'fleet size', option: 'Fleet size, removing the last by name first', from: 1, to: 8, adds: true, size: true },
   default_cap: { label: 'leader default cap', option: "The leader's default cap", from: 2, to: 32 },
   member_cap: { label: "every member's cap", option: "Every member's cap", from: 2, to: 32 },
 };
@@ -28,8 +32,9 @@ export function checkSweep({ axis, from, to, cap, crash = false }) {
   const f = whole(from, 'From');
   const t = whole(to, 'To');
   if (t < f) throw invalid(`To (${t}) is below From (${f})`);
-  const c = axis === 'add_members' && String(cap ?? '').trim() !== '' ? whole(cap, 'The cap of added members') : 0;
-  if (axis === 'add_members' && String(cap ?? '').trim() !== '' && c === 0) throw invalid('The cap of added members is 1 or more (empty: the default cap)');
+  const adds = AXES[axis].adds;
+  const c = adds && String(cap ?? '').trim() !== '' ? whole(cap, 'The cap of added members') : 0;
+  if (adds && String(cap ?? '').trim() !== '' && c === 0) throw invalid('The cap of added members is 1 or more (empty: the default cap)');
   return { axis, from: f, to: t, cap: c, crash: Boolean(crash) };
 }
 
@@ -50,6 +55,8 @@ const AROUND = 32;
  */
 export function defaultRange(axis, today) {
   const a = AXES[axis];
+  // the fleet's size: from one member to a few more than today's
+  if (a.size && Number.isInteger(today)) return { from: 1, to: Math.max(a.to, today + 2) };
   if (today === null || today === undefined || (today >= a.from && today <= a.to)) return { from: a.from, to: a.to };
   if (today < a.from) return { from: today, to: a.to };
   return { from: Math.max(a.from, today - AROUND), to: today + AROUND };
@@ -109,6 +116,11 @@ export function countScale(values, count = 5) {
   const ticks = [];
   for (let v = 0; v <= end; v += step) ticks.push({ value: v, label: short(v), at: v / end });
   return { log: false, at: (v) => v / end, ticks };
+}
+
+/** The members a step of the fleet's size removes, in order (the core's), or '—'. */
+export function removedCell(s) {
+  return s.removed?.length ? s.removed.join(', ') : '—';
 }
 
 /** A step as the cells of the table (text). */

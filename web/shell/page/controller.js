@@ -425,15 +425,15 @@ export class Controller extends EventTarget {
 
   /**
    * A departed instance's window: withheld (true) or released (false). A recent departure the
-   * store shows is released by a release_departed change; an older owner is withheld by a
-   * remove_member (crash) change. Toggling back removes the change.
+   * store shows, or a member the what-if removes, is released by a release_departed change; an
+   * older owner is withheld by a remove_member (crash) change. Toggling back removes the change.
    */
   setWithheld(instance, withheld) {
     const next = (s) => {
       const mine = (c) => c?.member === instance && (c.op === 'release_departed' || (c.op === 'remove_member' && !this.isMember(instance)));
       const rest = s.changes.filter((c) => !mine(c));
-      const fromStore = this.state.info.recent_departures.includes(instance);
-      const add = fromStore ? (withheld ? null : { op: 'release_departed', member: instance })
+      const byRelease = this.state.info.recent_departures.includes(instance) || this.isMember(instance);
+      const add = byRelease ? (withheld ? null : { op: 'release_departed', member: instance })
         : (withheld ? { op: 'remove_member', member: instance, departure: 'crash' } : null);
       return { ...s, changes: add ? [...rest, add] : rest };
     };

@@ -32,7 +32,11 @@ function resetUnchanged(f, asked) {
   for (const [c, v] of asked) {
     if ((c.type === 'checkbox' ? c.checked : c.value) !== v) continue;
     if (c.type === 'checkbox') c.checked = c.defaultChecked;
-    else if (c.tagName === 'SELECT') { c.selectedIndex = Math.max(0, [...c.options].findIndex((o) => o.defaultSelected)); dropGone(c); }
+    else if (c.tagName === 'SELECT') {
+      c.selectedIndex = Math.max(0, [...c.options].findIndex((o) => o.defaultSelected));
+      dropGone(c);
+      c.dispatchEvent(new Event('change')); // what the choice says under it follows it
+    }
     else c.value = c.defaultValue;
   }
 }
@@ -98,11 +102,22 @@ function splitInput(ctx, id, label, placeholder) {
   return [i, list];
 }
 
+/** How a member leaves: the option's words (short enough for a phone's select) and what follows. */
 const DEPARTURES = [
-  ['crash', 'crashed just now: its splits wait out the rebalance delay'],
-  ['crash_after_delay', 'crashed longer ago than the delay: its splits move now'],
-  ['graceful', 'shut down gracefully: it released what it held'],
+  ['crash', 'crashed just now', 'its splits keep its name and wait out the rebalance delay'],
+  ['crash_after_delay', 'crashed longer ago', 'longer ago than the rebalance delay: its splits move now'],
+  ['graceful', 'stopped gracefully', 'it released what it held: those splits move now'],
 ];
+
+/** The departure select, and a line under it saying what the chosen one means. */
+function departureField() {
+  const s = attrs(select(DEPARTURES.map(([v, words]) => [v, words]), 'how the member leaves'), { 'aria-describedby': 'departure-hint' });
+  const hint = attrs(el('p', '', 'hint departure-hint'), { id: 'departure-hint' });
+  const say = () => { hint.textContent = DEPARTURES.find(([v]) => v === s.value)?.[2] ?? ''; };
+  s.addEventListener('change', say);
+  say();
+  return { select: s, hint, say };
+}
 
 export function createForms(ctx) {
   const text = (ph, aria) => input('text', { placeholder: ph, 'aria-label': aria, autocomplete: 'off' });
@@ -120,10 +135,12 @@ export function createForms(ctx) {
     return c;
   }));
 
-  const departure = select(DEPARTURES, 'how the member leaves');
-  forms.append(changeForm(ctx, lines, 'remove', 'Remove a member', [['member', removeSelect], ['how it leaves', departure]], () => ({
-    op: 'remove_member', member: need(removeSelect.value, 'the member'), departure: departure.value,
-  })));
+  const departure = departureField();
+  const removeForm = changeForm(ctx, lines, 'remove', 'Remove a member', [['member', removeSelect], ['how it leaves', departure.select]], () => ({
+    op: 'remove_member', member: need(removeSelect.value, 'the member'), departure: departure.select.value,
+  }));
+  departure.select.closest('label')?.after(departure.hint);
+  forms.append(removeForm);
 
   const capVal = num('0 = default', 'new cap');
   forms.append(changeForm(ctx, lines, 'cap', 'Change a cap', [['member', capSelect], ['cap', capVal]], () => ({

@@ -35,19 +35,29 @@ function changeItems(state, controller) {
 }
 
 const STATE_WORDS = {
-  withheld: (d) => `${d.withheld} split${d.withheld === 1 ? '' : 's'} withheld`,
+  withheld: (d) => (d.withheld ? `${d.withheld} split${d.withheld === 1 ? '' : 's'} withheld` : 'nothing withheld'),
   released: () => 'released: its splits move now',
   returned: () => 'back in the fleet',
   no_delay: () => 'no rebalance delay: nothing withheld',
 };
 
+const DEPARTURES = { crash: 'crashed', graceful: 'stopped gracefully', crash_after_delay: 'crashed longer than the delay ago' };
+
+/** Why an instance is listed: the what-if removed it (and how), the store shows it gone, or it still owns splits. */
+function whyListed(d, fromStore) {
+  if (d?.origin === 'scenario') {
+    const released = d.departure === 'graceful' ? `, releasing the ${d.released} split${d.released === 1 ? '' : 's'} it held` : '';
+    return `removed by the what-if: ${DEPARTURES[d.departure] ?? d.departure}${released}`;
+  }
+  return fromStore ? 'departed recently (its assign record lingers)' : 'owns splits but is no longer a member';
+}
+
 function departedItem(name, i, d, fromStore, controller) {
-  const why = fromStore ? 'departed recently (its assign record lingers)' : 'owns splits but is no longer a member';
   const words = d ? STATE_WORDS[d.state](d) : 'its splits move now';
   const toggle = (e) => controller.setWithheld(name, e.currentTarget.checked);
-  return html`<li data-departed=${name}><label class="check"><input type="checkbox" aria-describedby=${`departed-note-${i}`}
+  return html`<li data-departed=${name} data-origin=${d?.origin ?? 'owner'}><label class="check"><input type="checkbox" aria-describedby=${`departed-note-${i}`}
     .checked=${live(d?.state === 'withheld')} ?disabled=${d?.state === 'returned' || d?.state === 'no_delay'} @change=${toggle}><span class="who"> ${name}</span></label><span
-    class="hint" id=${`departed-note-${i}`}> — ${why}; ${words}</span></li>`;
+    class="hint" id=${`departed-note-${i}`}> — ${whyListed(d, fromStore)}; ${words}</span></li>`;
 }
 
 /** The departed instances, by name: each keeps its checkbox (and its focus) while others come and go. */
@@ -56,7 +66,9 @@ function departedList(state, controller) {
   const view = state.result.view;
   const members = new Set(info.members.map((m) => m.name));
   const byName = new Map(view.departed.map((d) => [d.instance, d]));
-  const names = [...new Set([...info.recent_departures, ...info.departed_owners, ...byName.keys()])].filter((n) => !members.has(n));
+  // the plan's departures (the store's and the what-if's, members of the snapshot included), and
+  // owners of splits that are no longer members
+  const names = [...new Set([...info.recent_departures, ...info.departed_owners, ...byName.keys()])].filter((n) => byName.has(n) || !members.has(n));
   if (!names.length) return nothing;
   return html`<h3>Departed</h3><p class="hint">Departed instances. Checked: the leader withholds the splits they still own until the rebalance delay ends; uncheck to plan as if the delay were over.</p><ul
     class="departed">${repeat(names, (n) => n, (n, i) => departedItem(n, i, byName.get(n), info.recent_departures.includes(n), controller))}</ul>`;

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("adds").args(["sweep_add_members", "sweep_members"]).multiple(true)))]
 pub(crate) struct ReportArgs {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
@@ -23,8 +24,16 @@ pub(crate) struct ReportArgs {
     /// Include a sweep adding 0, 1, … members (a range FROM..TO).
     #[arg(long, value_name = "RANGE", group = "sweep_axis")]
     sweep_add_members: Option<String>,
+    /// Include a sweep of the fleet's size (a range FROM..TO of member counts: below today's
+    /// count members stop gracefully in --remove's order, above it members are added).
+    #[arg(long, value_name = "RANGE", group = "sweep_axis")]
+    sweep_members: Option<String>,
+    /// Which members the --sweep-members fleet loses first: lightest-first (the default),
+    /// heaviest-first or last-named-first.
+    #[arg(long, value_name = "ORDER", requires = "sweep_members")]
+    remove: Option<String>,
     /// The cap of the sweep's added members.
-    #[arg(long, requires = "sweep_add_members")]
+    #[arg(long, requires = "adds")]
     cap: Option<u32>,
     /// Include a sweep of the leader's default cap (a range FROM..TO).
     #[arg(long, value_name = "RANGE", group = "sweep_axis")]
@@ -85,12 +94,14 @@ pub(crate) fn run_report(args: &ReportArgs) -> ExitCode {
 fn report_command(args: &ReportArgs) -> Result<(), String> {
     let fleet = crate::support::load(&args.snapshot)?;
     let analysis = args.leader.analyse(&fleet)?;
-    let axis = crate::support::sweep_axis(
-        args.sweep_add_members.as_deref(),
-        args.sweep_default_cap.as_deref(),
-        args.sweep_member_cap.as_deref(),
-        args.cap,
-    )?;
+    let axis = crate::support::sweep_axis(&crate::support::SweepFlags {
+        add_members: args.sweep_add_members.as_deref(),
+        default_cap: args.sweep_default_cap.as_deref(),
+        member_cap: args.sweep_member_cap.as_deref(),
+        members: args.sweep_members.as_deref(),
+        remove: args.remove.as_deref(),
+        cap: args.cap,
+    })?;
     let script = crate::support::crash_script(args.crash_heaviest, args.script.as_deref())?;
     let model = script.as_ref().map(CrashScript);
     let before = match &args.before {

@@ -14,14 +14,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("adds").args(["add_members", "members"]).multiple(true)))]
 pub(crate) struct SweepArgs {
     /// A snapshot file (docs/snapshot-format.md).
     snapshot: PathBuf,
     /// Add 0, 1, … members (added-01, added-02, …): a range FROM..TO (inclusive) or one value.
     #[arg(long, value_name = "RANGE", group = "axis")]
     add_members: Option<String>,
+    /// The fleet's size over a range FROM..TO of member counts: below today's count members
+    /// stop gracefully (in --remove's order), above it added-01, added-02, … join.
+    #[arg(long, value_name = "RANGE", group = "axis")]
+    members: Option<String>,
+    /// Which members a shrinking fleet (--members) loses first: lightest-first (what each
+    /// carries now; the default), heaviest-first, or last-named-first.
+    #[arg(long, value_name = "ORDER", requires = "members")]
+    remove: Option<String>,
     /// The cap of added members (default: the leader's default cap).
-    #[arg(long, requires = "add_members")]
+    #[arg(long, requires = "adds")]
     cap: Option<u32>,
     /// The leader's default cap over a range FROM..TO (inclusive).
     #[arg(long, value_name = "RANGE", group = "axis")]
@@ -60,13 +69,15 @@ pub(crate) struct SweepArgs {
 }
 
 fn axis(args: &SweepArgs) -> Result<(Axis, std::ops::RangeInclusive<u32>), String> {
-    crate::support::sweep_axis(
-        args.add_members.as_deref(),
-        args.default_cap.as_deref(),
-        args.member_cap.as_deref(),
-        args.cap,
-    )?
-    .ok_or_else(|| "give one of --add-members, --default-cap or --member-cap".into())
+    crate::support::sweep_axis(&crate::support::SweepFlags {
+        add_members: args.add_members.as_deref(),
+        default_cap: args.default_cap.as_deref(),
+        member_cap: args.member_cap.as_deref(),
+        members: args.members.as_deref(),
+        remove: args.remove.as_deref(),
+        cap: args.cap,
+    })?
+    .ok_or_else(|| "give one of --add-members, --members, --default-cap or --member-cap".into())
 }
 
 pub(crate) fn run_sweep(args: &SweepArgs) -> ExitCode {
@@ -116,6 +127,27 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
     out.flush().map_err(|e| e.to_string())
 }
 
+/// The members a step removes, at most five named (a sweep of the fleet's size).
+fn removed_note(removed: &[String]) -> String {
+    match removed.len() {
+        0 => String::new(),
+        n => {
+            let shown = removed
+                .iter()
+                .take(5)
+                .map(|m| crate::term::shown(m))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if n > 5 {
+                format!(" and {} more", n - 5)
+            } else {
+                String::new()
+            };
+            format!("  (without {shown}{more})")
+        }
+    }
+}
+
 fn sweep_table(out: &mut impl Write, steps: &[Step], args: &SweepArgs) -> std::io::Result<()> {
     let crash_head = if args.crash_heaviest {
         format!("  {:<12} {:>9} {:>12}", "crashed", "recovery", "idle split-s")
@@ -130,7 +162,7 @@ fn sweep_table(out: &mut impl Write, steps: &[Step], args: &SweepArgs) -> std::i
     for s in steps {
         writeln!(
             out,
-            "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}{}{}{}",
+            "{:>6} {:>8} {:>11} {:>9} {:>10} {:>7} {:>6} {:>11} {:>7}{}{}{}{}",
             s.value,
             s.members,
             human_bytes(s.max_load),
@@ -142,7 +174,8 @@ fn sweep_table(out: &mut impl Write, steps: &[Step], args: &SweepArgs) -> std::i
             s.at_cap,
             crash_cells(s),
             if s.bound_hit { "  (move bound hit)" } else { "" },
-            if s.today { "  (today's fleet)" } else { "" }
+            if s.today { "  (today's fleet)" } else { "" },
+            removed_note(&s.removed)
         )?;
     }
     if args.crash_heaviest {

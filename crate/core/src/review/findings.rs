@@ -5,7 +5,7 @@ use crate::codes::FindingCode;
 use crate::fleet::{CapSource, Fleet};
 use crate::pipeline::Analysis;
 use crate::rules::Rules;
-use crate::scenario::{DepartedState, SPATE_RECONCILE_INTERVAL_MS};
+use crate::scenario::{Departed, DepartedState, Departure, SPATE_RECONCILE_INTERVAL_MS};
 use serde::Serialize;
 
 /// How serious a finding is.
@@ -58,15 +58,10 @@ pub fn findings(fleet: &Fleet, a: &Analysis) -> Vec<Finding> {
             format!("Default cap {}.", cap.explain()),
         );
     }
-    for d in a
-        .applied
-        .departed
-        .iter()
-        .filter(|d| d.state == DepartedState::Withheld)
-    {
-        push(Level::Notice, FindingCode::DepartedWithheld, format!(
-            "{:?} departed recently; {} split(s) withheld until its delay ends, at most rebalance delay + reconcile interval ({} + {}) after it left.",
-            d.instance, d.withheld, secs(a.applied.rebalance_delay_ms), secs(SPATE_RECONCILE_INTERVAL_MS)));
+    for d in &a.applied.departed {
+        if let Some((code, message)) = departure_words(d, a.applied.rebalance_delay_ms) {
+            push(Level::Notice, code, message);
+        }
     }
     if let Some(p) = &a.published {
         if !p.stale.is_empty() {
@@ -97,6 +92,40 @@ pub fn findings(fleet: &Fleet, a: &Analysis) -> Vec<Finding> {
     }
     out.sort_by_key(|f| f.level);
     out
+}
+
+/// What a departure inside its rebalance window means for the plan, by the rules of
+/// decision-core.md section 7 and timing.md sections 3.2 and 5.3: the leader withholds the splits
+/// whose `progress.owner` still names the instance; a crash leaves every split it held in its
+/// name (their leases expire on their own, and each next claim counts an attempt), a graceful
+/// stop releases what it holds (owner cleared), so that nothing of it is withheld. `None` when
+/// its window is not open (released, returned, or no delay).
+fn departure_words(d: &Departed, delay_ms: u64) -> Option<(FindingCode, String)> {
+    if d.state != DepartedState::Withheld {
+        return None;
+    }
+    let until = format!(
+        "until its delay ends, at most rebalance delay + reconcile interval ({} + {}) after it left",
+        secs(delay_ms),
+        secs(SPATE_RECONCILE_INTERVAL_MS)
+    );
+    let who = &d.instance;
+    let n = d.withheld;
+    let (code, text) = match (d.departure, n) {
+        (Some(Departure::Graceful), 0) => (FindingCode::DepartedReleased, format!(
+            "{who:?} stopped gracefully (what-if): it released the {} split(s) it held (owner cleared, lease deleted); they are placed at once and their next claims count no attempt. Nothing is withheld.",
+            d.released)),
+        (Some(Departure::Graceful), _) => (FindingCode::DepartedWithheld, format!(
+            "{who:?} stopped gracefully (what-if): it released the {} split(s) it held, placed at once; {n} split(s) still in its name that it no longer held are withheld {until}.",
+            d.released)),
+        (Some(_), _) => (FindingCode::DepartedWithheld, format!(
+            "{who:?} crashed (what-if): {n} split(s) withheld {until}; they stay in its name, its leases expire on their own, and each split's next claim counts an attempt.")),
+        (None, 0) => (FindingCode::DepartedReleased, format!(
+            "{who:?} departed recently (its assign record lingers without presence), but no split waiting to run names it as owner: it released what it held (a graceful stop) or held nothing. Nothing is withheld.")),
+        (None, _) => (FindingCode::DepartedWithheld, format!(
+            "{who:?} departed recently; {n} split(s) withheld {until}.")),
+    };
+    Some((code, text))
 }
 
 fn capitalise(s: &str) -> String {

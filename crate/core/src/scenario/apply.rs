@@ -50,9 +50,17 @@ pub struct Departed {
     pub instance: String,
     pub origin: Origin,
     pub state: DepartedState,
-    /// Splits withheld because of it (runnable or not; those the plan would pool are in
-    /// `report.counts.reserved`).
+    /// How it left, when a what-if change says so (`remove_member`'s `departure`); `None` for a
+    /// departure the store shows (an `assign.{X}` record lingering without presence), whose
+    /// manner the store does not record: only whether splits still name it as owner.
+    pub departure: Option<Departure>,
+    /// Splits the plan places no more because they still name it as owner (assignable ones:
+    /// runnable, with a spec, not completed; a completed or quarantined split in its name is not
+    /// counted); they are in `report.counts.reserved`.
     pub withheld: u32,
+    /// Splits it held that a graceful stop released (owner cleared, lease deleted): placed at
+    /// once, their next claim `released` (no attempt). 0 unless `departure` is `graceful`.
+    pub released: u32,
 }
 
 /// A scenario applied to a fleet: the leader's inputs, and how they were found.
@@ -83,6 +91,8 @@ struct Draft<'f> {
     /// Split ids by lease owner, made at the first graceful removal, so that each removal
     /// visits only the splits leased to its member.
     leased: Option<HashMap<String, Vec<String>>>,
+    /// How each member a change removed left, and what a graceful stop released.
+    departures: BTreeMap<String, (Departure, u32)>,
 }
 
 type Step = Result<(), ScenarioError>;
@@ -167,6 +177,7 @@ impl<'f> Draft<'f> {
             added_splits: 0,
             owners: None,
             leased: None,
+            departures: BTreeMap::new(),
         }
     }
 
@@ -219,21 +230,27 @@ impl<'f> Draft<'f> {
         let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
         for (id, s) in self.inputs.splits.iter() {
             let owner = s.progress.owner.as_deref().filter(|o| withheld.contains(o));
-            if let Some(o) = owner {
-                *counts.entry(o).or_default() += 1;
-            }
-            if self.overrides.get(id).copied().unwrap_or(owner.is_some()) {
+            let reserved = self.overrides.get(id).copied().unwrap_or(owner.is_some());
+            if reserved {
                 self.inputs.reserved.insert(id.clone());
+            }
+            if let Some(o) = owner.filter(|_| reserved && s.is_assignable()) {
+                *counts.entry(o).or_default() += 1;
             }
         }
         let departed = self
             .departed
             .iter()
-            .map(|(x, &(origin, state))| Departed {
-                instance: x.clone(),
-                origin,
-                state,
-                withheld: counts.get(x.as_str()).copied().unwrap_or(0),
+            .map(|(x, &(origin, state))| {
+                let how = self.departures.get(x);
+                Departed {
+                    instance: x.clone(),
+                    origin,
+                    state,
+                    departure: how.map(|&(d, _)| d),
+                    withheld: counts.get(x.as_str()).copied().unwrap_or(0),
+                    released: how.map_or(0, |&(_, n)| n),
+                }
             })
             .collect();
         if self.rules.rules == Rules::V0_3 {
@@ -364,6 +381,7 @@ fn remove_member(d: &mut Draft, at: usize, member: &str, how: Departure) -> Step
         ));
     }
     d.inputs.caps.remove(member);
+    let mut released = 0;
     match how {
         Departure::Crash => d.set_departed(member, Origin::Scenario),
         Departure::CrashAfterDelay => {
@@ -377,18 +395,19 @@ fn remove_member(d: &mut Draft, at: usize, member: &str, how: Departure) -> Step
             let splits = Arc::make_mut(&mut d.inputs.splits);
             for id in &ids {
                 if let Some(s) = splits.get_mut(id) {
-                    release_if_held(s, member, nonce.as_deref());
+                    released += u32::from(release_if_held(s, member, nonce.as_deref()));
                 }
             }
             d.set_departed(member, Origin::Scenario);
         }
     }
+    d.departures.insert(member.to_string(), (how, released));
     Ok(())
 }
 
 /// A graceful shutdown releases each split the instance holds (its lease, under its own nonce
-/// when known): owner cleared, lease deleted; epoch and attempts unchanged.
-fn release_if_held(s: &mut SplitState, member: &str, nonce: Option<&str>) {
+/// when known): owner cleared, lease deleted; epoch and attempts unchanged. True when it held it.
+fn release_if_held(s: &mut SplitState, member: &str, nonce: Option<&str>) -> bool {
     let held = s
         .lease
         .as_ref()
@@ -397,6 +416,7 @@ fn release_if_held(s: &mut SplitState, member: &str, nonce: Option<&str>) {
         s.progress.owner = None;
         s.lease = None;
     }
+    held
 }
 
 fn release_departed(d: &mut Draft, at: usize, member: &str) -> Step {
