@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { loadPlanner, wasmPath, productionWasmPath } from '../wasm.mjs';
 
 const planner = await loadPlanner();
@@ -22,7 +23,7 @@ async function filesUnder(dir) {
 
 test('the production module and page contain no test hook', async () => {
   const files = [...await filesUnder(join(root, 'web/pkg')), ...await filesUnder(join(root, 'web/dist'))];
-  assert.ok(files.some((f) => f.endsWith('dist/pkg/spate_planner_bg.wasm')));
+  assert.ok(files.some((f) => /dist\/pkg\/spate_planner_bg\.[0-9a-f]{16}\.wasm$/.test(f)));
   assert.ok(files.some((f) => f.endsWith('dist/worker.js')));
   const found = [];
   for (const f of files) {
@@ -36,6 +37,29 @@ test('the production module and page contain no test hook', async () => {
   assert.equal(prod.debugTrap, undefined);
   assert.equal(prod.runConformance, undefined);
   assert.equal(prod.BenchFleet, undefined);
+});
+
+test('the built dashboard names the wasm module and its glue by their content, and its old URL still loads them', async () => {
+  const dir = join(root, 'web/dist/pkg');
+  const names = await readdir(dir);
+  const named = names.filter((n) => /^spate_planner(_bg)?\.[0-9a-f]{16}\.(js|wasm)$/.test(n));
+  assert.equal(named.length, 2, names.join(' '));
+  for (const n of named) {
+    const hash = createHash('sha256').update(await readFile(join(dir, n))).digest('hex').slice(0, 16);
+    assert.equal(n.split('.')[1], hash, `${n} is named by its content`);
+  }
+  assert.ok(!names.includes('spate_planner_bg.wasm'), 'no second copy of the module');
+  const wasm = named.find((n) => n.endsWith('.wasm'));
+  const glue = named.find((n) => n.endsWith('.js'));
+  const worker = await readFile(join(root, 'web/dist/worker.js'), 'utf8');
+  assert.ok(worker.includes(`from './pkg/${glue}'`) && worker.includes(`'./pkg/${wasm}'`), 'the worker loads the named files');
+  assert.ok((await readFile(join(dir, glue), 'utf8')).includes(`new URL('${wasm}', import.meta.url)`), "the glue's own default");
+  // pkg/spate_planner.js, the URL embedders import (docs/embedding.md), re-exports the named glue
+  const pkg = await import(join(dir, 'spate_planner.js'));
+  await pkg.default({ module_or_path: await readFile(join(dir, wasm)) });
+  const p = pkg.Planner.demo(100, 3, 1);
+  assert.equal(p.info().members.length, 3);
+  p.free();
 });
 
 test('the built page preloads the modules it imports, and only files that exist', async () => {
