@@ -14,7 +14,17 @@ import { reviewOps } from './review/worker/ops.js';
 import { simulateModel, KeptRuns } from './timeline/worker/simulate.js';
 import { transferables } from './timeline/shared/model.js';
 
-const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
+const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) })
+  .then((r) => { measure('module', 0); return r; });
+
+/**
+ * A User Timing measure `spate:NAME` from `start` (ms) to now, the one of that name (so that
+ * they do not pile up): where a load's time goes, for DevTools and tests/bench/first-render.mjs.
+ */
+function measure(name, start) {
+  performance.clearMeasures(`spate:${name}`);
+  performance.measure(`spate:${name}`, { start });
+}
 
 let planner = null;
 /** Generation of the planner loaded, and the newest load asked for. */
@@ -79,8 +89,11 @@ const ops = {
     await ready;
     newest = Math.max(newest, generation);
     const max = Planner.maxSnapshotBytes();
+    const read = performance.now();
     const input = opening ? await opening : await readSource(source, max, progress);
+    measure('read', read);
     progress(-1, 0); // parsing
+    const parse = performance.now();
     let next;
     let info;
     let opened = null;
@@ -95,7 +108,10 @@ const ops = {
         next = guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
           : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
       }
+      measure('parse', parse);
+      const summary = performance.now();
       info = guard(() => infoOf(next));
+      measure('info', summary);
       if (generation < newest) throw fail('superseded', 'a newer snapshot was asked for while this one loaded');
     } catch (e) {
       next?.free();
@@ -129,6 +145,7 @@ const ops = {
     const text = scenarioText(scenario);
     const r = guard(() => planner.analyse(text));
     const planMs = performance.now() - t0;
+    measure('plan', t0);
     kept = { text, moves: r.view.report.moves, reasons: r.view.reasons };
     return {
       view: withoutMoves(r.view),
