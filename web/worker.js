@@ -6,7 +6,7 @@
 // table asks for sorted, filtered slices.
 import init, { Planner, Replay, figuresTable, timelineSection } from './pkg/spate_planner.js';
 import { scenarioText } from './common/shared/scenario.js';
-import { readSource } from './common/worker/read-source.js';
+import { readSource, refuseOver } from './common/worker/read-source.js';
 import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
 import { ReplayJob, recordingBytes } from './live/worker/replay.js';
@@ -25,6 +25,10 @@ function measure(name, start) {
   performance.clearMeasures(`spate:${name}`);
   performance.measure(`spate:${name}`, { start });
 }
+
+/** The largest snapshot read: the module's limit, once it is compiled (checked again after). */
+let moduleMax = Infinity;
+ready.then(() => { moduleMax = Planner.maxSnapshotBytes(); }, () => {});
 
 let planner = null;
 /** Generation of the planner loaded, and the newest load asked for. */
@@ -83,15 +87,17 @@ const post = (message) => self.postMessage(message);
 const ops = {
   async load({ source, generation }, progress) {
     if (source.kind === 'live') { live?.close(); live = null; }
-    // a live stream opens while the module compiles
-    const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard }) : null;
-    opening?.catch(() => {}); // awaited below; a refusal before then is not unhandled
+    // a live stream opens, or the snapshot is read, while the module compiles
+    const read = performance.now();
+    const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard })
+      : readSource(source, () => moduleMax, progress);
+    opening.catch(() => {}); // awaited below; a refusal before then is not unhandled
     await ready;
     newest = Math.max(newest, generation);
-    const max = Planner.maxSnapshotBytes();
-    const read = performance.now();
-    const input = opening ? await opening : await readSource(source, max, progress);
+    const input = await opening;
     measure('read', read);
+    const max = Planner.maxSnapshotBytes();
+    refuseOver(input, max);
     progress(-1, 0); // parsing
     const parse = performance.now();
     let next;
