@@ -39,6 +39,28 @@ test('the production module and page contain no test hook', async () => {
   assert.equal(prod.BenchFleet, undefined);
 });
 
+test("the built dashboard's folder modules are named by their content, and every import names a file that exists", async () => {
+  const dist = join(root, 'web/dist');
+  const files = (await filesUnder(dist)).map((f) => f.slice(dist.length + 1)).filter((f) => f.endsWith('.js'));
+  const named = files.filter((f) => /\.[0-9a-f]{16}\.js$/.test(f));
+  assert.deepEqual(files.filter((f) => !named.includes(f)).sort(),
+    ['app.js', 'element.js', 'embed-example.js', 'main.js', 'pkg/spate_planner.js', 'worker.js'], 'only the entry points keep their names');
+  assert.ok(named.some((f) => f.startsWith('shell/page/controller.')) && named.some((f) => f.startsWith('vendor/lit-html/lit-html.')));
+  for (const f of named) {
+    const hash = createHash('sha256').update(await readFile(join(dist, f))).digest('hex').slice(0, 16);
+    assert.equal(f.split('.').at(-2), hash, `${f} is named by its content`);
+  }
+  const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+\.js)['"]/gm;
+  for (const f of files) {
+    for (const m of (await readFile(join(dist, f), 'utf8')).matchAll(IMPORT)) {
+      assert.ok(files.includes(join(f, '..', m[1])), `${f} imports ${m[1]}, which is not there`);
+    }
+  }
+  // the npm package keeps the views' registration, which a bundler must not leave out
+  const pkg = JSON.parse(await readFile(join(dist, 'package.json'), 'utf8'));
+  assert.ok(pkg.sideEffects.some((f) => /^\.\/shell\/page\/views\.[0-9a-f]{16}\.js$/.test(f) && files.includes(f.slice(2))), pkg.sideEffects.join(' '));
+});
+
 test('the built dashboard names the wasm module and its glue by their content, and its old URL still loads them', async () => {
   const dir = join(root, 'web/dist/pkg');
   const names = await readdir(dir);
@@ -65,9 +87,11 @@ test('the built dashboard names the wasm module and its glue by their content, a
 test('the built page preloads the modules it imports, and only files that exist', async () => {
   const html = await readFile(join(root, 'web/dist/index.html'), 'utf8');
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
-  // the page's first imports, one level down and two (main.js → element.js → app.js → …)
+  // the page's first imports, one level down and two (main.js → element.js → app.js → …); the
+  // folders' modules are named by their content
+  const unhashed = preloaded.map((m) => m.replace(/\.[0-9a-f]{16}\.js$/, '.js'));
   for (const m of ['element.js', 'app.js', 'shell/page/controller.js', 'shell/page/client.js', 'shell/page/registry.js']) {
-    assert.ok(preloaded.includes(m), `${m} is preloaded`);
+    assert.ok(unhashed.includes(m), `${m} is preloaded`);
   }
   assert.ok(!preloaded.includes('worker.js'), 'the worker loads its own modules');
   assert.equal(new Set(preloaded).size, preloaded.length, 'each module once');
