@@ -32,26 +32,31 @@ async function fromUrl(url, max, progress) {
   if (!resp.ok) throw Object.assign(new Error(`${new URL(url).pathname}: HTTP ${resp.status}`), { code: 'fetch_failed' });
   const total = Number(resp.headers.get('content-length') || 0);
   if (total > max()) throw tooLarge('the snapshot', total, max());
-  return readAll(resp.body, total, max, progress);
+  return { bytes: await readAll(resp.body, total, max, progress), declared: { what: 'the snapshot', size: total } };
 }
 
-/** Refuses what `readSource` read before the module's limit was known, when it is past it. */
+/**
+ * Refuses what `readSource` read before the module's limit was known, when it is past it: its
+ * bytes, or the size its response or file said it had.
+ */
 export function refuseOver(input, max) {
-  const size = input.bytes?.length ?? 0;
-  if (size > max) throw tooLarge('the snapshot', size, max);
+  const size = Math.max(input.bytes?.length ?? 0, input.declared?.size ?? 0);
+  if (size > max) throw tooLarge(input.declared?.what ?? 'the snapshot', size, max);
 }
 
 /**
  * Reads `source` ({ kind: 'url', url } | { kind: 'file', file } | { kind: 'text', text } |
- * { kind: 'demo', splits, members, seed }) into { bytes } | { text } | { demo }; `max()`: the
- * most bytes to read, as known now.
+ * { kind: 'demo', splits, members, seed }) into { bytes, declared: { what, size } } | { text } |
+ * { demo }; `max()`: the most bytes to read, as known now.
  */
 export async function readSource(source, max, progress) {
   switch (source.kind) {
-    case 'url': return { bytes: await fromUrl(source.url, max, progress) };
-    case 'file':
-      if (source.file.size > max()) throw tooLarge(source.file.name, source.file.size, max());
-      return { bytes: await readAll(source.file.stream(), source.file.size, max, progress) };
+    case 'url': return fromUrl(source.url, max, progress);
+    case 'file': {
+      const declared = { what: source.file.name, size: source.file.size };
+      if (declared.size > max()) throw tooLarge(declared.what, declared.size, max());
+      return { bytes: await readAll(source.file.stream(), declared.size, max, progress), declared };
+    }
     case 'text': return { text: source.text };
     case 'demo': return { demo: source };
     default: throw Object.assign(new Error(`unknown snapshot source ${source.kind}`), { code: 'internal' });
