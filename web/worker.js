@@ -6,7 +6,7 @@
 // table asks for sorted, filtered slices.
 import init, { Planner, Replay, figuresTable, timelineSection } from './pkg/spate_planner.js';
 import { scenarioText } from './common/shared/scenario.js';
-import { readSource } from './common/worker/read-source.js';
+import { readSource, refuseOver } from './common/worker/read-source.js';
 import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
 import { ReplayJob, recordingBytes } from './live/worker/replay.js';
@@ -14,7 +14,21 @@ import { reviewOps } from './review/worker/ops.js';
 import { simulateModel, KeptRuns } from './timeline/worker/simulate.js';
 import { transferables } from './timeline/shared/model.js';
 
-const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) });
+const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) })
+  .then((r) => { measure('module', 0); return r; });
+
+/**
+ * A User Timing measure `spate:NAME` from `start` (ms) to now, the one of that name (so that
+ * they do not pile up): where a load's time goes, for DevTools and tests/bench/first-render.mjs.
+ */
+function measure(name, start) {
+  performance.clearMeasures(`spate:${name}`);
+  performance.measure(`spate:${name}`, { start });
+}
+
+/** The largest snapshot read: the module's limit, once it is compiled (checked again after). */
+let moduleMax = Infinity;
+ready.then(() => { moduleMax = Planner.maxSnapshotBytes(); }, () => {});
 
 let planner = null;
 /** Generation of the planner loaded, and the newest load asked for. */
@@ -73,14 +87,19 @@ const post = (message) => self.postMessage(message);
 const ops = {
   async load({ source, generation }, progress) {
     if (source.kind === 'live') { live?.close(); live = null; }
-    // a live stream opens while the module compiles
-    const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard }) : null;
-    opening?.catch(() => {}); // awaited below; a refusal before then is not unhandled
+    // a live stream opens, or the snapshot is read, while the module compiles
+    const read = performance.now();
+    const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard })
+      : readSource(source, () => moduleMax, progress);
+    opening.catch(() => {}); // awaited below; a refusal before then is not unhandled
     await ready;
     newest = Math.max(newest, generation);
+    const input = await opening;
+    measure('read', read);
     const max = Planner.maxSnapshotBytes();
-    const input = opening ? await opening : await readSource(source, max, progress);
+    refuseOver(input, max);
     progress(-1, 0); // parsing
+    const parse = performance.now();
     let next;
     let info;
     let opened = null;
@@ -95,7 +114,10 @@ const ops = {
         next = guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
           : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
       }
+      measure('parse', parse);
+      const summary = performance.now();
       info = guard(() => infoOf(next));
+      measure('info', summary);
       if (generation < newest) throw fail('superseded', 'a newer snapshot was asked for while this one loaded');
     } catch (e) {
       next?.free();
@@ -129,6 +151,7 @@ const ops = {
     const text = scenarioText(scenario);
     const r = guard(() => planner.analyse(text));
     const planMs = performance.now() - t0;
+    measure('plan', t0);
     kept = { text, moves: r.view.report.moves, reasons: r.view.reasons };
     return {
       view: withoutMoves(r.view),

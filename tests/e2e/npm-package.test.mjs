@@ -51,9 +51,14 @@ test('npm pack gives a package that a Vite console installs, type-checks, bundle
   const name = run('npm', ['pack', join(repoRoot, 'web/dist'), '--pack-destination', packed, '--silent'], repoRoot).trim().split('\n').pop();
   assert.match(name, /^spate-planner-dashboard-\d+\.\d+\.\d+\.tgz$/);
   const listing = run('tar', ['-tzf', join(packed, name)], packed);
-  for (const f of ['package/element.js', 'package/element.d.ts', 'package/worker.js', 'package/shell/page/client.js', 'package/timeline/worker/simulate.js', 'package/pkg/spate_planner_bg.wasm', 'package/pkg/spate_planner.d.ts', 'package/style.css']) {
+  for (const f of ['package/element.js', 'package/element.d.ts', 'package/worker.js', 'package/pkg/spate_planner.js', 'package/pkg/spate_planner.d.ts', 'package/style.css']) {
     assert.ok(listing.includes(f), `${f} is not in the package`);
   }
+  // the folders' modules, the module and its glue, named by their content (scripts/hash-names.mjs)
+  assert.match(listing, /^package\/shell\/page\/client\.[0-9a-f]{16}\.js$/m);
+  assert.match(listing, /^package\/timeline\/worker\/simulate\.[0-9a-f]{16}\.js$/m);
+  assert.match(listing, /^package\/pkg\/spate_planner_bg\.[0-9a-f]{16}\.wasm$/m);
+  assert.match(listing, /^package\/pkg\/spate_planner\.[0-9a-f]{16}\.js$/m);
   assert.ok(!listing.includes('debug'), 'no test hook in the package');
   for (const [f, text] of Object.entries(FILES)) await writeFile(join(app, f), text);
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', join(packed, name)], app);

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { loadPlanner, wasmPath, productionWasmPath } from '../wasm.mjs';
 
 const planner = await loadPlanner();
@@ -22,7 +23,7 @@ async function filesUnder(dir) {
 
 test('the production module and page contain no test hook', async () => {
   const files = [...await filesUnder(join(root, 'web/pkg')), ...await filesUnder(join(root, 'web/dist'))];
-  assert.ok(files.some((f) => f.endsWith('dist/pkg/spate_planner_bg.wasm')));
+  assert.ok(files.some((f) => /dist\/pkg\/spate_planner_bg\.[0-9a-f]{16}\.wasm$/.test(f)));
   assert.ok(files.some((f) => f.endsWith('dist/worker.js')));
   const found = [];
   for (const f of files) {
@@ -38,12 +39,59 @@ test('the production module and page contain no test hook', async () => {
   assert.equal(prod.BenchFleet, undefined);
 });
 
+test("the built dashboard's folder modules are named by their content, and every import names a file that exists", async () => {
+  const dist = join(root, 'web/dist');
+  const files = (await filesUnder(dist)).map((f) => f.slice(dist.length + 1)).filter((f) => f.endsWith('.js'));
+  const named = files.filter((f) => /\.[0-9a-f]{16}\.js$/.test(f));
+  assert.deepEqual(files.filter((f) => !named.includes(f)).sort(),
+    ['app.js', 'element.js', 'embed-example.js', 'main.js', 'pkg/spate_planner.js', 'worker.js'], 'only the entry points keep their names');
+  assert.ok(named.some((f) => f.startsWith('shell/page/controller.')) && named.some((f) => f.startsWith('vendor/lit-html/lit-html.')));
+  for (const f of named) {
+    const hash = createHash('sha256').update(await readFile(join(dist, f))).digest('hex').slice(0, 16);
+    assert.equal(f.split('.').at(-2), hash, `${f} is named by its content`);
+  }
+  const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+\.js)['"]/gm;
+  for (const f of files) {
+    for (const m of (await readFile(join(dist, f), 'utf8')).matchAll(IMPORT)) {
+      assert.ok(files.includes(join(f, '..', m[1])), `${f} imports ${m[1]}, which is not there`);
+    }
+  }
+  // the npm package keeps the views' registration, which a bundler must not leave out
+  const pkg = JSON.parse(await readFile(join(dist, 'package.json'), 'utf8'));
+  assert.ok(pkg.sideEffects.some((f) => /^\.\/shell\/page\/views\.[0-9a-f]{16}\.js$/.test(f) && files.includes(f.slice(2))), pkg.sideEffects.join(' '));
+});
+
+test('the built dashboard names the wasm module and its glue by their content, and its old URL still loads them', async () => {
+  const dir = join(root, 'web/dist/pkg');
+  const names = await readdir(dir);
+  const named = names.filter((n) => /^spate_planner(_bg)?\.[0-9a-f]{16}\.(js|wasm)$/.test(n));
+  assert.equal(named.length, 2, names.join(' '));
+  for (const n of named) {
+    const hash = createHash('sha256').update(await readFile(join(dir, n))).digest('hex').slice(0, 16);
+    assert.equal(n.split('.')[1], hash, `${n} is named by its content`);
+  }
+  assert.ok(!names.includes('spate_planner_bg.wasm'), 'no second copy of the module');
+  const wasm = named.find((n) => n.endsWith('.wasm'));
+  const glue = named.find((n) => n.endsWith('.js'));
+  const worker = await readFile(join(root, 'web/dist/worker.js'), 'utf8');
+  assert.ok(worker.includes(`from './pkg/${glue}'`) && worker.includes(`'./pkg/${wasm}'`), 'the worker loads the named files');
+  assert.ok((await readFile(join(dir, glue), 'utf8')).includes(`new URL('${wasm}', import.meta.url)`), "the glue's own default");
+  // pkg/spate_planner.js, the URL embedders import (docs/embedding.md), re-exports the named glue
+  const pkg = await import(join(dir, 'spate_planner.js'));
+  await pkg.default({ module_or_path: await readFile(join(dir, wasm)) });
+  const p = pkg.Planner.demo(100, 3, 1);
+  assert.equal(p.info().members.length, 3);
+  p.free();
+});
+
 test('the built page preloads the modules it imports, and only files that exist', async () => {
   const html = await readFile(join(root, 'web/dist/index.html'), 'utf8');
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
-  // the page's first imports, one level down and two (main.js → element.js → app.js → …)
+  // the page's first imports, one level down and two (main.js → element.js → app.js → …); the
+  // folders' modules are named by their content
+  const unhashed = preloaded.map((m) => m.replace(/\.[0-9a-f]{16}\.js$/, '.js'));
   for (const m of ['element.js', 'app.js', 'shell/page/controller.js', 'shell/page/client.js', 'shell/page/registry.js']) {
-    assert.ok(preloaded.includes(m), `${m} is preloaded`);
+    assert.ok(unhashed.includes(m), `${m} is preloaded`);
   }
   assert.ok(!preloaded.includes('worker.js'), 'the worker loads its own modules');
   assert.equal(new Set(preloaded).size, preloaded.length, 'each module once');

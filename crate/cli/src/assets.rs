@@ -1,6 +1,9 @@
 //! The dashboard's files as sent: each with a strong entity tag and `Cache-Control: no-cache`
-//! (a reload asks again and is answered 304 with no body when nothing changed), and its gzip
-//! when the client accepts it (the embedded files are compressed when the binary is built).
+//! (a reload asks again and is answered 304 with no body when nothing changed), except a file
+//! named by its content (the wasm package: `pkg/spate_planner_bg.<hash>.wasm`), which never
+//! changes under its name and is sent `immutable` for a year (a reload does not ask for it);
+//! and its gzip when the client accepts it (the embedded files are compressed when the binary
+//! is built).
 
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -13,13 +16,22 @@ pub(crate) struct Asset {
     /// The bytes compressed with gzip, when that saves at least a tenth.
     pub gzip: Option<&'static [u8]>,
     pub etag: &'static str,
+    /// Named by its content (`named_by_content`).
+    pub immutable: bool,
 }
 
-/// A file to send: its bytes, its gzip if there is one, and its tag.
+include!("content_name.rs");
+
+/// How long a browser keeps a file named by its content: a year, never asking again.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// A file to send: its bytes, its gzip if there is one, its tag, and whether it is named by
+/// its content.
 pub(crate) struct Sent {
     pub bytes: Bytes,
     pub gzip: Option<Bytes>,
     pub etag: String,
+    pub immutable: bool,
 }
 
 impl Sent {
@@ -29,17 +41,28 @@ impl Sent {
             bytes: Bytes::from_static(a.bytes),
             gzip: a.gzip.map(Bytes::from_static),
             etag: a.etag.to_string(),
+            immutable: a.immutable,
         }
     }
 
-    /// Bytes read or made now (a file of `--dir`, the page naming its snapshot): tagged here,
-    /// sent as they are.
+    /// A file of `--dir` at `path`, read now: kept for good when it is named by its content.
+    pub(crate) fn file(path: &str, bytes: Bytes) -> Sent {
+        let immutable = named_by_content(path, &bytes);
+        Sent {
+            immutable,
+            ..Sent::plain(bytes)
+        }
+    }
+
+    /// Bytes made now (the page naming its snapshot): tagged here, sent as they are, asked
+    /// for again on each use.
     pub(crate) fn plain(bytes: Bytes) -> Sent {
         let etag = etag(&bytes);
         Sent {
             bytes,
             gzip: None,
             etag,
+            immutable: false,
         }
     }
 }
@@ -79,7 +102,8 @@ fn accepts_gzip(request: &HeaderMap) -> bool {
 }
 
 /// The answer to a GET or HEAD of `sent` as `content_type`: 304 when the client holds it, else
-/// the bytes (gzip when accepted and smaller), tagged, to be revalidated before each use.
+/// the bytes (gzip when accepted and smaller), tagged, to be revalidated before each use unless
+/// the file is named by its content.
 pub(crate) fn reply(
     method: &Method,
     request: &HeaderMap,
@@ -88,7 +112,8 @@ pub(crate) fn reply(
 ) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    let cache = if sent.immutable { IMMUTABLE } else { "no-cache" };
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     if let Ok(v) = HeaderValue::from_str(&sent.etag) {
         headers.insert(header::ETAG, v);
@@ -145,5 +170,42 @@ mod tests {
         assert!(not_modified(&with(header::IF_NONE_MATCH, "*"), &tag));
         assert!(!not_modified(&with(header::IF_NONE_MATCH, "\"x\""), &tag));
         assert!(!not_modified(&HeaderMap::new(), &tag));
+    }
+
+    #[test]
+    fn only_a_name_that_holds_its_contents_hash_is_named_by_content() {
+        // the first 16 hex digits of SHA-256("abc")
+        let right = "pkg/spate_planner_bg.ba7816bf8f01cfea.wasm";
+        assert!(named_by_content(right, b"abc"));
+        assert!(named_by_content("a.ba7816bf8f01cfea.js", b"abc"));
+        assert!(!named_by_content(right, b"abd"), "another content");
+        assert!(!named_by_content("pkg/spate_planner_bg.wasm", b"abc"), "no hash");
+        assert!(!named_by_content("ba7816bf8f01cfea.wasm", b"abc"), "no stem");
+        assert!(!named_by_content("a.ba7816bf8f01cfe.wasm", b"abc"), "15 digits");
+        assert!(!named_by_content("a.BA7816BF8F01CFEA.wasm", b"abc"), "upper case");
+        assert!(!named_by_content("a.ba7816bf8f01cfea", b"abc"), "no extension");
+    }
+
+    fn cache_control(sent: Sent, request: &HeaderMap) -> (StatusCode, String) {
+        let r = reply(&Method::GET, request, sent, "application/wasm");
+        let cc = r.headers()[header::CACHE_CONTROL].to_str().unwrap().to_string();
+        (r.status(), cc)
+    }
+
+    #[test]
+    fn a_file_named_by_content_is_kept_for_good_and_the_rest_revalidated() {
+        let bytes = Bytes::from_static(b"abc");
+        let named = Sent::file("pkg/spate_planner_bg.ba7816bf8f01cfea.wasm", bytes.clone());
+        let plain = Sent::file("pkg/spate_planner_bg.wasm", bytes.clone());
+        let none = HeaderMap::new();
+        assert_eq!(
+            cache_control(named, &none),
+            (StatusCode::OK, "public, max-age=31536000, immutable".into())
+        );
+        assert_eq!(cache_control(plain, &none), (StatusCode::OK, "no-cache".into()));
+        // both still answer a tag held with 304
+        let held = with(header::IF_NONE_MATCH, &etag(b"abc"));
+        let named = Sent::file("a.ba7816bf8f01cfea.wasm", bytes);
+        assert_eq!(cache_control(named, &held).0, StatusCode::NOT_MODIFIED);
     }
 }

@@ -72,7 +72,7 @@ impl Source {
                 .map(Sent::embedded)
                 .ok_or(Miss::NotFound),
             Source::Dir(d) => match std::fs::read(d.join(rel)) {
-                Ok(b) => Ok(Sent::plain(Bytes::from(b))),
+                Ok(b) => Ok(Sent::file(rel, Bytes::from(b))),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Miss::NotFound),
                 Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Miss::NotFound),
                 Err(e) => Err(Miss::Io(e)),
@@ -337,6 +337,7 @@ fn respond(
                 bytes: s.bytes.clone(),
                 gzip: None,
                 etag: s.etag.clone(),
+                immutable: false,
             })
             .ok_or(Miss::NotFound),
         (Some(r), &Method::GET | &Method::HEAD) if r == "index.html" && (snapshot.is_some() || live) => {

@@ -1,5 +1,5 @@
 //! Light pages (issue 34): every file `serve` sends carries a strong entity tag and
-//! `Cache-Control: no-cache`; asked again with that tag it is answered 304 with no body (and no
+//! `Cache-Control: no-cache`, except a file named by its content, sent `immutable`; asked again with that tag it is answered 304 with no body (and no
 //! copy of the security headers: the browser keeps the stored response's); another tag, or a
 //! file that changed, is sent in full. The embedded files' gzip is checked in the browser
 //! (tests/e2e/weight.test.mjs) and in `assets.rs`, since these tests run before the dashboard
@@ -48,4 +48,31 @@ async fn a_file_asked_again_with_its_tag_is_not_sent_again() {
     let (_, page, _) = ask(serve.port, "/", "").await;
     let (_, snap, _) = ask(serve.port, "/snapshot.json", "").await;
     assert_ne!(header(&page, "etag"), header(&snap, "etag"));
+}
+
+/// A file named by its content (`stem.<the first 16 hex digits of its SHA-256>.ext`, as
+/// scripts/hash-names.mjs names the wasm package and its glue) is sent `immutable` for a year, so
+/// that a reload does not ask for it; a name whose digits are not its content's, and any other
+/// file, is revalidated on each use.
+#[tokio::test]
+async fn only_a_file_named_by_its_content_is_kept_for_good() {
+    let serve = Serve::start(&[]);
+    // the folder `Serve` serves with --dir
+    let dir = std::env::temp_dir().join(format!("spate-live-www-{}", std::process::id()));
+    // SHA-256("abc") begins ba7816bf8f01cfea
+    for name in ["m.ba7816bf8f01cfea.js", "m.0123456789abcdef.js", "m.js"] {
+        std::fs::write(dir.join(name), "abc").unwrap();
+    }
+    let cache = |head: &str| header(head, "cache-control").map(str::to_string);
+    let (status, head, body) = ask(serve.port, "/m.ba7816bf8f01cfea.js", "").await;
+    assert_eq!((status, body.as_str()), (200, "abc"));
+    assert_eq!(
+        cache(&head).as_deref(),
+        Some("public, max-age=31536000, immutable")
+    );
+    for path in ["/m.0123456789abcdef.js", "/m.js"] {
+        let (status, head, _) = ask(serve.port, path, "").await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(cache(&head).as_deref(), Some("no-cache"), "{path}: {head}");
+    }
 }

@@ -54,7 +54,7 @@ export function reviewOps(env) {
     async loadBefore({ source, before: id }, progress) {
       await env.ready;
       newestBefore = Math.max(newestBefore, id);
-      const input = await env.readSource(source, env.Planner.maxSnapshotBytes(), progress);
+      const input = await env.readSource(source, () => env.Planner.maxSnapshotBytes(), progress);
       progress(-1, 0);
       const next = env.guard(() => (input.demo ? env.Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
         : input.bytes ? env.Planner.fromBytes(input.bytes) : env.Planner.fromText(input.text)));
