@@ -84,7 +84,7 @@ pub fn stuck_groups(list: &[NotRecovered]) -> Vec<StuckGroup> {
             g.members.push(m.clone());
         }
     }
-    groups.sort_by(|a, b| b.count.cmp(&a.count));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.count));
     groups
 }
 
