@@ -62,10 +62,10 @@ pub use marks::{first_event_ms, mark_text, marks, Counts, Mark, MarkKind, MarkSh
 pub use options::{Options, SimError, MAX_WORK};
 pub use outcome::{
     ClaimRow, Document, Figures, FinalState, Interval, MemberRow, NotRecovered, Outcome, Phase, Record,
-    ReleaseReason, SplitList, Stuck, TimelineEvent, What,
+    RecoveryText, ReleaseReason, SplitList, Stuck, TimelineEvent, What,
 };
 pub use predict::{CrashPrediction, PREDICTION_SEEDS};
-pub use recovery::{recovery_text, stuck_groups, RecoveryText, StuckGroup};
+pub use recovery::{recovery_text, stuck_groups, StuckGroup};
 pub use run::simulate;
 pub use script::{
     apply_override, Op, Script, ScriptEvent, DEFAULT_UNTIL_MS, FORMAT, MAX_ADDED_SPLITS, MAX_PREFIX_BYTES,

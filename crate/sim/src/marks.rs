@@ -4,8 +4,9 @@
 //! draws these as given; the review document's Timeline section lists the marks in the same
 //! words ([`mark_text`]).
 
+use crate::outcome::RecoveryText;
 use crate::outcome::{Figures, Outcome, What};
-use crate::recovery::{recovery_text, RecoveryText};
+use crate::recovery::recovery_text;
 use crate::script::Script;
 use crate::start::StartFrom;
 use crate::words::clock_text;

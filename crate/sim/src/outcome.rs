@@ -1,9 +1,6 @@
 //! What a simulation produces: the timeline, each split's state intervals, the headline figures
 //! and the final state (for checking it against the decision core).
 
-use crate::recovery::{recovery_text, RecoveryText};
-use crate::script::Script;
-use crate::start::StartFrom;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use spate_planner_core::{ClaimKind, Rules, RulesChoice, RulesSource, SplitState};
 use std::collections::{BTreeMap, BTreeSet};
@@ -486,17 +483,6 @@ impl Outcome {
             .collect()
     }
 
-    /// The one document of `spate-planner simulate --json` (and the wasm module's `simulate`):
-    /// [`Outcome::document`] with what the recovery rests on in words (`recovery`,
-    /// [`recovery_text`]), which needs the script it ran.
-    pub fn document_of(&self, script: &Script) -> Document<'_> {
-        let planned = script.start == StartFrom::Planned;
-        Document {
-            recovery: Some(recovery_text(&self.figures, !script.events.is_empty(), planned)),
-            ..self.document()
-        }
-    }
-
     /// The document without the recovery's words (the script is not at hand), as a value.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self.document()).expect("a simulation document is JSON")
@@ -547,4 +533,29 @@ pub struct Document<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub recovery: Option<RecoveryText>,
+}
+
+/// The sentences for one configuration's figures; each is `None` when it has nothing to say.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RecoveryText {
+    /// What the events took (and that every one runs again, when so).
+    pub taken: Option<String>,
+    /// The taken splits that never ran again, by reason.
+    pub stuck: Option<String>,
+    /// Other splits that ran before the first event and do not run at the end.
+    pub others: Option<String>,
+    /// What was idle or quarantined before the first event.
+    pub before: Option<String>,
+}
+
+impl RecoveryText {
+    /// The sentences there are, in order.
+    pub fn lines(&self) -> Vec<&str> {
+        [&self.taken, &self.stuck, &self.others, &self.before]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect()
+    }
 }

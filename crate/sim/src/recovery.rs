@@ -4,7 +4,9 @@
 //! the first event — the starting fleet's, not the events' doing. `simulate`, the Timeline tab
 //! and the review document's Timeline section say these same sentences.
 
-use crate::outcome::{Figures, NotRecovered, Stuck};
+use crate::outcome::{Document, Figures, NotRecovered, Outcome, RecoveryText, Stuck};
+use crate::script::Script;
+use crate::start::StartFrom;
 use crate::words::thousands;
 use serde::Serialize;
 
@@ -88,31 +90,6 @@ pub fn stuck_groups(list: &[NotRecovered]) -> Vec<StuckGroup> {
     groups
 }
 
-/// The sentences for one configuration's figures; each is `None` when it has nothing to say.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct RecoveryText {
-    /// What the events took (and that every one runs again, when so).
-    pub taken: Option<String>,
-    /// The taken splits that never ran again, by reason.
-    pub stuck: Option<String>,
-    /// Other splits that ran before the first event and do not run at the end.
-    pub others: Option<String>,
-    /// What was idle or quarantined before the first event.
-    pub before: Option<String>,
-}
-
-impl RecoveryText {
-    /// The sentences there are, in order.
-    pub fn lines(&self) -> Vec<&str> {
-        [&self.taken, &self.stuck, &self.others, &self.before]
-            .into_iter()
-            .flatten()
-            .map(String::as_str)
-            .collect()
-    }
-}
-
 /// `n noun` or `n nouns`, with thousands separators.
 fn count(n: u64, noun: &str) -> String {
     format!("{} {noun}{}", thousands(n.into()), if n == 1 { "" } else { "s" })
@@ -174,5 +151,18 @@ pub fn recovery_text(f: &Figures, has_events: bool, planned: bool) -> RecoveryTe
         stuck,
         others,
         before,
+    }
+}
+
+impl Outcome {
+    /// The one document of `spate-planner simulate --json` (and the wasm module's `simulate`):
+    /// [`Outcome::document`] with what the recovery rests on in words (`recovery`,
+    /// [`recovery_text`]), which needs the script it ran.
+    pub fn document_of(&self, script: &Script) -> Document<'_> {
+        let planned = script.start == StartFrom::Planned;
+        Document {
+            recovery: Some(recovery_text(&self.figures, !script.events.is_empty(), planned)),
+            ..self.document()
+        }
     }
 }

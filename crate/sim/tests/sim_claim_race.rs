@@ -23,7 +23,8 @@ const RACE_OFF: &str = r#", "claim_race": 0"#;
 /// A digest of everything a run produces: the simulation document (figures, claims,
 /// quarantines, elections, timeline, intervals), the final state and the Timeline's summary,
 /// less the two counts the race added (`figures.splits_parked_by_race`, `counts.parked_by_race`;
-/// each checked to be 0 first), which the recorded documents did not have.
+/// each checked to be 0 first) and the words added since, which the recorded documents did not
+/// have.
 fn digest(o: &Outcome, s: &Script) -> u64 {
     let mut doc = o.to_json();
     doc["final"] = serde_json::to_value(&o.end).expect("the final state serializes");
@@ -43,6 +44,19 @@ fn digest(o: &Outcome, s: &Script) -> u64 {
         added.iter().all(|v| *v == Some(serde_json::json!(0))),
         "{added:?}"
     );
+    // the words added since (each split's reason in words, the summary's sentences) are derived
+    // from what the documents had: left out as well
+    doc["summary"].as_object_mut().and_then(|m| m.remove("recovery"));
+    for path in ["/figures/not_recovered", "/summary/figures/not_recovered"] {
+        for n in doc
+            .pointer_mut(path)
+            .and_then(|v| v.as_array_mut())
+            .into_iter()
+            .flatten()
+        {
+            n.as_object_mut().and_then(|m| m.remove("words"));
+        }
+    }
     stable_hash_str(0, &doc.to_string())
 }
 
