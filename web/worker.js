@@ -255,10 +255,11 @@ const ops = {
   /**
    * The Timeline: a script simulated on the snapshot as configuration `which`, reduced to what
    * the page draws (its typed arrays transferred); the run is kept for the scrubber (`runId`).
+   * `shownAs`: the members A's charts draw one by one ({ load, lanes } names), for B.
    */
-  simulate({ script, which }) {
+  simulate({ script, which, shownAs = null }) {
     let runId = 0;
-    const model = simulateModel(planner, guard, script, (run) => { runId = scrubbed.keep(which, run); });
+    const model = simulateModel(planner, guard, script, (run) => { runId = scrubbed.keep(which, run); }, shownAs);
     model.runId = runId;
     transfers.set(model, transferables(model));
     return model;

@@ -33,4 +33,24 @@ export interface SimSeries {
   idleLoad: Float64Array; idleCount: Float64Array;
   /** Where the scrubber starts: the most idle moment from the first event on (ms, whole seconds). */
   mostIdleMs: number;
+  /** What the chart draws of each metric: the members one by one and the rest folded (`Series::chart_of`). */
+  charts: { load: SimChart; lanes: SimChart };
+  /** The idle work's name in the legend. */
+  idleLabel: string;
+}
+
+/** What the Timeline's chart draws of one metric of a run. */
+export interface SimChart {
+  /** The members drawn one by one (indices into `SimSeries.members`, in the order of their colours) and their names. */
+  shown: number[]; names: string[];
+  /** The other members folded into one, or null when every member is drawn. */
+  rest: SimFolded | null;
+}
+
+/** The members a chart folds: their sum per bucket (a stacked area), their 10th and 90th percentiles and mean per bucket (lines). */
+export interface SimFolded {
+  count: number;
+  /** `9 other members`; the band's `9 other members: middle 80% and mean`. */
+  label: string; bandLabel: string;
+  sum: Float64Array; lo: Float64Array; hi: Float64Array; mean: Float64Array;
 }

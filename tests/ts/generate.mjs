@@ -108,8 +108,13 @@ const kept = sim.simulateRun(JSON.stringify(simScripts[0]));
 [0, 9000, 200000].forEach((t) => typed(`fleet_at_${t}`, 'FleetAt', kept.fleetAt(t)));
 typed('summary', 'SimSummary', kept.summary());
 // the chart's series: every field as returned (typed arrays written as typed arrays of their first values)
-const literal = (v) => (v instanceof Float64Array ? `new Float64Array(${JSON.stringify([...v.subarray(0, 4)])})` : JSON.stringify(v));
-out.push(`export const series: SimSeries = { ${Object.entries(kept.series()).map(([k, v]) => `${k}: ${literal(v)}`).join(', ')} };`);
+const literal = (v) => {
+  if (v instanceof Float64Array) return `new Float64Array(${JSON.stringify([...v.subarray(0, 4)])})`;
+  if (Array.isArray(v)) return `[${v.map(literal).join(', ')}]`;
+  if (v && typeof v === 'object') return `{ ${Object.entries(v).map(([k, x]) => `${k}: ${literal(x)}`).join(', ')} }`;
+  return JSON.stringify(v);
+};
+out.push(`export const series: SimSeries = ${literal(kept.series())};`);
 kept.free();
 const bench = new wasm.BenchFleet('scale-out', 200, 8);
 typed('bench', 'BenchSummary', bench.plan());

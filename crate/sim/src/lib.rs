@@ -75,7 +75,9 @@ pub use section::{
     timeline_section, Names, RunError, RunSide, RunState, SectionImage, SectionInput, Which, MARKS_LISTED,
 };
 pub use seeds::SeedsSummary;
-pub use series::{bucket_ms, Series, MAX_BUCKETS};
+pub use series::{
+    bucket_ms, quantile, touched, Chart, Folded, Metric, Series, IDLE_LABEL, MAX_BUCKETS, TOP_MEMBERS,
+};
 pub use start::{Start, StartFrom};
 pub use table::{figures_table, value_text, FigureDef, FigureKind, FigureRow, FIGURES};
 pub use words::{binary_bytes, clock_text, duration_text, thousands};

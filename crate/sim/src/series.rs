@@ -6,6 +6,7 @@
 //! the means are decimals, for drawing.
 
 use crate::at::FleetIndex;
+use crate::marks::{Mark, MarkKind};
 use crate::outcome::Phase;
 use serde::Serialize;
 
@@ -168,5 +169,176 @@ impl FleetIndex {
             idle_load,
             idle_count,
         }
+    }
+}
+
+/// Which of a series' values a chart draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// The weight each member's process reads ([`Series::load`]).
+    Load,
+    /// The number of splits each member's process reads ([`Series::lanes`]).
+    Lanes,
+}
+
+/// Members a chart draws one by one before the rest are folded.
+pub const TOP_MEMBERS: usize = 8;
+
+/// The idle work's name in the chart's legend.
+pub const IDLE_LABEL: &str = "idle (runnable, read by nobody)";
+
+/// The members a chart folds into one: how many, their sum per bucket (drawn as one stacked
+/// area) and, per bucket, their middle 80% (the 10th and 90th percentiles, nearest rank, so a
+/// few stopped members do not stretch it) and their mean (drawn as lines).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Folded {
+    pub count: usize,
+    /// The stacked area's name: `9 other members`.
+    pub label: String,
+    /// The band's name: `9 other members: middle 80% and mean`.
+    pub band_label: String,
+    pub sum: Vec<f64>,
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
+    pub mean: Vec<f64>,
+}
+
+/// What a chart draws of one metric: the members drawn one by one (indices into
+/// [`Series::members`], in the order of their colours) and the others folded (`None` when every
+/// member is drawn).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub metric: Metric,
+    pub shown: Vec<usize>,
+    pub rest: Option<Folded>,
+}
+
+/// The members the marks name as crashed, stopped, started or given a new lane cap, in the order
+/// of their first such mark: the members a script touches.
+pub fn touched<'a>(marks: impl IntoIterator<Item = &'a Mark>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for m in marks {
+        if !matches!(
+            m.kind,
+            MarkKind::Crash | MarkKind::Stop | MarkKind::Start | MarkKind::Cap
+        ) {
+            continue;
+        }
+        for w in &m.who {
+            if !out.contains(&w.as_str()) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// The value at quantile `q` (0 … 1) of `sorted` by nearest rank (0 for no values).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    let i = rank.saturating_sub(1).min(sorted.len().saturating_sub(1));
+    sorted.get(i).copied().unwrap_or(0.0)
+}
+
+fn spread_of(row: &[f64]) -> f64 {
+    let hi = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let lo = row.iter().copied().fold(f64::INFINITY, f64::min);
+    if row.is_empty() {
+        0.0
+    } else {
+        hi - lo
+    }
+}
+
+fn members_text(n: usize) -> String {
+    format!("{n} other member{}", if n == 1 { "" } else { "s" })
+}
+
+impl Series {
+    /// The values of `metric`, members × buckets row by row.
+    pub fn values(&self, metric: Metric) -> &[f64] {
+        match metric {
+            Metric::Load => &self.load,
+            Metric::Lanes => &self.lanes,
+        }
+    }
+
+    /// Member `i`'s values of `metric`, one per bucket.
+    pub fn row(&self, metric: Metric, i: usize) -> &[f64] {
+        &self.values(metric)[i * self.buckets..(i + 1) * self.buckets]
+    }
+
+    /// The members a chart draws one by one, in member order: all of them when at most
+    /// `top` + 1 (folding one member into a band saves nothing), else the members `touched`
+    /// names (the script's, [`touched`]) first, then those whose value changes most over the run
+    /// (highest minus lowest bucket; ties by member order), `top` in all.
+    pub fn pick(&self, metric: Metric, touched: &[&str], top: usize) -> Vec<usize> {
+        let n = self.members.len();
+        if n <= top.saturating_add(1) {
+            return (0..n).collect();
+        }
+        let first: Vec<usize> = touched
+            .iter()
+            .filter_map(|w| self.members.iter().position(|m| m == w))
+            .collect();
+        let mut rest: Vec<(usize, f64)> = (0..n)
+            .filter(|i| !first.contains(i))
+            .map(|i| (i, spread_of(self.row(metric, i))))
+            .collect();
+        rest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut out: Vec<usize> = first
+            .into_iter()
+            .chain(rest.into_iter().map(|r| r.0))
+            .take(top)
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The members named `names` (another run's [`Chart::shown`], so that runs compared draw the
+    /// same members in the same colours) that this run knows, in that order.
+    pub fn shown_as(&self, names: &[String]) -> Vec<usize> {
+        names
+            .iter()
+            .filter_map(|n| self.members.iter().position(|m| m == n))
+            .collect()
+    }
+
+    /// The chart of `metric` drawing `shown` one by one and folding the others.
+    pub fn chart(&self, metric: Metric, shown: Vec<usize>) -> Chart {
+        let folded: Vec<usize> = (0..self.members.len()).filter(|i| !shown.contains(i)).collect();
+        let rest = (!folded.is_empty()).then(|| self.fold(metric, &folded));
+        Chart { metric, shown, rest }
+    }
+
+    /// The chart of `metric` as a run is drawn alone (or first): [`Series::pick`] of
+    /// [`TOP_MEMBERS`], the members `touched` names ([`touched`] of its marks) first.
+    pub fn chart_of(&self, metric: Metric, touched: &[&str]) -> Chart {
+        self.chart(metric, self.pick(metric, touched, TOP_MEMBERS))
+    }
+
+    /// The members `rows` (at least one) folded into one.
+    fn fold(&self, metric: Metric, rows: &[usize]) -> Folded {
+        let (k_count, values) = (self.buckets, self.values(metric));
+        let mut f = Folded {
+            count: rows.len(),
+            label: members_text(rows.len()),
+            band_label: format!("{}: middle 80% and mean", members_text(rows.len())),
+            sum: vec![0.0; k_count],
+            lo: vec![0.0; k_count],
+            hi: vec![0.0; k_count],
+            mean: vec![0.0; k_count],
+        };
+        let mut at = vec![0.0; rows.len()];
+        for k in 0..k_count {
+            for (j, &i) in rows.iter().enumerate() {
+                at[j] = values[i * k_count + k];
+            }
+            let sum: f64 = at.iter().sum();
+            at.sort_by(f64::total_cmp);
+            (f.sum[k], f.mean[k]) = (sum, sum / rows.len() as f64);
+            (f.lo[k], f.hi[k]) = (quantile(&at, 0.1), quantile(&at, 0.9));
+        }
+        f
     }
 }

@@ -9,8 +9,8 @@ mod sim_support;
 
 use sim_support::interval as iv;
 use spate_planner_sim::{
-    bench_scenario, bucket_ms, simulate, FleetIndex, Initial, Interval, Options, Phase, Series,
-    TimelineEvent, What, MAX_BUCKETS,
+    bench_scenario, bucket_ms, quantile, simulate, touched, FleetIndex, Initial, Interval, Mark, MarkKind,
+    Metric, Options, Phase, Series, TimelineEvent, What, MAX_BUCKETS, TOP_MEMBERS,
 };
 use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
@@ -234,4 +234,108 @@ fn the_scrubber_starts_at_the_most_idle_moment_from_the_first_event_on() {
         ..s
     };
     assert_eq!(empty.most_idle_ms(Some(5_000)), 5_000);
+}
+
+/// A hand-made series of `rows` (one per member, `m0`, `m1`, …, each of the same buckets), the
+/// same values as load and lanes.
+fn fleet(rows: &[Vec<f64>]) -> Series {
+    let buckets = rows.first().map_or(0, Vec::len);
+    let values: Vec<f64> = rows.iter().flatten().copied().collect();
+    Series {
+        members: (0..rows.len()).map(|i| format!("m{i}")).collect(),
+        step_ms: 1_000,
+        buckets,
+        end_ms: buckets as u64 * 1_000,
+        load: values.clone(),
+        lanes: values,
+        idle_load: vec![0.0; buckets],
+        idle_count: vec![0.0; buckets],
+    }
+}
+
+fn mark(t_ms: u64, kind: MarkKind, who: &[&str]) -> Mark {
+    Mark {
+        t_ms,
+        kind,
+        who: who.iter().map(|w| w.to_string()).collect(),
+    }
+}
+
+#[test]
+fn the_members_drawn_are_those_the_script_touches_then_the_largest_change() {
+    // twelve members at 10; m11 changes by 10, m4 by 2, the others not at all
+    let rows: Vec<Vec<f64>> = (0..12)
+        .map(|i| {
+            (0..3)
+                .map(|k| {
+                    10.0 + if i == 11 { k as f64 * 5.0 } else { 0.0 } + if i == 4 { k as f64 } else { 0.0 }
+                })
+                .collect()
+        })
+        .collect();
+    let s = fleet(&rows);
+    // crashed m7 (an election names m2: not touched by the script)
+    let marks = [
+        mark(0, MarkKind::Crash, &["m7"]),
+        mark(1, MarkKind::Election, &["m2"]),
+        mark(2, MarkKind::Start, &["m9", "m7", "new"]),
+    ];
+    let t = touched(&marks);
+    assert_eq!(t, ["m7", "m9", "new"], "in order of first mark, each once");
+    assert_eq!(
+        s.pick(Metric::Load, &t, 3),
+        [7, 9, 11],
+        "touched first, then the largest change (m11's 10 before m4's 2), in member order"
+    );
+    assert_eq!(s.pick(Metric::Load, &t[..1], 3), [4, 7, 11]);
+    // ties by member order: of the unchanged m0, m1 … the first
+    assert_eq!(s.pick(Metric::Load, &[], 4), [0, 1, 4, 11]);
+    // at most top + 1 members: all drawn, nothing folded
+    let few = fleet(&rows[..4]);
+    assert_eq!(few.pick(Metric::Load, &[], 3), [0, 1, 2, 3]);
+    assert_eq!(few.chart_of(Metric::Load, &[]).rest, None);
+    // the chart a run is drawn with: TOP_MEMBERS, touched first
+    let c = s.chart_of(Metric::Lanes, &t);
+    assert_eq!(c.shown.len(), TOP_MEMBERS);
+    assert!(c.shown.contains(&7) && c.shown.contains(&9) && c.shown.contains(&11) && c.shown.contains(&4));
+    assert_eq!(c.rest.as_ref().map(|r| r.count), Some(12 - TOP_MEMBERS));
+}
+
+#[test]
+fn a_run_compared_draws_the_members_the_first_run_draws_in_its_order() {
+    let s = fleet(&[vec![1.0], vec![2.0], vec![3.0]]);
+    let names = ["m2".to_string(), "gone".to_string(), "m0".to_string()];
+    assert_eq!(
+        s.shown_as(&names),
+        [2, 0],
+        "those it knows, in the first run's order"
+    );
+    let c = s.chart(Metric::Load, s.shown_as(&names));
+    let rest = c.rest.expect("m1 folded");
+    assert_eq!((rest.count, rest.label.as_str()), (1, "1 other member"));
+    assert_eq!(rest.sum, [2.0]);
+}
+
+#[test]
+fn the_rest_is_summed_and_banded_by_its_middle_80_percent_and_mean() {
+    // ten members folded in bucket 0: 0, 5 × 8, 9; in bucket 1 eleven values with one member shown
+    let ten = [0.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 9.0];
+    let mut rows: Vec<Vec<f64>> = ten.iter().map(|&v| vec![v, 5.0]).collect();
+    rows.push(vec![100.0, 100.0]);
+    let s = fleet(&rows);
+    let c = s.chart(Metric::Load, vec![10]);
+    let r = c.rest.expect("ten folded");
+    assert_eq!(r.count, 10);
+    assert_eq!(r.label, "10 other members");
+    assert_eq!(r.band_label, "10 other members: middle 80% and mean");
+    // nearest rank: of ten values the lowest is the 10th percentile, the 9th the 90th
+    assert_eq!((r.lo[0], r.hi[0], r.mean[0], r.sum[0]), (0.0, 5.0, 4.9, 49.0));
+    assert_eq!((r.lo[1], r.hi[1], r.mean[1], r.sum[1]), (5.0, 5.0, 5.0, 50.0));
+    // of eleven, the lowest is left out
+    let eleven = [0.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 9.0];
+    assert_eq!((quantile(&eleven, 0.1), quantile(&eleven, 0.9)), (5.0, 5.0));
+    assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.0);
+    assert_eq!(quantile(&[], 0.5), 0.0);
+    // every member drawn: nothing folded
+    assert_eq!(s.chart(Metric::Load, (0..11).collect()).rest, None);
 }

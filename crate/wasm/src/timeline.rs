@@ -6,8 +6,8 @@
 use crate::js::{error, to_js};
 use js_sys::{Array, Float64Array, Object, Reflect};
 use spate_planner_sim::{
-    figures_table, timeline_section, Figures, FleetIndex, Outcome, Script, SectionInput, Start, Summary,
-    MAX_BUCKETS,
+    figures_table, timeline_section, touched, Chart, Figures, FleetIndex, Metric, Outcome, Script,
+    SectionInput, Series, Start, Summary, IDLE_LABEL, MAX_BUCKETS,
 };
 use wasm_bindgen::prelude::*;
 
@@ -132,15 +132,39 @@ impl SimRun {
     /// The chart's series (docs/simulator.md, "The chart's series"): `members` (every instance
     /// the run knows, in the order of `fleetAt`'s), `stepMs`, `buckets`, `endMs`, and as
     /// Float64Arrays the bucket means of each member's `load` and `lanes` (members × buckets,
-    /// row by row) and of the idle splits' weight (`idleLoad`) and number (`idleCount`); and
-    /// `mostIdleMs`, where the scrubber starts (`Series::most_idle_ms`).
+    /// row by row) and of the idle splits' weight (`idleLoad`) and number (`idleCount`);
+    /// `mostIdleMs`, where the scrubber starts (`Series::most_idle_ms`); and what the chart
+    /// draws of each (`charts.load`, `charts.lanes`: `Series::chart_of`): the members drawn one
+    /// by one and the rest folded, with the legend's names (`idleLabel` the idle work's).
+    /// `load_as`, `lanes_as`: the members another run's charts draw one by one (configuration
+    /// A's, when this is B), drawn here too in the same order; null: this run's own.
     #[wasm_bindgen(unchecked_return_type = "SimSeries")]
-    pub fn series(&self) -> Result<JsValue, JsValue> {
+    pub fn series(
+        &self,
+        load_as: Option<Vec<String>>,
+        lanes_as: Option<Vec<String>>,
+    ) -> Result<JsValue, JsValue> {
         let s = self.index.series(MAX_BUCKETS);
         let out = Object::new();
         let members: Array = s.members.iter().map(|m| JsValue::from_str(m)).collect();
         let most_idle = s.most_idle_ms(self.summary.first_event_ms);
-        let fields: [(&str, JsValue); 9] = [
+        let touched = touched(self.summary.marks.iter().map(|m| &m.mark));
+        let chart = |metric, names: Option<Vec<String>>| match names {
+            Some(names) => s.chart(metric, s.shown_as(&names)),
+            None => s.chart_of(metric, &touched),
+        };
+        let charts = Object::new();
+        set(
+            &charts,
+            "load",
+            chart_js(&s, &chart(Metric::Load, load_as))?.into(),
+        )?;
+        set(
+            &charts,
+            "lanes",
+            chart_js(&s, &chart(Metric::Lanes, lanes_as))?.into(),
+        )?;
+        let fields: [(&str, JsValue); 11] = [
             ("members", members.into()),
             ("stepMs", (s.step_ms as f64).into()),
             ("buckets", (s.buckets as f64).into()),
@@ -150,10 +174,45 @@ impl SimRun {
             ("idleLoad", Float64Array::from(&s.idle_load[..]).into()),
             ("idleCount", Float64Array::from(&s.idle_count[..]).into()),
             ("mostIdleMs", (most_idle as f64).into()),
+            ("charts", charts.into()),
+            ("idleLabel", JsValue::from_str(IDLE_LABEL)),
         ];
         for (k, v) in fields {
-            Reflect::set(&out, &k.into(), &v)?;
+            set(&out, k, v)?;
         }
         Ok(out.into())
     }
+}
+
+fn set(o: &Object, k: &str, v: JsValue) -> Result<(), JsValue> {
+    Reflect::set(o, &k.into(), &v).map(|_| ())
+}
+
+/// A chart as the page reads it (`SimChart`): `shown` (member indices) and their `names`, and
+/// `rest` (`count`, `label`, `bandLabel`, and as Float64Arrays `sum`, `lo`, `hi`, `mean`) or null.
+fn chart_js(s: &Series, c: &Chart) -> Result<Object, JsValue> {
+    let out = Object::new();
+    let shown: Array = c.shown.iter().map(|&i| JsValue::from_f64(i as f64)).collect();
+    let names: Array = c
+        .shown
+        .iter()
+        .map(|&i| JsValue::from_str(&s.members[i]))
+        .collect();
+    set(&out, "shown", shown.into())?;
+    set(&out, "names", names.into())?;
+    let rest = match &c.rest {
+        None => JsValue::NULL,
+        Some(f) => {
+            let r = Object::new();
+            set(&r, "count", JsValue::from_f64(f.count as f64))?;
+            set(&r, "label", JsValue::from_str(&f.label))?;
+            set(&r, "bandLabel", JsValue::from_str(&f.band_label))?;
+            for (k, v) in [("sum", &f.sum), ("lo", &f.lo), ("hi", &f.hi), ("mean", &f.mean)] {
+                set(&r, k, Float64Array::from(&v[..]).into())?;
+            }
+            r.into()
+        }
+    };
+    set(&out, "rest", rest)?;
+    Ok(out)
 }

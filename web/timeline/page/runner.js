@@ -74,7 +74,9 @@ export class TimelineRunner {
       this.commit({ ...run, which, previous: previous && { a: previous.a, b: previous.b } });
       const t0 = performance.now();
       try {
-        const model = await this.controller.ask('simulate', { script: text, which });
+        // B draws the members A's charts draw one by one, in the same colours
+        const shownAs = which === 'B' && run.a ? { load: run.a.charts.load.names, lanes: run.a.charts.lanes.names } : null;
+        const model = await this.controller.ask('simulate', { script: text, which, shownAs });
         model.timing = { ...model.timing, roundTripMs: performance.now() - t0 };
         run[which === 'A' ? 'a' : 'b'] = model;
       } catch (e) {

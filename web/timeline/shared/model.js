@@ -7,19 +7,21 @@
 /**
  * The model of one run. summary: the run's SimRun.summary() (the document's rules and figures,
  * the marks with their sentences, the counts, the first event's time, the recovery's sentences); series: its
- * SimRun.series().
+ * SimRun.series() (with `charts`: what the chart draws of each metric, the members one by one
+ * and the rest folded).
  */
 export function timelineModel(summary, series) {
-  const { members, stepMs, buckets, endMs, load, lanes, idleLoad, idleCount, mostIdleMs } = series;
+  const { members, stepMs, buckets, endMs, load, lanes, idleLoad, idleCount, mostIdleMs, charts, idleLabel } = series;
   return {
     rules: { rules: summary.rules, source: summary.rules_source, note: summary.rules_note },
     figures: summary.figures, recovery: summary.recovery, endMs, stepMs, buckets, members, firstEventMs: summary.first_event_ms,
-    load, lanes, idleLoad, idleCount, mostIdleMs, marks: summary.marks, counts: summary.counts,
+    load, lanes, idleLoad, idleCount, mostIdleMs, charts, idleLabel, marks: summary.marks, counts: summary.counts,
   };
 }
 
 /** The typed arrays of a model, for a zero-copy postMessage. */
 export function transferables(m) {
-  const arrays = [m.load, m.lanes, m.idleLoad, m.idleCount];
+  const folded = Object.values(m.charts).flatMap((c) => (c.rest ? [c.rest.sum, c.rest.lo, c.rest.hi, c.rest.mean] : []));
+  const arrays = [m.load, m.lanes, m.idleLoad, m.idleCount, ...folded];
   return [...new Set(arrays.map((a) => a.buffer))];
 }

@@ -1,70 +1,37 @@
-// What the Timeline's chart stacks, from a run's model (model.js): the members shown one by one
-// (those the script touches first, then those whose load changes most), the rest folded into
-// one band, and the idle work on top; the scales and the time ticks. No DOM.
+// What the Timeline's chart stacks, from a run's model (model.js): the members the simulator
+// draws one by one and the rest it folds (SimRun.series: charts), and the idle work on top, in
+// the shapes the SVG draws; the scales and the time ticks. No DOM, and no choice of members.
 import { ticks as byteTicks } from '../../common/shared/ticks.js';
 import { clock } from './script.js';
-
-/** Members drawn one by one before the rest are folded. */
-export const TOP_MEMBERS = 8;
 
 /** The values of `row` of a members × buckets array. */
 export function rowOf(values, row, buckets) {
   return values.subarray(row * buckets, (row + 1) * buckets);
 }
 
-function range(values) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of values) { if (v < lo) lo = v; if (v > hi) hi = v; }
-  return values.length ? hi - lo : 0;
+/** The idle work's layer of a model's chart of `metric`. */
+function idleLayer(model, metric) {
+  return { key: 'idle', label: model.idleLabel, kind: 'idle', values: metric === 'load' ? model.idleLoad : model.idleCount };
 }
 
-/** Members the marks name (crashed, stopped, started, cap changed), in order of first mark. */
-function touched(model) {
-  const out = [];
-  for (const m of model.marks) {
-    if (!['crash', 'stop', 'start', 'cap'].includes(m.kind)) continue;
-    for (const w of m.who) if (!out.includes(w)) out.push(w);
-  }
-  return out;
-}
-
-/**
- * The members shown one by one: all of them when at most `top` + 1, else those the script
- * touches, then the largest change over the run (ties by order of appearance), `top` in all.
- */
-export function pickMembers(model, metric = 'load', top = TOP_MEMBERS) {
-  const n = model.members.length;
-  if (n <= top + 1) return model.members.map((_, i) => i);
+/** The members a model's chart of `metric` draws one by one (SimChart.shown), as layers or lines. */
+function memberLayers(model, metric) {
   const values = model[metric];
-  const first = touched(model).map((w) => model.members.indexOf(w)).filter((i) => i >= 0);
-  const rest = model.members.map((_, i) => i).filter((i) => !first.includes(i))
-    .map((i) => ({ i, change: range(rowOf(values, i, model.buckets)) }))
-    .sort((a, b) => b.change - a.change || a.i - b.i)
-    .map((x) => x.i);
-  return [...first, ...rest].slice(0, top).sort((a, b) => a - b);
+  return model.charts[metric].shown.map((i, slot) => ({ key: model.members[i], label: model.members[i], kind: 'member', slot, values: rowOf(values, i, model.buckets) }));
 }
 
 /**
- * The stack, bottom to top: the folded rest (when any), each shown member, the idle work.
+ * The stack, bottom to top: the folded rest (when any: its sum), each member drawn one by one,
+ * the idle work; what is folded and the names are the simulator's (SimRun.series: charts).
  * [{ key, label, kind: rest | member | idle, slot (colour index of a member), values }].
  */
-export function layers(model, metric = 'load', shown = pickMembers(model, metric)) {
-  const K = model.buckets;
-  const values = model[metric];
-  const out = [];
-  const folded = model.members.map((_, i) => i).filter((i) => !shown.includes(i));
-  if (folded.length) {
-    const sum = new Float64Array(K);
-    for (const i of folded) {
-      const row = rowOf(values, i, K);
-      for (let k = 0; k < K; k++) sum[k] += row[k];
-    }
-    out.push({ key: 'rest', label: `${folded.length} other member${folded.length === 1 ? '' : 's'}`, kind: 'rest', values: sum, count: folded.length });
-  }
-  shown.forEach((i, slot) => out.push({ key: model.members[i], label: model.members[i], kind: 'member', slot, values: rowOf(values, i, K) }));
-  out.push({ key: 'idle', label: 'idle (runnable, read by nobody)', kind: 'idle', values: metric === 'load' ? model.idleLoad : model.idleCount });
-  return out;
+export function layers(model, metric = 'load') {
+  const rest = model.charts[metric].rest;
+  return [
+    ...(rest ? [{ key: 'rest', label: rest.label, kind: 'rest', values: rest.sum, count: rest.count }] : []),
+    ...memberLayers(model, metric),
+    idleLayer(model, metric),
+  ];
 }
 
 /** The highest total of a stack. */
@@ -144,46 +111,17 @@ export function bandPoints(lower, values, x, y) {
   return [...top, ...bottom.reverse()];
 }
 
-/** The value at quantile `q` (0 … 1) of sorted values (nearest rank). */
-export function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-/** Per bucket, the 10th and 90th percentiles and the mean of the members `rows` (a members × buckets array). */
-export function spread(values, rows, K) {
-  const lo = new Float64Array(K);
-  const hi = new Float64Array(K);
-  const mean = new Float64Array(K);
-  const at = new Float64Array(rows.length);
-  for (let k = 0; k < K; k++) {
-    let sum = 0;
-    rows.forEach((i, j) => { at[j] = values[i * K + k]; sum += at[j]; });
-    at.sort();
-    lo[k] = quantile(at, 0.1);
-    hi[k] = quantile(at, 0.9);
-    mean[k] = sum / rows.length;
-  }
-  return { lo, hi, mean };
-}
-
 /**
- * Per-member lines: each shown member's values, the folded rest as its middle 80% (10th to 90th
- * percentile at each bucket, so a few stopped members do not stretch it) and its mean, and the
- * idle work (drawn as an area from zero).
+ * Per-member lines: each member drawn one by one, the folded rest as its middle 80% and its mean
+ * (the simulator's: SimFolded lo, hi, mean), and the idle work (drawn as an area from zero).
  * { lines: [{ key, label, kind: member, slot, values }], rest: { label, count, lo, hi, mean } | null, idle }.
  */
-export function lines(model, metric = 'load', shown = pickMembers(model, metric)) {
-  const K = model.buckets;
-  const values = model[metric];
-  const folded = model.members.map((_, i) => i).filter((i) => !shown.includes(i));
-  const rest = folded.length ? {
-    key: 'rest', kind: 'rest', count: folded.length, ...spread(values, folded, K),
-    label: `${folded.length} other member${folded.length === 1 ? '' : 's'}: middle 80% and mean`,
-  } : null;
+export function lines(model, metric = 'load') {
+  const r = model.charts[metric].rest;
   return {
-    lines: shown.map((i, slot) => ({ key: model.members[i], label: model.members[i], kind: 'member', slot, values: rowOf(values, i, K) })),
-    rest,
-    idle: { key: 'idle', kind: 'idle', label: 'idle (runnable, read by nobody)', values: metric === 'load' ? model.idleLoad : model.idleCount },
+    lines: memberLayers(model, metric),
+    rest: r ? { key: 'rest', kind: 'rest', count: r.count, lo: r.lo, hi: r.hi, mean: r.mean, label: r.bandLabel } : null,
+    idle: idleLayer(model, metric),
   };
 }
 
@@ -220,18 +158,17 @@ export function legendLayers(view) {
   return [view.idle, ...(view.rest ? [view.rest] : []), ...view.lines];
 }
 
-/** Stacked areas while every member fits; lines once the rest is folded. */
+/** Stacked areas while every member is drawn; lines once the simulator folds the rest. */
 export function defaultMode(model) {
-  return model.members.length > TOP_MEMBERS + 1 ? 'lines' : 'stack';
+  return model.charts.load.rest ? 'lines' : 'stack';
 }
 
-/** The views of several runs (A, B) in one mode, the same members shown (picked in the first). */
+/**
+ * The views of several runs (A, B) in one mode; each run's chart draws the members A's does
+ * (the worker asks B's series for A's names).
+ */
 export function chartViews(models, metric, mode) {
-  const names = pickMembers(models[0], metric).map((i) => models[0].members[i]);
-  return models.map((m) => {
-    const shown = names.map((n) => m.members.indexOf(n)).filter((i) => i >= 0);
-    return mode === 'stack' ? layers(m, metric, shown) : lines(m, metric, shown);
-  });
+  return models.map((m) => (mode === 'stack' ? layers(m, metric) : lines(m, metric)));
 }
 
 /** The highest value a view draws. */

@@ -9,16 +9,17 @@ import { timelineModel } from '../shared/model.js';
  * Simulates `script` (text) on `planner`; `call(fn)` runs a call into the module (the worker's
  * trap guard); `keep(run)` takes the kept run (SimRun; by default it is freed). Returns the
  * model with `timing`: { simMs (in wasm: the run, its summary and its series), modelMs
- * (building the model) }.
+ * (building the model) }. `shownAs`: { load, lanes } the names of the members another run's
+ * charts draw one by one (A's, when this is B), or null.
  */
-export function simulateModel(planner, call, script, keep = (run) => run.free()) {
+export function simulateModel(planner, call, script, keep = (run) => run.free(), shownAs = null) {
   const t0 = performance.now();
   const run = call(() => planner.simulateRun(script));
   let summary;
   let series;
   try {
     summary = call(() => run.summary());
-    series = call(() => run.series());
+    series = call(() => run.series(shownAs?.load ?? null, shownAs?.lanes ?? null));
   } catch (e) {
     run.free();
     throw e;
