@@ -157,6 +157,8 @@ const ops = {
       view: withoutMoves(r.view),
       baseline: r.baseline && withoutMoves(r.baseline),
       failures: r.view.refused,
+      // the baseline's figures as `watch` and /metrics give them: the live chart's point
+      moment: r.moment,
       text,
       moveCount: r.view.report.moves.length,
       planMs,

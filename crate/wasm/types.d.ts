@@ -12,8 +12,8 @@ export type I64 = string;
  */
 export interface UnknownChange { op: string; [field: string]: unknown; }
 
-/** `Planner.analyse()`: the plan and its baseline (null when the scenario has no change). */
-export interface Analysed { view: PlanView; baseline: PlanView | null; }
+/** `Planner.analyse`: the plan, its baseline, and the baseline's figures as `watch` and `/metrics` give them (the live chart's point). */
+export interface Analysed { view: PlanView; baseline: PlanView | null; moment: MomentFigures; }
 
 /** Errors thrown by this module: an Error with a stable code and where it applies. */
 export interface PlannerError extends Error { code: string; bucket?: string; key?: string; path?: string; }

@@ -2,7 +2,7 @@
 // themselves are the core's frame events: crate/core/src/live/events.rs, crate/core/tests/live.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialLive, withFrame, withStatus, liveStatus, isStale, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock, instant, figuresPoint, happenedAt, replayLive } from '../../web/live/shared/state.js';
+import { initialLive, withFrame, withStatus, liveStatus, isStale, thin, MAX_ROWS, MAX_POINTS, MAX_HISTORY, viewAt, clock, instant, happenedAt, replayLive } from '../../web/live/shared/state.js';
 
 function view(members = 2) {
   return {
@@ -19,16 +19,21 @@ function view(members = 2) {
   };
 }
 
+/** A moment's figures as Planner.analyse gives them (`moment`: the core's MomentFigures). */
+function point(members = 2) {
+  return { members, maxOverMean: 1.25, maxOverBound: 1.1, maxLoad: '100', meanLoad: 80, queued: 2, moves: 5, fromPublished: 3, completed: 1, quarantined: 0, warnings: 1, rules: '0.1' };
+}
+
 /** The core's freshness (`Planner.freshness`) of a last change at `at` with a 30 s TTL. */
 const fresh = (at, ttl = 30000) => ({ last_change_ms: String(at), lease_ttl_ms: String(ttl), stale_after_ms: ttl ? String(at + ttl) : null });
 
 test('a frame adds its rows (newest first), a point and a slim plan view', () => {
   let live = initialLive('orders', '/api/live');
-  const frame = (rows, revisions) => ({ revisions, rows, point: figuresPoint(view()), lastChangeMs: 1000, freshness: fresh(1000) });
+  const frame = (rows, revisions) => ({ revisions, rows, point: point(), lastChangeMs: 1000, freshness: fresh(1000) });
   live = withFrame(live, frame([{ kind: 'joined', text: 'member joined: a', names: ['a'] }], '5-5'), view(), 2000);
   live = withFrame(live, frame([{ kind: 'left', text: 'l1', names: [] }, { kind: 'cap', text: 'c1', names: [] }], '6-5'), view(3), 3000);
   assert.deepEqual(live.rows.map((r) => [r.id, r.text, r.revisions]), [[2, 'c1', '6-5'], [2, 'l1', '6-5'], [1, 'member joined: a', '5-5']]);
-  assert.deepEqual(live.points.map((p) => [p.id, p.revisions, p.moves, p.fromPublished, p.maxLoad, p.members]), [[1, '5-5', 5, 3, 100, 2], [2, '6-5', 5, 3, 100, 2]]);
+  assert.deepEqual(live.points.map((p) => [p.id, p.revisions, p.moves, p.fromPublished, p.maxLoad, p.members]), [[1, '5-5', 5, 3, '100', 2], [2, '6-5', 5, 3, '100', 2]]);
   assert.equal(live.conn, 'live');
   assert.equal(live.revisions, '6-5');
   const kept = viewAt(live, 2);
@@ -42,7 +47,7 @@ test('a frame adds its rows (newest first), a point and a slim plan view', () =>
 test('the live state stays bounded however long the page is open', () => {
   let live = initialLive('orders', '/api/live');
   const rows = [{ kind: 'joined', text: 'x', names: [] }, { kind: 'left', text: 'y', names: [] }];
-  for (let i = 0; i < 3000; i++) live = withFrame(live, { revisions: `${i}-0`, rows, point: figuresPoint(view()), lastChangeMs: i, freshness: fresh(i) }, view(), i);
+  for (let i = 0; i < 3000; i++) live = withFrame(live, { revisions: `${i}-0`, rows, point: point(), lastChangeMs: i, freshness: fresh(i) }, view(), i);
   assert.equal(live.rows.length, MAX_ROWS);
   assert.ok(live.points.length <= MAX_POINTS, `${live.points.length} points`);
   assert.ok(live.points.length > MAX_POINTS / 2);
@@ -54,7 +59,7 @@ test('the live state stays bounded however long the page is open', () => {
 
 test('rows past the bound are counted, and a moment whose rows went says so rather than that nothing happened', () => {
   let live = initialLive('orders', '/api/live');
-  const frame = (rows) => ({ revisions: '1-1', rows, point: figuresPoint(view()), lastChangeMs: 0, freshness: fresh(0) });
+  const frame = (rows) => ({ revisions: '1-1', rows, point: point(), lastChangeMs: 0, freshness: fresh(0) });
   // frame 1: a replan only; frames 2..: three rows each
   live = withFrame(live, frame([]), view(), 0);
   const three = (i) => [0, 1, 2].map((k) => ({ kind: 'joined', text: `r${i}.${k}`, names: [] }));
@@ -84,12 +89,12 @@ test('thinning keeps the newest half whole and the point picked', () => {
 });
 
 test('status: paused over everything, then the connection, then stale; a new status is a timeline row', () => {
-  let live = withFrame(initialLive('j', 'u'), { revisions: '1-1', rows: [], point: figuresPoint(view()), lastChangeMs: 0, freshness: fresh(1000) }, view(), 0);
+  let live = withFrame(initialLive('j', 'u'), { revisions: '1-1', rows: [], point: point(), lastChangeMs: 0, freshness: fresh(1000) }, view(), 0);
   assert.equal(liveStatus(live), 'live');
   // stale is the core's deadline passed: a whole TTL after the last change, not at it
   assert.equal(live.staleAfterMs, 31000);
   assert.deepEqual([isStale(live, 31000), isStale(live, 31001)], [false, true]);
-  const never = withFrame(live, { revisions: '1-2', rows: [], point: figuresPoint(view()), freshness: fresh(1000, 0) }, view(), 0);
+  const never = withFrame(live, { revisions: '1-2', rows: [], point: point(), freshness: fresh(1000, 0) }, view(), 0);
   assert.equal(isStale(never, Number.MAX_SAFE_INTEGER), false, 'no TTL: never stale');
   assert.equal(liveStatus({ ...live, stale: true }), 'stale');
   live = withStatus(live, { status: 'reconnecting', message: 'lost' }, 5000);

@@ -109,6 +109,7 @@ pub fn declare(d: &mut Declarations) {
         .add::<review::SplitLine<'static>>()
         .add::<live::LiveEvent>()
         .add::<review::IncidentView>()
+        .add::<review::MomentFigures>()
         .add::<report::Convergence>()
         .add::<live::Freshness>()
         .add::<sweep::Step>()

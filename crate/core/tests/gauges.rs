@@ -58,7 +58,7 @@ fn every_figure_is_the_rules_answer() {
     let g = gauges(&snap, None).unwrap();
     // Nine splits: a, b and `late` (no lease: its record's owner w2) held by live members; c
     // (never owned) and d (owner gone) idle; e withheld; q, done and nospec.
-    assert_eq!(g.members, 2);
+    assert_eq!(g.moment.members, 2);
     let s = &g.splits;
     assert_eq!(
         (
@@ -74,18 +74,21 @@ fn every_figure_is_the_rules_answer() {
     // Pool by weight: a 100, b 50, c 30, d 20, late 5 (e withheld). Sticky: a → w1, b → w2,
     // late → w2 (its record's owner, a lane free). Fill: c → w1 (100 vs 55: w2 is full), then
     // d finds no free lane: queued.
-    assert_eq!((g.assigned, g.queued), (4, 1));
+    assert_eq!((g.assigned, g.moment.queued), (4, 1));
     assert_eq!((g.now.max_load, g.now.mean_load), (100, 77.5));
     assert_eq!((g.planned.max_load, g.planned.mean_load), (130, 92.5));
     assert_eq!((g.now.at_cap, g.planned.at_cap), (1, 2));
     // lower bound: max(ceil(185 / 2), heaviest 100)
     assert_eq!(g.lower_bound, 100);
     // c: unowned → w1; d: owner gone, queued.
-    assert_eq!((g.moves, g.weight_moved), (2, 50));
+    assert_eq!((g.moment.moves, g.weight_moved), (2, 50));
     let p = g.published.as_ref().unwrap();
     // a and b kept; e published to `left`, planned nowhere; c and late planned, published
     // nowhere.
-    assert_eq!((p.records, p.distance, p.stale, p.conflicts), (3, 3, 0, 0));
+    assert_eq!(
+        (p.records, g.moment.from_published, p.stale, p.conflicts),
+        (3, Some(3), 0, 0)
+    );
     let newest_assign = snap
         .state
         .entries
@@ -96,7 +99,7 @@ fn every_figure_is_the_rules_answer() {
     assert!(g.last_publish_ms < snap.state.entries.iter().map(|e| e.created_ms).max());
     assert!(g.leader_publishes);
     assert_eq!(g.leader.as_deref(), Some("w1"));
-    assert_eq!(g.rules, Rules::V0_1);
+    assert_eq!(g.moment.rules, Rules::V0_1);
 }
 
 #[test]
@@ -113,7 +116,7 @@ fn nothing_published_and_no_plan() {
     assert_eq!(g.last_publish_ms, None);
     // No plan record: the leader publishes nothing, the standing assignment is the plan.
     assert!(!g.leader_publishes);
-    assert_eq!((g.splits.running, g.splits.idle, g.moves), (1, 0, 0));
+    assert_eq!((g.splits.running, g.splits.idle, g.moment.moves), (1, 0, 0));
     assert_eq!(g.leader, None);
 }
 
@@ -148,9 +151,9 @@ fn assert_from_document(g: &Gauges, doc: &Value) {
     assert_eq!(u64::from(st.waiting_for_spec), u(&c["waiting_for_spec"]));
     let six = st.running + st.idle + st.withheld + st.quarantined + st.completed + st.waiting_for_spec;
     assert_eq!(u64::from(six), u(&c["splits"]), "the states partition the splits");
-    assert_eq!(u64::from(g.members), u(&s["members"]));
+    assert_eq!(u64::from(g.moment.members), u(&s["members"]));
     assert_eq!(u64::from(g.assigned), u(&c["assigned"]));
-    assert_eq!(u64::from(g.queued), u(&c["queued"]));
+    assert_eq!(u64::from(g.moment.queued), u(&c["queued"]));
     for (side, key) in [(&g.now, "now"), (&g.planned, "planned")] {
         assert_eq!(side.max_load, u(&s[key]["max_load"]));
         assert_eq!(Some(side.mean_load), s[key]["mean_load"].as_f64());
@@ -158,21 +161,24 @@ fn assert_from_document(g: &Gauges, doc: &Value) {
         assert_eq!(u64::from(side.over_mean), u(&s[key]["over_mean"]));
     }
     assert_eq!(g.lower_bound, u(&r["balance"]["lower_bound"]));
-    assert_eq!(u64::from(g.moves), u(&s["moves"]));
+    assert_eq!(u64::from(g.moment.moves), u(&s["moves"]));
     assert_eq!(g.weight_moved, u(&s["weight_moved"]));
     match (&g.published, &doc["published"]) {
-        (None, Value::Null) => {}
+        (None, Value::Null) => assert_eq!(g.moment.from_published, None),
         (Some(p), d) => {
             assert_eq!(u64::from(p.records), u(&d["records"]));
-            assert_eq!(u64::from(p.distance), u(&d["changes"]));
+            assert_eq!(g.moment.from_published.map(u64::from), d["changes"].as_u64());
             assert_eq!(p.stale as usize, d["stale"].as_array().unwrap().len());
             assert_eq!(p.conflicts as usize, d["conflicts"].as_object().unwrap().len());
         }
         (None, d) => panic!("published in the document: {d}"),
     }
     assert_eq!(Some(g.leader_publishes), doc["leader_publishes"].as_bool());
-    assert_eq!(Some(g.rules.to_string().as_str()), doc["rules"].as_str());
-    assert_eq!(g.warnings as usize, doc["warnings"].as_array().unwrap().len());
+    assert_eq!(Some(g.moment.rules.to_string().as_str()), doc["rules"].as_str());
+    assert_eq!(
+        g.moment.warnings as usize,
+        doc["warnings"].as_array().unwrap().len()
+    );
     let findings = doc["findings"].as_array().unwrap();
     for (i, level) in ["fatal", "warning", "notice"].iter().enumerate() {
         let n = findings.iter().filter(|f| f["level"] == *level).count();

@@ -13,7 +13,10 @@ use spate_planner_core::{
     converge, demo_snapshot, diff_rules,
     live::{freshness, FleetChange},
     next_claims, plan_document,
-    review::{claims_view, find_splits, fleet_info, incident_views, plan_view, IncidentInputs, IncidentLog},
+    review::{
+        claims_view, find_splits, fleet_info, incident_views, plan_view, IncidentInputs, IncidentLog,
+        MomentFigures,
+    },
     Analysis, AssignmentSource, DemoParams, Fleet, LiveEvent, LiveJob, Scenario, ScenarioError, Snapshot,
     SnapshotError,
 };
@@ -344,7 +347,9 @@ impl Planner {
     }
 
     /// The plan of `scenario` and its baseline (the scenario's settings without its changes;
-    /// `null` when the scenario has no change, so the plan is its own baseline).
+    /// `null` when the scenario has no change, so the plan is its own baseline), and the
+    /// baseline's figures as `watch` prints them and `/metrics` exposes them (`moment`: the
+    /// core's `MomentFigures`, the live chart's point).
     #[wasm_bindgen(unchecked_return_type = "Analysed")]
     pub fn analyse(&self, scenario: &str) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
@@ -363,10 +368,12 @@ impl Planner {
         struct Analysed<V> {
             view: V,
             baseline: Option<V>,
+            moment: MomentFigures,
         }
         let both = Analysed {
             view: plan_view(&self.fleet, &a),
             baseline: base.as_deref().map(|b| plan_view(&self.fleet, b)),
+            moment: MomentFigures::of(&self.fleet, base.as_deref().unwrap_or(&a)),
         };
         to_js(&both)
     }

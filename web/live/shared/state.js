@@ -13,22 +13,6 @@ export function clock(ms) {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(11, 19);
 }
 
-/** The plan's figures at a frame, for the chart over time (the leader's plan: no what-if). */
-export function figuresPoint(view) {
-  const r = view.report;
-  return {
-    members: view.summary.members,
-    maxOverMean: r.balance.max_over_mean,
-    maxLoad: Number(r.balance.max_load),
-    meanLoad: r.balance.mean_load,
-    queued: r.counts.queued,
-    moves: r.churn.moves,
-    fromPublished: view.published ? view.published.changes : null,
-    completed: r.counts.completed,
-    quarantined: r.counts.quarantined,
-  };
-}
-
 /** `live` with `rows` (newest first) as its timeline: the newest MAX_ROWS kept, the rest counted. */
 function withRows(live, rows) {
   const dropped = rows.slice(MAX_ROWS);
@@ -83,7 +67,7 @@ export function initialLive(job, url) {
     /** Rows no longer kept (past MAX_ROWS), and the newest frame id among them (null: none). */
     rowsDropped: 0,
     droppedThrough: null,
-    /** Oldest first: { id, at, revisions, ...figures } (figuresPoint). */
+    /** Oldest first: { id, at, revisions, ...figures } (the core's MomentFigures: Planner.analyse's `moment`). */
     points: [],
     /** Newest last: { id, view } (the plan of the point `id`, slimmed). */
     history: [],

@@ -12,7 +12,6 @@
 // now, sooner); the live planner is built from the same state right after the first frame is
 // sent (the changes that arrive before are applied to it then), and takes over at the next frame.
 import { LiveFeed } from './feed.js';
-import { figuresPoint } from '../shared/state.js';
 
 function errorFields(e) {
   return e && { message: e.message || String(e), code: e.code || 'invalid_value', bucket: e.bucket, key: e.key, path: e.path };
@@ -172,7 +171,7 @@ function describe(f, batch, freshness, written) {
   return (result) => ({
     revisions: f.revisions,
     rows: f.rows,
-    point: figuresPoint(result.baseline ?? result.view),
+    point: result.moment,
     received: batch.received,
     applyMs: f.applyMs,
     lastChangeMs: batch.lastChangeMs,

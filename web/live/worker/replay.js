@@ -2,7 +2,6 @@
 // like a snapshot; docs/recording-format.md): the core's Replay (the live job at any moment, the
 // same code that keeps a followed job current), the overview the Live tab draws over the
 // recorded time, and each moment the page asks for, handed over as a planner of its own.
-import { figuresPoint } from '../shared/state.js';
 
 /** At most this many moments are planned for the Live tab's chart of the recorded time. */
 export const REPLAY_POINTS = 240;
@@ -99,9 +98,9 @@ export class ReplayJob {
       try {
         const got = this.seek(m);
         planner = got.planner;
-        const view = this.guard(() => planner.analyse('')).view;
+        const { moment } = this.guard(() => planner.analyse(''));
         const at = Number(got.frame.at_ms);
-        points.push({ id: m, at, revisions: got.frame.revisions, ...figuresPoint(view) });
+        points.push({ id: m, at, revisions: got.frame.revisions, ...moment });
         for (const r of [...statusRows(got.frame.statuses), ...got.frame.rows]) rows.unshift({ ...r, id: m, at, revisions: got.frame.revisions });
       } catch (e) {
         if (e?.trapped) throw e;

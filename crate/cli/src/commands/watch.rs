@@ -235,10 +235,14 @@ fn incident_line(now: i64, v: &IncidentView, style: &Style) -> String {
     )
 }
 
-fn figures_json(f: &Figures) -> serde_json::Value {
+/// The figures of `--json`'s lines (snake_case, as the command line's documents; `max_load` a
+/// decimal string, as `exact` writes wide integers).
+pub(crate) fn figures_json(f: &Figures) -> serde_json::Value {
     serde_json::json!({
         "members": f.members, "max_over_mean": f.max_over_mean, "max_over_bound": f.max_over_bound,
-        "queued": f.queued, "moves": f.moves, "from_published": f.from_published, "warnings": f.warnings,
+        "max_load": f.max_load.to_string(), "mean_load": f.mean_load,
+        "queued": f.queued, "moves": f.moves, "from_published": f.from_published,
+        "completed": f.completed, "quarantined": f.quarantined, "warnings": f.warnings,
         "rules": f.rules.to_string(),
     })
 }
@@ -376,7 +380,7 @@ fn stamp(ms: i64) -> String {
     utc_millis_text(ms)
 }
 
-fn describe(f: &Figures) -> String {
+pub(crate) fn describe(f: &Figures) -> String {
     let published = match f.from_published {
         Some(n) => n.to_string(),
         None => "-".into(),

@@ -198,7 +198,8 @@ fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
     let Ok(g) = &p.gauges else {
         return;
     };
-    x.add("spate_planner_members", one(&[]), g.members);
+    let m = &g.moment;
+    x.add("spate_planner_members", one(&[]), m.members);
     let s = &g.splits;
     for (state, n) in [
         ("running", s.running),
@@ -218,7 +219,7 @@ fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
     x.add(
         "spate_planner_planned_splits",
         one(&[("outcome", "queued")]),
-        g.queued,
+        m.queued,
     );
     for (when, side) in [("now", &g.now), ("planned", &g.planned)] {
         let w = one(&[("when", when)]);
@@ -228,10 +229,10 @@ fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
         x.add("spate_planner_members_over_mean", w, side.over_mean);
     }
     x.add("spate_planner_load_lower_bound_bytes", one(&[]), g.lower_bound);
-    x.add("spate_planner_planned_moves", one(&[]), g.moves);
+    x.add("spate_planner_planned_moves", one(&[]), m.moves);
     x.add("spate_planner_planned_move_bytes", one(&[]), g.weight_moved);
     add_published(x, name, g);
-    let rules = g.rules.to_string();
+    let rules = m.rules.to_string();
     let leader = g.leader.as_deref().unwrap_or("");
     x.add(
         "spate_planner_job_info",
@@ -239,7 +240,7 @@ fn add_plan(x: &mut Exposition, name: &str, p: &Planned) {
         1u32,
     );
     add_risk(x, name, g);
-    x.add("spate_planner_warnings", one(&[]), g.warnings);
+    x.add("spate_planner_warnings", one(&[]), m.warnings);
     for (level, n) in ["fatal", "warning", "notice"].into_iter().zip(g.findings) {
         x.add("spate_planner_findings", one(&[("level", level)]), n);
     }
@@ -274,8 +275,8 @@ fn add_risk(x: &mut Exposition, name: &str, g: &Gauges) {
 fn add_published(x: &mut Exposition, name: &str, g: &Gauges) {
     let p = g.published.clone().unwrap_or_default();
     x.add("spate_planner_published_records", job(name, &[]), p.records);
-    if g.published.is_some() {
-        x.add("spate_planner_published_distance", job(name, &[]), p.distance);
+    if let Some(distance) = g.moment.from_published {
+        x.add("spate_planner_published_distance", job(name, &[]), distance);
     }
     x.add("spate_planner_published_stale_records", job(name, &[]), p.stale);
     x.add("spate_planner_published_conflicts", job(name, &[]), p.conflicts);
@@ -350,4 +351,113 @@ fn add_server(x: &mut Exposition, live: &Live, took: Duration) {
     let version = ("version", env!("CARGO_PKG_VERSION").to_string());
     x.add("spate_planner_build_info", vec![version], 1u32);
     process::add(x);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::watch::{describe, figures_json};
+    use crate::live::figures::{figures, leader_settings, plan_as_leader};
+    use spate_planner_core::review::{gauges, MomentFigures};
+    use spate_planner_core::{demo_snapshot, DemoParams, Fleet};
+
+    /// The demo fleet tests/js/live.test.mjs plans in the page's module (`Planner.demo(300, 6, 4)`).
+    fn demo() -> spate_planner_core::Snapshot {
+        let params = DemoParams {
+            splits: 300,
+            members: 6,
+            seed: 4,
+            ..DemoParams::default()
+        };
+        demo_snapshot(&params).expect("the demo fleet")
+    }
+
+    /// The value of the sample of `name` in exposition `text` (the first, with `labels`).
+    fn sample(text: &str, name: &str, labels: &str) -> Option<String> {
+        let head = format!("{name}{{{labels}}} ");
+        text.lines()
+            .find_map(|l| l.strip_prefix(&head))
+            .map(str::to_string)
+    }
+
+    #[test]
+    fn watch_the_metrics_and_the_page_give_one_moment_the_same_figures() {
+        let snap = demo();
+        let fleet = Fleet::from_snapshot(&snap).unwrap();
+        let a = plan_as_leader(&fleet, &leader_settings(None, None)).unwrap();
+        let core = MomentFigures::of(&fleet, &a);
+        // the numbers tests/js/live.test.mjs reads from the page's module for the same fleet
+        let counts = (core.members, core.queued, core.moves, core.from_published);
+        assert_eq!(counts, (6, 0, 57, Some(102)), "{core:?}");
+        let more = (core.completed, core.quarantined, core.warnings, core.max_load);
+        assert_eq!(more, (39, 6, 8, 11_653_808_723), "{core:?}");
+        // watch: its line and its --json line
+        let f = figures(&fleet, &a);
+        assert_eq!(f, core);
+        let line = describe(&f);
+        let want = format!(
+            "members 6, max/mean {:.4}, max/bound {:.4}, queued 0, moves pending 57, from published 102, warnings 8, rules {}",
+            core.max_over_mean, core.max_over_bound, core.rules
+        );
+        assert_eq!(line, want);
+        let j = figures_json(&f);
+        assert_eq!(j["max_load"], core.max_load.to_string());
+        assert_eq!(j["mean_load"].as_f64(), Some(core.mean_load));
+        assert_eq!(
+            (j["completed"].as_u64(), j["quarantined"].as_u64()),
+            (Some(core.completed.into()), Some(core.quarantined.into()))
+        );
+        // /metrics: the gauges' moment, and the samples written from it
+        let g = gauges(&snap, None).unwrap();
+        assert_eq!(g.moment, core);
+        let planned = Planned {
+            hub: Weak::new(),
+            seq: 0,
+            revisions: g.revisions,
+            gauges: Ok(g),
+            took: Duration::ZERO,
+        };
+        let mut x = Exposition::default();
+        add_plan(&mut x, "demo", &planned);
+        let text = x.text();
+        let job = "spate_job=\"demo\"";
+        for (name, want) in [
+            ("spate_planner_members", core.members.to_string()),
+            ("spate_planner_planned_moves", core.moves.to_string()),
+            ("spate_planner_warnings", core.warnings.to_string()),
+            (
+                "spate_planner_published_distance",
+                core.from_published.unwrap().to_string(),
+            ),
+        ] {
+            assert_eq!(sample(&text, name, job), Some(want), "{name}: {text}");
+        }
+        let queued = sample(
+            &text,
+            "spate_planner_planned_splits",
+            &format!("{job},outcome=\"queued\""),
+        );
+        assert_eq!(queued, Some(core.queued.to_string()));
+        let when = format!("{job},when=\"planned\"");
+        let max = sample(&text, "spate_planner_load_max_bytes", &when);
+        assert_eq!(max, Some(core.max_load.to_string()));
+        let mean = sample(&text, "spate_planner_load_mean_bytes", &when).unwrap();
+        assert_eq!(mean.parse::<f64>().ok(), Some(core.mean_load));
+        let done = sample(
+            &text,
+            "spate_planner_splits",
+            &format!("{job},state=\"completed\""),
+        );
+        assert_eq!(done, Some(core.completed.to_string()));
+        let info = format!(
+            "{job},leader=\"{}\",rules=\"{}\"",
+            fleet.leader.as_ref().map_or("", |l| l.owner.as_str()),
+            core.rules
+        );
+        assert_eq!(
+            sample(&text, "spate_planner_job_info", &info),
+            Some("1".into()),
+            "{text}"
+        );
+    }
 }

@@ -6,12 +6,12 @@
 
 use super::exposure::exposure;
 use super::findings::{findings, Level};
+use super::MomentFigures;
 use crate::claims::MaxAttempts;
 use crate::exact::count;
 use crate::fleet::Fleet;
 use crate::pipeline::{analyse_partly, Analysis};
 use crate::report::{summary, SummarySide};
-use crate::rules::Rules;
 use crate::scenario::Scenario;
 use crate::snapshot::{Bucket, Snapshot, SnapshotError};
 
@@ -46,12 +46,11 @@ pub struct LoadGauges {
     pub over_mean: u32,
 }
 
-/// The distance to the leader's last published assignment: the plan document's `published`.
+/// The leader's last published assignment: the plan document's `published` (the distance from
+/// it: `moment.from_published`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PublishedGauges {
     pub records: u32,
-    /// `published.changes`.
-    pub distance: u32,
     /// `published.stale`, counted.
     pub stale: u32,
     /// `published.conflicts`, counted.
@@ -64,18 +63,17 @@ pub struct Gauges {
     pub job: String,
     /// The state and lease buckets' revisions the figures are of.
     pub revisions: (u64, u64),
-    /// `summary.members`.
-    pub members: u32,
+    /// The moment's figures (members, balance, queued, moves, distance from the published
+    /// assignment, warnings, rules), as `watch` and the page have them.
+    pub moment: MomentFigures,
     pub splits: SplitStates,
-    /// `report.counts.assigned` and `report.counts.queued`: the plan's outcome for the pool.
+    /// `report.counts.assigned`: the plan's outcome for the pool (the queued: `moment.queued`).
     pub assigned: u32,
-    pub queued: u32,
     pub now: LoadGauges,
     pub planned: LoadGauges,
     /// `report.balance.lower_bound`.
     pub lower_bound: u64,
-    /// `summary.moves` and `summary.weight_moved`.
-    pub moves: u32,
+    /// `summary.weight_moved` (the moves: `moment.moves`).
     pub weight_moved: u64,
     /// `None` when nothing was published (`published: null`).
     pub published: Option<PublishedGauges>,
@@ -86,10 +84,6 @@ pub struct Gauges {
     pub leader_publishes: bool,
     /// The `leader` record's owner.
     pub leader: Option<String>,
-    /// `rules`.
-    pub rules: Rules,
-    /// `warnings`, counted.
-    pub warnings: u32,
     /// `findings` counted by level: fatal, warning, notice.
     pub findings: [u32; 3],
     /// `at_risk.max_attempts` and `at_risk.max_attempts_source`: what the three below are
@@ -167,26 +161,21 @@ fn gauges_of(fleet: &Fleet, a: &Analysis, last_publish_ms: Option<i64>) -> Gauge
     Gauges {
         job: fleet.job.clone(),
         revisions: (fleet.state_revision, fleet.lease_revision),
-        members: s.members,
+        moment: MomentFigures::of(fleet, a),
         splits: split_states(a),
         assigned: a.report.counts.assigned,
-        queued: a.report.counts.queued,
         now: load(&s.now),
         planned: load(&s.planned),
         lower_bound: a.report.balance.lower_bound,
-        moves: s.moves,
         weight_moved: s.weight_moved,
         published: a.published.as_ref().map(|p| PublishedGauges {
             records: p.records,
-            distance: p.changes,
             stale: count(p.stale.len()),
             conflicts: count(p.conflicts.len()),
         }),
         last_publish_ms,
         leader_publishes: a.no_publish.is_none(),
         leader: fleet.leader.as_ref().map(|l| l.owner.clone()),
-        rules: a.applied.rules.rules,
-        warnings: count(fleet.warnings.len()),
         findings: levels,
         max_attempts: a.applied.max_attempts,
         at_risk: risk.count,

@@ -2,7 +2,7 @@
 //! documents of `plan --json` and `claims --json` ([`document`]) with their splits at risk of
 //! quarantine ([`exposure`]), the fleet chart
 //! ([`fleet_chart`], the dashboard's SVG export), the Markdown review ([`markdown`]) with its
-//! charts, composed once ([`compose`]) for the command line and the page, a job's figures as gauges ([`gauges`], `serve`'s `/metrics`), and the tables as CSV
+//! charts, composed once ([`compose`]) for the command line and the page, a job's figures as gauges ([`gauges`], `serve`'s `/metrics`), a moment's figures ([`MomentFigures`]: `watch`, the live page's points, `/metrics`), and the tables as CSV
 //! ([`tables`], through the one writer of [`csv`]). These sit above the pipeline, the sweep and
 //! the comparison, which they present; nothing below imports them.
 
@@ -19,6 +19,7 @@ mod incident_replay;
 mod incident_text;
 mod markdown;
 pub mod markdown_text;
+mod moment;
 mod plan_sections;
 mod tables;
 
@@ -39,6 +40,7 @@ pub use incident::{
 pub use incident_replay::RecordedIncidents;
 pub use incident_text::{incident_views, IncidentView};
 pub use markdown::{Image, Review};
+pub use moment::MomentFigures;
 pub use tables::{claims_csv, diff_csv, plan_csv, sweep_csv, DiffTable, PlanTable};
 #[cfg(feature = "testing")]
 pub use {fleet_chart::SLIDE_ROWS, gauges::last_publish_ms};
