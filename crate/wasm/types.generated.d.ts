@@ -660,6 +660,61 @@ export type ReceiverRow = { member: string | null, splits: U64, bytes: U64, text
  */
 export type Tally = { splits: U64, bytes: U64, };
 /**
+ * A moment's figures, each one of the plan document's (`plan --json` of the same state) or a
+ * count over it. Serialized in camelCase (the page's points); `maxLoad` through `exact` as a
+ * decimal string.
+ */
+export type MomentFigures = { 
+/**
+ * `report.members`, counted.
+ */
+members: number, 
+/**
+ * `report.balance.max_over_mean`.
+ */
+maxOverMean: number, 
+/**
+ * `report.balance.max_over_bound`.
+ */
+maxOverBound: number, 
+/**
+ * `report.balance.max_load`: the heaviest member's load as planned.
+ */
+maxLoad: U64, 
+/**
+ * `report.balance.mean_load`.
+ */
+meanLoad: number, 
+/**
+ * `report.counts.queued`.
+ */
+queued: number, 
+/**
+ * `report.churn.moves`: moves the plan makes from the current owners.
+ */
+moves: number, 
+/**
+ * `published.changes`: splits whose member in the plan differs from the leader's last
+ * published assignment (`None`: nothing published).
+ */
+fromPublished: number | null, 
+/**
+ * `report.counts.completed`.
+ */
+completed: number, 
+/**
+ * `report.counts.quarantined`.
+ */
+quarantined: number, 
+/**
+ * `warnings`, counted.
+ */
+warnings: number, 
+/**
+ * The release whose rules the plan follows.
+ */
+rules: Rules, };
+/**
  * Rounds until a plan moves nothing, and whether that was reached.
  */
 export type Convergence = { format: string, rounds: Array<Round>, 

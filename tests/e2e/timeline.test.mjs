@@ -285,6 +285,31 @@ test('the scrubber: keys and clicks on the chart move it, and the fleet at that 
   await page.close();
 });
 
+test('a new run keeps the scrubber\'s controls: the jump focused stays focused, the same element', async () => {
+  const { page, problems } = await open();
+  const n = await crashFromChart(page, 'worker-03');
+  await page.locator('.tl-jumps button', { hasText: 'end' }).focus();
+  await page.evaluate(() => { globalThis.endJump = document.querySelector('spate-planner').shadowRoot.activeElement; });
+  // B's rebalance delay set without moving the focus (as a permalink or another view would): A and B run anew
+  await page.evaluate(() => {
+    const b = document.querySelector('spate-planner').shadowRoot.querySelector('input[data-field="rebalance_delay_ms"][data-config="B"]');
+    b.value = '0';
+    b.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await drawn(page, n);
+  const jumps = await page.locator('.tl-jumps button').allTextContents();
+  assert.equal(jumps.length, 4, jumps.join(' | '));
+  assert.match(jumps[2], /^B: most idle \(/);
+  const kept = await page.evaluate(() => {
+    const a = document.querySelector('spate-planner').shadowRoot.activeElement;
+    return { focused: a ? a.textContent : null, same: a === globalThis.endJump };
+  });
+  assert.match(String(kept.focused), /^end \(/, 'the focus stays on the jump to the end');
+  assert.ok(kept.same, 'the same button, not a new one');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a value the simulator refuses shows its code and where; an event naming nobody is marked; fixing it brings the timeline back', async () => {
   const { page, problems } = await open();
   let n = await crashFromChart(page, 'worker-02');

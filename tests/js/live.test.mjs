@@ -146,3 +146,25 @@ test('a moment is written as the core writes one: date, time to the millisecond,
   assert.equal(instant(1764936203934), '2025-12-05 12:03:23.934 UTC');
   assert.equal(instant(Number.NaN), '');
 });
+
+test('the chart\'s point is the core\'s MomentFigures: the numbers watch prints and /metrics exposes for the same fleet', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { Planner } = await loadPlanner();
+  // the fleet crate/cli/src/metrics/mod.rs's test plans as `watch` and as /metrics: the same numbers
+  const planner = Planner.demo(300, 6, 4);
+  const r = planner.analyse('');
+  const m = r.moment;
+  assert.deepEqual([m.members, m.queued, m.moves, m.fromPublished, m.completed, m.quarantined, m.warnings, m.maxLoad], [6, 0, 57, 102, 39, 6, 8, '11653808723']);
+  // each one the plan document's
+  const doc = JSON.parse(planner.planJson(''));
+  const b = doc.report.balance;
+  assert.deepEqual([m.maxOverMean, m.maxOverBound, m.meanLoad, m.rules], [b.max_over_mean, b.max_over_bound, b.mean_load, doc.rules]);
+  assert.equal(m.maxLoad, b.max_load);
+  assert.equal(m.fromPublished, doc.published.changes);
+  assert.equal(m.warnings, doc.warnings.length);
+  // with a what-if, the point stays the leader's plan (the baseline's)
+  const what = planner.analyse(JSON.stringify({ changes: [{ op: 'remove_member', member: r.view.report.members[0].name }] }));
+  assert.ok(what.baseline, 'the what-if has a baseline');
+  assert.deepEqual(what.moment, m);
+  planner.free();
+});

@@ -9,7 +9,7 @@ import {
   describeEvent, freshNames, rollingRestart, hasTimeline, emptyTimeline, configNames, parseOverrides, orderedEvents, otherRelease,
 } from '../../web/timeline/shared/script.js';
 import { timelineModel } from '../../web/timeline/shared/model.js';
-import { pickMembers, layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, spread, quantile } from '../../web/timeline/shared/series.js';
+import { layers, lines, bandPoints, stepPoints, countTicks, timeTicks, stackMax, linesMax, chartViews, defaultMode, eventWindow, legendLayers } from '../../web/timeline/shared/series.js';
 import { figureCells } from '../../web/timeline/shared/figures.js';
 import { sectionInput } from '../../web/timeline/shared/report.js';
 import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
@@ -151,6 +151,8 @@ function smallSeries() {
     idleLoad: per((k) => (k < 10 ? 7 : k < 40 ? 47 : k < 50 ? 7 : 0)),
     idleCount: per((k) => (k < 10 ? 1 : k < 40 ? 2 : k < 50 ? 1 : 0)),
     mostIdleMs: 25000,
+    charts: { load: { shown: [0, 1, 2, 3], names: ['w1', 'w2', 'n1', 'n2'], rest: null }, lanes: { shown: [0, 1, 2, 3], names: ['w1', 'w2', 'n1', 'n2'], rest: null } },
+    idleLabel: 'idle (runnable, read by nobody)',
   };
 }
 const small = () => timelineModel(smallSummary(), smallSeries());
@@ -174,42 +176,39 @@ test('the model: the simulator\'s series and summary as given', () => {
 // sim_at.rs and sim_series.rs check their rules; the kept run through the module is checked
 // against its document below)
 
-test('folding: the members the script touches first, then the biggest change; the rest summed below, idle on top', () => {
+// which members are drawn one by one and the folded rest's band are the simulator's
+// (crate/sim/tests/sim_series.rs); the page only shapes them for drawing
+test('the chart as the simulator gives it: the members it draws, the rest it folds (sum, or middle 80% and mean), idle on top', () => {
   const K = 3;
   const n = 12;
   const load = new Float64Array(n * K);
   for (let i = 0; i < n; i++) for (let k = 0; k < K; k++) load[i * K + k] = 10 + (i === 11 ? k * 5 : 0) + (i === 4 ? k : 0);
+  const rest = { count: 9, label: '9 other members', bandLabel: '9 other members: middle 80% and mean', sum: new Float64Array([90, 90, 90]), lo: new Float64Array([10, 10, 10]), hi: new Float64Array([10, 10, 10]), mean: new Float64Array([10, 10, 10]) };
+  const chart = { shown: [4, 7, 11], names: ['m4', 'm7', 'm11'], rest };
   const model = {
     buckets: K, members: Array.from({ length: n }, (_, i) => `m${i}`), load, lanes: load,
-    idleLoad: new Float64Array([0, 3, 0]), idleCount: new Float64Array([0, 1, 0]),
-    marks: [{ t_ms: 0, kind: 'crash', who: ['m7'] }, { t_ms: 1, kind: 'election', who: ['m2'] }],
+    idleLoad: new Float64Array([0, 3, 0]), idleCount: new Float64Array([0, 1, 0]), idleLabel: 'idle (runnable, read by nobody)',
+    charts: { load: chart, lanes: chart },
   };
-  const shown = pickMembers(model, 'load', 3);
-  assert.deepEqual(shown, [4, 7, 11]);
-  const stack = layers(model, 'load', shown);
+  const stack = layers(model, 'load');
   assert.deepEqual(stack.map((l) => l.key), ['rest', 'm4', 'm7', 'm11', 'idle']);
-  assert.deepEqual([...stack[0].values], [90, 90, 90]);
+  assert.equal(stack[0].values, rest.sum, 'the simulator\'s sum, as given');
   assert.equal(stack[0].label, '9 other members');
+  assert.deepEqual(stack.map((l) => l.slot), [undefined, 0, 1, 2, undefined]);
+  assert.deepEqual([...stack[3].values], [10, 15, 20]);
   assert.equal(stackMax(stack), 90 + 12 + 10 + 20 + 0);
-  const v = lines(model, 'load', shown);
-  assert.deepEqual([...v.rest.lo], [10, 10, 10]);
-  assert.deepEqual([...v.rest.hi], [10, 10, 10]);
+  const v = lines(model, 'load');
+  assert.equal(v.rest.lo, rest.lo);
   assert.equal(v.rest.label, '9 other members: middle 80% and mean');
+  assert.equal(v.idle.label, 'idle (runnable, read by nobody)');
   assert.equal(linesMax(v), 20);
-  // the middle 80% (nearest rank): of ten members the lowest is the 10th percentile; of eleven it is left out
-  const ten = new Float64Array([0, 5, 5, 5, 5, 5, 5, 5, 5, 9]);
-  const sp = spread(ten, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 1);
-  assert.deepEqual([sp.lo[0], sp.hi[0], sp.mean[0]], [0, 5, 4.9]);
-  const eleven = spread(new Float64Array([0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9]), [...Array(11).keys()], 1);
-  assert.deepEqual([eleven.lo[0], eleven.hi[0]], [5, 5]);
-  assert.equal(quantile([1, 2, 3, 4], 0.5), 2);
+  assert.deepEqual(legendLayers(v).map((l) => l.key), ['idle', 'rest', 'm4', 'm7', 'm11']);
   assert.equal(defaultMode(model), 'lines');
-  assert.equal(defaultMode({ members: ['a', 'b'] }), 'stack');
-  assert.deepEqual(pickMembers({ ...model, members: model.members.slice(0, 4) }, 'load', 3), [0, 1, 2, 3]);
-  // B shows the members picked in A
-  const views = chartViews([model, { ...model, members: [...model.members].reverse() }], 'load', 'stack');
-  assert.deepEqual(views[0].map((l) => l.key), ['rest', 'm0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm7', 'm11', 'idle']);
-  assert.deepEqual(views[1].map((l) => l.key), views[0].map((l) => l.key));
+  assert.equal(defaultMode(small()), 'stack', 'nothing folded: stacked');
+  // each run draws its own chart (B's is asked for with A's names)
+  const b = { ...model, charts: { load: { shown: [1], names: ['m4'], rest: null }, lanes: chart } };
+  const views = chartViews([model, b], 'load', 'stack');
+  assert.deepEqual(views[1].map((l) => l.key), ['m1', 'idle']);
 });
 
 test('the stretch where things happen: a little before the first event to a while after the last mark, or none', () => {
@@ -366,6 +365,10 @@ test('the real simulator: the model keeps its figures, and its series integrate 
     assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(1, want), `${name}: ${got} vs ${want}`);
   });
   assert.ok(model.members.includes('new-01'));
+  // what the chart draws is the simulator's: every member of seven drawn, nothing folded
+  assert.deepEqual(model.charts.load.shown, model.members.map((_, i) => i));
+  assert.equal(model.charts.load.rest, null);
+  assert.equal(defaultMode(model), 'stack');
   // the summary is the document's: rules, counts, and a mark for each scripted happening and election
   assert.deepEqual(model.rules, { rules: doc.rules, source: doc.rules_source, note: doc.rules_note });
   const parked = doc.timeline.filter((e) => e.event === 'parked_by_race').length;
@@ -376,6 +379,39 @@ test('the real simulator: the model keeps its figures, and its series integrate 
   const elections = model.marks.filter((m) => m.kind === 'election');
   assert.deepEqual(elections.flatMap((m) => m.who.map((w) => [m.t_ms, w])), doc.elections.map((e) => [e.t_ms, e.member]));
   assert.ok(model.marks.some((m) => m.kind === 'start' && m.t_ms === 90000 && m.who.includes('new-01')));
+  planner.free();
+});
+
+test('the real simulator folds a large fleet: the members the script touches are drawn, B draws A\'s', async () => {
+  const { loadPlanner } = await import('../wasm.mjs');
+  const { simulateModel } = await import('../../web/timeline/worker/simulate.js');
+  const { Planner } = await loadPlanner();
+  const planner = Planner.demo(600, 16, 4);
+  const crash = { seed: '7', until_ms: 200000, events: [{ at_ms: 0, op: 'crash', member: 'worker-13' }, { at_ms: 9000, op: 'stop', member: 'worker-02' }] };
+  const a = simulateModel(planner, (fn) => fn(), scriptText(crash));
+  for (const metric of ['load', 'lanes']) {
+    const c = a.charts[metric];
+    assert.equal(c.shown.length, 8, metric);
+    assert.deepEqual(c.names, c.shown.map((i) => a.members[i]));
+    assert.ok(c.names.includes('worker-13') && c.names.includes('worker-02'), `${metric}: ${c.names}`);
+    assert.deepEqual(c.shown, [...c.shown].sort((x, y) => x - y), 'in member order');
+    assert.equal(c.rest.count, a.members.length - 8);
+    assert.equal(c.rest.label, `${a.members.length - 8} other members`);
+    // the rest's sum and mean are the folded members' own values, its band within them
+    const folded = a.members.map((_, i) => i).filter((i) => !c.shown.includes(i));
+    for (let k = 0; k < a.buckets; k += 17) {
+      const at = folded.map((i) => a[metric][i * a.buckets + k]);
+      assert.ok(Math.abs(c.rest.sum[k] - at.reduce((x, y) => x + y, 0)) < 1e-6 * Math.max(1, c.rest.sum[k]));
+      assert.ok(c.rest.lo[k] <= c.rest.hi[k] && Math.min(...at) <= c.rest.lo[k] && c.rest.hi[k] <= Math.max(...at));
+      assert.ok(Math.abs(c.rest.mean[k] * folded.length - c.rest.sum[k]) < 1e-6 * Math.max(1, c.rest.sum[k]));
+    }
+  }
+  assert.equal(defaultMode(a), 'lines');
+  // B, asked for with A's names, draws the same members in the same order (colours)
+  const shownAs = { load: a.charts.load.names, lanes: a.charts.lanes.names };
+  const b = simulateModel(planner, (fn) => fn(), scriptText({ ...crash, config: { rebalance_delay_ms: 0 } }), undefined, shownAs);
+  assert.deepEqual(b.charts.load.names, a.charts.load.names);
+  assert.deepEqual(b.charts.lanes.names, a.charts.lanes.names);
   planner.free();
 });
 

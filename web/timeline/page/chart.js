@@ -4,7 +4,8 @@
 // events as marks; A and B share their scales. Lines once the rest is folded, stacked areas
 // while every member fits (the person can switch). Click or drag on a chart to move the
 // scrubber. Redrawn when the element's width changes.
-import { el, attrs, select, field, setOptions } from '../../common/page/dom.js';
+import { el, select, field, setOptions } from '../../common/page/dom.js';
+import { html, render, repeat, nothing } from '../../common/page/lit.js';
 import { chartViews, viewMax, idleMax, defaultMode, legendLayers, eventWindow } from '../shared/series.js';
 import { timelineSvg, layerClass } from './svg.js';
 import { MARK_GLYPH } from '../shared/marks.js';
@@ -15,24 +16,21 @@ const METRICS = [['load', 'load (bytes held)'], ['lanes', 'lanes (splits held)']
 const MODES = [['lines', 'lines per member'], ['stack', 'stacked areas']];
 
 function legendOf(view, mode) {
-  const ul = attrs(el('ul', undefined, 'legend tl-legend'), { 'aria-label': 'chart legend' });
-  for (const layer of legendLayers(view)) {
-    const li = el('li');
+  const item = (layer) => {
     const line = mode === 'lines' && layer.kind !== 'idle' ? ' line' : '';
-    li.append(attrs(el('span', undefined, `key tl-key ${layerClass(layer)}${line}`), { 'aria-hidden': 'true' }), el('span', layer.label));
-    ul.append(li);
-  }
-  return ul;
+    return html`<li><span class=${`key tl-key ${layerClass(layer)}${line}`} aria-hidden="true"></span><span>${layer.label}</span></li>`;
+  };
+  return html`<ul class="legend tl-legend" aria-label="chart legend">${repeat(legendLayers(view), (l) => `${l.kind}:${l.key}`, item)}</ul>`;
 }
 
 function marksList(model) {
-  const ul = attrs(el('ul', undefined, 'tl-mark-list'), { 'aria-label': 'events on the chart' });
-  for (const m of model.marks) {
-    const li = attrs(el('li', undefined, `tl-mark-${m.kind}`), { 'data-t': m.t_ms });
-    li.append(attrs(el('span', MARK_GLYPH[m.kind] ?? '•', 'tl-glyph'), { 'aria-hidden': 'true' }), el('span', ` ${m.text}`));
-    ul.append(li);
-  }
-  return ul;
+  const item = (m) => html`<li class=${`tl-mark-${m.kind}`} data-t=${m.t_ms}><span class="tl-glyph" aria-hidden="true">${MARK_GLYPH[m.kind] ?? '•'}</span><span> ${m.text}</span></li>`;
+  return html`<ul class="tl-mark-list" aria-label="events on the chart">${model.marks.map(item)}</ul>`;
+}
+
+/** A run's chart: its caption, its SVG (a node drawn anew) and its marks, kept by configuration. */
+function figureOf(d) {
+  return html`<figure class="tl-chart" data-config=${d.which}><figcaption>${d.title}</figcaption>${d.chart.svg}${marksList(d.model)}</figure>`;
 }
 
 /** onScrub(t): a click or drag on a chart asks for time t (ms); onError(e): drawing failed. */
@@ -69,7 +67,7 @@ export function createTimelineCharts({ onScrub, onError }) {
     try {
       drawRuns();
     } catch (e) {
-      list.replaceChildren();
+      render(nothing, list);
       onError(e);
     }
   }
@@ -87,12 +85,10 @@ export function createTimelineCharts({ onScrub, onError }) {
     drawn = runs.map((r, i) => {
       const chart = timelineSvg({ model: r.model, view: views[i], metric: m, width, height, endMs, range, max, idleMax: idleTop, unitOf, title: `${r.title}: ${m === 'load' ? 'load' : 'lanes'} of each member over time, and the idle work` });
       pointer(chart.svg, chart);
-      const fig = attrs(el('figure', undefined, 'tl-chart'), { 'data-config': r.which });
-      fig.append(el('figcaption', r.title), chart.svg, marksList(r.model));
-      return { fig, chart };
+      return { which: r.which, title: r.title, model: r.model, chart };
     });
-    list.replaceChildren(...drawn.map((d) => d.fig));
-    legend.replaceChildren(legendOf(views[0], mode.value));
+    render(repeat(drawn, (d) => d.which, figureOf), list);
+    render(legendOf(views[0], mode.value), legend);
     for (const d of drawn) d.chart.cursor(cursorAt);
   }
 

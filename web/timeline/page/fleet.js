@@ -4,7 +4,8 @@
 // instant is the simulator's (SimRun.fleetAt on the runs the worker keeps), asked for the newest
 // time only: while an answer is on its way, later scrubs collapse into one, and an answer for
 // runs no longer shown is dropped.
-import { el, attrs, button, input, scrollArea, table } from '../../common/page/dom.js';
+import { el, attrs, input, scrollArea, table } from '../../common/page/dom.js';
+import { html, render, repeat, nothing } from '../../common/page/lit.js';
 import { clock, duration } from '../shared/script.js';
 import { humanBytes, thousands, plural } from '../../common/shared/format.js';
 import { isSuperseded } from '../../common/shared/messages.js';
@@ -60,17 +61,23 @@ function memberTable(host) {
 
 /** The idle splits of one configuration: the first IDLE_SHOWN listed (the worker sends no more), the rest counted. */
 function idleBlock(which, f) {
-  const d = attrs(el('div', undefined, 'tl-idle-block'), { 'data-config': which });
   const count = Number(f.counts.idle);
-  d.append(el('h4', `${which}: ${plural(count, 'idle split')}`));
-  if (!count) { d.append(el('p', 'every runnable split is read', 'hint')); return d; }
   const t = Number(f.t_ms);
   const rows = f.idle.map((x) => [x.id, humanBytes(BigInt(x.weight)), `${clock(Number(x.since_ms))} (${duration(t - Number(x.since_ms))})`, x.last ?? '—']);
-  const area = scrollArea(`${which}: idle splits`, 'scroll tl-idle-scroll');
-  area.append(table(['split', 'size', 'idle since', 'held before by'], rows, 'data', `${which}: idle splits`));
-  d.append(area);
-  if (count > f.idle.length) d.append(el('p', `… and ${thousands(count - f.idle.length)} more`, 'hint'));
-  return d;
+  const list = html`<div class="scroll tl-idle-scroll" tabindex="0" role="region" aria-label=${`${which}: idle splits`}><table class="data">
+    <caption class="visually-hidden">${which}: idle splits</caption>
+    <thead><tr>${['split', 'size', 'idle since', 'held before by'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+    <tbody>${repeat(rows, (r) => r[0], (r) => html`<tr>${r.map((c) => html`<td title=${c.length > 20 ? c : nothing}>${c}</td>`)}</tr>`)}</tbody></table></div>`;
+  return html`<div class="tl-idle-block" data-config=${which}><h4>${which}: ${plural(count, 'idle split')}</h4>${
+    count ? list : html`<p class="hint">every runnable split is read</p>`}${
+    count > f.idle.length ? html`<p class="hint">… and ${thousands(count - f.idle.length)} more</p>` : nothing}</div>`;
+}
+
+/** The jumps offered: the start, each run's most idle moment, the end; kept by key across runs. */
+function jumpsView(runs, onScrub) {
+  const end = Math.max(...runs.map((r) => r.model.endMs));
+  const list = [['start', 'start', 0], ...runs.map((r) => [`most-${r.which}`, `${r.which}: most idle`, r.model.mostIdleMs]), ['end', 'end', end]];
+  return repeat(list, ([key]) => key, ([, label, t]) => html`<button type="button" @click=${() => onScrub(t)}>${label} (${clock(t)})</button>`);
 }
 
 /**
@@ -101,7 +108,7 @@ export function createTimelineFleet({ onScrub, ask }) {
     } catch (e) {
       if (shown !== runs || isSuperseded(e)) return;
       // said where the fleet was; no fleet of another time is left beside it
-      summary.replaceChildren(attrs(el('p', `The fleet at ${clock(t)} could not be read: ${e.message} (${e.code || 'internal'})`, 'form-error'), { role: 'alert' }));
+      render(html`<p class="form-error" role="alert">The fleet at ${clock(t)} could not be read: ${e.message} (${e.code || 'internal'})</p>`, summary);
       members.hidden = true;
       idle.hidden = true;
       return;
@@ -109,9 +116,9 @@ export function createTimelineFleet({ onScrub, ask }) {
     if (shown !== runs) return;
     members.hidden = false;
     idle.hidden = false;
-    summary.replaceChildren(...fleets.map(({ which, f }) => el('p', summaryText(which, f))));
+    render(repeat(fleets, ({ which }) => which, ({ which, f }) => html`<p>${summaryText(which, f)}</p>`), summary);
     drawMembers(fleets);
-    idle.replaceChildren(...fleets.map(({ which, f }) => idleBlock(which, f)));
+    render(repeat(fleets, ({ which }) => which, ({ which, f }) => idleBlock(which, f)), idle);
     node.dataset.t = String(t);
   }
 
@@ -131,13 +138,11 @@ export function createTimelineFleet({ onScrub, ask }) {
 
   return {
     node,
-    /** New runs: [{ which, model }]; the jumps offered are the start, each run's most idle moment, the end. */
+    /** New runs: [{ which, model }]; the jumps offered are the start, each run's most idle moment, the end (the same buttons across runs: focus stays). */
     show(next) {
       runs = next;
-      const end = Math.max(...runs.map((r) => r.model.endMs));
-      slider.max = String(Math.floor(end / 1000));
-      const most = runs.map((r) => [`${r.which}: most idle`, r.model.mostIdleMs]);
-      jumps.replaceChildren(...[['start', 0], ...most, ['end', end]].map(([label, t]) => button(`${label} (${clock(t)})`, () => onScrub(t))));
+      slider.max = String(Math.floor(Math.max(...runs.map((r) => r.model.endMs)) / 1000));
+      render(jumpsView(runs, onScrub), jumps);
     },
     /** Shows the fleet at t (ms); resolves once it is drawn (or a later time replaced it). */
     at(t) {

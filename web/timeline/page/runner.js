@@ -75,7 +75,7 @@ export class TimelineRunner {
       const t0 = performance.now();
       try {
         // B draws the members A's charts draw one by one, in the same colours
-        const shownAs = which === 'B' && run.a ? { load: run.a.charts.load.names, lanes: run.a.charts.lanes.names } : null;
+        const shownAs = which === 'B' && run.a?.charts ? { load: run.a.charts.load.names, lanes: run.a.charts.lanes.names } : null;
         const model = await this.controller.ask('simulate', { script: text, which, shownAs });
         model.timing = { ...model.timing, roundTripMs: performance.now() - t0 };
         run[which === 'A' ? 'a' : 'b'] = model;
