@@ -79,11 +79,13 @@ test('Compare: the sort chosen and the focused header or CSV button survive a li
   });
 });
 
-test('Splits: text selected in a matching split\'s row stays selected through a new plan', async () => {
+test('Splits: the search typed and text selected in a matching split\'s row stay through a new plan', async () => {
   await withPage(async (page) => {
     await page.locator('.tab[data-tab="splits"]').click();
+    const search = page.locator('input[aria-label="search splits"]');
+    await search.fill('part-00000');
+    await page.locator('.splits .count').filter({ hasText: /^10 matches$/ }).waitFor();
     const cell = page.locator('.splits tbody tr').nth(3).locator('td').first();
-    await cell.waitFor();
     // each search the tab runs, counted once it has been answered and drawn
     await page.evaluate(() => {
       const c = document.querySelector('spate-planner').controller;
@@ -102,6 +104,8 @@ test('Splits: text selected in a matching split\'s row stays selected through a 
       await newPlan(page, cap);
       await page.waitForFunction((n) => window.__searches > n, searched);
       assert.deepEqual(await selection(page), { text: id, same: true }, `default cap ${cap}`);
+      assert.equal(await search.inputValue(), 'part-00000');
+      assert.equal(await page.locator('.splits tbody tr').count(), 10);
     }
   });
 });
@@ -109,8 +113,10 @@ test('Splits: text selected in a matching split\'s row stays selected through a 
 test('Sweep: text selected in a step\'s row stays selected while the sweep is planned again for a new plan', async () => {
   await withPage(async (page) => {
     await page.locator('.tab[data-tab="sweep"]').click();
-    const state = () => document.querySelector('spate-planner').controller.state;
-    await page.waitForFunction(`(${state})().sweep && !(${state})().sweepRun`, null, { timeout: 120000 });
+    // (predicates as functions: the page's Content-Security-Policy refuses a string evaluated as script)
+    await page.waitForFunction(() => { const s = document.querySelector('spate-planner').controller.state; return s.sweep && !s.sweepRun; }, null, { timeout: 120000 });
+    // a target typed (the steps checked against it again), then a step's value selected
+    await page.locator('input[aria-label="target max/mean"]').fill('1.2');
     const cell = page.locator('.sweep-table tbody tr[data-value="2"] td').first();
     const text = await selectText(cell);
     assert.equal(text, '2');
@@ -118,8 +124,9 @@ test('Sweep: text selected in a step\'s row stays selected while the sweep is pl
     assert.ok(old);
     await newPlan(page, 5);
     // the sweep planned again on the new plan, and drawn with the core's verdict
-    await page.waitForFunction(`(${state})().sweep !== window.__sweep && !(${state})().sweepRun`, null, { timeout: 120000 });
+    await page.waitForFunction(() => { const s = document.querySelector('spate-planner').controller.state; return s.sweep !== window.__sweep && !s.sweepRun; }, null, { timeout: 120000 });
     await page.waitForFunction(() => /is planned/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.sweep-status').textContent));
     assert.deepEqual(await selection(page), { text: '2', same: true });
+    assert.equal(await page.locator('input[aria-label="target max/mean"]').inputValue(), '1.2');
   });
 });

@@ -120,13 +120,6 @@ export function row(cells) {
   return tr;
 }
 
-/** A text cell that may be cut: the full value on hover. */
-export function cut(text, full = text) {
-  const s = el('span', text, 'cut');
-  s.title = String(full);
-  return s;
-}
-
 /** Offers `data` as a file download. */
 export function download(name, type, data) {
   const url = URL.createObjectURL(new Blob([data], { type }));
