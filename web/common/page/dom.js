@@ -1,5 +1,6 @@
-// Small DOM helpers. Text is only ever set with textContent: data is never markup.
-import { html, render, nothing, repeat } from './lit.js';
+// Small DOM helpers. Text is only ever set with textContent: data is never markup. This module
+// does not load the template library (lit-html reads `document` as it loads, and modules the
+// Node tests load import this one); tables as templates are common/page/table.js's.
 
 /** An element with optional text and class. */
 export function el(tag, text, cls) {
@@ -38,33 +39,31 @@ export function select(options, label) {
   return s;
 }
 
-/** Each select's options as setOptions last offered them (dropGone draws them again without the gone choice). */
-const offered = new WeakMap();
-
-/** A select's options, keyed by value (an option still offered stays the same element), and the choice gone, if any. */
-function drawOptions(s, options, gone) {
-  offered.set(s, options);
-  render(html`${repeat(options, ([value]) => value, ([value, text]) => html`<option value=${value}>${text}</option>`)}${
-    gone === null ? nothing : html`<option value=${gone} data-gone>${gone} (no longer in the fleet)</option>`}`, s);
-}
-
 /**
- * Sets a select's options, keeping its value when it is still offered. `keepGone`: a choice
+ * Replaces a select's options, keeping its value when it is still offered. `keepGone`: a choice
  * no longer offered (a member that left) stays chosen, marked so, rather than silently becoming
  * the first option (what is done with it then is refused by name, never done to another).
  */
 export function setOptions(s, options, { keepGone = false } = {}) {
   const keep = s.value;
   const gone = keepGone && keep !== '' && !options.some(([v]) => v === keep);
-  drawOptions(s, options, gone ? keep : null);
-  if (gone) s.addEventListener('change', () => dropGone(s), { once: true });
+  s.replaceChildren(...options.map(([value, text]) => {
+    const o = el('option', text);
+    o.value = value;
+    return o;
+  }));
+  if (gone) {
+    const o = attrs(el('option', `${keep} (no longer in the fleet)`), { 'data-gone': '' });
+    o.value = keep;
+    s.append(o);
+    s.addEventListener('change', () => dropGone(s), { once: true });
+  }
   if (gone || options.some(([v]) => v === keep)) s.value = keep;
 }
 
-/** Removes the choice setOptions kept although no longer offered, unless it is chosen. */
+/** Removes the choices setOptions kept although no longer offered, unless one is chosen. */
 export function dropGone(s) {
-  const o = s.querySelector('option[data-gone]');
-  if (o && !o.selected) drawOptions(s, offered.get(s) ?? [], null);
+  for (const o of [...s.options]) if (o.hasAttribute('data-gone') && !o.selected) o.remove();
 }
 
 /** A label with visible text around a control. */
