@@ -6,7 +6,7 @@
 // had the focus and the rows stay the same elements.
 import { html, nothing } from '../../common/page/lit.js';
 import { sortableTable } from '../../common/page/sortable.js';
-import { cell, cells, dataTable, scrollBox } from '../../common/page/table.js';
+import { cell, dataTable, scrollBox } from '../../common/page/table.js';
 import { humanBytes, exactBytes, thousands, signedBytes } from '../../common/shared/format.js';
 import { sideBySide, decisionVerdict, memberLoads, maxLoad, capText, names, MEMBER_COLUMNS } from '../shared/compare-model.js';
 
