@@ -256,14 +256,15 @@ test('status words are shown at once and said to screen readers at most every 2 
   });
 });
 
-test('Enter on a what-if form\'s Apply keeps keyboard focus on that Apply while its change is planned and after', async () => {
+test('Enter on a what-if form\'s Apply (each form) keeps keyboard focus on that Apply while its change is planned and after', async () => {
   await withPage(async (page) => {
     await openWhatIf(page);
     const focused = () => page.evaluate(() => {
       const a = document.querySelector('spate-planner').shadowRoot.activeElement;
       return a ? `${a.tagName} ${a.closest('form')?.dataset.form ?? ''}` : document.activeElement?.tagName;
     });
-    for (const [key, fields] of [['add', { 'new member name': 'by-keyboard' }], ['cap', { 'member whose cap to change': 'worker-02', 'new cap': '3' }], ['remove', { 'member to remove': 'worker-03' }]]) {
+    for (const [key, fields] of [['add', { 'new member name': 'by-keyboard' }], ['cap', { 'member whose cap to change': 'worker-02', 'new cap': '3' }], ['remove', { 'member to remove': 'worker-03' }],
+      ['reserve', { 'splits to reserve or release': 'part-000004' }], ['weight', { 'split whose weight to change': 'part-000005', 'new weight': '6GiB' }], ['splits', { 'how many splits to add': '5' }]]) {
       const n = await plans(page);
       const form = page.locator(`form[data-form="${key}"]`);
       for (const [label, value] of Object.entries(fields)) {
@@ -281,5 +282,19 @@ test('Enter on a what-if form\'s Apply keeps keyboard focus on that Apply while 
       assert.equal(await focused(), `BUTTON ${key}`, `${key}: focus after`);
       assert.notEqual(await form.locator('.form-done').textContent(), '', `${key}: applied`);
     }
+  });
+});
+
+test('Enter in a what-if form\'s field applies it and leaves keyboard focus in that field, never on the page\'s body', async () => {
+  await withPage(async (page) => {
+    await openWhatIf(page);
+    const n = await plans(page);
+    const name = page.locator('input[aria-label="new member name"]');
+    await name.fill('by-enter');
+    await name.focus();
+    await page.keyboard.press('Enter');
+    await ready(page, n);
+    await page.locator('form[data-form="add"] .form-done').filter({ hasText: /by-enter/ }).waitFor();
+    assert.equal(await page.evaluate(() => document.querySelector('spate-planner').shadowRoot.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName), 'new member name');
   });
 });

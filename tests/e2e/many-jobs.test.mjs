@@ -85,3 +85,24 @@ test('the job list says which jobs are followed, their state, and why one is not
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the job link that has the keyboard focus keeps it when the list is read again, which shows the new figures', async () => {
+  const { page, problems } = await watchedPage(chrome.browser, { width: 1400, height: 900 });
+  await page.goto(server.url);
+  const beta = page.locator('.live-jobs a[data-job="beta"]');
+  await beta.waitFor({ timeout: PATIENCE });
+  await beta.evaluate((a) => { a.focus(); window.__focused = a; });
+  // the server's list read again (as when the element is pointed at the server anew): new
+  // objects for the same jobs, one of them with more splits
+  await page.evaluate(() => {
+    const c = document.querySelector('spate-planner').controller;
+    const live = c.state.live;
+    c.store.update({ live: { ...live, jobs: live.jobs.map((j) => ({ ...j, splits: j.job === 'beta' ? 4321 : j.splits })) } });
+  });
+  assert.equal((await rows(page)).beta.cells[4], '4,321');
+  assert.equal(await page.evaluate(() => document.querySelector('spate-planner').shadowRoot.activeElement === window.__focused), true);
+  assert.deepEqual(Object.keys(await rows(page)), JOBS);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,4 +1,6 @@
-// Small DOM helpers. Text is only ever set with textContent: data is never markup.
+// Small DOM helpers. Text is only ever set with textContent: data is never markup. This module
+// does not load the template library (lit-html reads `document` as it loads, and modules the
+// Node tests load import this one); tables as templates are common/page/table.js's.
 
 /** An element with optional text and class. */
 export function el(tag, text, cls) {
@@ -115,13 +117,6 @@ export function row(cells) {
     tr.append(td);
   }
   return tr;
-}
-
-/** A text cell that may be cut: the full value on hover. */
-export function cut(text, full = text) {
-  const s = el('span', text, 'cut');
-  s.title = String(full);
-  return s;
 }
 
 /** Offers `data` as a file download. */

@@ -3,10 +3,10 @@
 // value at the moment picked. A click on a panel, or the "moment" slider (keyboard), picks the
 // point whose plan is shown below it.
 import { el, attrs } from '../../common/page/dom.js';
+import { html, svg, render, nothing, repeat } from '../../common/page/lit.js';
 import { ratio, thousands } from '../../common/shared/format.js';
 import { clock } from '../shared/state.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 /** The drawing's own units; the SVG stretches to its panel (lines keep their width). */
 const W = 600;
 const H = 40;
@@ -18,12 +18,6 @@ export const SERIES = [
   { key: 'moves', label: 'moves pending', text: thousands },
   { key: 'fromPublished', label: 'differs from published', text: (v) => (v === null ? 'nothing published' : thousands(v)) },
 ];
-
-function svg(tag, map = {}) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(map)) e.setAttribute(k, String(v));
-  return e;
-}
 
 /** x of each point (time axis) in drawing units. */
 export function xScale(points) {
@@ -51,23 +45,22 @@ export function runs(points, key, x) {
   return { runs: out, lo, hi };
 }
 
+/** A run of one point is a dot; a longer one a line. */
+function run(r) {
+  if (r.length > 1) return svg`<polyline points=${r.join(' ')} class="spark-line"></polyline>`;
+  const [cx, cy] = r[0].split(',');
+  return svg`<circle cx=${cx} cy=${cy} r="2.5" class="spark-dot"></circle>`;
+}
+
+/** One figure's panel, keyed by the figure: a new frame draws it again in place. */
 function panel(series, points, x, sel) {
-  const row = attrs(el('div', undefined, 'live-series'), { 'data-series': series.key });
   const selectedX = points.length > 1 && sel ? x(sel) : null;
   const { runs: lines, lo, hi } = runs(points, series.key, x);
-  const label = el('div', undefined, 'series-label');
-  label.append(el('span', series.label, 'series-name'), el('span', sel ? series.text(sel[series.key]) : '—', 'series-value'));
   const range = Number.isFinite(lo) ? `${series.text(lo)} – ${series.text(hi)}` : '—';
-  const pic = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'spark', 'aria-hidden': 'true' });
-  for (const r of lines) {
-    if (r.length === 1) {
-      const [cx, cy] = r[0].split(',');
-      pic.append(svg('circle', { cx, cy, r: 2.5, class: 'spark-dot' }));
-    } else pic.append(svg('polyline', { points: r.join(' '), class: 'spark-line' }));
-  }
-  if (selectedX !== null) pic.append(svg('line', { x1: selectedX, x2: selectedX, y1: 0, y2: H, class: 'spark-cursor' }));
-  row.append(label, pic, el('span', range, 'series-range'));
-  return row;
+  return html`<div class="live-series" data-series=${series.key}><div class="series-label"><span class="series-name">${series.label}</span><span
+    class="series-value">${sel ? series.text(sel[series.key]) : '—'}</span></div><svg viewBox=${`0 0 ${W} ${H}`} preserveAspectRatio="none" class="spark"
+    aria-hidden="true">${lines.map(run)}${selectedX !== null ? svg`<line x1=${selectedX} x2=${selectedX} y1="0" y2=${H} class="spark-cursor"></line>` : nothing}</svg><span
+    class="series-range">${range}</span></div>`;
 }
 
 /**
@@ -108,8 +101,9 @@ export function createLiveChart(onPick) {
       const x = xScale(points);
       const idx = live.selected === null ? points.length - 1 : points.findIndex((p) => p.id === live.selected);
       const sel = points[idx];
-      panels.replaceChildren(...SERIES.map((s) => panel(s, points, x, sel)));
-      axis.replaceChildren(el('span', points.length ? `${clock(points[0].at)} UTC` : ''), el('span', points.length ? `${clock(points[points.length - 1].at)} UTC` : ''));
+      render(repeat(SERIES, (s) => s.key, (s) => panel(s, points, x, sel)), panels);
+      const ends = points.length ? [points[0], points[points.length - 1]].map((p) => `${clock(p.at)} UTC`) : ['', ''];
+      render(html`<span>${ends[0]}</span><span>${ends[1]}</span>`, axis);
       slider.max = String(Math.max(0, points.length - 1));
       slider.value = String(Math.max(0, idx));
       slider.disabled = points.length < 2;

@@ -3,22 +3,22 @@
 // status, members, splits and splits at risk when the server holds its state, and its buckets'
 // size; each a link to `?job=NAME` (the choice is in the URL). In an embedding console (no
 // permalink) a pick sets the element's `job` attribute instead. Every value is text.
-import { el, attrs, section, table, scrollArea } from '../../common/page/dom.js';
+import { el, section } from '../../common/page/dom.js';
+import { html, render } from '../../common/page/lit.js';
+import { cells, dataTable, scrollBox } from '../../common/page/table.js';
 import { changed } from '../../common/page/store.js';
 import { humanBytes, thousands } from '../../common/shared/format.js';
 
+/** A job's link to `?job=NAME`; without a permalink (an embedding console) a click sets the element's `job` attribute. */
 function jobLink(job, ctx) {
   const url = new URL(location.href);
   url.searchParams.set('job', job);
   url.hash = '';
-  const a = attrs(el('a', job, 'job-link'), { href: url.href, 'data-job': job });
-  if (!ctx.options.permalink) {
-    a.addEventListener('click', (e) => {
-      e.preventDefault();
-      ctx.host.setAttribute('job', job);
-    });
-  }
-  return a;
+  const pick = ctx.options.permalink ? null : (e) => {
+    e.preventDefault();
+    ctx.host.setAttribute('job', job);
+  };
+  return html`<a class="job-link" href=${url.href} data-job=${job} @click=${pick}>${job}</a>`;
 }
 
 function sizeOf(bucket) {
@@ -39,8 +39,15 @@ function followed(j) {
 
 const HEADERS = ['job', 'followed', 'status', 'members', 'splits', 'at risk', 'state bucket', 'lease bucket'];
 
+/** A job's row, keyed by its name: a live update draws it again in place (the link that had the focus keeps it). */
 function jobRow(j, ctx) {
-  return [jobLink(j.job, ctx), followed(j), j.status || 'not held', count(j.members), count(j.splits), count(j.at_risk), sizeOf(j.state), sizeOf(j.lease)];
+  return html`<tr data-followed=${String(Boolean(j.followed))}>${cells([jobLink(j.job, ctx), followed(j), j.status || 'not held', count(j.members),
+    count(j.splits), count(j.at_risk), sizeOf(j.state), sizeOf(j.lease)])}</tr>`;
+}
+
+function jobsTemplate(jobs, ctx) {
+  if (!jobs.length) return html`<p>This NATS server holds no Spate job (no spate_coordination_*_state bucket).</p>`;
+  return scrollBox('live jobs', dataTable({ headers: HEADERS, rows: jobs, key: (j) => j.job, row: (j) => jobRow(j, ctx), caption: 'the jobs of this server' }));
 }
 
 export function createLiveJobs(ctx) {
@@ -55,17 +62,7 @@ export function createLiveJobs(ctx) {
       const jobs = state.live?.jobs;
       node.hidden = !jobs;
       if (!jobs || jobs === prev?.live?.jobs) return;
-      if (!jobs.length) {
-        body.replaceChildren(el('p', 'This NATS server holds no Spate job (no spate_coordination_*_state bucket).'));
-        return;
-      }
-      const area = scrollArea('live jobs');
-      const t = table(HEADERS, jobs.map((j) => jobRow(j, ctx)), 'data', 'the jobs of this server');
-      jobs.forEach((j, i) => {
-        t.tBodies[0].rows[i].dataset.followed = String(Boolean(j.followed));
-      });
-      area.append(t);
-      body.replaceChildren(area);
+      render(jobsTemplate(jobs, ctx), body);
     },
   };
 }

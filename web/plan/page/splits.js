@@ -1,22 +1,23 @@
 // Splits: search by id (substring) or by owner (exact name); the chart's chosen member fills
-// in the owner search.
-import { el, input, table, scrollArea, cut } from '../../common/page/dom.js';
+// in the owner search. The matches are a lit-html table keyed by split id: searched again (a new
+// plan, a live frame), a split still matching keeps its row, and what is selected in it stays.
+import { el, input, scrollArea } from '../../common/page/dom.js';
+import { render } from '../../common/page/lit.js';
+import { dataTable, cut } from '../../common/page/table.js';
 import { changed } from '../../common/page/store.js';
 import { humanBytes, exactBytes, seconds, thousands } from '../../common/shared/format.js';
 import { focusChip, errorReporter } from '../../common/page/focus-chip.js';
 import { csvButton, csvRow } from '../../common/page/csv.js';
 
 const LIMIT = 200;
+const HEADERS = ['split', 'status', 'owner', 'lease', 'epoch', 'attempts', 'weight', 'planned'];
 
 function status(s) {
   return `${s.status}${s.completed && s.status !== 'completed' ? ', completed' : ''}${s.reserved ? ', reserved' : ''}`;
 }
 
 function weight(s) {
-  if (s.weight === null) return 'no spec';
-  const w = cut(humanBytes(s.weight));
-  w.title = exactBytes(s.weight);
-  return w;
+  return s.weight === null ? 'no spec' : cut(humanBytes(s.weight), exactBytes(s.weight));
 }
 
 function rowOf(s) {
@@ -42,7 +43,7 @@ export function createSplits(ctx) {
     try {
       const rows = await controller.ask('findSplits', { query, limit: LIMIT });
       if (mine !== seq) return;
-      host.replaceChildren(table(['split', 'status', 'owner', 'lease', 'epoch', 'attempts', 'weight', 'planned'], rows.map(rowOf)));
+      render(dataTable({ headers: HEADERS, rows, key: (r) => r.id, cellsOf: rowOf }), host);
       count.textContent = rows.length === LIMIT ? `the first ${LIMIT} matches` : `${rows.length} match${rows.length === 1 ? '' : 'es'}`;
     } catch (e) {
       if (mine === seq) report(e);

@@ -5,6 +5,7 @@
 // the target, nor the rows on either side of it, nor the pinned rows (below them or above them,
 // within the window). The same words are the target's accessible name, so nothing is hover-only.
 import { el, attrs } from '../../common/page/dom.js';
+import { html, render } from '../../common/page/lit.js';
 
 /** How long a touch is held before it shows the figures instead of acting as a tap. */
 export const LONG_PRESS_MS = 500;
@@ -70,7 +71,7 @@ export function createTooltip(host) {
   /** Beside `target`: clear of it, of what `under(target)` gives (what the target opened), of the rows next to it and of the pinned rows. */
   function show(target, title, lines, under) {
     current = target;
-    tip.replaceChildren(el('strong', title), ...lines.map((l) => el('div', l)));
+    render(html`<strong>${title}</strong>${lines.map((l) => html`<div>${l}</div>`)}`, tip);
     tip.hidden = false;
     const h = host.getBoundingClientRect();
     const t = target.getBoundingClientRect();

@@ -2,8 +2,11 @@
 // published assignment is what the planner decided from the earlier snapshot, members that
 // joined and left, caps that changed, each member's load before and after (bars and figures),
 // the splits that changed owner and where the published assignment differs from the plan.
-import { el, attrs, table, scrollArea } from '../../common/page/dom.js';
+// lit-html templates: drawn again (a live frame, a new plan), the sort chosen, the button that
+// had the focus and the rows stay the same elements.
+import { html, nothing } from '../../common/page/lit.js';
 import { sortableTable } from '../../common/page/sortable.js';
+import { cell, dataTable, scrollBox } from '../../common/page/table.js';
 import { humanBytes, exactBytes, thousands, signedBytes } from '../../common/shared/format.js';
 import { sideBySide, decisionVerdict, memberLoads, maxLoad, capText, names, MEMBER_COLUMNS } from '../shared/compare-model.js';
 
@@ -11,96 +14,72 @@ import { sideBySide, decisionVerdict, memberLoads, maxLoad, capText, names, MEMB
 const SHOW = 200;
 
 function sideTable(d) {
-  const t = el('table', undefined, 'figures-table compare-figures');
-  const head = el('tr');
-  head.append(...['figure', 'before', 'after'].map((h) => attrs(el('th', h), { scope: 'col' })));
-  const thead = el('thead');
-  thead.append(head);
-  const body = el('tbody');
-  for (const [label, b, a, eb, ea] of sideBySide(d)) {
-    const tr = attrs(el('tr'), { 'data-figure': label });
-    const cb = attrs(el('td', b), eb ? { title: eb } : {});
-    const ca = attrs(el('td', a, b !== a ? 'changed' : ''), ea ? { title: ea } : {});
-    tr.append(attrs(el('th', label), { scope: 'row' }), cb, ca);
-    body.append(tr);
-  }
-  t.append(thead, body);
-  return t;
+  const row = ([label, b, a, eb, ea]) => html`<tr data-figure=${label}><th scope="row">${label}</th>${
+    cell(b, { title: eb ?? nothing })}${cell(a, { cls: b !== a ? 'changed' : '', title: ea ?? nothing })}</tr>`;
+  return html`<table class="figures-table compare-figures"><thead><tr>${['figure', 'before', 'after'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
+    sideBySide(d).map(row)}</tbody></table>`;
 }
 
+// (widths go through the style property, the CSS object model, which the page's
+// Content-Security-Policy allows; a style attribute would be refused)
 function loadBars(r, max) {
-  const track = attrs(el('span', undefined, 'cmp-track'), { 'aria-hidden': 'true' });
-  const scale = (v) => `${max > 0n ? (Number(v ?? 0n) / Number(max)) * 100 : 0}%`;
-  const b = el('span', undefined, 'bar before');
-  const a = el('span', undefined, 'bar after');
-  b.style.width = scale(r.before);
-  a.style.width = scale(r.after);
-  track.append(b, a);
-  return track;
+  const scale = (v) => `width: ${max > 0n ? (Number(v ?? 0n) / Number(max)) * 100 : 0}%`;
+  return html`<span class="cmp-track" aria-hidden="true"><span class="bar before" .style=${scale(r.before)}></span><span class="bar after" .style=${scale(r.after)}></span></span>`;
 }
 
-function membersTable(d) {
+/** The members table, sorted as `sort` says (the view's, kept across redraws); `onSort` draws again. */
+function membersTable(d, sort, onSort) {
   const rows = memberLoads(d);
   const max = maxLoad(rows);
   const columns = [...MEMBER_COLUMNS.map(([label, cmp, desc]) => ({ label, cmp, desc })), { label: 'load' }];
-  const cells = (r) => [r.name, r.before === null ? '—' : humanBytes(r.before), r.after === null ? '—' : humanBytes(r.after),
-    signedBytes(r.change), capText(r), loadBars(r, max)];
-  const decorate = (tr, r) => {
-    tr.dataset.member = r.name;
-    if (r.before !== null) tr.cells[1].title = exactBytes(r.before);
-    if (r.after !== null) tr.cells[2].title = exactBytes(r.after);
-    if (r.capBefore !== r.capAfter) tr.cells[4].classList.add('changed');
-  };
-  const t = sortableTable({ columns, rows, cells, decorate, cls: 'data compare-members sortable', caption: 'each member’s load before and after (sortable by each column)' });
-  const area = scrollArea('members before and after');
-  area.append(t);
-  return area;
+  const row = (r) => html`<tr data-member=${r.name}>${cell(r.name)}${
+    cell(r.before === null ? '—' : humanBytes(r.before), { title: r.before === null ? null : exactBytes(r.before) })}${
+    cell(r.after === null ? '—' : humanBytes(r.after), { title: r.after === null ? null : exactBytes(r.after) })}${
+    cell(signedBytes(r.change))}${cell(capText(r), { cls: r.capBefore !== r.capAfter ? 'changed' : '' })}${cell(loadBars(r, max))}</tr>`;
+  const t = sortableTable({ columns, rows, key: (r) => r.name, row, sort, onSort, cls: 'data compare-members sortable', caption: 'each member’s load before and after (sortable by each column)' });
+  return scrollBox('members before and after', t);
 }
 
 /** The first rows of a long list; `total`: the core's count of it. */
-function ownerTable(list, total, headers, label, cellsOf) {
-  const frag = el('div');
-  const t = table(headers, list.slice(0, SHOW).map(cellsOf), 'data compare-splits', label);
-  const area = scrollArea(label);
-  area.append(t);
-  frag.append(area);
-  if (list.length > SHOW) frag.append(el('p', `… the first ones of the ${thousands(total)} (spate-planner diff --json lists them all).`, 'hint'));
-  return frag;
+function ownerTable(list, total, headers, label, key, cellsOf) {
+  const t = dataTable({ headers, rows: list.slice(0, SHOW), key, cellsOf, cls: 'data compare-splits', caption: label });
+  return html`<div>${scrollBox(label, t)}${
+    list.length > SHOW ? html`<p class="hint">… the first ones of the ${thousands(total)} (spate-planner diff --json lists them all).</p>` : nothing}</div>`;
 }
 
 const who = (v) => v ?? '(nobody)';
 
-/** The whole comparison; `labels`: { before, after } (where each snapshot came from). */
-export function comparisonNode(d, labels) {
-  const node = el('div', undefined, 'comparison');
-  const v = decisionVerdict(d);
-  const verdict = attrs(el('p', v.text, `verdict compare-verdict ${v.level}`), { 'data-level': v.level });
-  node.append(el('h3', `${labels.before} (before) and ${labels.after} (after)`));
-  // the core's warnings, in its words (the review document has the same): "before" not earlier
-  // than "after" (with when each was taken) first, then two different jobs
-  d.warnings.forEach((w, i) => {
-    const order = i === 0 && d.chronology_warning ? ' compare-order' : '';
-    node.append(attrs(el('p', w, `message warning compare-warning${order}`), { role: 'note' }));
-  });
-  node.append(sideTable(d), el('h3', "The leader's decision"), verdict);
+/** The core's warnings, in its words (the review document has the same): "before" not earlier than "after" (with when each was taken) first, then two different jobs. */
+function warnings(d) {
+  return d.warnings.map((w, i) => html`<p class=${`message warning compare-warning${i === 0 && d.chronology_warning ? ' compare-order' : ''}`} role="note">${w}</p>`);
+}
+
+function facts(d) {
   const caps = d.cap_changes;
-  const facts = el('ul', undefined, 'compare-facts');
-  facts.append(attrs(el('li', `Joined: ${names(d.joined)}.`), { 'data-fact': 'joined' }), attrs(el('li', `Left: ${names(d.left)}.`), { 'data-fact': 'left' }),
-    attrs(el('li', `Caps that changed: ${caps.length ? caps.map((c) => `${c.name} ${c.before} → ${c.after}`).join('; ') : 'none'}.`), { 'data-fact': 'caps' }));
-  const key = el('ul', undefined, 'legend');
-  for (const [cls, text] of [['now', 'before'], ['planned', 'after']]) {
-    const li = el('li');
-    li.append(attrs(el('span', undefined, `key ${cls}`), { 'aria-hidden': 'true' }), el('span', text));
-    key.append(li);
-  }
-  const what = el('p', 'Load: what each member holds of the assignable splits, as each store shows it.', 'hint');
-  node.append(el('h3', 'Members'), facts, what, key, membersTable(d));
-  node.append(attrs(el('h3', `Splits that changed owner (${thousands(d.owner_changed)})`), { 'data-count': d.owner_changed }));
-  if (d.owner_changes.length) node.append(ownerTable(d.owner_changes, d.owner_changed, ['split', 'owner before', 'owner after'], 'splits that changed owner', (c) => [c.split, who(c.before), who(c.after)]));
+  return html`<ul class="compare-facts"><li data-fact="joined">Joined: ${names(d.joined)}.</li><li data-fact="left">Left: ${names(d.left)}.</li><li
+    data-fact="caps">Caps that changed: ${caps.length ? caps.map((c) => `${c.name} ${c.before} → ${c.after}`).join('; ') : 'none'}.</li></ul>`;
+}
+
+function legend() {
+  return html`<ul class="legend">${[['now', 'before'], ['planned', 'after']].map(([cls, text]) => html`<li><span class=${`key ${cls}`} aria-hidden="true"></span><span>${text}</span></li>`)}</ul>`;
+}
+
+/** The splits that changed owner, and where the later published assignment differs from the plan. */
+function owners(d) {
   const diffs = Object.entries(d.decision.differences);
-  if (d.decision.published && diffs.length) {
-    node.append(el('h3', `Where the later published assignment differs from the plan (${thousands(d.decision.differing)})`),
-      ownerTable(diffs, d.decision.differing, ['split', 'planned from the earlier snapshot', 'published later'], 'where the published assignment differs', ([id, [p, q]]) => [id, who(p), who(q)]));
-  }
-  return node;
+  return html`<h3 data-count=${d.owner_changed}>Splits that changed owner (${thousands(d.owner_changed)})</h3>${
+    d.owner_changes.length ? ownerTable(d.owner_changes, d.owner_changed, ['split', 'owner before', 'owner after'], 'splits that changed owner', (c) => c.split, (c) => [c.split, who(c.before), who(c.after)]) : nothing}${
+    d.decision.published && diffs.length ? html`<h3>Where the later published assignment differs from the plan (${thousands(d.decision.differing)})</h3>${
+      ownerTable(diffs, d.decision.differing, ['split', 'planned from the earlier snapshot', 'published later'], 'where the published assignment differs', ([id]) => id, ([id, [p, q]]) => [id, who(p), who(q)])}` : nothing}`;
+}
+
+/**
+ * The whole comparison; `labels`: { before, after } (where each snapshot came from); `sort`: the
+ * members table's sortState(), `onSort`: draws the comparison again.
+ */
+export function comparisonTemplate(d, labels, sort, onSort) {
+  const v = decisionVerdict(d);
+  return html`<div class="comparison"><h3>${labels.before} (before) and ${labels.after} (after)</h3>${warnings(d)}${sideTable(d)}<h3>The leader's decision</h3><p
+    class=${`verdict compare-verdict ${v.level}`} data-level=${v.level}>${v.text}</p><h3>Members</h3>${facts(d)}<p
+    class="hint">Load: what each member holds of the assignable splits, as each store shows it.</p>${legend()}${membersTable(d, sort, onSort)}${owners(d)}</div>`;
 }

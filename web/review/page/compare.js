@@ -1,11 +1,14 @@
 // Compare: the snapshot shown ("after") against an earlier one ("before"), opened here (file
 // pick or drop on this panel) or kept from the page (the snapshot shown becomes "before", and
-// the next one opened is compared with it). The comparison is the core's (review/page/actions.js).
+// the next one opened is compared with it). The comparison is the core's (review/page/actions.js),
+// drawn in place (lit-html): a live frame or a new plan keeps the members' sort and the focus.
 import { el, attrs, button, input } from '../../common/page/dom.js';
 import { changed } from '../../common/page/store.js';
 import { utc, thousands } from '../../common/shared/format.js';
 import { comparisonIsCurrent } from './actions.js';
-import { comparisonNode } from './compare-result.js';
+import { comparisonTemplate } from './compare-result.js';
+import { html, render, nothing } from '../../common/page/lit.js';
+import { sortState } from '../../common/page/sortable.js';
 import { csvButton, csvRow } from '../../common/page/csv.js';
 
 function beforeText(state) {
@@ -75,20 +78,24 @@ export function createCompare(ctx) {
     progressText.textContent = l.text;
   }
 
-  function render(state) {
+  // the members table's sort, kept while comparisons are drawn again (a live frame, a new plan)
+  const sort = sortState();
+
+  function draw(state) {
     line.textContent = beforeText(state);
     forget.disabled = !state.before;
     keep.disabled = !state.info || (state.before?.kept && state.before.generation === state.generation);
     const current = comparisonIsCurrent(state);
     node.dataset.hasResult = String(current);
-    result.replaceChildren(...(current ? [comparisonNode(state.comparison.diff, { before: state.before.label, after: state.source.label }), csv] : []));
+    const again = () => draw(controller.state);
+    render(current ? html`${comparisonTemplate(state.comparison.diff, { before: state.before.label, after: state.source.label }, sort, again)}${csv}` : nothing, result);
   }
 
   return {
     node,
     update(state, prev) {
       if (changed(prev, state, 'beforeLoading')) loading(state);
-      if (changed(prev, state, 'before', 'comparison', 'generation', 'info', 'linkBefore')) render(state);
+      if (changed(prev, state, 'before', 'comparison', 'generation', 'info', 'linkBefore')) draw(state);
     },
   };
 }

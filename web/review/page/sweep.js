@@ -2,7 +2,9 @@
 // One chart (value on x; max/mean, queued and moves on y), today's fleet marked, and the
 // smallest value that meets the targets named; every step in a table. Planned in the worker one
 // step at a time (progress shown, a newer sweep wins); planned again when the plan changes.
-import { el, attrs, input, select, field, table, scrollArea } from '../../common/page/dom.js';
+import { el, attrs, input, select, field, scrollArea } from '../../common/page/dom.js';
+import { html, render, nothing } from '../../common/page/lit.js';
+import { cells, dataTable } from '../../common/page/table.js';
 import { changed } from '../../common/page/store.js';
 import { AXES, defaultRange, checkSweep, checkTargets, stepCells, STEP_HEADERS, CRASH_HEADERS, crashCells, removedCell } from '../shared/sweep-model.js';
 import { isSuperseded } from '../../common/shared/messages.js';
@@ -102,18 +104,17 @@ function form(onRun, onFail, today) {
   return { node: f, ratio, queued, readTargets, show };
 }
 
+/** The steps, a row each keyed by its value (drawn again, a row keeps its element while its value stays in the range). */
 function stepsTable(steps, axisLabel, verdict, chosen) {
   const crashed = steps.some((s) => s.crash);
   const removes = steps.some((s) => s.removed?.length);
-  const rows = steps.map((s, i) => [...stepCells(s), ...(crashed ? crashCells(s) : []), ...(removes ? [removedCell(s)] : []), verdict.meets[i] ? 'meets' : '—']);
-  const t = table([axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), ...(removes ? ['members removed'] : []), 'targets'], rows, 'data sweep-table', `the sweep's steps, by ${axisLabel}`);
-  [...t.tBodies[0].rows].forEach((tr, i) => {
-    const v = steps[i].value;
-    tr.dataset.value = String(v);
-    if (steps[i].today) { tr.classList.add('is-now'); tr.cells[0].textContent += ' (now)'; }
-    if (v === chosen) tr.classList.add('is-chosen');
-  });
-  return t;
+  const row = (s, i) => {
+    const [first, ...rest] = [...stepCells(s), ...(crashed ? crashCells(s) : []), ...(removes ? [removedCell(s)] : []), verdict.meets[i] ? 'meets' : '—'];
+    const cls = [s.today && 'is-now', s.value === chosen && 'is-chosen'].filter(Boolean).join(' ');
+    return html`<tr data-value=${String(s.value)} class=${cls || nothing}>${cells([s.today ? `${first} (now)` : first, ...rest])}</tr>`;
+  };
+  return dataTable({ headers: [axisLabel, ...STEP_HEADERS, ...(crashed ? CRASH_HEADERS : []), ...(removes ? ['members removed'] : []), 'targets'],
+    rows: steps, key: (s) => s.value, row, cls: 'data sweep-table', caption: `the sweep's steps, by ${axisLabel}` });
 }
 
 /** Today's fleet in words: the core's note, and its step's figures when the sweep has it. */
@@ -180,11 +181,11 @@ export function createSweep(ctx) {
     verdict.textContent = v.text;
     verdict.dataset.value = best ? String(best.value) : '';
     now.textContent = nowText(s.steps, day);
-    area.replaceChildren(stepsTable(s.steps, label, v, best?.value ?? null));
+    render(stepsTable(s.steps, label, v, best?.value ?? null), area);
     const current = sweepIsCurrent(state);
     result.classList.toggle('stale', !current);
     const nowValue = s.steps.find((x) => x.today)?.value ?? null;
-    if (width > 0) chart.replaceChildren(sweepChart(s.steps, { width, axisLabel: label, current: nowValue, chosen: best?.value ?? null, target: targets.maxOverMean }));
+    if (width > 0) render(sweepChart(s.steps, { width, axisLabel: label, current: nowValue, chosen: best?.value ?? null, target: targets.maxOverMean }), chart);
     node.dataset.ms = String(Math.round(s.ms));
     if (current) status.textContent = `The sweep of ${label} from ${thousands(s.steps[0].value)} to ${thousands(s.steps[s.steps.length - 1].value)} is planned, on top of the plan shown.`;
   }

@@ -3,7 +3,9 @@
 // publish named, and which splits would stop moving on upgrading (the core's `diff_rules`, the
 // document of `spate-planner diff-rules --json`). Planned when the tab is shown, and again when
 // the plan shown changes while it is; the review document carries it once it has been looked at.
-import { el, attrs, table, scrollArea } from '../../common/page/dom.js';
+import { el, attrs } from '../../common/page/dom.js';
+import { html, render, nothing } from '../../common/page/lit.js';
+import { cells, dataTable, scrollBox } from '../../common/page/table.js';
 import { changed } from '../../common/page/store.js';
 import { thousands } from '../../common/shared/format.js';
 import { rulesDiffIsCurrent } from './actions.js';
@@ -13,69 +15,38 @@ import { SIDES, upgradeRows, sideTitle, todayText } from '../shared/upgrade-mode
 const SHOW = 200;
 
 function figuresTable(d) {
-  const t = el('table', undefined, 'figures-table upgrade-figures');
-  t.append(el('caption', 'The plan by each release’s rules', 'visually-hidden'));
-  const head = el('tr');
-  head.append(attrs(el('th', 'figure'), { scope: 'col' }), ...SIDES.map((k) => attrs(el('th', sideTitle(d, k)), { scope: 'col', 'data-side': k })));
-  const thead = el('thead');
-  thead.append(head);
-  const body = el('tbody');
-  for (const r of upgradeRows(d)) {
-    const tr = attrs(el('tr'), { 'data-figure': r.key });
-    tr.append(attrs(el('th', r.label), { scope: 'row' }));
-    r.cells.forEach((c, i) => {
-      const differs = c.value !== r.cells[1 - i].value;
-      tr.append(attrs(el('td', c.text, differs ? 'changed' : ''), { 'data-side': SIDES[i], 'data-value': c.value, title: c.exact }));
-    });
-    body.append(tr);
-  }
-  t.append(thead, body);
-  return t;
+  const row = (r) => html`<tr data-figure=${r.key}><th scope="row">${r.label}</th>${r.cells.map((c, i) => html`<td
+    class=${c.value !== r.cells[1 - i].value ? 'changed' : nothing} data-side=${SIDES[i]} data-value=${c.value} title=${c.exact ?? nothing}>${c.text}</td>`)}</tr>`;
+  return html`<table class="figures-table upgrade-figures"><caption class="visually-hidden">The plan by each release’s rules</caption><thead><tr><th
+    scope="col">figure</th>${SIDES.map((k) => html`<th scope="col" data-side=${k}>${sideTitle(d, k)}</th>`)}</tr></thead><tbody>${upgradeRows(d).map(row)}</tbody></table>`;
 }
+
+const more = (n) => html`<p class="hint">… and ${thousands(n)} more (spate-planner diff-rules --json lists them all).</p>`;
 
 /** A list of split ids under a heading with its count (the first SHOW of them). */
 function idList(key, title, ids) {
-  const box = attrs(el('div', undefined, 'upgrade-list'), { 'data-list': key, 'data-count': ids.length });
-  box.append(el('h3', `${title} (${thousands(ids.length)})`));
-  if (!ids.length) {
-    box.append(el('p', 'none', 'hint'));
-    return box;
-  }
-  const list = attrs(el('ul', undefined, 'split-ids'), { 'aria-label': title });
-  list.append(...ids.slice(0, SHOW).map((id) => el('li', id)));
-  box.append(list);
-  if (ids.length > SHOW) box.append(el('p', `… and ${thousands(ids.length - SHOW)} more (spate-planner diff-rules --json lists them all).`, 'hint'));
-  return box;
+  return html`<div class="upgrade-list" data-list=${key} data-count=${ids.length}><h3>${title} (${thousands(ids.length)})</h3>${
+    ids.length ? html`<ul class="split-ids" aria-label=${title}>${ids.slice(0, SHOW).map((id) => html`<li>${id}</li>`)}</ul>` : html`<p class="hint">none</p>`}${
+    ids.length > SHOW ? more(ids.length - SHOW) : nothing}</div>`;
 }
 
 const who = (v) => v ?? '(none)';
 
 function apartTable(d) {
-  const box = attrs(el('div', undefined, 'upgrade-apart'), { 'data-count': d.placed_apart.length });
-  box.append(el('h3', `Splits the two plans place apart (${thousands(d.placed_apart.length)})`));
-  if (!d.placed_apart.length) {
-    box.append(el('p', 'none: both releases plan every split on the same member', 'hint'));
-    return box;
-  }
-  const rows = d.placed_apart.slice(0, SHOW).map((p) => [p.split, who(p.published), who(p.by_0_1), who(p.by_0_3)]);
-  const area = scrollArea('splits the two plans place apart');
-  area.append(table(['split', 'last published to', 'by 0.1', 'by 0.3'], rows, 'data upgrade-splits', 'splits the two plans place apart'));
-  box.append(area);
-  if (d.placed_apart.length > SHOW) box.append(el('p', `… and ${thousands(d.placed_apart.length - SHOW)} more (spate-planner diff-rules --json lists them all).`, 'hint'));
-  return box;
+  const apart = d.placed_apart;
+  const label = 'splits the two plans place apart';
+  const t = () => dataTable({ headers: ['split', 'last published to', 'by 0.1', 'by 0.3'], rows: apart.slice(0, SHOW), key: (p) => p.split,
+    row: (p) => html`<tr>${cells([p.split, who(p.published), who(p.by_0_1), who(p.by_0_3)])}</tr>`, cls: 'data upgrade-splits', caption: label });
+  return html`<div class="upgrade-apart" data-count=${apart.length}><h3>Splits the two plans place apart (${thousands(apart.length)})</h3>${
+    apart.length ? scrollBox(label, t()) : html`<p class="hint">none: both releases plan every split on the same member</p>`}${
+    apart.length > SHOW ? more(apart.length - SHOW) : nothing}</div>`;
 }
 
-function resultNode(d) {
-  const node = el('div', undefined, 'upgrade-result');
-  node.append(attrs(el('p', todayText(d), 'upgrade-today'), { 'data-rules': d.today.rules, 'data-source': d.today.source }));
-  node.append(figuresTable(d));
-  node.append(el('p', 'Moves: splits that change hands from their current owner. Reassigned: splits planned on another member than the last publish named, or queued — a split nobody has claimed yet counts, so a batch that 0.1 moves again at each unrelated completion (upstream #820) shows here.', 'hint'));
-  node.append(
-    idList('kept_only_by_0_3', 'Reassigned by 0.1, kept by 0.3: they stop moving on upgrading', d.kept_only_by_0_3),
-    idList('kept_only_by_0_1', 'Reassigned by 0.3, kept by 0.1', d.kept_only_by_0_1),
-    apartTable(d),
-  );
-  return node;
+function resultTemplate(d) {
+  return html`<div class="upgrade-result"><p class="upgrade-today" data-rules=${d.today.rules} data-source=${d.today.source}>${todayText(d)}</p>${figuresTable(d)}<p
+    class="hint">Moves: splits that change hands from their current owner. Reassigned: splits planned on another member than the last publish named, or queued — a split nobody has claimed yet counts, so a batch that 0.1 moves again at each unrelated completion (upstream #820) shows here.</p>${
+    idList('kept_only_by_0_3', 'Reassigned by 0.1, kept by 0.3: they stop moving on upgrading', d.kept_only_by_0_3)}${
+    idList('kept_only_by_0_1', 'Reassigned by 0.3, kept by 0.1', d.kept_only_by_0_1)}${apartTable(d)}</div>`;
 }
 
 export function createUpgrade(ctx) {
@@ -97,10 +68,10 @@ export function createUpgrade(ctx) {
       .then(() => { if (!rulesDiffIsCurrent(controller.state)) status.textContent = ''; });
   }
 
-  function render(state) {
+  function draw(state) {
     const current = rulesDiffIsCurrent(state);
     node.dataset.hasResult = String(current);
-    result.replaceChildren(...(current ? [resultNode(state.rulesDiff.doc)] : []));
+    render(current ? resultTemplate(state.rulesDiff.doc) : nothing, result);
     result.dataset.ready = String(current);
     if (current) status.textContent = '';
   }
@@ -111,7 +82,7 @@ export function createUpgrade(ctx) {
     show() { shown = true; ask(controller.state); },
     hide() { shown = false; },
     update(state, prev) {
-      if (changed(prev, state, 'rulesDiff', 'result', 'generation')) render(state);
+      if (changed(prev, state, 'rulesDiff', 'result', 'generation')) draw(state);
       if (changed(prev, state, 'result', 'generation')) ask(state);
     },
   };

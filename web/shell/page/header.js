@@ -1,6 +1,7 @@
 // The header: what is shown (job, source, when, the leader's default cap and the release whose
 // rules decide, each with where it comes from), the ways to open a snapshot, and a load's progress.
 import { el, attrs, button, input } from '../../common/page/dom.js';
+import { html, render, nothing } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
 import { utc, thousands } from '../../common/shared/format.js';
 
@@ -17,18 +18,14 @@ function sourceText(state) {
 }
 
 function capLine(view) {
-  const line = el('p', undefined, 'cap-line');
-  line.append(el('span', `Default cap ${view.default_cap}`, 'cap-value'), el('span', ` — ${CAP_SOURCE[view.default_cap_source] || view.default_cap_source}`));
-  if (view.default_cap_source === 'spate_default') line.append(el('span', `. ${view.default_cap_note}`, 'cap-note'));
-  line.title = view.default_cap_note;
-  return line;
+  return html`<p class="cap-line" title=${view.default_cap_note}><span class="cap-value">Default cap ${view.default_cap}</span><span> — ${
+    CAP_SOURCE[view.default_cap_source] || view.default_cap_source}</span>${
+    view.default_cap_source === 'spate_default' ? html`<span class="cap-note">. ${view.default_cap_note}</span>` : nothing}</p>`;
 }
 
 /** The release whose rules decide, and why: the core's words (`rules_note`). */
 function rulesLine(view) {
-  const line = attrs(el('p', undefined, 'rules-line'), { 'data-rules': view.rules, 'data-rules-source': view.rules_source });
-  line.append(el('span', `Rules: ${view.rules_note}`));
-  return line;
+  return html`<p class="rules-line" data-rules=${view.rules} data-rules-source=${view.rules_source}><span>Rules: ${view.rules_note}</span></p>`;
 }
 
 function pasteBox(controller) {
@@ -95,7 +92,7 @@ export function createHeader(ctx) {
     update(state, prev) {
       if (changed(prev, state, 'live')) node.closest('.planner')?.toggleAttribute('data-live', Boolean(state.live?.job && !state.live.replay));
       if (changed(prev, state, 'info', 'source', 'loading')) source.textContent = sourceText(state);
-      if (changed(prev, state, 'result')) cap.replaceChildren(...(state.result ? [capLine(state.result.view), rulesLine(state.result.view)] : []));
+      if (changed(prev, state, 'result')) render(state.result ? html`${capLine(state.result.view)}${rulesLine(state.result.view)}` : nothing, cap);
       if (changed(prev, state, 'loading')) {
         progress.hidden = !state.loading;
         if (state.loading) {

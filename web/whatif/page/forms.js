@@ -2,6 +2,7 @@
 // adding it, and a refused change is explained beside its own Apply button. Only members of
 // the current scenario are offered; split ids are suggested as you type.
 import { el, attrs, input, select, setOptions, dropGone, field } from '../../common/page/dom.js';
+import { html, render, repeat } from '../../common/page/lit.js';
 import { parseBytes } from '../../common/shared/format.js';
 import { naturalCompare } from '../../common/shared/sort.js';
 import { isSuperseded } from '../../common/shared/messages.js';
@@ -94,7 +95,7 @@ function splitInput(ctx, id, label, placeholder) {
       const rows = await ctx.controller.ask('findSplits', { query: q, limit: 20 });
       if (mine !== seq) return;
       const head = i.value.includes(',') ? i.value.slice(0, i.value.lastIndexOf(',') + 1) : '';
-      list.replaceChildren(...rows.map((r) => attrs(el('option'), { value: `${head}${r.id}` })));
+      render(repeat(rows, (r) => r.id, (r) => html`<option value=${`${head}${r.id}`}></option>`), list);
     } catch (e) {
       if (!isSuperseded(e)) ctx.controller.say(`Split suggestions failed: ${e.message}`);
     }
