@@ -175,7 +175,7 @@ test('a refused change is explained at its form and not added; later changes sti
     await applyForm(page, 'remove', { 'member to remove': 'worker-02', 'how the member leaves': 'graceful' });
     n = await ready(page, n);
     assert.equal(await page.locator('select[aria-label="member to remove"] option[value="worker-02"]').count(), 0);
-    assert.match(await page.locator('ol.changes').textContent(), /remove worker-02: shut down gracefully/);
+    assert.match(await page.locator('ol.changes').textContent(), /remove worker-02: stopped gracefully/);
     const scenario = JSON.parse(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('scenario'));
     assert.deepEqual(scenario.changes[1], { op: 'remove_member', member: 'worker-02', departure: 'graceful' });
     assert.equal(scenario.changes[0].weight, '6442450944');

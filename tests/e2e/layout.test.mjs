@@ -146,3 +146,119 @@ test('390 px: a mean far left on the load axis keeps its label on the screen', a
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** The number of lines the text of `e` takes (its line boxes' tops, a few pixels apart at most on one line). */
+const LINES = `(e) => {
+  const r = document.createRange();
+  r.selectNodeContents(e);
+  const tops = [...r.getClientRects()].filter((b) => b.width > 0).map((b) => b.top).sort((a, b) => a - b);
+  return tops.filter((t, i) => i === 0 || t - tops[i - 1] > 4).length;
+}`;
+
+/**
+ * At a wall's width: each of the header's lines on one line or wrapped no narrower than half the
+ * header; each tile's value on one line; every tab (Live shown too: ten) inside the tab row's
+ * visible box, the row not scrolling. Returns what is wrong.
+ */
+function wideProblems(page) {
+  return page.evaluate((linesOf) => {
+    const lines = (0, eval)(linesOf);
+    const root = document.querySelector('spate-planner').shadowRoot;
+    const out = [];
+    const header = root.querySelector('.header').getBoundingClientRect();
+    for (const p of root.querySelectorAll('.header .title p')) {
+      const w = p.getBoundingClientRect().width;
+      if (lines(p) > 1 && w < header.width / 2) out.push(`the header's line "${p.textContent.slice(0, 40)}…" wraps at ${Math.round(w)} px of ${Math.round(header.width)}`);
+    }
+    if (innerWidth < 2000) return out; // (a tablet's: only the header)
+    for (const v of root.querySelectorAll('.strip .tile .value')) if (lines(v) !== 1) out.push(`the tile value "${v.textContent}" takes ${lines(v)} lines`);
+    root.querySelector('.tab[data-tab="live"]').hidden = false;
+    const list = root.querySelector('.tablist');
+    const l = list.getBoundingClientRect();
+    for (const t of list.querySelectorAll('.tab:not([hidden])')) {
+      const b = t.getBoundingClientRect();
+      if (b.left < l.left - 0.5 || b.right > l.right + 0.5) out.push(`the tab ${t.textContent} (${Math.round(b.left)}–${Math.round(b.right)}) is outside the tab row (${Math.round(l.left)}–${Math.round(l.right)})`);
+    }
+    if (list.scrollWidth > list.clientWidth) out.push(`the tab row scrolls: ${list.scrollWidth} px in ${list.clientWidth}`);
+    root.querySelector('.tab[data-tab="live"]').hidden = true;
+    return out;
+  }, LINES);
+}
+
+test('768 px: the header\'s lines keep the width (its buttons go under them)', async () => {
+  const { page, problems } = await watchedPage(chrome.browser, { width: 768, height: 1024 });
+  await page.goto(server.url);
+  await ready(page);
+  assert.deepEqual(await wideProblems(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+for (const theme of ['light', 'dark']) {
+  test(`2560 px, ${theme}: the header uses the width, each tile's value is one line, and all ten tabs fit their row`, async () => {
+    const { page, problems } = await watchedPage(chrome.browser, { width: 2560, height: 1440, theme });
+    await page.goto(server.url);
+    await ready(page);
+    assert.deepEqual(await wideProblems(page), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+/** The tiles per row of the summary strip, top to bottom. */
+function tileRows(page) {
+  return page.evaluate(() => {
+    const by = new Map();
+    for (const t of document.querySelector('spate-planner').shadowRoot.querySelectorAll('.summary .strip .tile-cell')) {
+      if (!t.getClientRects().length) continue;
+      const top = Math.round(t.getBoundingClientRect().top);
+      by.set(top, (by.get(top) ?? 0) + 1);
+    }
+    return [...by.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  });
+}
+
+for (const [width, height] of [[390, 844], [768, 1024], [1400, 900], [2560, 1440]]) {
+  test(`${width} px: a tile's value breaks only after its arrow, never inside a figure; seven tiles leave none alone on a row`, async () => {
+    const { page, problems } = await watchedPage(chrome.browser, { width, height });
+    await page.goto(server.url);
+    await ready(page);
+    await openWhatIf(page);
+    // the strip open on a phone (its one line opens to the tiles)
+    if (width < 600) await page.locator('.summary .strip-line').click();
+    const broken = await page.evaluate(() => {
+      const values = [...document.querySelector('spate-planner').shadowRoot.querySelectorAll('.strip .tile .value')];
+      /** The text of `v` from character `from` to `to` as a range (across its text nodes). */
+      const span = (v, from, to) => {
+        const r = document.createRange();
+        const walk = document.createTreeWalker(v, NodeFilter.SHOW_TEXT);
+        for (let at = 0, n = walk.nextNode(); n; at += n.length, n = walk.nextNode()) {
+          if (from >= at && from <= at + n.length) r.setStart(n, from - at);
+          if (to >= at && to <= at + n.length) { r.setEnd(n, to - at); break; }
+        }
+        return r;
+      };
+      // each figure ("35.0 GiB" of "35.0 GiB → 20.6 GiB") on one line
+      return values.flatMap((v) => {
+        let at = 0;
+        return v.textContent.split(' → ').flatMap((figure) => {
+          const r = span(v, at, at + figure.length);
+          at += figure.length + 3;
+          const tops = [...r.getClientRects()].filter((b) => b.width > 0).map((b) => b.top).sort((a, b) => a - b);
+          return tops.at(-1) - tops[0] > 4 ? [`"${figure}" of "${v.textContent}" breaks inside`] : [];
+        });
+      });
+    });
+    assert.deepEqual(broken, []);
+    const eight = await tileRows(page);
+    assert.equal(eight.reduce((a, b) => a + b, 0), 8);
+    // a fleet whose seventh tile is the last (one tile fewer): no row of one, but for a phone's
+    // tiles two abreast, where the seventh takes the row's width
+    await page.locator('.summary .strip .tile-cell').last().evaluate((e) => e.remove());
+    const seven = await tileRows(page);
+    const spans = await page.locator('.summary .strip').evaluate((s) => s.lastElementChild.getBoundingClientRect().width >= s.getBoundingClientRect().width - 2);
+    assert.ok(seven.length === 1 || seven.at(-1) >= 2 || (width < 600 && spans), `seven tiles in rows of ${seven.join(' + ')}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}

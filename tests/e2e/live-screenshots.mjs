@@ -71,11 +71,16 @@ for (const { p, width, height, theme } of pages) {
     await p.setViewportSize({ width, height: 2600 });
     await p.locator('.tabs').screenshot({ path: join(docs, 'live-tab.png') });
     await p.locator('input[aria-label="moment whose plan is shown"]').fill('2');
+    await p.locator('input[aria-label="moment whose plan is shown"]').blur(); // (no focus ring in the picture)
     await pause(200);
     await p.locator('.live-figures').screenshot({ path: join(docs, 'live-moment.png') });
     await p.setViewportSize({ width, height });
   }
-  if (width === 390 && theme === 'dark') await p.screenshot({ path: join(docs, 'live-phone-dark.png') });
+  if (width === 390 && theme === 'dark') {
+    // the first screen a phone shows (the tall viewport above left the page scrolled)
+    await p.evaluate(() => scrollTo(0, 0));
+    await p.screenshot({ path: join(docs, 'live-phone-dark.png') });
+  }
 }
 
 // NATS goes away: the bar says so

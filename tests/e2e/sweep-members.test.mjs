@@ -1,11 +1,12 @@
 // The Sweep tab over the fleet's size (issue 33): "how few members can I run with?". Below
 // today's count each step loses members in the order picked (the lightest first: the least load
 // now, ties the last by name first), each stopping gracefully; today's count is today's fleet;
-// the verdict names the fewest members that meet the targets. Checked from those rules against
-// the page's own plan, and the steps against `spate-planner sweep --members --json`.
+// the verdict names the fewest members that meet the targets; the steps' CSV names who each
+// smaller fleet loses (`removed`). Checked from those rules against the page's own plan, and the
+// steps against `spate-planner sweep --members --json` and `--csv`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, withServedPage, cli } from './browser.mjs';
@@ -68,5 +69,22 @@ test('a sweep of the fleet size removes the lightest first and names the fewest 
     assert.equal(r.status, 0, r.stderr);
     const strip = ({ mean_load: m, ...rest }) => rest;
     assert.deepEqual(JSON.parse(r.stdout).steps.map(strip), steps.map(strip));
+
+    // the steps as CSV name who each smaller fleet loses, in a last column `removed`: the
+    // command line's bytes
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('button[data-csv="sweep"]').click()]);
+    assert.equal(dl.suggestedFilename(), 'members-sweep.csv');
+    const csv = (await readFile(await dl.path())).toString('utf8');
+    const c = await cli(['sweep', file, '--members', '1..8', '--csv']);
+    assert.equal(c.status, 0, c.stderr);
+    assert.equal(csv, c.stdout);
+    const records = csv.split('\r\n').filter(Boolean);
+    assert.match(records[0], /,bound_hit,removed$/);
+    steps.forEach((s, i) => {
+      const names = s.removed ?? [];
+      // (a demo fleet's names hold no quote: two or more names are one quoted field)
+      const cell = names.length > 1 ? `"${names.join(', ')}"` : names.join('');
+      assert.ok(records[i + 1].endsWith(`,${cell}`), `step ${s.value}: ${records[i + 1]}`);
+    });
   });
 });

@@ -10,6 +10,8 @@ import { toFragment, fromFragment } from '../../web/shell/shared/permalink.js';
 import { chartModel, TOP_N, memberRows, describeMember } from '../../web/plan/shared/chart-model.js';
 import { ticks } from '../../web/common/shared/ticks.js';
 import { movesSlice, cmpDecimal } from '../../web/plan/worker/moves-slice.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const MAX = '18446744073709551615';
 
@@ -47,7 +49,7 @@ test('scenario text carries every change, one the core does not know included, f
 });
 
 test('describe names every change for people', () => {
-  assert.equal(describe({ op: 'remove_member', member: 'w1', departure: 'graceful' }), 'remove w1: shut down gracefully (released what it held)');
+  assert.equal(describe({ op: 'remove_member', member: 'w1', departure: 'graceful' }), 'remove w1: stopped gracefully (released what it held)');
   assert.equal(describe({ op: 'remove_member', member: 'w1', within_rebalance_delay: true }), 'remove w1: crashed just now (its splits withheld for the rebalance delay)');
   assert.equal(describe({ op: 'release_departed', member: 'w9' }), 'release the splits withheld for w9 (its delay is over)');
   assert.equal(describe({ op: 'set_weight', split: 's', weight: '6442450944' }), 'weight of s: 6.00 GiB');
@@ -195,3 +197,22 @@ function planView(members, summary = {}, byMember = {}) {
   };
 }
 
+
+/** The files under `dir` (relative to the repository) whose names end in one of `ends`. */
+function filesUnder(dir, ends) {
+  const root = new URL('../../', import.meta.url).pathname;
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && ends.some((x) => e.name.endsWith(x)))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+test('a graceful stop has one name on the page, the command line and in the core\'s words: "stopped gracefully"', () => {
+  const files = [...filesUnder('web', ['.js']).filter((f) => !/\/(dist|dist-test|pkg|pkg-test|vendor)\//.test(f)),
+    ...filesUnder('crate', ['.rs']).filter((f) => /\/src\//.test(f)), ...filesUnder('docs', ['.md'])];
+  assert.ok(files.length > 100, `${files.length} files`);
+  const other = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').map((l, i) => [f, i + 1, l]))
+    .filter(([, , l]) => /\b(shut|shuts|shutting) down gracefully\b/i.test(l)).map(([f, n, l]) => `${f}:${n}: ${l.trim()}`);
+  assert.deepEqual(other, []);
+  // the list of changes names it as the what-if form (and the Departed list, and the core's findings) do
+  assert.match(describe({ op: 'remove_member', member: 'w1', departure: 'graceful' }), /: stopped gracefully /);
+});

@@ -585,3 +585,56 @@ fn sweep_members_removes_in_the_order_asked_and_names_the_fewest_that_meet_the_t
         .unwrap();
     assert!(!cap.status.success());
 }
+
+/// `sweep --members --csv`: the steps below today's count name the members they remove in a
+/// last column, `removed` (in the order removed, as `--json`'s `removed` lists them); a sweep
+/// that removes no one has no such column.
+#[test]
+fn sweep_members_csv_names_the_members_each_step_removes() {
+    let snap = demo("members-csv.json", "6", "5");
+    let doc = json(&[
+        "sweep",
+        &snap,
+        "--members",
+        "1..8",
+        "--remove",
+        "heaviest-first",
+        "--json",
+    ]);
+    let o = run(&[
+        "sweep",
+        &snap,
+        "--members",
+        "1..8",
+        "--remove",
+        "heaviest-first",
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let records: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert!(records[0].ends_with(",bound_hit,removed"), "{}", records[0]);
+    let steps = doc["steps"].as_array().unwrap();
+    assert_eq!(records.len() - 1, steps.len());
+    for (rec, s) in records[1..].iter().zip(steps) {
+        let names: Vec<&str> = s["removed"]
+            .as_array()
+            .map(|a| a.iter().map(|n| n.as_str().unwrap()).collect())
+            .unwrap_or_default();
+        // (names of a demo fleet hold no quote: a list of two or more is one quoted field)
+        let cell = match names.len() {
+            0 => String::new(),
+            1 => names[0].to_string(),
+            _ => format!("\"{}\"", names.join(", ")),
+        };
+        assert!(rec.ends_with(&format!(",{cell}")), "step {}: {rec}", s["value"]);
+    }
+    assert!(records[1].contains(", "), "one member left: five removed");
+    let grown = run(&["sweep", &snap, "--members", "6..8", "--csv"]);
+    assert!(!String::from_utf8(grown.stdout)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .contains("removed"));
+}

@@ -13,7 +13,7 @@ use spate_planner_core::{
         SLIDE_ROWS,
     },
     sweep,
-    sweep::Axis,
+    sweep::{Axis, RemoveOrder},
     to_json, AssignmentSource, DemoParams, Fleet, Scenario,
 };
 #[cfg(target_arch = "wasm32")]
@@ -65,10 +65,12 @@ fn records(text: &str) -> Vec<Vec<String>> {
 }
 
 /// A JSON value as its CSV field: strings as they are (a formula guarded), numbers and
-/// booleans as JSON writes them, null as nothing.
+/// booleans as JSON writes them, null (or a field left out) as nothing, a list of names as its
+/// names separated by ", ".
 fn cell(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
+        Value::Array(names) => names.iter().map(cell).collect::<Vec<_>>().join(", "),
         Value::String(s) if s.starts_with(['=', '+', '-', '@', '\t', '\r']) => format!("'{s}"),
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -179,6 +181,38 @@ fn the_sweep_and_comparison_tables_are_their_documents_rows() {
     let owners: Vec<Value> = doc["owner_changes"].as_array().unwrap().clone();
     assert!(!owners.is_empty());
     same_rows(&diff_csv(&d, DiffTable::Owners), &owners);
+}
+
+#[test]
+fn a_sweep_that_removes_members_names_them_in_its_removed_column() {
+    let f = demo(6, 600, 4);
+    let members = Axis::Members {
+        cap: None,
+        remove: RemoveOrder::LightestFirst,
+    };
+    let steps = sweep(&f, &Scenario::default(), members, 1..=8, None).unwrap();
+    let doc: Value = serde_json::from_str(&to_json(&steps).unwrap()).unwrap();
+    let csv = sweep_csv(&steps);
+    let head = same_rows(&csv, doc.as_array().unwrap());
+    assert_eq!(head.len(), 12);
+    assert_eq!(head.last().map(String::as_str), Some("removed"));
+    // below today's six members, the members lost in the order removed; none from six up
+    let recs = records(&csv);
+    for (rec, step) in recs[1..].iter().zip(&steps) {
+        let removed = rec.last().unwrap();
+        assert_eq!(
+            removed.split(", ").filter(|n| !n.is_empty()).count(),
+            6usize.saturating_sub(step.value as usize)
+        );
+        assert_eq!(*removed, step.removed.join(", "));
+    }
+    assert!(
+        recs[1].last().unwrap().contains(", "),
+        "one member left: five removed"
+    );
+    // a sweep that removes no one has no removed column
+    let grown = sweep(&f, &Scenario::default(), members, 6..=8, None).unwrap();
+    assert!(!records(&sweep_csv(&grown))[0].contains(&"removed".to_string()));
 }
 
 fn chart_of(f: &Fleet, rows: Option<usize>, order: Option<&[String]>) -> String {

@@ -63,7 +63,7 @@ export function hasContent(s) {
 const DEPARTURE = {
   crash: 'crashed just now (its splits withheld for the rebalance delay)',
   crash_after_delay: 'crashed longer ago than the rebalance delay',
-  graceful: 'shut down gracefully (released what it held)',
+  graceful: 'stopped gracefully (released what it held)',
 };
 
 /** The departure of a remove_member change, reading the older field too. */

@@ -21,13 +21,21 @@ function tile(key, label, value, sub, help, onOpen = null) {
  * hover): `open(key)` toggles them; the cell says whether they are shown.
  */
 function tileCell(t, open, shown) {
-  const inner = html`<span class="label">${t.label}</span><span class="value">${t.value}</span>${
+  const inner = html`<span class="label">${t.label}</span><span class="value">${valueParts(t.value)}</span>${
     t.sub ? html`<span class="sub">${t.sub}</span>` : nothing}<span class="visually-hidden">${t.help}</span>`;
   const face = t.onOpen
     ? html`<button type="button" class="tile opens" data-tile=${t.key} title=${t.help} @click=${t.onOpen}>${inner}</button>`
     : html`<div class="tile" data-tile=${t.key} title=${t.help}>${inner}</div>`;
   return html`<div class="tile-cell">${face}<button type="button" class="tile-info" aria-label=${`What “${t.label}” means`}
     aria-expanded=${String(shown === t.key)} aria-controls="tile-help" @click=${() => open(t.key)}>?</button></div>`;
+}
+
+/**
+ * A tile's value, each figure of "now → planned" whole on its line: a narrow tile breaks the line
+ * only after the arrow, never inside "20.6 GiB" (style.css).
+ */
+function valueParts(value) {
+  return String(value).split(' → ').map((part, i) => html`${i ? ' → ' : ''}<span class="part">${part}</span>`);
 }
 
 /** The one line a narrow strip shows: max/mean, moves and members over the mean, now → planned (the core's). */

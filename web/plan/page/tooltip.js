@@ -1,9 +1,10 @@
 // One tooltip per host: shown on mouse hover and on keyboard focus of a target (a tap focuses
 // it too; chart.js gives the focus back to the row a tap redrew), and on a touch long-press;
 // hidden on leave, blur, Escape or a scroll. A hover is the mouse moving onto a target: rows
-// scrolled under a mouse at rest open nothing. Placed nearest its target where it covers neither
-// the target, nor the rows on either side of it, nor the pinned rows (below them or above them,
-// within the window). The same words are the target's accessible name, so nothing is hover-only.
+// scrolled under a mouse at rest open nothing. Placed next to its target, just past the row on
+// either side of it (never farther), covering neither the target nor those rows, and clear of the
+// pinned rows, the sticky strip and the drawer wherever a place next to it allows. The same words
+// are the target's accessible name, so nothing is hover-only.
 import { el, attrs } from '../../common/page/dom.js';
 import { html, render } from '../../common/page/lit.js';
 
@@ -35,25 +36,38 @@ function watchPointer(host, target, hide) {
   return moved;
 }
 
-/** The rows a tooltip must not cover: the target, what it opened, the rows on either side, the pinned rows. */
+/**
+ * What a tooltip keeps clear of: `near`, the target, what it opened and the rows on either side
+ * (always), and `pinned`, the pinned rows (wherever a place next to the target allows it).
+ */
 function keptClear(host, target, opened) {
   const rows = [...host.querySelectorAll('button[data-member]')];
   const i = rows.indexOf(target);
-  const beside = i < 0 ? [] : [rows[i - 1], rows[i + 1]];
-  return [target, opened, ...beside, ...host.querySelectorAll('.is-pinned')].filter(Boolean);
+  const near = [target, opened, ...(i < 0 ? [] : [rows[i - 1], rows[i + 1]])].filter(Boolean);
+  const pinned = [...host.querySelectorAll('.is-pinned')].filter((e) => !near.includes(e));
+  const box = (e) => e.getBoundingClientRect();
+  return { near: near.map(box), pinned: pinned.map(box) };
 }
 
+/** Whether a box `{ left, width, height }` at top `y` shares no area with the rectangle `r`. */
+const clearOf = (box, y, r) => r.right <= box.left || r.left >= box.left + box.width || y >= r.bottom || y + box.height <= r.top;
+
 /**
- * The top (window pixels) of a box `{ left, width, height }` nearest `target` (a rectangle) that
- * intersects none of `keep` and lies between `lo` and `hi`: just below or just above one of them;
- * null when none does.
+ * The top (window pixels) of a box `{ left, width, height }` next to `target` (a rectangle): just
+ * below or just above the rows it keeps clear of always (`near`: the target, what it opened, the
+ * rows on either side), so never farther from the target than the row beside it. Of those places,
+ * the nearest that lies between `lo` and `hi` (clear of the sticky strip and the drawer) and covers
+ * none of `pinned`; else the nearest between `lo` and `hi`; else the nearest in `[0, screen]`.
+ * Null when none of them does (a window shorter than the box and a row).
  */
-export function clearTop(keep, box, lo, hi, target) {
-  const clear = (y) => y >= lo && y + box.height <= hi && keep.every((r) => r.right <= box.left || r.left >= box.left + box.width
-    || y >= r.bottom || y + box.height <= r.top);
+export function nextTo({ near, pinned }, box, lo, hi, screen, target) {
   const gap = (y) => (y >= target.bottom ? y - target.bottom : target.top - (y + box.height));
-  const tops = keep.flatMap((r) => [r.bottom + 4, r.top - box.height - 4]).filter(clear);
-  return tops.sort((a, b) => gap(a) - gap(b))[0] ?? null;
+  const tops = near.flatMap((r) => [r.bottom + 4, r.top - box.height - 4])
+    .filter((y) => near.every((r) => clearOf(box, y, r)))
+    .sort((a, b) => gap(a) - gap(b));
+  const within = (a, b) => (y) => y >= a && y + box.height <= b;
+  return tops.find((y) => within(lo, hi)(y) && pinned.every((r) => clearOf(box, y, r)))
+    ?? tops.find(within(lo, hi)) ?? tops.find(within(0, screen)) ?? null;
 }
 
 export function createTooltip(host) {
@@ -87,9 +101,9 @@ export function createTooltip(host) {
     const cs = getComputedStyle(host);
     const bottom = innerHeight - (parseFloat(cs.getPropertyValue('--drawer-h')) || 0);
     const top = parseFloat(cs.getPropertyValue('--strip-h')) || 0;
-    const keep = keptClear(host, target, under?.(target)).map((e) => e.getBoundingClientRect());
-    const below = keep.reduce((b, r) => Math.max(b, r.bottom), t.bottom);
-    const at = clearTop(keep, { left: h.left + left, width, height }, top, bottom, t) ?? below + 4;
+    const keep = keptClear(host, target, under?.(target));
+    const below = keep.near.reduce((b, r) => Math.max(b, r.bottom), t.bottom);
+    const at = nextTo(keep, { left: h.left + left, width, height }, top, bottom, innerHeight, t) ?? below + 4;
     tip.style.top = `${(at - h.top) / z}px`;
   }
 

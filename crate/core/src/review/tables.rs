@@ -6,7 +6,8 @@
 //!   `at_risk` lists: `splits`, `past_cap`, `race_parked`, one `state` each);
 //! - the claims (`claims --json`): one record per claim or quarantine in the order taken, per
 //!   split drained and per split fenced;
-//! - a sweep's `steps` (`sweep --json`), with the crash columns when the sweep simulated one;
+//! - a sweep's `steps` (`sweep --json`), with the crash columns when the sweep simulated one and
+//!   `removed` (who each step's fleet loses) when it removes members;
 //! - a comparison's `members` and `owners` (`diff --json`'s `members` and `owner_changes`).
 //!
 //! `spate-planner plan|claims|sweep|diff --csv` and the dashboard's CSV buttons write these
@@ -212,44 +213,84 @@ pub fn claims_csv(next: &BTreeMap<String, NextActions>) -> String {
     c.finish()
 }
 
-/// A sweep's steps as CSV; the crash columns when any step simulated a crash.
+/// One column of the sweep's table: its name (the step document's field, or `crash_` and the
+/// crash figures' field) and how a step writes its cell.
+type SweepColumn = (&'static str, fn(&Step, &mut Csv));
+
+/// Every step's columns.
+const STEP_COLUMNS: [SweepColumn; 11] = [
+    ("value", |s, c| {
+        c.num(s.value);
+    }),
+    ("members", |s, c| {
+        c.num(s.members);
+    }),
+    ("max_load", |s, c| {
+        c.num(s.max_load);
+    }),
+    ("mean_load", |s, c| {
+        c.ratio(s.mean_load);
+    }),
+    ("max_over_mean", |s, c| {
+        c.num(&s.max_over_mean);
+    }),
+    ("max_over_bound", |s, c| {
+        c.num(&s.max_over_bound);
+    }),
+    ("queued", |s, c| {
+        c.num(s.queued);
+    }),
+    ("moves", |s, c| {
+        c.num(s.moves);
+    }),
+    ("bytes_moved", |s, c| {
+        c.num(s.bytes_moved);
+    }),
+    ("at_cap", |s, c| {
+        c.num(s.at_cap);
+    }),
+    ("bound_hit", |s, c| {
+        c.num(s.bound_hit);
+    }),
+];
+
+/// The columns of a sweep that simulated a crash of each step's heaviest member.
+const CRASH_COLUMNS: [SweepColumn; 4] = [
+    ("crash_member", |s, c| {
+        c.maybe(s.crash.as_ref().map(|f| f.member.as_str()));
+    }),
+    ("crash_recovery_ms", |s, c| {
+        c.maybe_num(s.crash.as_ref().and_then(|f| f.recovery_ms));
+    }),
+    ("crash_idle_split_ms", |s, c| {
+        c.maybe_num(s.crash.as_ref().map(|f| f.idle_split_ms));
+    }),
+    ("crash_idle_weighted", |s, c| {
+        c.maybe_num(s.crash.as_ref().map(|f| f.idle_weighted));
+    }),
+];
+
+/// The column of a sweep of the fleet's size that removes members: who each step's fleet loses,
+/// in the order removed, as the page's table names them (`worker-05, worker-03`).
+const REMOVED_COLUMN: SweepColumn = ("removed", |s, c| {
+    c.text(&s.removed.join(", "));
+});
+
+/// A sweep's steps as CSV: every step's columns, then the crash columns when any step simulated
+/// a crash, then `removed` when any step removes members.
 pub fn sweep_csv(steps: &[Step]) -> String {
-    let mut head = vec![
-        "value",
-        "members",
-        "max_load",
-        "mean_load",
-        "max_over_mean",
-        "max_over_bound",
-        "queued",
-        "moves",
-        "bytes_moved",
-        "at_cap",
-        "bound_hit",
-    ];
     let crash = steps.iter().any(|s| s.crash.is_some());
-    if crash {
-        head.extend([
-            "crash_member",
-            "crash_recovery_ms",
-            "crash_idle_split_ms",
-            "crash_idle_weighted",
-        ]);
-    }
+    let removes = steps.iter().any(|s| !s.removed.is_empty());
+    let columns: Vec<SweepColumn> = STEP_COLUMNS
+        .into_iter()
+        .chain(CRASH_COLUMNS.into_iter().filter(|_| crash))
+        .chain(std::iter::once(REMOVED_COLUMN).filter(|_| removes))
+        .collect();
+    let head: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
     let mut c = Csv::new(&head);
     for s in steps {
-        c.num(s.value).num(s.members).num(s.max_load).ratio(s.mean_load);
-        c.num(&s.max_over_mean)
-            .num(&s.max_over_bound)
-            .num(s.queued)
-            .num(s.moves);
-        c.num(s.bytes_moved).num(s.at_cap).num(s.bound_hit);
-        if crash {
-            let f = s.crash.as_ref();
-            c.maybe(f.map(|f| f.member.as_str()))
-                .maybe_num(f.and_then(|f| f.recovery_ms));
-            c.maybe_num(f.map(|f| f.idle_split_ms))
-                .maybe_num(f.map(|f| f.idle_weighted));
+        for (_, cell) in &columns {
+            cell(s, &mut c);
         }
         c.end();
     }

@@ -56,7 +56,7 @@ pub enum Departure {
     Crash,
     /// It crashed longer than the rebalance delay ago: its splits are free to move.
     CrashAfterDelay,
-    /// It shut down gracefully: it released what it held first (owner cleared, lease gone), so
+    /// It stopped gracefully: it released what it held first (owner cleared, lease gone), so
     /// nothing of that is withheld; the next claim of each is `released`.
     Graceful,
 }
