@@ -109,7 +109,10 @@ async fn looping_scrapers(port: u16, lease: &async_nats::jetstream::kv::Store, p
         let mut i = 0u32;
         while per_second > 0 && start.elapsed() < run {
             let v = format!(r#"{{"schema":3,"nonce":"nb","max_in_flight":{}}}"#, 2 + i % 5);
-            lease.put("worker.bench-extra", v.into_bytes().into()).await.expect("put");
+            lease
+                .put("worker.bench-extra", v.into_bytes().into())
+                .await
+                .expect("put");
             i += 1;
             let due = start + Duration::from_secs_f64(f64::from(i) / f64::from(per_second));
             tokio::time::sleep_until(due.into()).await;

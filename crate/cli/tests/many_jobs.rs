@@ -447,7 +447,14 @@ async fn an_idle_job_is_dropped_said_so_and_followed_again_after_a_write() {
     for job in ["busy", "quiet"] {
         fixture::write_job(&js, job).await;
     }
-    let args = ["--server", &nats.url(), "--idle-after", "4", "--jobs-interval", "1"];
+    let args = [
+        "--server",
+        &nats.url(),
+        "--idle-after",
+        "4",
+        "--jobs-interval",
+        "1",
+    ];
     let serve = Serve::start(&args);
     let port = serve.port;
     let both = |d: &Value| {
@@ -491,8 +498,15 @@ async fn an_idle_job_is_dropped_said_so_and_followed_again_after_a_write() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs_f64();
-    assert!((4.0..60.0).contains(&(now - last)), "last write {last}, now {now}");
-    assert_eq!(series(&text, &members_key("quiet")), None, "no plan of an idle job");
+    assert!(
+        (4.0..60.0).contains(&(now - last)),
+        "last write {last}, now {now}"
+    );
+    assert_eq!(
+        series(&text, &members_key("quiet")),
+        None,
+        "no plan of an idle job"
+    );
     assert_eq!(series(&text, &members_key("busy")), Some("4"));
     promtool_check(&text);
     let (_, list) = json(port, "/api/jobs").await;

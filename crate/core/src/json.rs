@@ -63,7 +63,10 @@ pub fn message(e: &serde_json::Error) -> String {
         Some((max, limit)) if v >= limit => {
             let ty = ty.unwrap_or_default();
             let rest = rest.replacen(&format!(", expected {ty}"), "", 1);
-            format!("{}the number is larger than the largest {ty} ({max}){rest}", &text[..start])
+            format!(
+                "{}the number is larger than the largest {ty} ({max}){rest}",
+                &text[..start]
+            )
         }
         None if v >= TWO_POW_64 => {
             let rest = rest.replace(", expected u64", "");

@@ -204,10 +204,18 @@ fn a_number_too_large_names_its_field_and_the_integer_type_read() {
     };
     let said = |r: Result<(), String>| r.unwrap_err();
     let spec_error = |text: String| {
-        said(parse_record::<SplitSpecRecord>("b", "spec.a", text.as_bytes()).map(|_| ()).map_err(|e| e.to_string()))
+        said(
+            parse_record::<SplitSpecRecord>("b", "spec.a", text.as_bytes())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        )
     };
     let progress_error = |text: String| {
-        said(parse_record::<SplitProgressRecord>("b", "split.a", text.as_bytes()).map(|_| ()).map_err(|e| e.to_string()))
+        said(
+            parse_record::<SplitProgressRecord>("b", "split.a", text.as_bytes())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        )
     };
     let e = spec_error(spec("18446744073709551616"));
     assert!(

@@ -158,6 +158,8 @@ pub(crate) struct Place {
     pub not_followed: Option<NotFollowed>,
     /// Why its state could not be read, when the last try failed (tried again at each listing).
     pub unreadable: Option<String>,
+    /// When its buckets were last written to, as the last listing found (ms since the epoch).
+    pub last_write_ms: Option<i64>,
 }
 
 impl Place {
@@ -286,13 +288,16 @@ impl Roster {
             .map(|(&job, &last)| (job, self.idle_since(job, last, now_ms)))
             .collect();
         for (&job, since) in &idle {
-            self.mark_idle(job, *since, &mut changes);
+            self.mark_idle(job, listed[job], *since, &mut changes);
         }
         let mut room = self.max.saturating_sub(self.followed_count());
         for (job, since) in idle {
             let place = self.places.get_mut(job).expect("placed by mark_idle");
             if since.is_none() && !place.followed && room > 0 {
-                *place = followed(job);
+                *place = Place {
+                    last_write_ms: place.last_write_ms,
+                    ..followed(job)
+                };
                 room -= 1;
                 changes.follow.push(job.to_string());
             }
@@ -309,13 +314,15 @@ impl Roster {
 
     /// Places `job` as listed: idle (`since`) ones not followed (dropped when they were), the
     /// others waiting past the cap unless followed.
-    fn mark_idle(&mut self, job: &str, since: Option<i64>, changes: &mut Changes) {
+    fn mark_idle(&mut self, job: &str, last_write_ms: i64, since: Option<i64>, changes: &mut Changes) {
         let place = self.places.entry(job.to_string()).or_insert_with(|| Place {
             job: job.to_string(),
             followed: false,
             not_followed: Some(NotFollowed::PastCap),
             unreadable: None,
+            last_write_ms: None,
         });
+        place.last_write_ms = Some(last_write_ms);
         match since {
             Some(since_ms) => {
                 if place.followed {
@@ -348,6 +355,7 @@ fn followed(job: &str) -> Place {
         followed: true,
         not_followed: None,
         unreadable: None,
+        last_write_ms: None,
     }
 }
 
