@@ -90,5 +90,51 @@ async fn main() {
     }
     summary("scrape after a change (the state planned)", planned);
     summary("  of which the plan", plans);
+    for per_second in [0, 180] {
+        looping_scrapers(port, &lease, per_second).await;
+    }
     let _ = lease.delete("worker.bench-extra").await;
+}
+
+/// Ten clients each scraping in a loop, one after another, for 10 s while the job changes
+/// `per_second` times a second: scrapes per second, and the server's CPU per second of
+/// wall-clock (from its own `process_cpu_seconds_total`).
+async fn looping_scrapers(port: u16, lease: &async_nats::jetstream::kv::Store, per_second: u32) {
+    const CLIENTS: usize = 10;
+    let run = Duration::from_secs(10);
+    let cpu = |t: &str| value(t, "process_cpu_seconds_total").unwrap_or(0.0);
+    let before = cpu(&scrape(port).await.1);
+    let start = Instant::now();
+    let writer = async {
+        let mut i = 0u32;
+        while per_second > 0 && start.elapsed() < run {
+            let v = format!(r#"{{"schema":3,"nonce":"nb","max_in_flight":{}}}"#, 2 + i % 5);
+            lease
+                .put("worker.bench-extra", v.into_bytes().into())
+                .await
+                .expect("put");
+            i += 1;
+            let due = start + Duration::from_secs_f64(f64::from(i) / f64::from(per_second));
+            tokio::time::sleep_until(due.into()).await;
+        }
+        i
+    };
+    let clients = (0..CLIENTS).map(|_| async {
+        let mut n = 0u32;
+        while start.elapsed() < run {
+            scrape(port).await;
+            n += 1;
+        }
+        n
+    });
+    let (writes, counts) = tokio::join!(writer, futures_util::future::join_all(clients));
+    let wall = start.elapsed().as_secs_f64();
+    let used = cpu(&scrape(port).await.1) - before;
+    let scrapes: u32 = counts.iter().sum();
+    println!(
+        "{CLIENTS} clients scraping in a loop, {per_second} changes/s ({writes} written): {:.0} scrapes/s, the server's CPU {:.0}% of a core ({:.2} ms of CPU a scrape)",
+        f64::from(scrapes) / wall,
+        used / wall * 100.0,
+        used * 1e3 / f64::from(scrapes.max(1))
+    );
 }

@@ -51,7 +51,8 @@ impl JobHealth {
     }
 }
 
-/// Each selected job the server knows, with its health.
+/// Each selected job the server knows, with its health: what the roster says of it (followed,
+/// past the cap), what was last heard from its store, and the status of the job held.
 async fn jobs(live: &Live) -> Vec<JobHealth> {
     let (max, places): (usize, Vec<_>) = {
         let roster = live.roster();
@@ -59,7 +60,22 @@ async fn jobs(live: &Live) -> Vec<JobHealth> {
     };
     let mut out = Vec::with_capacity(places.len());
     for p in places {
-        let mut h = JobHealth {
+        let unreadable = p.unreadable.is_some();
+        let mut h = JobHealth::listed(p, max);
+        let hub = live.held(&h.job).await;
+        if let Some(hub) = &hub {
+            heard(&mut h, hub, live.conn.stale_after);
+        }
+        held_status(&mut h, hub.map(|hub| hub.status()), unreadable);
+        out.push(h);
+    }
+    out
+}
+
+impl JobHealth {
+    /// A job as the roster lists it: followed or not, and why not; ok until something says otherwise.
+    fn listed(p: crate::live::roster::Place, max: usize) -> Self {
+        JobHealth {
             ok: true,
             followed: p.followed,
             reason: p.reason(max),
@@ -67,24 +83,23 @@ async fn jobs(live: &Live) -> Vec<JobHealth> {
             status: None,
             store_revisions: None,
             heard_ms: None,
-        };
-        let hub = live.held(&h.job).await;
-        if let Some(hub) = &hub {
-            heard(&mut h, hub, live.conn.stale_after);
         }
-        match hub.map(|hub| hub.status()) {
-            Some(Status::Live | Status::Silent(_)) => {}
-            Some(Status::Reconnecting(m)) => h.add_reason(&format!("reconnecting: {m}")),
-            Some(Status::Error(m)) => {
-                h.ok = h.ok && !h.followed;
-                h.add_reason(&m);
-            }
-            None if h.followed && p.unreadable.is_none() => h.add_reason("being read"),
-            None => h.ok = !h.followed,
-        }
-        out.push(h);
     }
-    out
+}
+
+/// The status of the job held (`None`: not held, so not yet read or unreadable): a followed job
+/// in error, or one not held while unreadable, is not ok.
+fn held_status(h: &mut JobHealth, status: Option<Status>, unreadable: bool) {
+    match status {
+        Some(Status::Live | Status::Silent(_)) => {}
+        Some(Status::Reconnecting(m)) => h.add_reason(&format!("reconnecting: {m}")),
+        Some(Status::Error(m)) => {
+            h.ok = h.ok && !h.followed;
+            h.add_reason(&m);
+        }
+        None if h.followed && !unreadable => h.add_reason("being read"),
+        None => h.ok = !h.followed,
+    }
 }
 
 /// What was last heard from the store of a job held: a silent or deleted job is not ok.

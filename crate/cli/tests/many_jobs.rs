@@ -429,3 +429,103 @@ async fn without_the_servers_advisories_the_periodic_listing_finds_a_job() {
     assert!(!err.contains("p1"), "the password is never printed: {err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Rewrites `job`'s `plan` record as it is: a write, and nothing else changed.
+async fn touch(js: &jetstream::Context, job: &str) {
+    let state = js
+        .get_key_value(format!("spate_coordination_{job}_state"))
+        .await
+        .unwrap();
+    let plan = state.get("plan").await.unwrap().unwrap();
+    state.put("plan", plan).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_job_is_dropped_said_so_and_followed_again_after_a_write() {
+    let nats = NatsServer::start(true);
+    let js = js(&nats).await;
+    for job in ["busy", "quiet"] {
+        fixture::write_job(&js, job).await;
+    }
+    let args = [
+        "--server",
+        &nats.url(),
+        "--idle-after",
+        "4",
+        "--jobs-interval",
+        "1",
+    ];
+    let serve = Serve::start(&args);
+    let port = serve.port;
+    let both = |d: &Value| {
+        let j = health_jobs(d);
+        j.get("busy").is_some_and(|x| x.0) && j.get("quiet").is_some_and(|x| x.0)
+    };
+    json_until(port, "/healthz", |_, d| both(d)).await;
+    // busy is written to every half second; quiet is not
+    let writer = {
+        let js = js.clone();
+        tokio::spawn(async move {
+            loop {
+                touch(&js, "busy").await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        })
+    };
+    let (doc, took) = json_until(port, "/healthz", |_, d| {
+        health_jobs(d).get("quiet").is_some_and(|x| !x.0)
+    })
+    .await;
+    eprintln!("the quiet job was dropped {took:?} after both were followed");
+    let jobs = health_jobs(&doc);
+    assert_eq!(jobs["busy"], (true, true, None), "{doc}");
+    let (followed, ok, why) = &jobs["quiet"];
+    assert!(!followed && *ok, "idle is no reason to be unready: {doc}");
+    let why = why.as_deref().unwrap();
+    assert!(
+        why.starts_with("not followed: idle, nothing written to its buckets since 20")
+            && why.contains(" UTC (serve --idle-after), so no worker of it runs"),
+        "{why}"
+    );
+    assert_eq!(doc["ok"], true, "{doc}");
+    let text = metrics(port).await;
+    let idle = |job: &str| format!("spate_planner_job_idle{{spate_job=\"{job}\"}}");
+    assert_eq!(series(&text, &idle("quiet")), Some("1"));
+    assert_eq!(series(&text, &idle("busy")), Some("0"));
+    let last = "spate_planner_job_last_write_timestamp_seconds{spate_job=\"quiet\"}";
+    let last: f64 = series(&text, last).unwrap().parse().unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64();
+    assert!(
+        (4.0..60.0).contains(&(now - last)),
+        "last write {last}, now {now}"
+    );
+    assert_eq!(
+        series(&text, &members_key("quiet")),
+        None,
+        "no plan of an idle job"
+    );
+    assert_eq!(series(&text, &members_key("busy")), Some("4"));
+    promtool_check(&text);
+    let (_, list) = json(port, "/api/jobs").await;
+    let quiet = list["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["job"] == "quiet")
+        .unwrap();
+    assert_eq!(quiet["followed"], false, "{quiet}");
+    assert!(quiet["reason"].as_str().unwrap().contains("idle"), "{quiet}");
+
+    // a write to the quiet job: followed again at the next listing
+    writer.abort();
+    touch(&js, "quiet").await;
+    let (_, took) = json_until(port, "/healthz", |_, d| {
+        health_jobs(d).get("quiet") == Some(&(true, true, None))
+    })
+    .await;
+    eprintln!("the quiet job was followed again {took:?} after a write");
+    serve.stop();
+}

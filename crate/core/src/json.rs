@@ -27,8 +27,22 @@ pub fn not_a_u64(v: f64) -> String {
     }
 }
 
-/// serde_json's message for `e`, with "invalid type: floating point `1.8446744073709552e19`"
-/// (what it says of an integer literal past u64) said as what it is.
+/// The largest value of the integer type serde names (`u64`, `i64`, `u32`, …), as text.
+fn largest(ty: &str) -> Option<(&'static str, f64)> {
+    Some(match ty {
+        "u64" => (U64_MAX_TEXT, TWO_POW_64),
+        "i64" => ("9223372036854775807", 9_223_372_036_854_775_808.0),
+        "u32" => ("4294967295", 4_294_967_296.0),
+        "i32" => ("2147483647", 2_147_483_648.0),
+        "u16" => ("65535", 65_536.0),
+        "u8" => ("255", 256.0),
+        _ => return None,
+    })
+}
+
+/// serde_json's message for `e`, with "invalid type: floating point `1.8446744073709552e19`,
+/// expected u64" (what it says of an integer literal past u64) said as what it is, naming the
+/// integer type expected (`i64`, `u32`, …) and its largest value.
 pub fn message(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let Some(start) = text.find("invalid type: floating point `") else {
@@ -38,9 +52,24 @@ pub fn message(e: &serde_json::Error) -> String {
     let Some(len) = text[from..].find('`') else {
         return text;
     };
-    match text[from..from + len].parse::<f64>() {
-        Ok(v) if v >= TWO_POW_64 => {
-            let rest = text[from + len + 1..].replace(", expected u64", "");
+    let rest = &text[from + len + 1..];
+    let ty = rest
+        .strip_prefix(", expected ")
+        .map(|r| r.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""));
+    let Ok(v) = text[from..from + len].parse::<f64>() else {
+        return text;
+    };
+    match ty.and_then(largest) {
+        Some((max, limit)) if v >= limit => {
+            let ty = ty.unwrap_or_default();
+            let rest = rest.replacen(&format!(", expected {ty}"), "", 1);
+            format!(
+                "{}the number is larger than the largest {ty} ({max}){rest}",
+                &text[..start]
+            )
+        }
+        None if v >= TWO_POW_64 => {
+            let rest = rest.replace(", expected u64", "");
             format!("{}{}{rest}", &text[..start], not_a_u64(v))
         }
         _ => text,

@@ -242,10 +242,22 @@ pub fn parse_record<T: Record>(bucket: &str, key: &str, bytes: &[u8]) -> Result<
             })),
             _ => Err(err(RecordErrorKind::Invalid {
                 record: T::NAME,
-                detail: crate::json::message(&e),
+                detail: match failing_field::<T>(bytes) {
+                    Some(field) => format!("field {field}: {}", crate::json::message(&e)),
+                    None => crate::json::message(&e),
+                },
             })),
         },
     }
+}
+
+/// The field (a path: `owner.nonce`, `members[2]`) where reading `bytes` as `T` fails, when the
+/// failure is inside the record rather than in its shape as a whole.
+fn failing_field<T: Record>(bytes: &[u8]) -> Option<String> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let e = serde_path_to_error::deserialize::<_, T>(&mut de).err()?;
+    let path = e.path().to_string();
+    (path != ".").then_some(path)
 }
 
 /// Parses a record that carries its own id (`split.{id}`, `spec.{id}`) and checks it against

@@ -190,3 +190,57 @@ fn many_graceful_removals_cost_only_the_splits_each_member_leases() {
     }
     assert!(applied.inputs.members.is_empty());
 }
+
+#[test]
+fn a_number_too_large_names_its_field_and_the_integer_type_read() {
+    use spate_planner_core::records::{parse_record, SplitProgressRecord, SplitSpecRecord};
+    let spec = |weight: &str| {
+        format!(r#"{{"schema":3,"id":"a","fp":1,"generation":1,"weight":{weight},"descriptor":"d"}}"#)
+    };
+    let progress = |written: &str, attempts: &str| {
+        format!(
+            r#"{{"schema":3,"id":"a","fp":1,"epoch":0,"status":"runnable","owner":null,"attempts":{attempts},"watermark":null,"state":null,"completed":false,"written_at_ms":{written}}}"#
+        )
+    };
+    let said = |r: Result<(), String>| r.unwrap_err();
+    let spec_error = |text: String| {
+        said(
+            parse_record::<SplitSpecRecord>("b", "spec.a", text.as_bytes())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        )
+    };
+    let progress_error = |text: String| {
+        said(
+            parse_record::<SplitProgressRecord>("b", "split.a", text.as_bytes())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        )
+    };
+    let e = spec_error(spec("18446744073709551616"));
+    assert!(
+        e.contains("field weight: the number is larger than the largest u64 (18446744073709551615)"),
+        "{e}"
+    );
+    // an i64 field past i64 (and past u64): i64's largest, never u64's
+    for n in ["9223372036854775808", "18446744073709551616"] {
+        let e = progress_error(progress(n, "0"));
+        assert!(e.contains("field written_at_ms: "), "{n}: {e}");
+        assert!(!e.contains("u64"), "{n}: {e}");
+        assert!(e.contains("i64"), "{n}: {e}");
+    }
+    let e = progress_error(progress("18446744073709551616", "0"));
+    assert!(
+        e.contains("the number is larger than the largest i64 (9223372036854775807)"),
+        "{e}"
+    );
+    // a u32 field past u64: u32's largest
+    let e = progress_error(progress("0", "18446744073709551616"));
+    assert!(
+        e.contains("field attempts: the number is larger than the largest u32 (4294967295)"),
+        "{e}"
+    );
+    // a wrong type names its field too
+    let e = progress_error(progress("0", "\"4\""));
+    assert!(e.contains("field attempts: invalid type: string"), "{e}");
+}

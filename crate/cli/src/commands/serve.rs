@@ -44,6 +44,13 @@ pub(crate) struct Args {
     #[arg(long, value_name = "SECS", default_value_t = 30, requires = "server",
         value_parser = clap::value_parser!(u64).range(1..=3600))]
     jobs_interval: u64,
+    /// With --server: seconds after the last write to a job's buckets when the job is idle (a
+    /// running worker rewrites its presence every few seconds, so an idle job has none): it
+    /// is no longer followed, and says so in the job list, /healthz and /metrics
+    /// (spate_planner_job_idle); its place goes to a job past --max-jobs, and the listing after
+    /// its next write follows it again. Jobs named with --job are never dropped. 0: never.
+    #[arg(long, value_name = "SECS", default_value_t = 3600, requires = "server")]
+    idle_after: u64,
     #[command(flatten)]
     auth: AuthArgs,
     #[command(flatten)]
@@ -138,7 +145,9 @@ fn roster(args: &Args) -> Result<Roster, String> {
     if args.record.options().is_some() && selection.only().is_none() {
         return Err("--record records one job: name it with one --job, and no --jobs".into());
     }
-    Roster::new(selection, args.max_jobs as usize)
+    let idle_after_ms = (args.idle_after > 0)
+        .then(|| i64::try_from(args.idle_after.saturating_mul(1000)).unwrap_or(i64::MAX));
+    Roster::new(selection, args.max_jobs as usize, idle_after_ms)
 }
 
 /// Connects to NATS, reads the jobs `--job` named, and starts finding the others.

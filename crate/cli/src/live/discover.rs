@@ -7,7 +7,7 @@
 
 use super::http::Live;
 use super::jobs::{self, Job};
-use super::roster::Roster;
+use super::roster::{Found, Roster};
 use super::wire::status_word;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -78,10 +78,13 @@ pub(crate) async fn once(live: &Live) {
         }
     };
     // a job whose lease bucket is not there (yet) cannot be read: it waits for the next listing
-    let complete: Vec<String> = list
+    let complete: Vec<Found> = list
         .into_iter()
         .filter(|j| j.lease.is_some())
-        .map(|j| j.job)
+        .map(|j| Found {
+            job: j.job,
+            last_write_ms: j.last_write_ms,
+        })
         .collect();
     let changes = live.roster().listed(&complete, crate::support::now_ms());
     for job in &changes.drop {

@@ -19,6 +19,9 @@ pub(crate) struct Job {
     pub state: Size,
     /// `null` when the job has no lease bucket.
     pub lease: Option<Size>,
+    /// When either bucket was last written to (created, when it holds nothing), in ms since the
+    /// Unix epoch: what `serve --idle-after` is measured from.
+    pub last_write_ms: i64,
 }
 
 const PREFIX: &str = "KV_spate_coordination_";
@@ -38,6 +41,7 @@ fn job_of(stream: &str) -> Option<(&str, bool)> {
 pub(crate) async fn list(js: &async_nats::jetstream::Context) -> Result<Vec<Job>, String> {
     let mut states: BTreeMap<String, Size> = BTreeMap::new();
     let mut leases: BTreeMap<String, Size> = BTreeMap::new();
+    let mut written: BTreeMap<String, i64> = BTreeMap::new();
     let mut streams = js.streams();
     while let Some(info) = streams.next().await {
         let info = info.map_err(|e| format!("cannot list the server's buckets: {e}"))?;
@@ -48,12 +52,17 @@ pub(crate) async fn list(js: &async_nats::jetstream::Context) -> Result<Vec<Job>
             };
             let map = if state { &mut states } else { &mut leases };
             map.insert(job.to_string(), size);
+            let last = info.state.last_timestamp.max(info.created);
+            let ms = (last.unix_timestamp_nanos() / 1_000_000) as i64;
+            let w = written.entry(job.to_string()).or_insert(ms);
+            *w = (*w).max(ms);
         }
     }
     Ok(states
         .into_iter()
         .map(|(job, state)| Job {
             lease: leases.get(&job).copied(),
+            last_write_ms: written.get(&job).copied().unwrap_or_default(),
             job,
             state,
         })

@@ -9,6 +9,12 @@
 //! order. A job past the cap is listed **not followed** and says why; a page may still open it
 //! (it is then followed while the page listens, as any job on demand). A job whose buckets are
 //! gone from the listing is dropped, unless `--job` named it (that one waits for its buckets).
+//!
+//! A job is **idle** when nothing was written to either of its buckets for `--idle-after` (its
+//! workers renew their leases every few seconds while they run, so an idle job has none
+//! running): it is dropped (not followed, said so with the time of its last write) and its
+//! place goes to a job waiting past the cap; the listing after its next write follows it again.
+//! Jobs `--job` named are never dropped as idle.
 
 use serde::Serialize;
 use spate_planner_core::valid_job_name;
@@ -128,6 +134,18 @@ impl Selection {
 pub(crate) enum NotFollowed {
     /// `--max-jobs` jobs are followed already.
     PastCap,
+    /// Nothing was written to its buckets since `since_ms` (ms since the Unix epoch), longer
+    /// ago than `--idle-after`.
+    Idle { since_ms: i64 },
+}
+
+/// A job as one listing of the server's buckets found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub job: String,
+    /// When either of its buckets was last written to (or created, when empty), in ms since
+    /// the Unix epoch.
+    pub last_write_ms: i64,
 }
 
 /// What the server knows of one selected job.
@@ -140,6 +158,8 @@ pub(crate) struct Place {
     pub not_followed: Option<NotFollowed>,
     /// Why its state could not be read, when the last try failed (tried again at each listing).
     pub unreadable: Option<String>,
+    /// When its buckets were last written to, as the last listing found (ms since the epoch).
+    pub last_write_ms: Option<i64>,
 }
 
 impl Place {
@@ -152,7 +172,19 @@ impl Place {
             NotFollowed::PastCap => format!(
                 "not followed: {max} jobs are followed already (serve --max-jobs); a page may still open it"
             ),
+            NotFollowed::Idle { since_ms } => format!(
+                "not followed: idle, nothing written to its buckets since {} (serve --idle-after), so no worker of it runs; followed again after its next write; a page may still open it",
+                spate_planner_core::utc::utc_text(since_ms)
+            ),
         })
+    }
+
+    /// Since when the job is idle, when it is not followed for that.
+    pub(crate) fn idle_since_ms(&self) -> Option<i64> {
+        match self.not_followed {
+            Some(NotFollowed::Idle { since_ms }) => Some(since_ms),
+            _ => None,
+        }
     }
 }
 
@@ -168,6 +200,8 @@ pub(crate) struct Changes {
 pub(crate) struct Roster {
     selection: Selection,
     max: usize,
+    /// `--idle-after` in ms (`None`: no job is dropped as idle).
+    idle_after_ms: Option<i64>,
     places: BTreeMap<String, Place>,
     /// When the server's buckets were last listed (ms since the Unix epoch), or why the last
     /// listing failed.
@@ -177,7 +211,11 @@ pub(crate) struct Roster {
 impl Roster {
     /// The roster before any listing: the jobs `--job` named, followed. More names than `max`
     /// are refused.
-    pub(crate) fn new(selection: Selection, max: usize) -> Result<Roster, String> {
+    pub(crate) fn new(
+        selection: Selection,
+        max: usize,
+        idle_after_ms: Option<i64>,
+    ) -> Result<Roster, String> {
         if selection.named().len() > max {
             return Err(format!(
                 "--job names {} jobs, more than --max-jobs {max}",
@@ -192,6 +230,7 @@ impl Roster {
         Ok(Roster {
             selection,
             max,
+            idle_after_ms,
             places,
             listed: None,
         })
@@ -225,40 +264,76 @@ impl Roster {
         self.places.values().filter(|p| p.followed).count()
     }
 
-    /// The server's jobs as listed at `now_ms`: the selected ones are placed (followed while
-    /// there is room, in name order after those followed already), those gone are dropped
-    /// (but the named ones). Returns what to start and what to stop.
-    pub(crate) fn listed(&mut self, jobs: &[String], now_ms: i64) -> Changes {
+    /// The server's jobs as listed at `now_ms`: the selected ones are placed (idle ones not
+    /// followed; the others followed while there is room, in name order after those followed
+    /// already), those gone are dropped (but the named ones). Returns what to start and stop.
+    pub(crate) fn listed(&mut self, jobs: &[Found], now_ms: i64) -> Changes {
         self.listed = Some(Ok(now_ms));
-        let listed: std::collections::BTreeSet<&str> = jobs
+        let listed: BTreeMap<&str, i64> = jobs
             .iter()
-            .map(String::as_str)
-            .filter(|j| self.selection.matches(j))
+            .filter(|j| self.selection.matches(&j.job))
+            .map(|j| (j.job.as_str(), j.last_write_ms))
             .collect();
         let mut changes = Changes::default();
         let named = &self.selection.names;
         self.places.retain(|job, place| {
-            let keep = listed.contains(job.as_str()) || named.contains(job);
+            let keep = listed.contains_key(job.as_str()) || named.contains(job);
             if !keep && place.followed {
                 changes.drop.push(job.clone());
             }
             keep
         });
+        let idle: BTreeMap<&str, Option<i64>> = listed
+            .iter()
+            .map(|(&job, &last)| (job, self.idle_since(job, last, now_ms)))
+            .collect();
+        for (&job, since) in &idle {
+            self.mark_idle(job, listed[job], *since, &mut changes);
+        }
         let mut room = self.max.saturating_sub(self.followed_count());
-        for job in listed {
-            let place = self.places.entry(job.to_string()).or_insert_with(|| Place {
-                job: job.to_string(),
-                followed: false,
-                not_followed: Some(NotFollowed::PastCap),
-                unreadable: None,
-            });
-            if !place.followed && room > 0 {
-                *place = followed(job);
+        for (job, since) in idle {
+            let place = self.places.get_mut(job).expect("placed by mark_idle");
+            if since.is_none() && !place.followed && room > 0 {
+                *place = Place {
+                    last_write_ms: place.last_write_ms,
+                    ..followed(job)
+                };
                 room -= 1;
                 changes.follow.push(job.to_string());
             }
         }
         changes
+    }
+
+    /// Since when `job` (last written to at `last_write_ms`) is idle at `now_ms`, if it is.
+    fn idle_since(&self, job: &str, last_write_ms: i64, now_ms: i64) -> Option<i64> {
+        let after = self.idle_after_ms?;
+        let idle = now_ms.saturating_sub(last_write_ms) >= after;
+        (idle && !self.selection.names.iter().any(|n| n == job)).then_some(last_write_ms)
+    }
+
+    /// Places `job` as listed: idle (`since`) ones not followed (dropped when they were), the
+    /// others waiting past the cap unless followed.
+    fn mark_idle(&mut self, job: &str, last_write_ms: i64, since: Option<i64>, changes: &mut Changes) {
+        let place = self.places.entry(job.to_string()).or_insert_with(|| Place {
+            job: job.to_string(),
+            followed: false,
+            not_followed: Some(NotFollowed::PastCap),
+            unreadable: None,
+            last_write_ms: None,
+        });
+        place.last_write_ms = Some(last_write_ms);
+        match since {
+            Some(since_ms) => {
+                if place.followed {
+                    changes.drop.push(job.to_string());
+                }
+                place.followed = false;
+                place.not_followed = Some(NotFollowed::Idle { since_ms });
+            }
+            None if !place.followed => place.not_followed = Some(NotFollowed::PastCap),
+            None => {}
+        }
     }
 
     /// The listing failed: what is followed stays followed.
@@ -280,6 +355,7 @@ fn followed(job: &str) -> Place {
         followed: true,
         not_followed: None,
         unreadable: None,
+        last_write_ms: None,
     }
 }
 
@@ -289,6 +365,16 @@ mod tests {
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Jobs found, each last written to at 0.
+    fn found(v: &[&str]) -> Vec<Found> {
+        v.iter()
+            .map(|s| Found {
+                job: s.to_string(),
+                last_write_ms: 0,
+            })
+            .collect()
     }
 
     #[test]
@@ -320,7 +406,7 @@ mod tests {
         assert!(e.starts_with("--jobs \"orders.*\""), "{e}");
         let e = Selection::new(&[], &names(&[""])).unwrap_err();
         assert!(e.starts_with("--jobs \"\""), "{e}");
-        let e = Roster::new(Selection::new(&names(&["a", "b"]), &[]).unwrap(), 1).unwrap_err();
+        let e = Roster::new(Selection::new(&names(&["a", "b"]), &[]).unwrap(), 1, None).unwrap_err();
         assert_eq!(e, "--job names 2 jobs, more than --max-jobs 1");
     }
 
@@ -342,19 +428,19 @@ mod tests {
 
     #[test]
     fn jobs_fill_the_cap_in_name_order_and_keep_their_places() {
-        let mut r = Roster::new(Selection::default(), 2).unwrap();
-        let c = r.listed(&names(&["c", "a", "b"]), 1);
+        let mut r = Roster::new(Selection::default(), 2, None).unwrap();
+        let c = r.listed(&found(&["c", "a", "b"]), 1);
         assert_eq!(c.follow, names(&["a", "b"]));
         assert!(c.drop.is_empty());
         let c_place = r.place("c").unwrap();
         assert_eq!(c_place.not_followed, Some(NotFollowed::PastCap));
         assert!(c_place.reason(2).unwrap().contains("2 jobs are followed already"));
         // a job listed later before the others in name order does not take a place held
-        let c = r.listed(&names(&["0", "a", "b", "c"]), 2);
+        let c = r.listed(&found(&["0", "a", "b", "c"]), 2);
         assert_eq!(c, Changes::default());
         assert!(r.is_followed("a") && r.is_followed("b") && !r.is_followed("0"));
         // one gone: dropped, and the first waiting in name order takes its place
-        let c = r.listed(&names(&["0", "b", "c"]), 3);
+        let c = r.listed(&found(&["0", "b", "c"]), 3);
         assert_eq!(c.drop, names(&["a"]));
         assert_eq!(c.follow, names(&["0"]));
         assert!(r.place("a").is_none());
@@ -365,12 +451,12 @@ mod tests {
     #[test]
     fn named_jobs_are_followed_even_when_not_listed_and_others_left_out() {
         let sel = Selection::new(&names(&["g"]), &names(&["o-*"])).unwrap();
-        let mut r = Roster::new(sel, 3).unwrap();
+        let mut r = Roster::new(sel, 3, None).unwrap();
         assert!(r.is_followed("g"), "followed before any listing");
-        let c = r.listed(&names(&["o-1", "x", "o-2"]), 1);
+        let c = r.listed(&found(&["o-1", "x", "o-2"]), 1);
         assert_eq!(c.follow, names(&["o-1", "o-2"]));
         assert!(r.place("x").is_none(), "not selected: not listed");
-        let c = r.listed(&names(&["o-1"]), 2);
+        let c = r.listed(&found(&["o-1"]), 2);
         assert_eq!(c.drop, names(&["o-2"]));
         assert!(r.is_followed("g"), "a named job waits for its buckets");
         r.failed("no answer".into());
@@ -383,5 +469,48 @@ mod tests {
         );
         r.read("g", Ok(()));
         assert_eq!(r.place("g").unwrap().reason(3), None);
+    }
+
+    #[test]
+    fn idle_jobs_give_their_place_and_come_back_after_a_write() {
+        let hour = 3_600_000;
+        let sel = Selection::new(&names(&["named"]), &names(&["*"])).unwrap();
+        let mut r = Roster::new(sel, 2, Some(hour)).unwrap();
+        let at = |pairs: &[(&str, i64)]| -> Vec<Found> {
+            pairs
+                .iter()
+                .map(|(j, t)| Found {
+                    job: j.to_string(),
+                    last_write_ms: *t,
+                })
+                .collect()
+        };
+        // "a" takes the one free place; "b" waits past the cap
+        let c = r.listed(&at(&[("a", 0), ("b", 0), ("named", 0)]), 1_000);
+        assert_eq!(c.follow, names(&["a"]));
+        assert_eq!(r.place("b").unwrap().not_followed, Some(NotFollowed::PastCap));
+        // an hour on, "a" was written to last at 0 (idle: dropped), "b" at 1,000 (not idle): it
+        // takes "a"'s place; "named" is never idle
+        let c = r.listed(&at(&[("a", 0), ("b", 1_000), ("named", 0)]), hour);
+        assert_eq!(c.drop, names(&["a"]));
+        assert_eq!(c.follow, names(&["b"]));
+        assert!(r.is_followed("named") && r.is_followed("b") && !r.is_followed("a"));
+        let a = r.place("a").unwrap();
+        assert_eq!(a.idle_since_ms(), Some(0));
+        assert_eq!(
+            a.reason(2).unwrap(),
+            "not followed: idle, nothing written to its buckets since 1970-01-01 00:00:00 UTC (serve --idle-after), so no worker of it runs; followed again after its next write; a page may still open it"
+        );
+        // "a" written to again: it waits for a place (past the cap), and takes the first free one
+        let c = r.listed(&at(&[("a", hour), ("b", 1_000), ("named", 0)]), hour + 1);
+        assert_eq!(c, Changes::default());
+        assert_eq!(r.place("a").unwrap().not_followed, Some(NotFollowed::PastCap));
+        let c = r.listed(&at(&[("a", hour + 1), ("b", 1_000), ("named", 0)]), 2 * hour);
+        assert_eq!(c.drop, names(&["b"]), "b idle since 1,000");
+        assert_eq!(c.follow, names(&["a"]));
+        // no --idle-after: nothing is idle
+        let mut r = Roster::new(Selection::default(), 1, None).unwrap();
+        let c = r.listed(&at(&[("a", 0)]), i64::MAX);
+        assert_eq!(c.follow, names(&["a"]));
     }
 }

@@ -62,7 +62,9 @@ pub(crate) const FAMILIES: &[(&str, Kind, &str)] = &[
     ("spate_planner_recording_ok", Gauge, "1 while the job's recording (serve --record) is written, 0 once it stopped: a write failed (a full disk) or its directory was removed; /healthz then says why."),
     ("spate_planner_recording_bytes", Counter, "Bytes written into the job's recording segments (before compression)."),
     // The server.
-    ("spate_planner_job_followed", Gauge, "1 when the job is followed from the start (its series are here at every scrape), 0 when it is listed but not followed: past the cap (serve --max-jobs)."),
+    ("spate_planner_job_followed", Gauge, "1 when the job is followed from the start (its series are here at every scrape), 0 when it is listed but not followed: past the cap (serve --max-jobs), or idle."),
+    ("spate_planner_job_idle", Gauge, "1 when nothing was written to the job's buckets for serve --idle-after (no worker of it runs), so it is not followed; else 0."),
+    ("spate_planner_job_last_write_timestamp_seconds", Gauge, "When the job's buckets were last written to, as the last listing of the server's buckets found (seconds since the Unix epoch; a running worker writes every few seconds)."),
     ("spate_planner_jobs_followed", Gauge, "Jobs whose state is held now: those followed from the start (at most serve --max-jobs) and those pages opened (at most 8 more)."),
     ("spate_planner_jobs_max", Gauge, "The cap on jobs followed from the start (serve --max-jobs)."),
     ("spate_planner_nats_connected", Gauge, "1 while the connection to NATS is up, 0 while reconnecting."),

@@ -322,11 +322,24 @@ fn add_following(x: &mut Exposition, hub: &Hub) {
     );
 }
 
-/// Each selected job the server knows: followed from the start (1) or not (0: past the cap).
+/// Each selected job the server knows: followed from the start (1) or not (0: past the cap, or
+/// idle), whether it is idle (1) or not (0), and when it was last written to.
 fn add_roster(x: &mut Exposition, live: &Live) {
     let roster = live.roster();
     for p in roster.places() {
         x.add("spate_planner_job_followed", job(&p.job, &[]), p.followed);
+        x.add(
+            "spate_planner_job_idle",
+            job(&p.job, &[]),
+            p.idle_since_ms().is_some(),
+        );
+        if let Some(ms) = p.last_write_ms {
+            x.add(
+                "spate_planner_job_last_write_timestamp_seconds",
+                job(&p.job, &[]),
+                ms as f64 / 1000.0,
+            );
+        }
     }
     x.add("spate_planner_jobs_max", vec![], roster.max());
 }
