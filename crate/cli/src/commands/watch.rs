@@ -390,3 +390,42 @@ pub(crate) fn describe(f: &Figures) -> String {
         f.members, f.max_over_mean, f.max_over_bound, f.queued, f.moves, published, f.warnings, f.rules
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{describe, figures_json};
+    use crate::live::figures::{figures, leader_settings, plan_as_leader};
+    use spate_planner_core::review::MomentFigures;
+    use spate_planner_core::{demo_snapshot, DemoParams, Fleet};
+
+    /// watch's line and `--json` line give the core's moment of the demo fleet that
+    /// metrics/mod.rs's test and tests/js/live.test.mjs (`Planner.demo(300, 6, 4)`) pin.
+    #[test]
+    fn watch_gives_the_same_moment_as_the_metrics_and_the_page() {
+        let params = DemoParams {
+            splits: 300,
+            members: 6,
+            seed: 4,
+            ..DemoParams::default()
+        };
+        let fleet = Fleet::from_snapshot(&demo_snapshot(&params).unwrap()).unwrap();
+        let a = plan_as_leader(&fleet, &leader_settings(None, None)).unwrap();
+        let core = MomentFigures::of(&fleet, &a);
+        let counts = (core.members, core.queued, core.moves, core.from_published);
+        assert_eq!(counts, (6, 0, 57, Some(102)), "{core:?}");
+        let f = figures(&fleet, &a);
+        assert_eq!(f, core);
+        let want = format!(
+            "members 6, max/mean {:.4}, max/bound {:.4}, queued 0, moves pending 57, from published 102, warnings 8, rules {}",
+            core.max_over_mean, core.max_over_bound, core.rules
+        );
+        assert_eq!(describe(&f), want);
+        let j = figures_json(&f);
+        assert_eq!(j["max_load"], core.max_load.to_string());
+        assert_eq!(j["mean_load"].as_f64(), Some(core.mean_load));
+        assert_eq!(
+            (j["completed"].as_u64(), j["quarantined"].as_u64()),
+            (Some(core.completed.into()), Some(core.quarantined.into()))
+        );
+    }
+}
