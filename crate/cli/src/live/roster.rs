@@ -283,22 +283,20 @@ impl Roster {
             }
             keep
         });
-        let idle: BTreeMap<&str, Option<i64>> = listed
-            .iter()
-            .map(|(&job, &last)| (job, self.idle_since(job, last, now_ms)))
-            .collect();
-        for (&job, since) in &idle {
-            self.mark_idle(job, listed[job], *since, &mut changes);
+        let mut waiting = Vec::new();
+        for (&job, &last) in &listed {
+            let since = self.idle_since(job, last, now_ms);
+            if self.place_listed(job, last, since, &mut changes) {
+                waiting.push(job);
+            }
         }
-        let mut room = self.max.saturating_sub(self.followed_count());
-        for (job, since) in idle {
-            let place = self.places.get_mut(job).expect("placed by mark_idle");
-            if since.is_none() && !place.followed && room > 0 {
+        let room = self.max.saturating_sub(self.followed_count());
+        for job in waiting.into_iter().take(room) {
+            if let Some(place) = self.places.get_mut(job) {
                 *place = Place {
                     last_write_ms: place.last_write_ms,
                     ..followed(job)
                 };
-                room -= 1;
                 changes.follow.push(job.to_string());
             }
         }
@@ -313,8 +311,14 @@ impl Roster {
     }
 
     /// Places `job` as listed: idle (`since`) ones not followed (dropped when they were), the
-    /// others waiting past the cap unless followed.
-    fn mark_idle(&mut self, job: &str, last_write_ms: i64, since: Option<i64>, changes: &mut Changes) {
+    /// others waiting past the cap unless followed. True when it waits for a place.
+    fn place_listed(
+        &mut self,
+        job: &str,
+        last_write_ms: i64,
+        since: Option<i64>,
+        changes: &mut Changes,
+    ) -> bool {
         let place = self.places.entry(job.to_string()).or_insert_with(|| Place {
             job: job.to_string(),
             followed: false,
@@ -330,9 +334,13 @@ impl Roster {
                 }
                 place.followed = false;
                 place.not_followed = Some(NotFollowed::Idle { since_ms });
+                false
             }
-            None if !place.followed => place.not_followed = Some(NotFollowed::PastCap),
-            None => {}
+            None if !place.followed => {
+                place.not_followed = Some(NotFollowed::PastCap);
+                true
+            }
+            None => false,
         }
     }
 
@@ -369,10 +377,16 @@ mod tests {
 
     /// Jobs found, each last written to at 0.
     fn found(v: &[&str]) -> Vec<Found> {
-        v.iter()
-            .map(|s| Found {
-                job: s.to_string(),
-                last_write_ms: 0,
+        at(&v.iter().map(|j| (*j, 0)).collect::<Vec<_>>())
+    }
+
+    /// Jobs found, each with when it was last written to.
+    fn at(pairs: &[(&str, i64)]) -> Vec<Found> {
+        pairs
+            .iter()
+            .map(|(j, t)| Found {
+                job: j.to_string(),
+                last_write_ms: *t,
             })
             .collect()
     }
@@ -476,15 +490,6 @@ mod tests {
         let hour = 3_600_000;
         let sel = Selection::new(&names(&["named"]), &names(&["*"])).unwrap();
         let mut r = Roster::new(sel, 2, Some(hour)).unwrap();
-        let at = |pairs: &[(&str, i64)]| -> Vec<Found> {
-            pairs
-                .iter()
-                .map(|(j, t)| Found {
-                    job: j.to_string(),
-                    last_write_ms: *t,
-                })
-                .collect()
-        };
         // "a" takes the one free place; "b" waits past the cap
         let c = r.listed(&at(&[("a", 0), ("b", 0), ("named", 0)]), 1_000);
         assert_eq!(c.follow, names(&["a"]));
