@@ -285,11 +285,15 @@ test('the scrubber: keys and clicks on the chart move it, and the fleet at that 
   await page.close();
 });
 
-test('a new run keeps the scrubber\'s controls: the jump focused stays focused, the same element', async () => {
+test('a new run keeps the scrubber\'s controls: the jump focused stays focused, the same element; the figures and member rows are rewritten in place', async () => {
   const { page, problems } = await open();
   const n = await crashFromChart(page, 'worker-03');
   await page.locator('.tl-jumps button', { hasText: 'end' }).focus();
-  await page.evaluate(() => { globalThis.endJump = document.querySelector('spate-planner').shadowRoot.activeElement; });
+  await page.evaluate(() => {
+    const root = document.querySelector('spate-planner').shadowRoot;
+    globalThis.endJump = root.activeElement;
+    globalThis.before = { figure: root.querySelector('.tl-figures tr[data-figure]'), member: root.querySelector('.tl-members tr[data-member="worker-01"]') };
+  });
   // B's rebalance delay set without moving the focus (as a permalink or another view would): A and B run anew
   await page.evaluate(() => {
     const b = document.querySelector('spate-planner').shadowRoot.querySelector('input[data-field="rebalance_delay_ms"][data-config="B"]');
@@ -306,6 +310,19 @@ test('a new run keeps the scrubber\'s controls: the jump focused stays focused, 
   });
   assert.match(String(kept.focused), /^end \(/, 'the focus stays on the jump to the end');
   assert.ok(kept.same, 'the same button, not a new one');
+  // the headline figures and the members at the scrubber's time are written in place: the same rows
+  const rows = await page.evaluate(() => {
+    const root = document.querySelector('spate-planner').shadowRoot;
+    const { figure, member } = globalThis.before;
+    return {
+      figure: figure?.dataset.figure, sameFigure: figure === root.querySelector(`.tl-figures tr[data-figure="${figure?.dataset.figure}"]`),
+      member: member?.dataset.member, sameMember: member === root.querySelector('.tl-members tr[data-member="worker-01"]'),
+    };
+  });
+  assert.ok(rows.figure, 'a headline figure row was there before the new run');
+  assert.equal(rows.member, 'worker-01');
+  assert.ok(rows.sameFigure, `the row of ${rows.figure} is the same element after the new run`);
+  assert.ok(rows.sameMember, 'the member row is the same element after the new run');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -90,35 +90,6 @@ export function scrollArea(label, cls = 'scroll') {
   return d;
 }
 
-/** A table with a header row; rows are arrays of cell texts or nodes. */
-export function table(headers, rows, cls = 'data', caption = null) {
-  const t = el('table', undefined, cls);
-  if (caption) t.append(el('caption', caption, 'visually-hidden'));
-  const head = el('thead');
-  const hr = el('tr');
-  hr.append(...headers.map((h) => attrs(el('th', h), { scope: 'col' })));
-  head.append(hr);
-  const body = el('tbody');
-  for (const r of rows) body.append(row(r));
-  t.append(head, body);
-  return t;
-}
-
-/** A table row of cell texts or nodes (a cut text shows its full value on hover). */
-export function row(cells) {
-  const tr = el('tr');
-  for (const c of cells) {
-    const td = el('td');
-    if (c instanceof Node) td.append(c);
-    else {
-      td.textContent = String(c ?? '');
-      if (td.textContent.length > 20) td.title = td.textContent; // the full value when the cell is cut
-    }
-    tr.append(td);
-  }
-  return tr;
-}
-
 /** Offers `data` as a file download. */
 export function download(name, type, data) {
   const url = URL.createObjectURL(new Blob([data], { type }));

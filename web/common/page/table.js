@@ -6,7 +6,7 @@ import { html, nothing, repeat } from './lit.js';
 /** A cell's text; a template (a cut text, a bar) is drawn as it is. */
 const isText = (c) => c === null || c === undefined || typeof c !== 'object';
 
-/** A data cell: a cut text shows its full value on hover (as dom.js's row()); `title` overrides it. */
+/** A data cell: a cut text (over 20 characters) shows its full value on hover; `title` overrides it. */
 export function cell(c, { cls = '', title = null } = {}) {
   const text = isText(c) ? String(c ?? '') : c;
   const full = title ?? (isText(c) && text.length > 20 ? text : null);

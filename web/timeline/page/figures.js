@@ -1,61 +1,54 @@
 // The simulation's headline figures: configuration A, and with a comparison B and the difference
-// B − A (changed values marked). Each cell keeps the document's exact value in data-value.
-import { el, attrs } from '../../common/page/dom.js';
+// B − A (changed values marked). Each cell keeps the document's exact value in data-value. Drawn
+// as lit-html templates: a new run changes the texts in place (an open list of splits stays open).
+import { html, nothing, repeat } from '../../common/page/lit.js';
 import { figureCells } from '../shared/figures.js';
 import { thousands } from '../../common/shared/format.js';
 
 /** Not-recovered splits listed per configuration (the simulation document has them all). */
 const LISTED = 100;
 
-function cell(text, raw, cls) {
-  const td = attrs(el('td', text, cls), { 'data-value': raw === null || raw === undefined ? 'null' : String(raw) });
-  return td;
+const raw = (v) => (v === null || v === undefined ? 'null' : String(v));
+
+/** The configurations of a run: [[which, model]], B only when compared. */
+const configs = (run) => [['A', run.a], ...(run.b ? [['B', run.b]] : [])];
+
+function figureRow(r, both) {
+  const changed = r.changed ? 'changed' : nothing;
+  return html`<tr data-figure=${r.key} title=${r.help}><th scope="row">${r.label}</th><td data-value=${raw(r.rawA)} data-config="A">${r.a}</td>${
+    both ? html`<td class=${changed} data-value=${raw(r.rawB)} data-config="B">${r.b}</td><td class=${changed} data-config="diff">${r.diff}</td>` : nothing}</tr>`;
 }
 
 /** The table of a run: { a, b } models and `table`, the simulator's rows of their figures. */
 export function figuresTable(run) {
-  const rows = figureCells(run.table);
-  const t = el('table', undefined, 'figures-table tl-figures');
-  t.append(el('caption', run.b ? 'Headline figures of configurations A and B' : 'Headline figures', 'visually-hidden'));
-  const head = el('tr');
-  const cols = run.b ? ['figure', 'A', 'B', 'B − A'] : ['figure', 'value'];
-  head.append(...cols.map((h) => attrs(el('th', h), { scope: 'col' })));
-  const thead = el('thead');
-  thead.append(head);
-  const body = el('tbody');
-  for (const r of rows) {
-    const tr = attrs(el('tr'), { 'data-figure': r.key, title: r.help });
-    tr.append(attrs(el('th', r.label), { scope: 'row' }));
-    tr.append(attrs(cell(r.a, r.rawA), { 'data-config': 'A' }));
-    if (run.b) {
-      const changed = r.changed ? 'changed' : undefined;
-      tr.append(attrs(cell(r.b, r.rawB, changed), { 'data-config': 'B' }), attrs(el('td', r.diff, changed), { 'data-config': 'diff' }));
-    }
-    body.append(tr);
-  }
-  t.append(thead, body);
-  return t;
+  const both = Boolean(run.b);
+  const cols = both ? ['figure', 'A', 'B', 'B − A'] : ['figure', 'value'];
+  return html`<table class="figures-table tl-figures"><caption class="visually-hidden">${both ? 'Headline figures of configurations A and B' : 'Headline figures'}</caption>
+    <thead><tr>${cols.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+    <tbody>${repeat(figureCells(run.table), (r) => r.key, (r) => figureRow(r, both))}</tbody></table>`;
 }
 
 /** The release each configuration followed, in the core's words (`rules_note`). */
 export function rulesLine(run) {
-  const node = el('div', undefined, 'tl-rules');
-  for (const [which, model] of [['A', run.a], ...(run.b ? [['B', run.b]] : [])]) {
-    const p = attrs(el('p', `${run.b ? `${which}: ` : ''}timing and decisions of ${model.rules.note}`), { 'data-config': which, 'data-rules': model.rules.rules });
-    node.append(p);
-  }
-  return node;
+  return html`<div class="tl-rules">${repeat(configs(run), ([which]) => which, ([which, model]) =>
+    html`<p data-config=${which} data-rules=${model.rules.rules}>${run.b ? `${which}: ` : ''}timing and decisions of ${model.rules.note}</p>`)}</div>`;
 }
 
 /** The splits one configuration's events took and never ran again, each with why. */
 function stuckList(which, list) {
-  const d = attrs(el('details', undefined, 'tl-stuck'), { 'data-config': which });
-  d.append(el('summary', `${which}: the ${thousands(list.length)} split${list.length === 1 ? '' : 's'} not recovered`));
-  const ul = el('ul');
-  for (const n of list.slice(0, LISTED)) ul.append(attrs(el('li', `${n.split}: ${n.words}`), { 'data-reason': n.reason }));
-  if (list.length > LISTED) ul.append(el('li', `… and ${thousands(list.length - LISTED)} more`));
-  d.append(ul);
-  return d;
+  return html`<details class="tl-stuck" data-config=${which}><summary>${which}: the ${thousands(list.length)} split${list.length === 1 ? '' : 's'} not recovered</summary>
+    <ul>${list.slice(0, LISTED).map((n) => html`<li data-reason=${n.reason}>${n.split}: ${n.words}</li>`)}${
+      list.length > LISTED ? html`<li>… and ${thousands(list.length - LISTED)} more</li>` : nothing}</ul></details>`;
+}
+
+/** One configuration's recovery in the simulator's words, and its splits not recovered. */
+function recoveryOf(which, model, both) {
+  const s = model.recovery;
+  const lines = [s.taken, s.stuck, s.others, s.before].filter(Boolean);
+  if (!lines.length) return nothing;
+  const stuck = model.figures.not_recovered;
+  return html`<p class="tl-recovery-text" data-config=${which}>${both ? `${which}: ` : ''}${lines.join(' ')}</p>${
+    stuck?.length ? stuckList(which, stuck) : nothing}`;
 }
 
 /**
@@ -64,14 +57,5 @@ function stuckList(which, list) {
  * and what was idle before the first event.
  */
 export function recoveryNotes(run) {
-  const node = el('div', undefined, 'tl-recovery');
-  for (const [which, model] of [['A', run.a], ...(run.b ? [['B', run.b]] : [])]) {
-    const s = model.recovery;
-    const lines = [s.taken, s.stuck, s.others, s.before].filter(Boolean);
-    if (!lines.length) continue;
-    const p = attrs(el('p', `${run.b ? `${which}: ` : ''}${lines.join(' ')}`, 'tl-recovery-text'), { 'data-config': which });
-    node.append(p);
-    if (model.figures.not_recovered?.length) node.append(stuckList(which, model.figures.not_recovered));
-  }
-  return node;
+  return html`<div class="tl-recovery">${repeat(configs(run), ([which]) => which, ([which, model]) => recoveryOf(which, model, Boolean(run.b)))}</div>`;
 }

@@ -4,7 +4,8 @@
 // instant is the simulator's (SimRun.fleetAt on the runs the worker keeps), asked for the newest
 // time only: while an answer is on its way, later scrubs collapse into one, and an answer for
 // runs no longer shown is dropped.
-import { el, attrs, input, scrollArea, table } from '../../common/page/dom.js';
+import { el, attrs, input, scrollArea } from '../../common/page/dom.js';
+import { dataTable, cells } from '../../common/page/table.js';
 import { html, render, repeat, nothing } from '../../common/page/lit.js';
 import { clock, duration } from '../shared/script.js';
 import { humanBytes, thousands, plural } from '../../common/shared/format.js';
@@ -33,30 +34,16 @@ function memberCells(byName, name) {
   })];
 }
 
-/** The members' table; while the members and configurations stay, scrubbing only rewrites its texts. */
-function memberTable(host) {
-  let key = '';
-  let body = null;
-  return (fleets) => {
-    const names = [...new Set(fleets.flatMap(({ f }) => f.members.map((m) => m.name)))];
-    const byName = fleets.map(({ f }) => new Map(f.members.map((m) => [m.name, m])));
-    const rows = names.map((n) => memberCells(byName, n));
-    const next = `${fleets.map((x) => x.which).join()}\n${names.join('\n')}`;
-    if (next !== key) {
-      key = next;
-      const heads = ['member', ...fleets.flatMap(({ which }) => [`${which}: state`, `${which}: load`, `${which}: lanes`])];
-      const t = table(heads, rows, `data tl-members${fleets.length > 1 ? ' both' : ''}`, 'members at the scrubber time');
-      body = t.tBodies[0];
-      [...body.rows].forEach((tr, i) => { tr.dataset.member = names[i]; });
-      host.replaceChildren(t);
-    } else {
-      rows.forEach((cells, i) => cells.forEach((text, j) => {
-        const td = body.rows[i].cells[j];
-        if (td.textContent !== text) td.textContent = text;
-      }));
-    }
-    [...body.rows].forEach((tr, i) => tr.classList.toggle('down', byName.some((map) => map.get(names[i]) && map.get(names[i]).state !== 'running')));
-  };
+/** The members' table at the scrubber's time: rows keyed by member, so scrubbing only rewrites texts. */
+function membersView(fleets) {
+  const names = [...new Set(fleets.flatMap(({ f }) => f.members.map((m) => m.name)))];
+  const byName = fleets.map(({ f }) => new Map(f.members.map((m) => [m.name, m])));
+  const down = (name) => byName.some((map) => map.get(name) && map.get(name).state !== 'running');
+  const headers = ['member', ...fleets.flatMap(({ which }) => [`${which}: state`, `${which}: load`, `${which}: lanes`])];
+  return dataTable({
+    headers, rows: names, key: (n) => n, cls: `data tl-members${fleets.length > 1 ? ' both' : ''}`, caption: 'members at the scrubber time',
+    row: (n) => html`<tr class=${down(n) ? 'down' : nothing} data-member=${n}>${cells(memberCells(byName, n))}</tr>`,
+  });
 }
 
 /** The idle splits of one configuration: the first IDLE_SHOWN listed (the worker sends no more), the rest counted. */
@@ -98,7 +85,6 @@ export function createTimelineFleet({ onScrub, ask }) {
   node.append(title, scrub, jumps, summary, members, idle);
   slider.addEventListener('input', () => onScrub(Number(slider.value) * 1000));
   let runs = null;
-  const drawMembers = memberTable(members);
 
   /** Asks the fleets of `shown` at t and draws them, unless other runs are shown by then. */
   async function fetchAndDraw(shown, t) {
@@ -117,7 +103,7 @@ export function createTimelineFleet({ onScrub, ask }) {
     members.hidden = false;
     idle.hidden = false;
     render(repeat(fleets, ({ which }) => which, ({ which, f }) => html`<p>${summaryText(which, f)}</p>`), summary);
-    drawMembers(fleets);
+    render(membersView(fleets), members);
     render(repeat(fleets, ({ which }) => which, ({ which, f }) => idleBlock(which, f)), idle);
     node.dataset.t = String(t);
   }

@@ -4,7 +4,8 @@
 // each member's load over time with the idle work, the events as marks, and a scrubber showing
 // the fleet at any second. The script lives in the store (so in the link and the report); the
 // run is made by timeline/page/runner.js when this tab is looked at.
-import { el, attrs, button, scrollArea } from '../../common/page/dom.js';
+import { el, scrollArea } from '../../common/page/dom.js';
+import { html, render, nothing } from '../../common/page/lit.js';
 import { changed } from '../../common/page/store.js';
 import { statusLine } from '../../common/page/announce.js';
 import { runKey } from './runner.js';
@@ -19,14 +20,12 @@ import { createTimelineFleet } from './fleet.js';
 
 const NAMES = { A: 'configuration A', B: 'configuration B' };
 
+/** A failed run or drawing, said where the results would be, with a button to try again. */
 function errorBox(err, retry) {
-  const box = attrs(el('div', undefined, 'message error tl-error'), { role: 'alert', 'data-code': err.code });
-  const body = el('div', undefined, 'message-body');
-  body.append(el('strong', err.which ? `The simulation of ${NAMES[err.which]} failed` : 'The Timeline failed'), el('div', err.message));
-  if (err.path) body.append(el('div', `at ${err.path}`, 'where'));
-  body.append(el('div', `code: ${err.code}`, 'code'));
-  box.append(body, button(err.which ? 'Run again' : 'Try again', retry));
-  return box;
+  return html`<div class="message error tl-error" role="alert" data-code=${err.code}><div class="message-body">
+    <strong>${err.which ? `The simulation of ${NAMES[err.which]} failed` : 'The Timeline failed'}</strong><div>${err.message}</div>${
+      err.path ? html`<div class="where">at ${err.path}</div>` : nothing}<div class="code">code: ${err.code}</div></div>
+    <button type="button" @click=${retry}>${err.which ? 'Run again' : 'Try again'}</button></div>`;
 }
 
 function fleetSize(state) {
@@ -67,7 +66,7 @@ export function createTimeline(ctx) {
     fleet.at(t);
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; charts.cursor(t); });
   };
-  const charts = createTimelineCharts({ onScrub: scrub, onError: (e) => problem.replaceChildren(errorBox({ which: null, message: `the chart could not be drawn: ${e.message}`, code: e.code || 'internal', path: '' }, () => charts.redraw())) });
+  const charts = createTimelineCharts({ onScrub: scrub, onError: (e) => render(errorBox({ which: null, message: `the chart could not be drawn: ${e.message}`, code: e.code || 'internal', path: '' }, () => charts.redraw()), problem) });
   const fleet = createTimelineFleet({ onScrub: scrub, ask: (runId, at, idleLimit) => controller.ask('fleetAt', { runId, t: at, idleLimit }) });
   results.append(figures, charts.node, fleet.node);
   results.hidden = true;
@@ -98,7 +97,7 @@ export function createTimeline(ctx) {
     const t0 = performance.now();
     const names = configNames(run.timeline);
     const runs = [{ which: 'A', title: names.A, model: run.a }, ...(run.b ? [{ which: 'B', title: names.B, model: run.b }] : [])];
-    figures.replaceChildren(rulesLine(run), figuresTable(run), recoveryNotes(run));
+    render(html`${rulesLine(run)}${figuresTable(run)}${recoveryNotes(run)}`, figures);
     charts.show(runs);
     fleet.show(runs);
     const end = Math.max(...runs.map((r) => r.model.endMs));
@@ -126,20 +125,20 @@ export function createTimeline(ctx) {
     }, 0));
   }
 
-  function render(state) {
+  function drawState(state) {
     const run = state.timelineRun;
     const current = run && run.generation === state.generation;
-    if (!current) { idle(); results.hidden = true; problem.replaceChildren(); status.set(''); drawnRun = null; return; }
-    if (run.status === 'running') { busy(run, state); problem.replaceChildren(); return; }
+    if (!current) { idle(); results.hidden = true; render(nothing, problem); status.set(''); drawnRun = null; return; }
+    if (run.status === 'running') { busy(run, state); render(nothing, problem); return; }
     idle();
     if (run.status === 'error') {
       results.hidden = true;
       drawnRun = null;
       status.set('');
-      problem.replaceChildren(errorBox(run.error, () => { controller.setTimelineRun(null); controller.timeline.request(); }));
+      render(errorBox(run.error, () => { controller.setTimelineRun(null); controller.timeline.request(); }), problem);
       return;
     }
-    problem.replaceChildren();
+    render(nothing, problem);
     if (run !== drawnRun) { drawnRun = run; draw(run, state); }
   }
 
@@ -156,7 +155,7 @@ export function createTimeline(ctx) {
         config.update(state, err);
         json.update(state.timeline);
       }
-      if (changed(prev, state, 'timelineRun', 'generation')) render(state);
+      if (changed(prev, state, 'timelineRun', 'generation')) drawState(state);
       if (shown && changed(prev, state, 'timeline', 'generation')) controller.timeline.request();
     },
     destroy() { idle(); charts.destroy(); },
