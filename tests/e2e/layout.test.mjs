@@ -185,6 +185,29 @@ function wideProblems(page) {
   }, LINES);
 }
 
+test('390 px: the snapshot\'s date and time in the header stay on one line', async () => {
+  const { page, problems } = await watchedPage(chrome.browser, { width: 390, height: 844 });
+  await page.goto(server.url);
+  await ready(page);
+  const lines = await page.evaluate(() => {
+    const source = document.querySelector('spate-planner').shadowRoot.querySelector('.header .source');
+    const walk = document.createTreeWalker(source, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const at = n.data.search(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(n, at);
+      range.setEnd(n, at + 23);
+      return { text: range.toString(), tops: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+    }
+    return { text: source.textContent, tops: 0 };
+  });
+  assert.match(lines.text, /^2026-01-01 00:00:00 UTC$/, 'the header names when the snapshot was taken');
+  assert.equal(lines.tops, 1, `"${lines.text}" is drawn on ${lines.tops} lines`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('768 px: the header\'s lines keep the width (its buttons go under them)', async () => {
   const { page, problems } = await watchedPage(chrome.browser, { width: 768, height: 1024 });
   await page.goto(server.url);

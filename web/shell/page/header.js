@@ -11,10 +11,11 @@ const CAP_SOURCE = {
   spate_default: "Spate's default (the leader's own cap is unknown)",
 };
 
-function sourceText(state) {
+/** What is shown: the job, its source, when it was taken (kept on one line) and its size. */
+function sourceView(state) {
   const i = state.info;
   if (!i) return state.loading ? 'loading…' : 'no snapshot loaded';
-  return `job ${i.job} (${state.source.label}), taken ${utc(i.taken_at_ms)}; ${thousands(i.members.length)} members, ${thousands(i.splits)} splits`;
+  return html`job ${i.job} (${state.source.label}), taken <span class="when">${utc(i.taken_at_ms)}</span>; ${thousands(i.members.length)} members, ${thousands(i.splits)} splits`;
 }
 
 function capLine(view) {
@@ -91,7 +92,7 @@ export function createHeader(ctx) {
     node,
     update(state, prev) {
       if (changed(prev, state, 'live')) node.closest('.planner')?.toggleAttribute('data-live', Boolean(state.live?.job && !state.live.replay));
-      if (changed(prev, state, 'info', 'source', 'loading')) source.textContent = sourceText(state);
+      if (changed(prev, state, 'info', 'source', 'loading')) render(sourceView(state), source);
       if (changed(prev, state, 'result')) render(state.result ? html`${capLine(state.result.view)}${rulesLine(state.result.view)}` : nothing, cap);
       if (changed(prev, state, 'loading')) {
         progress.hidden = !state.loading;
