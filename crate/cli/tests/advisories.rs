@@ -2,10 +2,10 @@
 //! --server` acts on a "stream deleted" advisory only once the server confirms the bucket is
 //! gone.
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod patience;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::patience;
 
 use async_nats::jetstream;
 use live_client::{moved_to, until, Model, Serve, Sse};

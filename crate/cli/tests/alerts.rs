@@ -7,9 +7,9 @@
 //! - a real scrape passes `promtool check metrics`, and carries the build's version and the
 //!   process's memory, CPU time and open files.
 
-mod fixture;
-mod live_client;
-mod nats_server;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
 
 use live_client::{get, Serve};
 use nats_server::NatsServer;

@@ -6,9 +6,9 @@
 //! only; and the OpenAPI document passes `openapi-spec-validator` and a `schemathesis run` of
 //! every check against the running server (both from PyPI, installed by scripts/setup).
 
-mod fixture;
-mod live_client;
-mod nats_server;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
 
 use async_nats::jetstream;
 use live_client::{get, request, Serve, BIN};

@@ -3,8 +3,8 @@
 //! 101) nor an error (exit 1). The binary runs with its standard output a real pipe whose
 //! reading end is closed after a few bytes, while the command still has much more to write.
 
-mod fixture;
-mod nats_server;
+use crate::fixture;
+use crate::nats_server;
 
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;

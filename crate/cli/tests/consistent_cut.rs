@@ -9,10 +9,10 @@
 //! revisions, values). Once the writes stop, the live server's state must be the store's. Then
 //! buckets at their edges: never written, ending in markers, every message expired.
 
-mod busy_fleet;
-mod live_client;
-mod nats_server;
-mod patience;
+use crate::busy_fleet;
+use crate::live_client;
+use crate::nats_server;
+use crate::patience;
 
 use async_nats::jetstream::{self, kv};
 use busy_fleet::{keep_writing, publish, Fleet, Logged, Side, JOB};

@@ -15,7 +15,7 @@
 //! status, and the user inside. Where none does, that test says so and checks nothing more
 //! (`CONTAINER_REQUIRED=1` makes that a failure).
 
-mod nats_server;
+use crate::nats_server;
 
 use nats_server::NatsServer;
 use std::io::{Read, Write};

@@ -3,8 +3,8 @@
 //! form) and in the options. No secret may ever appear on standard output, standard error or in
 //! any file written.
 
-mod fixture;
-mod nats_server;
+use crate::fixture;
+use crate::nats_server;
 
 use async_nats::jetstream;
 use nats_server::NatsServer;

@@ -5,8 +5,8 @@
 //! `spate-planner plan --json` must give exactly the decision core's assignment for the inputs
 //! the fixture wrote (built here from the fixture's own data, not from the loader).
 
-mod fixture;
-mod nats_server;
+use crate::fixture;
+use crate::nats_server;
 
 use fixture::*;
 

@@ -3,8 +3,8 @@
 //! `claims --json` with no flags. Each job states a store; each assertion states what the leader's
 //! or a worker's rules decide for it.
 
-mod nats_server;
-mod store_writer;
+use crate::nats_server;
+use crate::store_writer;
 
 use async_nats::jetstream;
 use nats_server::NatsServer;

@@ -3,10 +3,10 @@
 //! full state plus the changes applied) must hold exactly the entries `spate-planner snapshot`
 //! exports, and `/api/snapshot` must equal that export byte for byte (source and time aside).
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod patience;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::patience;
 
 use async_nats::jetstream::{self, kv};
 use live_client::{export, get, moved_to, until, without_header, Model, Serve, Sse, BIN};

@@ -4,10 +4,10 @@
 //! and `--jobs PATTERN` choose the jobs, and a named job that cannot be read makes the server
 //! not ready.
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod patience;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::patience;
 
 use async_nats::jetstream;
 use live_client::{get, Serve, BIN};

@@ -5,9 +5,9 @@
 //! checked for `Host` like every route; the server's own figures follow the NATS connection;
 //! the Grafana dashboard and docs/metrics.md name exactly what the endpoint exposes.
 
-mod fixture;
-mod live_client;
-mod nats_server;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
 
 use async_nats::jetstream;
 use live_client::{get, request, Serve, BIN};

@@ -14,10 +14,10 @@
 //!   them) holds no `Authorization`, user name, password or their base64, and neither does
 //!   anything the planner wrote (its standard output and error, its recording).
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod nginx;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::nginx;
 
 use live_client::Serve;
 use nats_server::NatsServer;

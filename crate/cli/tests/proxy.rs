@@ -9,10 +9,10 @@
 //! - a client that comes back with `Last-Event-ID` is sent what it missed only;
 //! - the stream's own headers tell proxies not to buffer, cache or transform it.
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod nginx;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::nginx;
 
 use live_client::{Serve, Sse};
 use nats_server::NatsServer;

@@ -5,9 +5,9 @@
 //! rotation by size into segments that each replay alone; coded errors for bad recordings, a
 //! last line cut short tolerated; `watch --record`; and no credential in any file.
 
-mod fixture;
-mod live_client;
-mod nats_server;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
 
 use async_nats::jetstream::{self, kv};
 use fixture::put;

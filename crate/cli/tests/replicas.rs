@@ -10,10 +10,10 @@
 //! (each stream resumed from the revisions held, whichever replica they came from: they are
 //! NATS's, the same on every replica; after the stop, from the survivor's own ring).
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod nginx;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::nginx;
 
 use live_client::{request, Serve, Sse};
 use nats_server::NatsServer;

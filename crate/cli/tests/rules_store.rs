@@ -6,8 +6,8 @@
 //! shows, with `plan --rules`, `diff-rules` and `report --compare-rules`, which splits stop
 //! moving on upgrading; `watch` follows the rules the store names or `--rules` picks.
 
-mod nats_server;
-mod store_writer;
+use crate::nats_server;
+use crate::store_writer;
 
 use async_nats::jetstream;
 use nats_server::NatsServer;

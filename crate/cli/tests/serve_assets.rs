@@ -5,7 +5,7 @@
 //! (tests/e2e/weight.test.mjs) and in `assets.rs`, since these tests run before the dashboard
 //! is built.
 
-mod live_client;
+use crate::live_client;
 
 use live_client::{request, Serve, BIN};
 

@@ -4,9 +4,9 @@
 //! page, its assets, `/snapshot.json`, `/api/*`, the event stream, `/metrics` and the automation
 //! API `/api/v1/*`), against a real server.
 
-mod fixture;
-mod live_client;
-mod nats_server;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
 
 use async_nats::jetstream;
 use live_client::{request, Serve, BIN};

@@ -8,11 +8,11 @@
 //!
 //! The figures (peak memory before and after the slow clients) are printed with `--nocapture`.
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod nginx;
-mod patience;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::nginx;
+use crate::patience;
 
 use async_nats::jetstream;
 use live_client::{get, request, Serve, BIN};

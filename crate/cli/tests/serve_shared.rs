@@ -3,10 +3,10 @@
 //! 404 outside it, the bare prefix redirected to its slash) and `/healthz` (200 while NATS is
 //! connected, 503 while it is down), against a real server.
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod patience;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::patience;
 
 use async_nats::jetstream;
 use live_client::{get, request, Serve, Sse, BIN};

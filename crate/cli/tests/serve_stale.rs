@@ -5,10 +5,10 @@
 //! buckets are deleted is refused by `/api/snapshot` (410, a coded error), never served as
 //! current. The times are printed with `--nocapture`.
 
-mod fixture;
-mod live_client;
-mod nats_server;
-mod patience;
+use crate::fixture;
+use crate::live_client;
+use crate::nats_server;
+use crate::patience;
 
 use async_nats::jetstream;
 use live_client::{get, Serve, Sse};

@@ -1,7 +1,7 @@
 //! Property tests of `desired_assignment`: the production implementation equals the plain
 //! transcription of the spec, and the spec's invariants 1-5 hold (docs/work-assignment.md).
 
-mod common;
+use crate::common;
 
 use common::cases::cases;
 

@@ -3,7 +3,7 @@
 //! forced hash collisions too; the four fixpoints of section 2.3; and, on the input families where
 //! section 10 says 0.1 and 0.3 decide alike, the two rule sets give the same plan.
 
-mod common;
+use crate::common;
 
 use common::cases::cases;
 use common::{arb_fleet, arb_fleet_0_3, arb_skewed_fleet, split, Fleet};

@@ -8,7 +8,7 @@
 //! - A quarantined record at `attempts = A` whose lease is in the store, owned by a live member
 //!   under its current presence nonce, at the record's epoch − 1: parked by the race (A12).
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! Property tests of `claim_candidates` (decision-core.md section 6): the safety property and
 //! the order.
 
-mod common;
+use crate::common;
 
 use common::cases::cases;
 

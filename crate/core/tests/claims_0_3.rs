@@ -5,7 +5,7 @@
 //! returned exactly when it is runnable, not owned, under no foreign lease, and
 //! `awaits_lease_expiry` does not hold). And `next_actions` under 0.3 follows the same rules.
 
-mod common;
+use crate::common;
 
 use common::arb_fleet;
 use common::cases::cases;

@@ -2,7 +2,7 @@
 //! worked out from the rules (decision-core.md sections 5 and 7), and demo fleets whose every
 //! gauge is read back from the plan document (`plan --json`) by the mapping the gauges document.
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use serde_json::Value;

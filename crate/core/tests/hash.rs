@@ -3,7 +3,7 @@
 //! the production leader's values.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::cases::cases;
 use core::hash::BuildHasher;

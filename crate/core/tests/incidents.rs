@@ -7,7 +7,7 @@
 //! attempts rule (an Expired takeover consumes an attempt; at `A` the split is quarantined) and
 //! the claim race (`timing.md` §6.7: p per live peer other than the claimant).
 
-mod common;
+use crate::common;
 
 use common::changes::{gone, put};
 use common::store::{fp, Store};

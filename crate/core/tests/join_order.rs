@@ -2,7 +2,7 @@
 //! the live job's incremental join and the whole join share this order, so it is stated here
 //! rather than compared between them.
 
-mod common;
+use crate::common;
 
 use common::store::{fp, Store};
 use serde_json::json;

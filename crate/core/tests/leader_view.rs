@@ -3,7 +3,7 @@
 //! Each fixture states the store; each assertion states what the rule says the leader does.
 //! Natively and under wasm32.
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use spate_planner_core::{

@@ -1,7 +1,7 @@
 //! A live job kept current one change at a time equals the snapshot of the same entries loaded
 //! whole (a plain model of the two buckets, kept by the test). Natively and under wasm32.
 
-mod common;
+use crate::common;
 
 use common::cases::cases;
 use common::changes::{gone, put};

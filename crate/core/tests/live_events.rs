@@ -2,7 +2,7 @@
 //! timeline shows, and that they are the events the rules give of the two whole states a frame
 //! goes between (a plain transcription of the rules, kept by the test). Natively and in wasm32.
 
-mod common;
+use crate::common;
 
 use common::cases::cases;
 use common::changes::{gone, put};

@@ -3,7 +3,7 @@
 //! planned exactly as the scenario without it; an unknown op and a change that cannot be read are
 //! such changes; the file format stays strict otherwise.
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use spate_planner_core::{

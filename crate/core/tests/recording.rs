@@ -4,7 +4,7 @@
 //! rules (a plain transcription of them, kept by the test), whatever order the moments are
 //! visited in. Natively and in wasm32.
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use spate_planner_core::{

@@ -1,7 +1,7 @@
 //! The report's reasons and counts, `owned_as` and `converge`, tested directly on fleets whose
 //! answers follow from the spec's passes by hand. Natively and under wasm32.
 
-mod common;
+use crate::common;
 
 use common::{shaped_fleet, split, Fleet};
 use spate_planner_core::{

@@ -1,7 +1,7 @@
 //! Sweeps and comparisons (design reviews): each sweep step is the plan of the same what-if
 //! written by hand; comparisons of hand-built pairs of stores name what changed.
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use spate_planner_core::{

@@ -3,7 +3,7 @@
 //! times are dates with their zone; members are in natural order; the verdict names the step
 //! that, by construction, first meets the targets; the page's warnings are in the document.
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use spate_planner_core::{

@@ -4,7 +4,7 @@
 //! keeps its columns.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::store::Store;
 use pulldown_cmark::{html, Event, Options, Parser, Tag, TagEnd};

@@ -6,7 +6,7 @@
 //! each expected plan is what the rules of decision-core.md and decision-core-0.3.md say (or
 //! their plain transcription, `reference`). Natively and under wasm32.
 
-mod common;
+use crate::common;
 
 use common::changes::put;
 use common::store::{fp, Store, FINGERPRINT};

@@ -1,7 +1,7 @@
 //! Snapshot files -> the leader's inputs: round trips, errors naming bucket and key, warnings with
 //! the leader's effect, what-if scenarios and the report. Natively and under wasm32.
 
-mod common;
+use crate::common;
 
 use common::cases::cases;
 

@@ -5,7 +5,7 @@
 //! member is running between its start and its crash or stop; a leader's term runs from its
 //! election to the next election or its crash, stop or resignation.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::interval as iv;
 use spate_planner_sim::{

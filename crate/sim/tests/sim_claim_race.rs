@@ -3,7 +3,7 @@
 //! peer that folds the claimant's record before its lease, with probability `p` per peer and
 //! claim.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::*;
 use spate_planner_core::{stable_hash_str, ClaimKind};

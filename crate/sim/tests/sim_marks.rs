@@ -7,7 +7,7 @@
 //! words and at most three names. The summary counts claims, quarantines, elections and every
 //! timeline event, and carries the document's rules and figures.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::{run, script};
 use spate_planner_core::{ClaimKind, Rules, RulesChoice};

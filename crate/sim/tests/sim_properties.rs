@@ -3,7 +3,7 @@
 mod sim_support;
 
 use proptest::prelude::*;
-use sim_support::cases::cases;
+use sim_support::common::cases::cases;
 use sim_support::*;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

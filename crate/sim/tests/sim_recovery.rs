@@ -5,7 +5,7 @@
 //! into quarantine (§6.5), and nobody assigns without a leader (§4). What was idle or quarantined
 //! before the first event is counted apart; a fleet settled on its plan starts with none of it.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::*;
 use spate_planner_core::{analyse, demo_snapshot, DemoParams, Fleet, Scenario};

@@ -6,7 +6,7 @@
 //! the settled fleet's when the run starts from the plan). Built from those rules on figures
 //! written here, then once through a real run.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::*;
 use spate_planner_sim::{recovery_text, stuck_groups, Figures, NotRecovered, Start, Stuck, Summary};

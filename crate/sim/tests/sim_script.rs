@@ -1,7 +1,7 @@
 //! The script format (docs/script-format.md): defaults, strict reading with field paths, checks
 //! against the fleet, overrides, and the bounds that keep a run finite.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::*;
 use spate_planner_sim::{

@@ -5,7 +5,7 @@
 //! shorter); a series' area over the run is its split-milliseconds, so the idle number's is the
 //! `idle_split_ms` figure and the idle weight's the `idle_weighted` figure.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::interval as iv;
 use spate_planner_sim::{

@@ -2,7 +2,7 @@
 //! and under wasm32), and the crash-to-takeover
 //! distributions compared with the ones §11 measured on the real crate.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::*;
 use spate_planner_core::ClaimKind;

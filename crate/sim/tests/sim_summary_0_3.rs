@@ -2,7 +2,7 @@
 //! crashes (natively and under wasm32), and the crash-to-takeover distributions compared with the
 //! ones its §11 measured on the real 0.3.0 crate.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::*;
 use spate_planner_core::ClaimKind;

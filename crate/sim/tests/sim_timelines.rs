@@ -4,7 +4,7 @@
 //! worker holding 4, W1 leading; defaults L 30 s, R 10 s, C 30 s, Q 60 s, D 20 s, X 10 s, K 8,
 //! A 4; store latency 0; t = 0 is the event.
 
-mod sim_support;
+use crate::sim_support;
 
 use sim_support::*;
 use spate_planner_core::ClaimKind;

@@ -6,10 +6,9 @@
 //! X 10 s, K 8, A 4; store latency 0; idle (no commits); t = 0 is the event. Every script says
 //! `"rules": "0.3"`.
 
-mod sim_support;
-/// The core tests' store writer (only it: `sim_support` brings the shared cases).
-#[path = "../../core/tests/common/store.rs"]
-mod store;
+use crate::sim_support;
+/// The core tests' store writer (brought by `sim_support` with the shared cases).
+use crate::sim_support::common::store;
 
 use sim_support::*;
 use spate_planner_core::{jitter, stable_hash_str, timing::spread, ClaimKind};

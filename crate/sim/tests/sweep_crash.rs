@@ -1,10 +1,7 @@
 //! The sweep's crash steps through the simulator's crash model: each step's heaviest member is
 //! crashed in the fleet settled on the step's plan, with the ranges of Spate's timing rules.
 
-#[path = "../../core/tests/common/mod.rs"]
-mod common;
-
-use common::store::Store;
+use crate::sim_support::common::store::Store;
 use spate_planner_core::{
     analyse, sweep,
     sweep::{step_scenario, Axis, Step},

@@ -4,8 +4,9 @@
 //! records were published, how attempts move), independently of the simulator's own bookkeeping.
 #![allow(dead_code)]
 
-#[path = "../../../core/tests/common/cases.rs"]
-pub mod cases;
+// the core's shared test helpers (fleets, changes, a store), loaded once for every file here
+#[path = "../../../core/tests/common/mod.rs"]
+pub mod common;
 
 use proptest::prelude::*;
 use spate_planner_core::{
