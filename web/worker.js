@@ -80,17 +80,42 @@ function withoutMoves(view) {
 const transfers = new WeakMap();
 
 /** Requests that need no loaded snapshot (liveNext names the generation it makes). */
-const UNCHECKED = new Set(['load', 'liveNext', 'replaySeek']);
+const UNCHECKED = new Set(['load', 'liveNext', 'replaySeek', 'prefetch']);
 
 const post = (message) => self.postMessage(message);
 
+/**
+ * The snapshot the page asked to fetch as it started (`prefetch`): { url, reading, relay }, or
+ * null. The first load takes it when it names the same URL, and drops it either way.
+ */
+let prefetched = null;
+
+/** Reads `source`: the prefetched read when it is of the same URL (its progress relayed from now on). */
+function readFirst(source, progress) {
+  const early = prefetched;
+  prefetched = null;
+  if (!early || source.kind !== 'url' || source.url !== early.url) return readSource(source, () => moduleMax, progress);
+  early.relay = progress;
+  return early.reading;
+}
+
 const ops = {
+  /** Starts reading a same-origin snapshot URL that the first load will name (answers nothing). */
+  prefetch({ source }) {
+    if (source?.kind !== 'url' || loaded || newest || prefetched) return;
+    if (new URL(source.url).origin !== self.location.origin) return; // as the page's loadUrl
+    const early = { url: source.url, relay: () => {} };
+    early.reading = readSource(source, () => moduleMax, (got, total) => early.relay(got, total));
+    early.reading.catch(() => {}); // the load that takes it reports a failure
+    prefetched = early;
+  },
+
   async load({ source, generation }, progress) {
     if (source.kind === 'live') { live?.close(); live = null; }
     // a live stream opens, or the snapshot is read, while the module compiles
     const read = performance.now();
     const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard })
-      : readSource(source, () => moduleMax, progress);
+      : readFirst(source, progress);
     opening.catch(() => {}); // awaited below; a refusal before then is not unhandled
     await ready;
     newest = Math.max(newest, generation);
