@@ -14,7 +14,20 @@ import { reviewOps } from './review/worker/ops.js';
 import { simulateModel, KeptRuns } from './timeline/worker/simulate.js';
 import { transferables } from './timeline/shared/model.js';
 
-const ready = init({ module_or_path: new URL('./pkg/spate_planner_bg.wasm', import.meta.url) })
+/**
+ * What worker-start.js started before these modules loaded ({ wasm, snapshot }), taken once; empty
+ * when worker.js was loaded on its own (the Node tests).
+ */
+const early = self.plannerEarly ?? {};
+delete self.plannerEarly;
+
+/** The wasm module: the one compiling since the worker started, else (or when that failed) fetched now. */
+function wasmSource() {
+  const url = new URL('./pkg/spate_planner_bg.wasm', import.meta.url);
+  return early.wasm ? early.wasm.catch(() => fetch(url)) : url;
+}
+
+const ready = init({ module_or_path: wasmSource() })
   .then((r) => { measure('module', 0); return r; });
 
 /**
@@ -85,37 +98,86 @@ const UNCHECKED = new Set(['load', 'liveNext', 'replaySeek', 'prefetch']);
 const post = (message) => self.postMessage(message);
 
 /**
- * The snapshot the page asked to fetch as it started (`prefetch`): { url, reading, relay }, or
- * null. The first load takes it when it names the same URL, and drops it either way.
+ * The snapshot the page asked to fetch as it started (`prefetch`): { url, reading, parsed, relay },
+ * or null. The first load takes it when it names the same URL, and drops it either way.
  */
 let prefetched = null;
 
-/** Reads `source`: the prefetched read when it is of the same URL (its progress relayed from now on). */
-function readFirst(source, progress) {
-  const early = prefetched;
+/**
+ * The prefetched read when `source` is of its URL (its progress relayed from now on), else null;
+ * either way it is no longer kept (a fleet parsed for another URL is freed).
+ */
+function takePrefetched(source, progress) {
+  const read = prefetched;
   prefetched = null;
-  if (!early || source.kind !== 'url' || source.url !== early.url) return readSource(source, () => moduleMax, progress);
-  early.relay = progress;
-  return early.reading;
+  if (!read) return null;
+  if (source.kind !== 'url' || source.url !== read.url) {
+    read.parsed.then(({ next, opened }) => { next?.free(); opened?.close(); }, () => {});
+    return null;
+  }
+  read.relay = progress;
+  return read;
+}
+
+/**
+ * `input` (what readSource read) made a fleet: { next } (a Planner), or for a recording
+ * { next (its first moment's), opened (the ReplayJob, its `overview` set) }.
+ */
+async function parsedInput(input, max) {
+  const parse = performance.now();
+  const recording = input.live || input.demo ? null : await recordingBytes(input, Replay, max);
+  let out;
+  if (recording) {
+    const opened = new ReplayJob(Replay, recording, guard);
+    try {
+      const { planner: first, overview } = opened.open();
+      opened.overview = overview;
+      out = { next: first, opened };
+    } catch (e) {
+      opened.close();
+      throw e;
+    }
+  } else {
+    out = {
+      next: guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
+        : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text))),
+    };
+  }
+  measure('parse', parse);
+  return out;
 }
 
 const ops = {
-  /** Starts reading a same-origin snapshot URL that the first load will name (answers nothing). */
+  /**
+   * Starts reading, then parsing, a same-origin snapshot URL that the first load will name
+   * (answers nothing): the load then only waits for what is left.
+   */
   prefetch({ source }) {
     if (source?.kind !== 'url' || loaded || newest || prefetched) return;
     if (new URL(source.url).origin !== self.location.origin) return; // as the page's loadUrl
-    const early = { url: source.url, relay: () => {} };
-    early.reading = readSource(source, () => moduleMax, (got, total) => early.relay(got, total));
-    early.reading.catch(() => {}); // the load that takes it reports a failure
-    prefetched = early;
+    // the response worker-start.js asked for, when it is this URL's
+    const asked = early.snapshot?.url === source.url ? early.snapshot.response : undefined;
+    early.snapshot = null;
+    const read = { url: source.url, relay: () => {} };
+    read.reading = readSource({ ...source, response: asked }, () => moduleMax, (got, total) => read.relay(got, total));
+    // parsed once read and the module is ready, while the page's modules still load
+    read.parsed = read.reading.then(async (input) => {
+      await ready;
+      const max = Planner.maxSnapshotBytes();
+      refuseOver(input, max);
+      return parsedInput(input, max);
+    });
+    read.parsed.catch(() => {}); // the load that takes it reports a failure
+    prefetched = read;
   },
 
   async load({ source, generation }, progress) {
     if (source.kind === 'live') { live?.close(); live = null; }
     // a live stream opens, or the snapshot is read, while the module compiles
     const read = performance.now();
+    const taken = source.kind === 'live' ? null : takePrefetched(source, progress);
     const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard })
-      : readFirst(source, progress);
+      : taken ? taken.reading : readSource(source, () => moduleMax, progress);
     opening.catch(() => {}); // awaited below; a refusal before then is not unhandled
     await ready;
     newest = Math.max(newest, generation);
@@ -124,22 +186,12 @@ const ops = {
     const max = Planner.maxSnapshotBytes();
     refuseOver(input, max);
     progress(-1, 0); // parsing
-    const parse = performance.now();
     let next;
     let info;
     let opened = null;
     try {
-      const recording = input.live || input.demo ? null : await recordingBytes(input, Replay, max);
-      if (recording) {
-        opened = new ReplayJob(Replay, recording, guard);
-        const { planner: first, overview } = opened.open();
-        next = first;
-        opened.overview = overview;
-      } else {
-        next = guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
-          : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text)));
-      }
-      measure('parse', parse);
+      // the prefetched snapshot was parsed as soon as it was read and the module was ready
+      ({ next, opened = null } = taken ? await taken.parsed : await parsedInput(input, max));
       const summary = performance.now();
       info = guard(() => infoOf(next));
       measure('info', summary);

@@ -44,7 +44,7 @@ test("the built dashboard's folder modules are named by their content, and every
   const files = (await filesUnder(dist)).map((f) => f.slice(dist.length + 1)).filter((f) => f.endsWith('.js'));
   const named = files.filter((f) => /\.[0-9a-f]{16}\.js$/.test(f));
   assert.deepEqual(files.filter((f) => !named.includes(f)).sort(),
-    ['app.js', 'element.js', 'embed-example.js', 'main.js', 'pkg/spate_planner.js', 'worker.js'], 'only the entry points keep their names');
+    ['app.js', 'element.js', 'embed-example.js', 'main.js', 'pkg/spate_planner.js', 'worker-start.js', 'worker.js'], 'only the entry points keep their names');
   assert.ok(named.some((f) => f.startsWith('shell/page/controller.')) && named.some((f) => f.startsWith('vendor/lit-html/lit-html.')));
   for (const f of named) {
     const hash = createHash('sha256').update(await readFile(join(dist, f))).digest('hex').slice(0, 16);
@@ -75,6 +75,8 @@ test('the built dashboard names the wasm module and its glue by their content, a
   const glue = named.find((n) => n.endsWith('.js'));
   const worker = await readFile(join(root, 'web/dist/worker.js'), 'utf8');
   assert.ok(worker.includes(`from './pkg/${glue}'`) && worker.includes(`'./pkg/${wasm}'`), 'the worker loads the named files');
+  const start = await readFile(join(root, 'web/dist/worker-start.js'), 'utf8');
+  assert.ok(start.includes(`'./pkg/${wasm}'`), "the worker's entry fetches the named module");
   assert.ok((await readFile(join(dir, glue), 'utf8')).includes(`new URL('${wasm}', import.meta.url)`), "the glue's own default");
   // pkg/spate_planner.js, the URL embedders import (docs/embedding.md), re-exports the named glue
   const pkg = await import(join(dir, 'spate_planner.js'));

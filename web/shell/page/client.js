@@ -26,7 +26,7 @@ export class PlannerClient {
 
   start() {
     // the page's first client takes the worker main.js started (a restart makes a new one)
-    this.worker = takeWorker() ?? new Worker(new URL('../../worker.js', import.meta.url), { type: 'module' });
+    this.worker = takeWorker() ?? new Worker(new URL('../../worker-start.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (ev) => this.receive(ev.data);
     this.worker.onerror = (ev) => {
       ev.preventDefault();

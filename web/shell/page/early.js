@@ -11,7 +11,7 @@ let failed = false;
  * load (the worker fetches it at once), or null.
  */
 export function startWorker(snapshotUrl) {
-  early = new Worker(new URL('../../worker.js', import.meta.url), { type: 'module' });
+  early = new Worker(new URL('../../worker-start.js', import.meta.url), { type: 'module' });
   early.addEventListener('error', () => { failed = true; }, { once: true });
   if (snapshotUrl) early.postMessage({ op: 'prefetch', source: { kind: 'url', url: snapshotUrl } });
 }
