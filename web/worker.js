@@ -5,7 +5,7 @@
 // is refused (code `stale`), so a page never mixes two fleets. Big results stay here: the moves
 // table asks for sorted, filtered slices.
 import init, { Planner, Replay, figuresTable, timelineSection } from './pkg/spate_planner.js';
-import { scenarioText } from './common/shared/scenario.js';
+import { scenarioText, emptyScenario } from './common/shared/scenario.js';
 import { readSource, refuseOver } from './common/worker/read-source.js';
 import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
@@ -104,6 +104,33 @@ const post = (message) => self.postMessage(message);
 let prefetched = null;
 
 /**
+ * The plan of the empty scenario made as soon as the prefetched snapshot was parsed, for the
+ * first `analyse` of that fleet to take when it asks for the same text: { planner, text, r,
+ * planMs }, or null.
+ */
+let plannedAhead = null;
+
+/** Plans the empty scenario on `next` now (a failure is the `analyse` asked for's to report). */
+function planAhead(next) {
+  const t0 = performance.now();
+  const text = scenarioText(emptyScenario());
+  try {
+    const r = guard(() => next.analyse(text));
+    plannedAhead = { planner: next, text, r, planMs: performance.now() - t0 };
+    measure('plan', t0);
+  } catch {
+    plannedAhead = null;
+  }
+}
+
+/** The plan made ahead when it is of `text` on the fleet loaded, else null; taken once. */
+function takePlannedAhead(text) {
+  const ahead = plannedAhead;
+  plannedAhead = null;
+  return ahead && ahead.planner === planner && ahead.text === text ? ahead : null;
+}
+
+/**
  * The prefetched read when `source` is of its URL (its progress relayed from now on), else null;
  * either way it is no longer kept (a fleet parsed for another URL is freed).
  */
@@ -112,7 +139,7 @@ function takePrefetched(source, progress) {
   prefetched = null;
   if (!read) return null;
   if (source.kind !== 'url' || source.url !== read.url) {
-    read.parsed.then(({ next, opened }) => { next?.free(); opened?.close(); }, () => {});
+    read.parsed.then(({ next, opened }) => { plannedAhead = null; next?.free(); opened?.close(); }, () => {});
     return null;
   }
   read.relay = progress;
@@ -149,8 +176,9 @@ async function parsedInput(input, max) {
 
 const ops = {
   /**
-   * Starts reading, then parsing, a same-origin snapshot URL that the first load will name
-   * (answers nothing): the load then only waits for what is left.
+   * Starts reading, then parsing (and planning the empty scenario on), a same-origin snapshot
+   * URL that the first load will name (answers nothing): the load and the first plan then only
+   * wait for what is left.
    */
   prefetch({ source }) {
     if (source?.kind !== 'url' || loaded || newest || prefetched) return;
@@ -165,7 +193,9 @@ const ops = {
       await ready;
       const max = Planner.maxSnapshotBytes();
       refuseOver(input, max);
-      return parsedInput(input, max);
+      const out = await parsedInput(input, max);
+      if (!out.opened) planAhead(out.next); // a recording's first moment is planned as it is shown
+      return out;
     });
     read.parsed.catch(() => {}); // the load that takes it reports a failure
     prefetched = read;
@@ -226,9 +256,10 @@ const ops = {
   analyse({ scenario }) {
     const t0 = performance.now();
     const text = scenarioText(scenario);
-    const r = guard(() => planner.analyse(text));
-    const planMs = performance.now() - t0;
-    measure('plan', t0);
+    const ahead = takePlannedAhead(text);
+    const r = ahead ? ahead.r : guard(() => planner.analyse(text));
+    const planMs = ahead ? ahead.planMs : performance.now() - t0;
+    if (!ahead) measure('plan', t0);
     kept = { text, moves: r.view.report.moves, reasons: r.view.reasons };
     return {
       view: withoutMoves(r.view),
