@@ -29,9 +29,10 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
 }
 
 /// How a large core value crosses into JavaScript: `Json`, its JSON text (`to_json`: serde_json in
-/// the module, 64-bit integers as decimal strings) read by the engine's `JSON.parse`, several
-/// times faster than `Objects`, the same object built property by property (`to_js`). Both give
-/// the same object for the values the core makes, whose numbers are finite (JSON has no NaN).
+/// the module, 64-bit integers as decimal strings) read by the engine's `JSON.parse`, somewhat
+/// faster for a large value (a plan of 11,748 moves: 32 ms instead of 38–48 in Node) than
+/// `Objects`, the same object built property by property (`to_js`). Both give the same object for
+/// the values the core makes, whose numbers are finite (JSON has no NaN).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Via {
     Json,
