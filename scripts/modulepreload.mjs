@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Lists every module the page imports (from main.js, following static and dynamic imports) as
-// <link rel="modulepreload"> in DIR/index.html (most of them in a template main.js adds, below),
-// so that the browser fetches them at once
+// <link rel="modulepreload"> in DIR/index.html, so that the browser fetches them at once
 // instead of one level of imports after another (about 300 ms of the live page's first render
 // at 100,000 splits). The worker's own modules (worker.js and what only it imports) are left out.
 //   node scripts/modulepreload.mjs web/dist
@@ -29,14 +28,8 @@ const index = join(dir, 'index.html');
 const html = readFileSync(index, 'utf8');
 const anchor = '<script type="module" src="main.js"></script>';
 if (!html.includes(anchor)) throw new Error(`${index} has no ${anchor}`);
-// main.js and its static imports at once: it starts the planner's worker (shell/page/early.js). The
-// rest in <template id="module-preloads">, which main.js adds once the worker has asked for its
-// module and snapshot: with one connection pool per server, the worker's requests would otherwise
-// wait behind the page's eighty modules
-const STATIC = /(?:\bfrom\s*|^\s*import\s+)'(\.{1,2}\/[^']+\.js)'/gm;
-const first = ['main.js', ...[...readFileSync(join(dir, 'main.js'), 'utf8').matchAll(STATIC)].map((m) => normalize(m[1]))];
-const link = (f) => `<link rel="modulepreload" href="${relative('.', f)}">`;
-const rest = graph('main.js').filter((f) => !first.includes(f));
-const links = [...first.map(link), '<template id="module-preloads">', ...rest.map(link), '</template>'];
+// main.js first (then its static import shell/page/early.js): it starts the planner's worker, whose
+// module compiles and whose snapshot is fetched while the rest load, so it does not wait behind them
+const links = ['main.js', ...graph('main.js')].map((f) => `<link rel="modulepreload" href="${relative('.', f)}">`);
 writeFileSync(index, html.replace(anchor, `${links.join('\n')}\n${anchor}`));
-console.error(`modulepreload: ${first.length + rest.length} modules in ${index} (${rest.length} added by main.js)`);
+console.error(`modulepreload: ${links.length} modules in ${index}`);

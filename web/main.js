@@ -3,8 +3,8 @@
 // --server`, which names its event stream in the page), the scenario kept in the URL fragment,
 // and ?theme=light|dark to force a theme. Attributes are set before the element is defined,
 // so it starts once. The planner's worker starts first, and fetches the snapshot named, while
-// the element's modules load and run (shell/page/early.js); their preloads wait for its requests.
-import { startWorker, workerAsked, preloadModules } from './shell/page/early.js';
+// the element's modules load and run (shell/page/early.js).
+import { startWorker } from './shell/page/early.js';
 
 /**
  * The snapshot the element will load, to fetch now: its absolute URL when the page names a
@@ -30,7 +30,4 @@ for (const name of ['snapshot', 'default-cap', 'theme', 'job']) {
 // the link's snapshot is not the file the server names: its name is the link's
 if (params.get('snapshot')) host.removeAttribute('snapshot-name');
 startWorker(prefetchUrl(host));
-// the page's modules are fetched once the worker has asked for its own: they would be ahead of it
-await workerAsked();
-preloadModules(document);
 await import('./element.js');

@@ -9,8 +9,6 @@ const held = [];
 const early = { wasm: WebAssembly.compileStreaming(fetch(new URL('./pkg/spate_planner_bg.wasm', import.meta.url))), snapshot: null };
 early.wasm.catch(() => {}); // worker.js fetches it again (the glue copes with a server's type)
 self.plannerEarly = early;
-// the page adds its own modules' preloads once it hears this (shell/page/early.js)
-self.postMessage({ started: true });
 
 /** The first `prefetch` of a same-origin URL: its response, asked for now. */
 function prefetchNow(data) {

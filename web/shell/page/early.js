@@ -16,33 +16,6 @@ export function startWorker(snapshotUrl) {
   if (snapshotUrl) early.postMessage({ op: 'prefetch', source: { kind: 'url', url: snapshotUrl } });
 }
 
-/**
- * Resolves once the early worker has asked for its module (its `started` message), has failed, or
- * after `ms`; at once when none was started.
- */
-export function workerAsked(ms = 300) {
-  const w = early;
-  return new Promise((resolve) => {
-    if (!w) { resolve(); return; }
-    const done = () => {
-      clearTimeout(timer);
-      w.removeEventListener('message', heard);
-      w.removeEventListener('error', done);
-      resolve();
-    };
-    const heard = (ev) => { if (ev.data?.started) done(); };
-    const timer = setTimeout(done, ms);
-    w.addEventListener('message', heard);
-    w.addEventListener('error', done);
-  });
-}
-
-/** Adds the page's module preloads (index.html's <template id="module-preloads">, scripts/modulepreload.mjs) to `doc`'s head. */
-export function preloadModules(doc) {
-  const links = doc.getElementById('module-preloads');
-  if (links) doc.head.append(links.content.cloneNode(true));
-}
-
 /** The worker started early, once (null after that, when none was started, or when it failed). */
 export function takeWorker() {
   const w = early;
