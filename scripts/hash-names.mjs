@@ -8,7 +8,7 @@
 //                               plan/, vendor/, …), each import of it rewritten
 // where <hash> is the first 16 hex digits of the file's SHA-256 as written (a module's after its
 // imports were rewritten, so it changes whenever a module it imports does). The entry points at
-// the top (main.js, element.js, app.js, worker.js, …) keep their names, as do the stylesheets:
+// the top (main.js, element.js, app.js, worker-start.js, worker.js, …) keep their names, as do the stylesheets:
 // pages and the npm package's `exports` name them. pkg/spate_planner.js stays, as two lines that
 // re-export the named glue: the URL embedders import (docs/embedding.md) and the npm package's
 // `./pkg`; package.json's `sideEffects` names the renamed modules.
@@ -138,6 +138,9 @@ function main(dir) {
     replaceOnce(text, "new URL('spate_planner_bg.wasm', import.meta.url)", `new URL('${wasm}', import.meta.url)`, 'pkg/spate_planner.js'));
   writeFileSync(join(dir, 'pkg/spate_planner.js'),
     `// The wasm package, named by its content in ${glue} (scripts/hash-names.mjs).\nexport * from './${glue}';\nexport { default } from './${glue}';\n`);
+  // the worker's entry starts fetching the module before worker.js loads (web/worker-start.js)
+  const start = join(dir, 'worker-start.js');
+  writeFileSync(start, replaceOnce(readFileSync(start, 'utf8'), "'./pkg/spate_planner_bg.wasm'", `'./pkg/${wasm}'`, 'worker-start.js'));
   const worker = join(dir, 'worker.js');
   let text = readFileSync(worker, 'utf8');
   text = replaceOnce(text, "'./pkg/spate_planner_bg.wasm'", `'./pkg/${wasm}'`, 'worker.js');

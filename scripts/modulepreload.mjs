@@ -28,6 +28,8 @@ const index = join(dir, 'index.html');
 const html = readFileSync(index, 'utf8');
 const anchor = '<script type="module" src="main.js"></script>';
 if (!html.includes(anchor)) throw new Error(`${index} has no ${anchor}`);
-const links = graph('main.js').map((f) => `<link rel="modulepreload" href="${relative('.', f)}">`);
+// main.js first (then its static import shell/page/early.js): it starts the planner's worker, whose
+// module compiles and whose snapshot is fetched while the rest load, so it does not wait behind them
+const links = ['main.js', ...graph('main.js')].map((f) => `<link rel="modulepreload" href="${relative('.', f)}">`);
 writeFileSync(index, html.replace(anchor, `${links.join('\n')}\n${anchor}`));
 console.error(`modulepreload: ${links.length} modules in ${index}`);

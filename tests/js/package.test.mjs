@@ -9,7 +9,7 @@ import { loadPlanner, wasmPath, productionWasmPath } from '../wasm.mjs';
 
 const planner = await loadPlanner();
 const root = new URL('../../', import.meta.url).pathname;
-const HOOKS = ['debugTrap', 'runConformance', 'BenchFleet', 'crashForTest', 'testTrap', 'failNextInfoForTest', 'debug_trap', 'run_conformance', 'benchfleet_'];
+const HOOKS = ['debugTrap', 'runConformance', 'BenchFleet', 'crashForTest', 'testTrap', 'failNextInfoForTest', 'analyseAsObjects', 'debug_trap', 'run_conformance', 'benchfleet_'];
 
 async function filesUnder(dir) {
   const out = [];
@@ -44,7 +44,7 @@ test("the built dashboard's folder modules are named by their content, and every
   const files = (await filesUnder(dist)).map((f) => f.slice(dist.length + 1)).filter((f) => f.endsWith('.js'));
   const named = files.filter((f) => /\.[0-9a-f]{16}\.js$/.test(f));
   assert.deepEqual(files.filter((f) => !named.includes(f)).sort(),
-    ['app.js', 'element.js', 'embed-example.js', 'main.js', 'pkg/spate_planner.js', 'worker.js'], 'only the entry points keep their names');
+    ['app.js', 'element.js', 'embed-example.js', 'main.js', 'pkg/spate_planner.js', 'worker-start.js', 'worker.js'], 'only the entry points keep their names');
   assert.ok(named.some((f) => f.startsWith('shell/page/controller.')) && named.some((f) => f.startsWith('vendor/lit-html/lit-html.')));
   for (const f of named) {
     const hash = createHash('sha256').update(await readFile(join(dist, f))).digest('hex').slice(0, 16);
@@ -75,6 +75,8 @@ test('the built dashboard names the wasm module and its glue by their content, a
   const glue = named.find((n) => n.endsWith('.js'));
   const worker = await readFile(join(root, 'web/dist/worker.js'), 'utf8');
   assert.ok(worker.includes(`from './pkg/${glue}'`) && worker.includes(`'./pkg/${wasm}'`), 'the worker loads the named files');
+  const start = await readFile(join(root, 'web/dist/worker-start.js'), 'utf8');
+  assert.ok(start.includes(`'./pkg/${wasm}'`), "the worker's entry fetches the named module");
   assert.ok((await readFile(join(dir, glue), 'utf8')).includes(`new URL('${wasm}', import.meta.url)`), "the glue's own default");
   // pkg/spate_planner.js, the URL embedders import (docs/embedding.md), re-exports the named glue
   const pkg = await import(join(dir, 'spate_planner.js'));
@@ -219,5 +221,23 @@ test('Planner: changes that do not apply or cannot be read are refused with code
   assert.equal(v.report.members.length, 4);
   assert.equal(v.rebalance_delay_ms, '0');
   assert.equal(v.scenario.changes[1].weight, '18446744073709551615');
+  p.free();
+});
+
+test('Planner.analyse and plan cross as JSON text: the same objects as built property by property, u64 values past 2^53 exact, with and without a baseline', () => {
+  const p = planner.Planner.demo(300, 7, 3);
+  const big = '{"rebalance_delay_ms":"0","changes":[{"op":"add_member","member":"x","cap":2},{"op":"add_splits","count":"3","weight":"18446744073709551615","prefix":"big-"},{"op":"add_splits","count":"2","weight":"9007199254740993","prefix":"odd-"}]}';
+  for (const text of ['{}', big]) {
+    const want = p.analyseAsObjects(text);
+    assert.deepStrictEqual(p.analyse(text), want, text);
+    assert.deepStrictEqual(p.plan(text), want.view, text);
+  }
+  const v = p.analyse(big);
+  assert.notEqual(v.baseline, null);
+  assert.ok(v.view.report.moves.length > 0);
+  assert.equal(v.view.scenario.changes[2].weight, '9007199254740993', 'one past 2^53, not rounded');
+  const loads = v.view.report.members.map((m) => BigInt(m.load_planned));
+  assert.ok(loads.some((l) => l > 2n ** 53n), 'a member planned past 2^53');
+  assert.ok(v.view.report.members.every((m) => typeof m.load_planned === 'string' && typeof m.lanes === 'number'));
   p.free();
 });

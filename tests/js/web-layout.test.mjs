@@ -1,8 +1,8 @@
 // The dashboard's module layout (docs/architecture.md, "The dashboard"): every module under web/
 // sits in <feature>/<side>/, its side named by the folder: page/ (the page: DOM, the store, the
 // controller), worker/ (the Web Worker: the wasm module, the snapshot) or shared/ (pure: no DOM,
-// no worker globals, runs in both). The entry points stay at web/'s top (worker.js the worker's,
-// the others the page's). Read from each module's imports:
+// no worker globals, runs in both). The entry points stay at web/'s top (worker-start.js and
+// worker.js the worker's, the others the page's). Read from each module's imports:
 //   - a page module imports no worker module and a worker module no page module; only the
 //     worker's side imports the wasm package (pkg/);
 //   - a shared module imports only shared modules and uses no DOM or worker global;
@@ -61,10 +61,10 @@ function specifiers(text) {
   return found;
 }
 
-/** A module's side: worker.js and the other top-level entries by name, the rest by folder. */
+/** A module's side: worker-start.js, worker.js and the other top-level entries by name, the rest by folder. */
 function sideOf(path) {
   const parts = path.split('/');
-  if (parts.length === 1) return path === 'worker.js' ? 'worker' : 'page';
+  if (parts.length === 1) return ['worker.js', 'worker-start.js'].includes(path) ? 'worker' : 'page';
   return parts.length === 3 && SIDES.includes(parts[1]) ? parts[1] : null;
 }
 

@@ -5,7 +5,7 @@
 //! person could lose. Each method is one call into the core's pipeline and one conversion; the
 //! two most recent analyses are cached, so the what-if and its baseline are not planned again.
 
-use crate::js::{error, to_js};
+use crate::js::{error, to_js, to_js_via, Via};
 use crate::timeline::SimRun;
 use spate_planner_core::{
     analyse_partly,
@@ -343,7 +343,7 @@ impl Planner {
     pub fn plan(&self, scenario: &str) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
         let view = plan_view(&self.fleet, &a);
-        to_js(&view)
+        to_js_via(&view, Via::Json)
     }
 
     /// The plan of `scenario` and its baseline (the scenario's settings without its changes;
@@ -352,6 +352,11 @@ impl Planner {
     /// core's `MomentFigures`, the live chart's point).
     #[wasm_bindgen(unchecked_return_type = "Analysed")]
     pub fn analyse(&self, scenario: &str) -> Result<JsValue, JsValue> {
+        self.analyse_via(scenario, Via::Json)
+    }
+
+    /// `analyse`, its result made a JS object as `via` says (the test build compares the two).
+    pub(crate) fn analyse_via(&self, scenario: &str, via: Via) -> Result<JsValue, JsValue> {
         let a = self.analysis(scenario)?;
         let base = match a.scenario.changes.is_empty() {
             true => None,
@@ -375,7 +380,7 @@ impl Planner {
             baseline: base.as_deref().map(|b| plan_view(&self.fleet, b)),
             moment: MomentFigures::of(&self.fleet, base.as_deref().unwrap_or(&a)),
         };
-        to_js(&both)
+        to_js_via(&both, via)
     }
 
     /// What the Timeline's script leaves unset takes, for this snapshot (the simulator's

@@ -1,7 +1,8 @@
 //! Test hooks, compiled only with the `testing` feature (the test build of the page and the
 //! Node runners): never in the production module.
 
-use crate::js::{error, to_js};
+use crate::js::{error, to_js, Via};
+use crate::planner::Planner;
 use serde::Serialize;
 use spate_planner_core::{
     conformance,
@@ -98,4 +99,14 @@ impl BenchFleet {
 #[wasm_bindgen(js_name = debugTrap)]
 pub fn debug_trap() {
     panic!("deliberate trap: the page's recovery test");
+}
+
+#[wasm_bindgen]
+impl Planner {
+    /// `analyse` with its result built property by property (serde-wasm-bindgen), as the module
+    /// made it before it crossed as JSON text: the tests compare the two.
+    #[wasm_bindgen(js_name = analyseAsObjects, unchecked_return_type = "Analysed")]
+    pub fn analyse_as_objects(&self, scenario: &str) -> Result<JsValue, JsValue> {
+        self.analyse_via(scenario, Via::Objects)
+    }
 }

@@ -27,8 +27,9 @@ async function readAll(stream, total, max, progress) {
   return bytes;
 }
 
-async function fromUrl(url, max, progress) {
-  const resp = await fetch(url);
+/** `url` read; `response`: its fetch already under way (the worker's prefetch), if any. */
+async function fromUrl(url, max, progress, response) {
+  const resp = await (response ?? fetch(url));
   if (!resp.ok) throw Object.assign(new Error(`${new URL(url).pathname}: HTTP ${resp.status}`), { code: 'fetch_failed' });
   const total = Number(resp.headers.get('content-length') || 0);
   if (total > max()) throw tooLarge('the snapshot', total, max());
@@ -45,13 +46,13 @@ export function refuseOver(input, max) {
 }
 
 /**
- * Reads `source` ({ kind: 'url', url } | { kind: 'file', file } | { kind: 'text', text } |
+ * Reads `source` ({ kind: 'url', url, response? (its fetch under way) } | { kind: 'file', file } | { kind: 'text', text } |
  * { kind: 'demo', splits, members, seed }) into { bytes, declared: { what, size } } | { text } |
  * { demo }; `max()`: the most bytes to read, as known now.
  */
 export async function readSource(source, max, progress) {
   switch (source.kind) {
-    case 'url': return fromUrl(source.url, max, progress);
+    case 'url': return fromUrl(source.url, max, progress, source.response);
     case 'file': {
       const declared = { what: source.file.name, size: source.file.size };
       if (declared.size > max()) throw tooLarge(declared.what, declared.size, max());

@@ -164,10 +164,38 @@ function foldLine(model, order, all, unfold) {
  * however the rows are ordered or refigured, so the row that had the focus keeps it), the picked
  * member's actions under its row, then the rows only the printout shows.
  */
-function rowsTemplate(view, state, model, keep, tickCount, row) {
+function rowsTemplate(view, state, model, keep, tickCount, row, paper) {
   const actions = row.actions?.member;
   return html`${meanLines(model)}${repeat(model.rows, (r) => r.name, (r) => html`${memberRow(r, model, state, row)}${
-    r.name === actions ? row.actions.node : nothing}`)}${paperRows(view, state, model, keep, tickCount)}`;
+    r.name === actions ? row.actions.node : nothing}`)}${paper ? paperRows(view, state, model, keep, tickCount) : nothing}`;
+}
+
+/**
+ * When the printout's rows are drawn: after the screen's rows are painted (once the page is idle),
+ * or at once before printing. `later(fn)` asks for `fn` then; `now()` runs the one asked for.
+ */
+function paperSchedule(win) {
+  let due = null;
+  let handle = null;
+  const idle = win.requestIdleCallback ? (fn) => win.requestIdleCallback(fn, { timeout: 1000 }) : (fn) => win.setTimeout(fn, 50);
+  const cancel = win.cancelIdleCallback ? (h) => win.cancelIdleCallback(h) : (h) => win.clearTimeout(h);
+  const now = () => {
+    if (handle !== null) cancel(handle);
+    handle = null;
+    const fn = due;
+    due = null;
+    fn?.();
+  };
+  win.addEventListener('beforeprint', now);
+  return {
+    later(fn) {
+      due = fn;
+      if (handle === null) handle = idle(now);
+    },
+    /** Forgets the rows asked for (they are being drawn now with the screen's). */
+    drop() { due = null; },
+    destroy() { if (handle !== null) cancel(handle); win.removeEventListener('beforeprint', now); },
+  };
 }
 
 export function createChart(ctx) {
@@ -180,6 +208,8 @@ export function createChart(ctx) {
   const tip = createTooltip(node);
   node.append(tools, caption, body, more);
   let [all, tickCount] = [false, 5];
+  // the printout's rows (every folded member) are not drawn with the first render's
+  const paper = paperSchedule(window);
   const row = {
     /** The member asked for last (a tile, the search): kept in view while the plan changes. */
     asked: null,
@@ -209,9 +239,12 @@ export function createChart(ctx) {
     row.actions = state.focus ? { member: state.focus, node: memberActions(controller, state.focus) } : null;
   }
 
-  function draw(state) {
+  /** Draws the chart of `state`; the printout's rows only with `withPaper`, else later. */
+  function draw(state, withPaper = false) {
     const view = state.result?.view;
     if (!view) return;
+    if (withPaper) paper.drop();
+    else paper.later(() => draw(controller.state, true));
     order.value = state.order;
     const keep = [state.focus, row.asked].filter(Boolean);
     const model = chartModel(view, { order: state.order, all, keep, tickCount });
@@ -219,7 +252,7 @@ export function createChart(ctx) {
     if (!model.rows.some((r) => r.name === row.tabStop)) row.tabStop = model.rows.some((r) => r.name === state.focus) ? state.focus : model.rows[0]?.name ?? null;
     row.described.clear();
     render(html`${axis(model)}${rows}`, body);
-    render(rowsTemplate(view, state, model, keep, tickCount, row), rows);
+    render(rowsTemplate(view, state, model, keep, tickCount, row, withPaper), rows);
     // the picked member's actions sit under its row: its figures go below them
     const under = (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null);
     for (const b of rows.querySelectorAll('button.member')) tip.attach(b, b.dataset.member, row.described.get(b.dataset.member).lines, under);
@@ -252,6 +285,6 @@ export function createChart(ctx) {
       if (state.reveal && changed(prev, state, 'reveal')) reveal(state);
       else if (changed(prev, state, 'result', 'order', 'focus')) draw(state);
     },
-    destroy() { resize.disconnect(); },
+    destroy() { resize.disconnect(); paper.destroy(); },
   };
 }

@@ -1,6 +1,7 @@
 // The page's side of the planner worker: a promise per request, and recovery when the wasm
 // module traps. However many requests fail with the trap, one restart replaces the worker and
 // reloads the snapshot; each request is then retried once.
+import { takeWorker } from './early.js';
 
 function rebuildError(error) {
   return Object.assign(new Error(error.message), error);
@@ -24,7 +25,8 @@ export class PlannerClient {
   }
 
   start() {
-    this.worker = new Worker(new URL('../../worker.js', import.meta.url), { type: 'module' });
+    // the page's first client takes the worker main.js started (a restart makes a new one)
+    this.worker = takeWorker() ?? new Worker(new URL('../../worker-start.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (ev) => this.receive(ev.data);
     this.worker.onerror = (ev) => {
       ev.preventDefault();

@@ -216,16 +216,32 @@ impl Records {
     }
 }
 
-/// Every entry of `bucket` parsed by `parse`, by key.
+/// Every entry of `bucket` parsed by `parse`, by key (its keys are unique). Parsed in the file's
+/// order (the first entry that does not parse is the error), then put in key order by sorting
+/// the keys with their places, not the records: each record is moved once, and the map is
+/// built from a sequence already sorted (a run its sort only checks).
 fn parse_all<T>(
     bucket: &Bucket,
     parse: impl Fn(&str, &Entry) -> Result<Parsed<T>, SnapshotError>,
 ) -> Result<BTreeMap<String, Parsed<T>>, SnapshotError> {
-    bucket
+    let mut parsed = Vec::with_capacity(bucket.entries.len());
+    for e in &bucket.entries {
+        parsed.push(Some(parse(&bucket.name, e)?));
+    }
+    let mut order: Vec<(&str, usize)> = bucket
         .entries
         .iter()
-        .map(|e| Ok((e.key.clone(), parse(&bucket.name, e)?)))
-        .collect()
+        .enumerate()
+        .map(|(i, e)| (e.key.as_str(), i))
+        .collect();
+    order.sort_unstable();
+    let mut sorted = Vec::with_capacity(order.len());
+    for (key, i) in order {
+        if let Some(p) = parsed.get_mut(i).and_then(Option::take) {
+            sorted.push((key.to_owned(), p));
+        }
+    }
+    Ok(sorted.into_iter().collect())
 }
 
 /// The keys of `records` whose entry raised a warning.
