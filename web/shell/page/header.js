@@ -11,11 +11,17 @@ const CAP_SOURCE = {
   spate_default: "Spate's default (the leader's own cap is unknown)",
 };
 
-/** What is shown: the job, its source, when it was taken (kept on one line) and its size. */
+/** A time as its date and its clock, each never broken (a line may break between them). */
+function whenView(ms) {
+  const [date, ...clock] = utc(ms).split(' ');
+  return html`<span class="when">${date}</span> <span class="when">${clock.join(' ')}</span>`;
+}
+
+/** What is shown: the job, its source, when it was taken and its size. */
 function sourceView(state) {
   const i = state.info;
   if (!i) return state.loading ? 'loading…' : 'no snapshot loaded';
-  return html`job ${i.job} (${state.source.label}), taken <span class="when">${utc(i.taken_at_ms)}</span>; ${thousands(i.members.length)} members, ${thousands(i.splits)} splits`;
+  return html`job ${i.job} (${state.source.label}), taken ${whenView(i.taken_at_ms)}; ${thousands(i.members.length)} members, ${thousands(i.splits)} splits`;
 }
 
 function capLine(view) {
