@@ -63,7 +63,7 @@ test('the page starts the worker and fetches its snapshot while the element\'s m
   });
 });
 
-test('the fleet chart\'s printout rows are drawn once the page is idle after the first frame, and at once before printing', async () => {
+test('the fleet chart\'s printout rows are drawn once the page is idle after the first frame, and at once before printing, then with every draw', async () => {
   await withPage(async (page, server) => {
     // at the first plan-change: the printout rows there, and after a `beforeprint`
     await page.addInitScript(() => {
@@ -89,12 +89,22 @@ test('the fleet chart\'s printout rows are drawn once the page is idle after the
     assert.equal(rows.screen.length + printing, 60, 'before printing: a row for every member');
     // every member on paper once: the screen's rows and the printout's
     assert.deepEqual([...rows.screen, ...rows.paper].sort(), [...rows.members].sort());
-    // and once idle, after a redraw of the chart (another order), the printout's rows follow
+    // and once drawn, a redraw of the chart (another order) draws them with it, in place: never a
+    // moment without them (the fewest seen by an observer of the rows' changes)
+    await page.evaluate(() => {
+      const rows = document.querySelector('spate-planner').shadowRoot.querySelector('.chart .rows');
+      window.__fewest = Infinity;
+      new MutationObserver(() => {
+        window.__fewest = Math.min(window.__fewest, rows.querySelectorAll('[data-print-member]').length);
+      }).observe(rows, { childList: true, subtree: true });
+    });
     await page.locator('select[aria-label="Order the members by"]').first().selectOption('change');
     await page.waitForFunction(() => {
       const root = document.querySelector('spate-planner').shadowRoot;
-      return root.querySelectorAll('.chart .rows button.member').length + root.querySelectorAll('.chart .rows [data-print-member]').length === 60;
+      return root.querySelectorAll('.chart .rows button.member').length + root.querySelectorAll('.chart .rows [data-print-member]').length === 60
+        && window.__fewest < Infinity;
     });
+    assert.ok(await page.evaluate(() => window.__fewest > 0), 'the printout rows stay through the redraw');
     const [name, text] = await page.locator('.chart .rows [data-print-member]').first().evaluate((d) => [d.dataset.printMember, d.textContent]);
     assert.ok(text.startsWith(name), text);
   });

@@ -171,29 +171,29 @@ function rowsTemplate(view, state, model, keep, tickCount, row, paper) {
 }
 
 /**
- * When the printout's rows are drawn: after the screen's rows are painted (once the page is idle),
- * or at once before printing. `later(fn)` asks for `fn` then; `now()` runs the one asked for.
+ * When the printout's rows are drawn: not with the first render, but once the screen's rows are
+ * painted (when the page is idle) or at once before printing, and with every draw after that (so
+ * they are then updated in place). `redraw()` draws the chart again.
  */
-function paperSchedule(win) {
-  let due = null;
+function paperSchedule(win, redraw) {
+  let shown = false;
   let handle = null;
   const idle = win.requestIdleCallback ? (fn) => win.requestIdleCallback(fn, { timeout: 1000 }) : (fn) => win.setTimeout(fn, 50);
   const cancel = win.cancelIdleCallback ? (h) => win.cancelIdleCallback(h) : (h) => win.clearTimeout(h);
   const now = () => {
     if (handle !== null) cancel(handle);
     handle = null;
-    const fn = due;
-    due = null;
-    fn?.();
+    if (shown) return;
+    shown = true;
+    redraw();
   };
   win.addEventListener('beforeprint', now);
   return {
-    later(fn) {
-      due = fn;
-      if (handle === null) handle = idle(now);
+    /** Whether the draw under way includes the printout's rows (if not yet, they are asked for). */
+    withRows() {
+      if (!shown && handle === null) handle = idle(now);
+      return shown;
     },
-    /** Forgets the rows asked for (they are being drawn now with the screen's). */
-    drop() { due = null; },
     destroy() { if (handle !== null) cancel(handle); win.removeEventListener('beforeprint', now); },
   };
 }
@@ -208,8 +208,8 @@ export function createChart(ctx) {
   const tip = createTooltip(node);
   node.append(tools, caption, body, more);
   let [all, tickCount] = [false, 5];
-  // the printout's rows (every folded member) are not drawn with the first render's
-  const paper = paperSchedule(window);
+  // the printout's rows (every folded member) are not drawn with the first render
+  const paper = paperSchedule(window, () => draw(controller.state));
   const row = {
     /** The member asked for last (a tile, the search): kept in view while the plan changes. */
     asked: null,
@@ -239,12 +239,9 @@ export function createChart(ctx) {
     row.actions = state.focus ? { member: state.focus, node: memberActions(controller, state.focus) } : null;
   }
 
-  /** Draws the chart of `state`; the printout's rows only with `withPaper`, else later. */
-  function draw(state, withPaper = false) {
+  function draw(state) {
     const view = state.result?.view;
     if (!view) return;
-    if (withPaper) paper.drop();
-    else paper.later(() => draw(controller.state, true));
     order.value = state.order;
     const keep = [state.focus, row.asked].filter(Boolean);
     const model = chartModel(view, { order: state.order, all, keep, tickCount });
@@ -252,7 +249,7 @@ export function createChart(ctx) {
     if (!model.rows.some((r) => r.name === row.tabStop)) row.tabStop = model.rows.some((r) => r.name === state.focus) ? state.focus : model.rows[0]?.name ?? null;
     row.described.clear();
     render(html`${axis(model)}${rows}`, body);
-    render(rowsTemplate(view, state, model, keep, tickCount, row, withPaper), rows);
+    render(rowsTemplate(view, state, model, keep, tickCount, row, paper.withRows()), rows);
     // the picked member's actions sit under its row: its figures go below them
     const under = (t) => (t.nextElementSibling?.classList.contains('row-actions') ? t.nextElementSibling : null);
     for (const b of rows.querySelectorAll('button.member')) tip.attach(b, b.dataset.member, row.described.get(b.dataset.member).lines, under);
