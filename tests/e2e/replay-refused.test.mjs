@@ -125,7 +125,8 @@ test('a recording none of whose moments can be planned is refused, saying why', 
   try {
     const { page } = await watchedPage(chrome.browser);
     await page.goto(server.url);
-    await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('spate-planner').shadowRoot.querySelector('.message')?.textContent || ''), null, { timeout: 20000 });
+    // (the element may not be defined yet: its modules load after the worker starts)
+    await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('spate-planner')?.shadowRoot?.querySelector('.message')?.textContent || ''), null, { timeout: 20000 });
     const said = await message(page);
     assert.match(said, /no moment of the recording can be planned/);
     assert.match(said, /wrong_schema/);
