@@ -5,14 +5,14 @@
 // is refused (code `stale`), so a page never mixes two fleets. Big results stay here: the moves
 // table asks for sorted, filtered slices.
 import init, { Planner, Replay, figuresTable, timelineSection } from './pkg/spate_planner.js';
-import { scenarioText, emptyScenario } from './common/shared/scenario.js';
+import { scenarioText } from './common/shared/scenario.js';
 import { readSource, refuseOver } from './common/worker/read-source.js';
 import { movesSlice } from './plan/worker/moves-slice.js';
 import { openLive, liveFrame } from './live/worker/job.js';
-import { ReplayJob, recordingBytes } from './live/worker/replay.js';
 import { reviewOps } from './review/worker/ops.js';
 import { simulateModel, KeptRuns } from './timeline/worker/simulate.js';
 import { transferables } from './timeline/shared/model.js';
+import { FirstLoad, measure, parsedInput } from './shell/worker/first-load.js';
 
 /**
  * What worker-start.js started before these modules loaded ({ wasm, snapshot }), taken once; empty
@@ -29,15 +29,6 @@ function wasmSource() {
 
 const ready = init({ module_or_path: wasmSource() })
   .then((r) => { measure('module', 0); return r; });
-
-/**
- * A User Timing measure `spate:NAME` from `start` (ms) to now, the one of that name (so that
- * they do not pile up): where a load's time goes, for DevTools and tests/bench/first-render.mjs.
- */
-function measure(name, start) {
-  performance.clearMeasures(`spate:${name}`);
-  performance.measure(`spate:${name}`, { start });
-}
 
 /** The largest snapshot read: the module's limit, once it is compiled (checked again after). */
 let moduleMax = Infinity;
@@ -97,82 +88,9 @@ const UNCHECKED = new Set(['load', 'liveNext', 'replaySeek', 'prefetch']);
 
 const post = (message) => self.postMessage(message);
 
-/**
- * The snapshot the page asked to fetch as it started (`prefetch`): { url, reading, parsed, relay },
- * or null. The first load takes it when it names the same URL, and drops it either way.
- */
-let prefetched = null;
-
-/**
- * The plan of the empty scenario made as soon as the prefetched snapshot was parsed, for the
- * first `analyse` of that fleet to take when it asks for the same text: { planner, text, r,
- * planMs }, or null.
- */
-let plannedAhead = null;
-
-/** Plans the empty scenario on `next` now (a failure is the `analyse` asked for's to report). */
-function planAhead(next) {
-  const t0 = performance.now();
-  const text = scenarioText(emptyScenario());
-  try {
-    const r = guard(() => next.analyse(text));
-    plannedAhead = { planner: next, text, r, planMs: performance.now() - t0 };
-    measure('plan', t0);
-  } catch {
-    plannedAhead = null;
-  }
-}
-
-/** The plan made ahead when it is of `text` on the fleet loaded, else null; taken once. */
-function takePlannedAhead(text) {
-  const ahead = plannedAhead;
-  plannedAhead = null;
-  return ahead && ahead.planner === planner && ahead.text === text ? ahead : null;
-}
-
-/**
- * The prefetched read when `source` is of its URL (its progress relayed from now on), else null;
- * either way it is no longer kept (a fleet parsed for another URL is freed).
- */
-function takePrefetched(source, progress) {
-  const read = prefetched;
-  prefetched = null;
-  if (!read) return null;
-  if (source.kind !== 'url' || source.url !== read.url) {
-    read.parsed.then(({ next, opened }) => { plannedAhead = null; next?.free(); opened?.close(); }, () => {});
-    return null;
-  }
-  read.relay = progress;
-  return read;
-}
-
-/**
- * `input` (what readSource read) made a fleet: { next } (a Planner), or for a recording
- * { next (its first moment's), opened (the ReplayJob, its `overview` set) }.
- */
-async function parsedInput(input, max) {
-  const parse = performance.now();
-  const recording = input.live || input.demo ? null : await recordingBytes(input, Replay, max);
-  let out;
-  if (recording) {
-    const opened = new ReplayJob(Replay, recording, guard);
-    try {
-      const { planner: first, overview } = opened.open();
-      opened.overview = overview;
-      out = { next: first, opened };
-    } catch (e) {
-      opened.close();
-      throw e;
-    }
-  } else {
-    out = {
-      next: guard(() => (input.live ? input.live.quick() : input.demo ? Planner.demo(input.demo.splits, input.demo.members, input.demo.seed)
-        : input.bytes ? Planner.fromBytes(input.bytes) : Planner.fromText(input.text))),
-    };
-  }
-  measure('parse', parse);
-  return out;
-}
+// the first load's snapshot read, parsed and planned ahead (shell/worker/first-load.js)
+const wasm = { Planner, Replay, guard };
+const firstLoad = new FirstLoad({ early, ready, moduleMax: () => moduleMax, wasm });
 
 const ops = {
   /**
@@ -181,31 +99,14 @@ const ops = {
    * wait for what is left.
    */
   prefetch({ source }) {
-    if (source?.kind !== 'url' || loaded || newest || prefetched) return;
-    if (new URL(source.url).origin !== self.location.origin) return; // as the page's loadUrl
-    // the response worker-start.js asked for, when it is this URL's
-    const asked = early.snapshot?.url === source.url ? early.snapshot.response : undefined;
-    early.snapshot = null;
-    const read = { url: source.url, relay: () => {} };
-    read.reading = readSource({ ...source, response: asked }, () => moduleMax, (got, total) => read.relay(got, total));
-    // parsed once read and the module is ready, while the page's modules still load
-    read.parsed = read.reading.then(async (input) => {
-      await ready;
-      const max = Planner.maxSnapshotBytes();
-      refuseOver(input, max);
-      const out = await parsedInput(input, max);
-      if (!out.opened) planAhead(out.next); // a recording's first moment is planned as it is shown
-      return out;
-    });
-    read.parsed.catch(() => {}); // the load that takes it reports a failure
-    prefetched = read;
+    if (!loaded && !newest) firstLoad.prefetch(source);
   },
 
   async load({ source, generation }, progress) {
     if (source.kind === 'live') { live?.close(); live = null; }
     // a live stream opens, or the snapshot is read, while the module compiles
     const read = performance.now();
-    const taken = source.kind === 'live' ? null : takePrefetched(source, progress);
+    const taken = source.kind === 'live' ? null : firstLoad.takeRead(source, progress);
     const opening = source.kind === 'live' ? openLive(source, post, { Planner, infoOf, guard })
       : taken ? taken.reading : readSource(source, () => moduleMax, progress);
     opening.catch(() => {}); // awaited below; a refusal before then is not unhandled
@@ -221,7 +122,7 @@ const ops = {
     let opened = null;
     try {
       // the prefetched snapshot was parsed as soon as it was read and the module was ready
-      ({ next, opened = null } = taken ? await taken.parsed : await parsedInput(input, max));
+      ({ next, opened = null } = taken ? await taken.parsed : await parsedInput(input, max, wasm));
       const summary = performance.now();
       info = guard(() => infoOf(next));
       measure('info', summary);
@@ -256,7 +157,7 @@ const ops = {
   analyse({ scenario }) {
     const t0 = performance.now();
     const text = scenarioText(scenario);
-    const ahead = takePlannedAhead(text);
+    const ahead = firstLoad.takePlan(text, planner);
     const r = ahead ? ahead.r : guard(() => planner.analyse(text));
     const planMs = ahead ? ahead.planMs : performance.now() - t0;
     if (!ahead) measure('plan', t0);
