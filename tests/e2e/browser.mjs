@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { binary } from '../binary.mjs';
 
 const root = new URL('../../', import.meta.url);
 
-/** The binary the tests run: the release build (`scripts/build`), or SPATE_PLANNER_BIN (e.g. a debug build). */
-const binary = () => process.env.SPATE_PLANNER_BIN || new URL('target/release/spate-planner', root).pathname;
 
 /** Starts `spate-planner serve` on a free port; resolves to { url, stop }. */
 export function startServer(extraArgs = []) {

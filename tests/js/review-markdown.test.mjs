@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { zip, unzip, crc32 } from '../../web/common/shared/zip.js';
+import { binary } from '../binary.mjs';
 
-const bin = new URL('../../target/release/spate-planner', import.meta.url).pathname;
+const bin = binary();
 
 function run(args) {
   const r = spawnSync(bin, args, { encoding: 'utf8' });

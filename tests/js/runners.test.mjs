@@ -6,11 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { binary } from '../binary.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const vectors = join(root, 'tests/vectors.json');
 const runners = {
-  native: (files) => spawnSync(join(root, 'target/release/spate-planner'), ['conformance', ...files], { encoding: 'utf8' }),
+  native: (files) => spawnSync(binary(), ['conformance', ...files], { encoding: 'utf8' }),
   wasm: (files) => spawnSync(process.execPath, [join(root, 'tests/conformance/run.mjs'), ...files], { encoding: 'utf8' }),
 };
 

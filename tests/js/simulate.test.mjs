@@ -8,9 +8,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPlanner } from '../wasm.mjs';
+import { binary } from '../binary.mjs';
 
 const run = promisify(execFile);
-const bin = new URL('../../target/release/spate-planner', import.meta.url).pathname;
+const bin = binary();
 
 test('simulate: the same seed and input give the same document natively and in wasm', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'spate-sim-'));
