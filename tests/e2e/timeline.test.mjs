@@ -393,10 +393,13 @@ test('10,000 splits × 100 members: busy while the worker simulates, a newer scr
   const bigServer = await startServer(['--dir', testDist, big.file]);
   try {
     const { page, problems } = await watchedPage(chrome.browser);
-    // a link asking for an hour of the steady fleet: the first run takes a few seconds
+    // a link asking for an hour of the steady fleet; the worker holds that simulation until the
+    // two changes below were made (on an idle machine the hour takes half a second)
+    await page.addInitScript(() => customElements.whenDefined('spate-planner')
+      .then(() => document.querySelector('spate-planner').holdNextForTest('simulate')));
     await page.goto(`${bigServer.url}#timeline=${encodeURIComponent('{"until_ms":3600000,"events":[]}')}`);
     await ready(page, 0, 60000);
-    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset.busy === 'true');
+    await page.waitForFunction(() => document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.busy === 'true');
     assert.match(await page.locator('.tl-status').textContent(), /^Simulating configuration A: 1 h of 10,000 splits × 100 members… \d+\.\d s$/);
     assert.equal(await page.locator('.tl-results').isHidden(), true);
     // while it runs: two changes; the hour's result is never drawn, the newest script is
@@ -408,6 +411,7 @@ test('10,000 splits × 100 members: busy while the worker simulates, a newer scr
     await form.locator('[aria-label="at (seconds)"]').fill('5');
     await form.locator('button[type=submit]').click();
     assert.equal(await page.evaluate(() => document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset.busy), 'true');
+    await page.evaluate(() => document.querySelector('spate-planner').releaseForTest());
     const n = await drawn(page);
     assert.equal(n, 1);
     const { figures } = await cliFigures(page, 'big', [], big.file);

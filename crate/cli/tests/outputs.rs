@@ -5,6 +5,7 @@
 
 #![cfg(unix)]
 
+use rustix::process::{kill_process, Pid, Signal};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -182,11 +183,13 @@ fn signal_during_a_write(signal: &str) {
         std::thread::sleep(Duration::from_millis(2));
     };
     assert!(seen, "the temporary file was never seen: {:?}", names(&d));
-    let killed = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    // at once: starting a `kill` process took longer than the write on a busy machine
+    let sig = if signal == "TERM" {
+        Signal::TERM
+    } else {
+        Signal::INT
+    };
+    kill_process(Pid::from_child(&child), sig).unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success(), "SIG{signal} ended it");
     assert_eq!(
