@@ -22,10 +22,18 @@ function mount(place, ctx, into) {
  * (style.css: scroll-margin; WCAG 2.4.11). Returns the observer.
  */
 function trackCovers(app, top, side) {
+  // every size read before anything is written (a write between two reads makes the second
+  // recompute the styles of the whole page), and a property written only when it changes
   const measure = () => {
-    app.style.setProperty('--strip-h', `${Math.ceil(top.getBoundingClientRect().height)}px`);
-    const drawer = getComputedStyle(side).position === 'sticky' && getComputedStyle(side).bottom === '0px';
-    app.style.setProperty('--drawer-h', `${drawer ? Math.ceil(side.getBoundingClientRect().height) : 0}px`);
+    const style = getComputedStyle(side);
+    const drawer = style.position === 'sticky' && style.bottom === '0px';
+    const heights = {
+      '--strip-h': `${Math.ceil(top.getBoundingClientRect().height)}px`,
+      '--drawer-h': `${drawer ? Math.ceil(side.getBoundingClientRect().height) : 0}px`,
+    };
+    for (const [name, value] of Object.entries(heights)) {
+      if (app.style.getPropertyValue(name) !== value) app.style.setProperty(name, value);
+    }
   };
   const observer = new ResizeObserver(measure);
   observer.observe(top);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every browser test file (`node --test FILE`, one process per file), from one queue, in a
 // number of slots that can grow: one at first, and one more each time the process gets SIGUSR2
-// (scripts/test sends it once the wasm32 tests, which share the machine with the first slot, have
+// (scripts/test sends it once the native tests, which share the machine with the first slot, have
 // ended). The files with the most tests go first, so that the last ones to end are short. Each
 // file's output is printed whole when it ends, then the files that failed and the totals; the
 // exit status is 1 when any file failed.
