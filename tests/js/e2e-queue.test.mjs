@@ -51,8 +51,8 @@ test('all passing exits 0; one slot runs one file at a time, a second slot (SIGU
   const { readFile } = await import('node:fs/promises');
   const overlaps = async (signal) => {
     const dir = await mkdtemp(join(tmpdir(), 'spate-queue-'));
-    const files = [await testFile(dir, 'a', { ms: 1500 }), await testFile(dir, 'b', { ms: 1500 })];
-    const { code, out } = await run(files, signal);
+    const files = [await testFile(dir, 'a', { ms: 3000 }), await testFile(dir, 'b', { ms: 3000 })];
+    const { code, out } = await run(files, signal?.(dir));
     assert.equal(code, 0, out);
     assert.match(out, /tests passed 2, failed 0/);
     const t = Object.fromEntries((await readFile(join(dir, 'ran'), 'utf8')).trim().split('\n')
@@ -60,5 +60,14 @@ test('all passing exits 0; one slot runs one file at a time, a second slot (SIGU
     return t['a start'] < t['b end'] && t['b start'] < t['a end'];
   };
   assert.equal(await overlaps(), false, 'one slot: the files ran one after the other');
-  assert.equal(await overlaps((child) => setTimeout(() => child.kill('SIGUSR2'), 400)), true, 'two slots: the files ran side by side');
+  // the second slot asked for once the first file runs (the queue listens for SIGUSR2 before it
+  // starts one: a signal before then would end it)
+  const whenStarted = (dir) => (child) => {
+    const poll = setInterval(async () => {
+      const ran = await readFile(join(dir, 'ran'), 'utf8').catch(() => '');
+      if (ran.includes('a start')) { clearInterval(poll); child.kill('SIGUSR2'); }
+    }, 50);
+    child.on('close', () => clearInterval(poll));
+  };
+  assert.equal(await overlaps(whenStarted), true, 'two slots: the files ran side by side');
 });
