@@ -463,7 +463,7 @@ fn entry_from(bucket: &str, path: impl Fn() -> String, e: &EntryIn<'_>) -> Resul
 /// One entry line of the snapshot format (as [`entry_json`] writes it, and the live stream
 /// carries it), read strictly. `bucket` only names the source in errors.
 pub fn parse_entry_json(bucket: &str, text: &str) -> Result<Entry, SnapshotError> {
-    let e: EntryIn = serde_json::from_str(text).map_err(|err| {
+    let e: EntryIn = serde_json::from_slice(text.as_bytes()).map_err(|err| {
         SnapshotError::new(ErrorCode::InvalidValue, format!("not a snapshot entry: {err}"))
             .at_path(bucket.to_string())
     })?;
@@ -481,7 +481,9 @@ impl Snapshot {
                 "the file is empty: not a snapshot",
             ));
         }
-        let f: FileIn = serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+        // Read as bytes, as every record is (`records::parse_record`): one instance of the JSON
+        // reader in the wasm module, whose hot functions the browser then optimizes once.
+        let f: FileIn = serde_json::from_slice(text.as_bytes()).map_err(|e| json_error(text, e))?;
         if f.format != FORMAT {
             let code = if f.format.starts_with("spate-planner-snapshot/") {
                 ErrorCode::UnsupportedFormat
