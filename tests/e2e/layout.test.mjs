@@ -50,9 +50,11 @@ async function tabsInOneRow(page) {
   });
   if (sign.scrolls && (sign.overflow !== 'end' || sign.mask === 'none')) return `the tab row scrolls with no sign of it: ${JSON.stringify(sign)}`;
   if (!sign.scrolls && (sign.overflow !== 'none' || sign.mask !== 'none')) return `a tab row that fits is faded: ${JSON.stringify(sign)}`;
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const root = document.querySelector('spate-planner').shadowRoot;
     root.querySelector('.tab[data-tab="compare"]').click(); // (a script's click scrolls nothing itself)
+    // the list scrolls to it in the next frame (shell/page/tabs.js)
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     const t = root.querySelector('.tab[data-tab="compare"]').getBoundingClientRect();
     const l = root.querySelector('.tablist').getBoundingClientRect();
     return t.left >= l.left - 1 && t.right <= l.right + 1 ? 'ok' : `the selected tab is outside the tab list: ${t.left}–${t.right} of ${l.left}–${l.right}`;

@@ -1,6 +1,8 @@
 //! How long reading a snapshot takes natively, step by step: the file's JSON into entries
-//! (`Snapshot::parse`), the entries into records and the leader's view (`Fleet::from_snapshot`),
-//! and the plan of the empty scenario. Median of N runs, in ms.
+//! (`Snapshot::parse`), the entries into records (`Records::from_snapshot`), and the entries
+//! into the leader's view (`Fleet::from_snapshot`, which reads the records again). Median of N
+//! runs, in ms. The dashboard's figure for the same work is `spate:parse`
+//! (tests/bench/first-render.mjs).
 //!
 //! Usage: cargo run --release --example parse_bench -- FILE [RUNS]
 use spate_planner_core::fleet::{Fleet, Records};

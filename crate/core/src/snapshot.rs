@@ -11,6 +11,7 @@ use base64::Engine;
 use foldhash::{HashSet, HashSetExt};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The format tag of this version of the file.
@@ -336,7 +337,9 @@ struct BucketIn<'a> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EntryIn<'a> {
-    key: String,
+    /// Borrowed from the file's text unless it holds an escape: made a `String` once, for the entry.
+    #[serde(borrow)]
+    key: Cow<'a, str>,
     revision: u64,
     created_ms: i64,
     #[serde(borrow, default)]
@@ -453,7 +456,7 @@ fn entry_from(bucket: &str, path: impl Fn() -> String, e: &EntryIn<'_>) -> Resul
         }
     };
     Ok(Entry {
-        key: e.key.clone(),
+        key: e.key.to_string(),
         revision: e.revision,
         created_ms: e.created_ms,
         value,

@@ -9,6 +9,7 @@ use super::model::{SeedSource, SplitInfo, Warning, Warnings};
 use super::read::StateRecords;
 use crate::codes::WarningCode;
 use crate::hash::stable_hash_str;
+use crate::natural::byte_cmp;
 use crate::records::{LeaseVal, SplitProgressRecord, SplitSpecRecord};
 use crate::state::{LeaseEntry, SplitState};
 use std::collections::BTreeMap;
@@ -267,11 +268,16 @@ fn by_id(
             s.peek().map(|e| &e.0),
             l.peek().map(|e| &e.0),
         ];
-        let id = keys.into_iter().flatten().min()?.clone();
+        let id = keys
+            .into_iter()
+            .flatten()
+            .min_by(|a, b| byte_cmp(a, b))?
+            .clone();
+        let at = |key: &str| byte_cmp(key, &id).is_eq();
         let records = (
-            p.next_if(|e| e.0 == id).map(|e| e.1),
-            s.next_if(|e| e.0 == id).map(|e| e.1),
-            l.next_if(|e| e.0 == id).map(|e| e.1),
+            p.next_if(|e| at(&e.0)).map(|e| e.1),
+            s.next_if(|e| at(&e.0)).map(|e| e.1),
+            l.next_if(|e| at(&e.0)).map(|e| e.1),
         );
         Some((id, records))
     })

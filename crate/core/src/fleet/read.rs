@@ -234,7 +234,8 @@ fn parse_all<T>(
         .enumerate()
         .map(|(i, e)| (e.key.as_str(), i))
         .collect();
-    order.sort_unstable();
+    // (keys are unique: their order alone sorts them)
+    order.sort_unstable_by(|a, b| crate::natural::byte_cmp(a.0, b.0));
     let mut sorted = Vec::with_capacity(order.len());
     for (key, i) in order {
         if let Some(p) = parsed.get_mut(i).and_then(Option::take) {
