@@ -3,7 +3,8 @@
 // --server`, which names its event stream in the page), the scenario kept in the URL fragment,
 // and ?theme=light|dark to force a theme. Attributes are set before the element is defined,
 // so it starts once. The planner's worker starts first, and fetches the snapshot named, while
-// the element's modules load and run (shell/page/early.js).
+// the element's modules run (shell/page/early.js). The built page loads these modules joined
+// into one (scripts/bundle-page.mjs).
 import { startWorker } from './shell/page/early.js';
 
 /**
@@ -29,5 +30,5 @@ for (const name of ['snapshot', 'default-cap', 'theme', 'job']) {
 }
 // the link's snapshot is not the file the server names: its name is the link's
 if (params.get('snapshot')) host.removeAttribute('snapshot-name');
-startWorker(prefetchUrl(host));
+await startWorker(prefetchUrl(host));
 await import('./element.js');

@@ -1,7 +1,6 @@
 // The planner's Web Worker as the page starts it (shell/page/client.js, early.js): before the
-// worker's modules load (worker.js and what it imports, about ten requests that wait behind the
-// page's own), the wasm module is fetched and compiled, and the snapshot a `prefetch` names is
-// fetched. Requests that arrive meanwhile wait, in order, for worker.js's handler. What was
+// worker's modules load (worker.js and what it imports, about ten requests), the wasm module is
+// fetched and compiled, and the snapshot a `prefetch` names is fetched. Requests that arrive meanwhile wait, in order, for worker.js's handler. What was
 // started is handed to worker.js in `self.plannerEarly` ({ wasm, snapshot: { url, response } }),
 // which it takes once. This file imports nothing, so that nothing delays those fetches.
 const held = [];
@@ -18,6 +17,13 @@ function prefetchNow(data) {
   early.snapshot.response.catch(() => {}); // the load that takes it reports a failure
 }
 self.onmessage = (ev) => { prefetchNow(ev.data); held.push(ev); };
+
+// The page's early worker names its snapshot in its URL (`?prefetch=`: asked for now, not once
+// this module's evaluation ends, when messages are let through), then says that it runs
+// (shell/page/early.js waits for it; a request has an id, this has none).
+const named = new URL(self.location.href).searchParams.get('prefetch');
+if (named) prefetchNow({ op: 'prefetch', source: { kind: 'url', url: named } });
+self.postMessage({ started: true });
 
 await import('./worker.js');
 for (const ev of held) self.onmessage(ev);

@@ -46,7 +46,8 @@ test('a snapshot under /planner: the bare prefix redirects, and every request st
   assert.equal(new URL(page.url()).pathname, '/planner/');
   await ready(page);
   assert.equal(await page.evaluate(() => document.querySelector('spate-planner').controller.state.info.job), JOB);
-  for (const want of ['/planner/main.js', '/planner/worker.js', /^\/planner\/pkg\/spate_planner_bg\.[0-9a-f]{16}\.wasm$/, '/planner/snapshot.json']) {
+  // the page's modules as one (scripts/bundle-page.mjs), which names the worker under the prefix
+  for (const want of [/^\/planner\/page\.[0-9a-f]{16}\.js$/, '/planner/worker-start.js', '/planner/worker.js', /^\/planner\/pkg\/spate_planner_bg\.[0-9a-f]{16}\.wasm$/, '/planner/snapshot.json']) {
     assert.ok(paths.some((p) => (typeof want === 'string' ? p === want : want.test(p))), `${want} not requested: ${paths.join(' ')}`);
   }
   assert.deepEqual(paths.filter((p) => !p.startsWith('/planner/') && p !== '/planner'), []);

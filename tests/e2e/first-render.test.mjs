@@ -1,7 +1,7 @@
 // The first render's order of work in Debian's headless Chromium, served by the real binary
 // (issue 34): the stand-alone page starts the planner's worker, which fetches the snapshot the
-// page names, before the element's modules have loaded (shell/page/early.js), and the snapshot is
-// fetched once; the fleet chart's printout rows (every folded member) are not drawn with the
+// page names before the element is defined (shell/page/early.js), and the snapshot is fetched
+// once; the fleet chart's printout rows (every folded member) are not drawn with the
 // first frame but once the page is idle, and at once before printing, each member's row as the
 // core describes it.
 import { test, before, after } from 'node:test';
@@ -39,24 +39,33 @@ async function withPage(fn) {
   }
 }
 
-test('the page starts the worker and fetches its snapshot while the element\'s modules still load, and fetches it once', async () => {
+test('the page starts the worker, which asks for the snapshot before the element is defined, and asks once', async () => {
   await withPage(async (page, server) => {
     const snapshots = [];
-    let seen;
-    const snapshotAsked = new Promise((resolve) => { seen = resolve; });
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname === '/snapshot.json') { snapshots.push(r.url()); seen(true); }
+      if (new URL(r.url()).pathname === '/snapshot.json') snapshots.push(r.url());
     });
-    // element.js (the dashboard's modules) is held until the snapshot is asked for, or 5 s
-    let askedWhileHeld = false;
-    await page.route('**/element.js', async (route) => {
-      askedWhileHeld = await Promise.race([snapshotAsked, new Promise((r) => setTimeout(() => r(false), 5000))]);
-      await route.continue();
+    // when the element is defined, on the clock the worker's resource timings use
+    await page.addInitScript(() => {
+      const define = customElements.define.bind(customElements);
+      customElements.define = (name, ...rest) => {
+        if (name === 'spate-planner') window.__definedAt = performance.timeOrigin + performance.now();
+        return define(name, ...rest);
+      };
     });
     await page.goto(server.url);
     await ready(page);
-    assert.equal(askedWhileHeld, true, 'the snapshot was asked for before element.js arrived');
-    assert.deepEqual(snapshots, [new URL('snapshot.json', server.url).href], 'one request for the snapshot');
+    const href = new URL('snapshot.json', server.url).href;
+    assert.deepEqual(snapshots, [href], 'one request for the snapshot');
+    const worker = page.workers().find((w) => new URL(w.url()).pathname === '/worker-start.js');
+    assert.equal(new URL(worker.url()).searchParams.get('prefetch'), href, "the worker's URL names the snapshot");
+    const askedAt = await worker.evaluate((url) => {
+      const r = performance.getEntriesByType('resource').find((e) => e.name === url);
+      return r ? performance.timeOrigin + r.startTime : null;
+    }, href);
+    const definedAt = await page.evaluate(() => window.__definedAt);
+    assert.ok(askedAt !== null && definedAt !== undefined, `asked at ${askedAt}, defined at ${definedAt}`);
+    assert.ok(askedAt < definedAt, `the snapshot was asked for ${(askedAt - definedAt).toFixed(1)} ms after the element was defined`);
     const info = await page.evaluate(() => document.querySelector('spate-planner').controller.state.info);
     assert.equal(info.job, 'first');
     assert.equal(info.members.length, 60);

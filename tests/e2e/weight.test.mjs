@@ -49,11 +49,12 @@ test('the dashboard opens in under 1.2 MB and opens again in under 50 KB', async
   });
   const wasm = first.find((r) => r.url.endsWith('.wasm'));
   assert.ok(wasm, 'the module was fetched');
-  // the module, its glue and the folders' modules, named by their content
-  // (scripts/hash-names.mjs), are kept for good
+  // the module, its glue, the folders' modules (the worker's) and the page's modules joined,
+  // named by their content (scripts/hash-names.mjs, bundle-page.mjs), are kept for good
   const named = first.filter((r) => /\.[0-9a-f]{16}\.(js|wasm)$/.test(r.url));
   assert.equal(named.filter((r) => /\/pkg\/spate_planner(_bg)?\./.test(r.url)).length, 2, first.map((r) => r.url).join(' '));
-  assert.ok(named.some((r) => /\/shell\/page\/controller\.[0-9a-f]{16}\.js$/.test(r.url)));
+  assert.ok(named.some((r) => /\/shell\/worker\/first-load\.[0-9a-f]{16}\.js$/.test(r.url)), first.map((r) => r.url).join(' '));
+  assert.equal(named.filter((r) => /\/page\.[0-9a-f]{16}\.js$/.test(r.url)).length, 1, first.map((r) => r.url).join(' '));
   for (const r of named) assert.equal(r.cache, 'public, max-age=31536000, immutable', r.url);
   assert.equal(first.find((r) => r.url.endsWith('/worker.js'))?.cache, 'no-cache');
   const again = await transfers(page, async () => {

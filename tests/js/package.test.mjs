@@ -6,6 +6,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { loadPlanner, wasmPath, productionWasmPath } from '../wasm.mjs';
+import { rebaseUrls } from '../../scripts/bundle-page.mjs';
 
 const planner = await loadPlanner();
 const root = new URL('../../', import.meta.url).pathname;
@@ -86,19 +87,32 @@ test('the built dashboard names the wasm module and its glue by their content, a
   p.free();
 });
 
-test('the built page preloads the modules it imports, and only files that exist', async () => {
-  const html = await readFile(join(root, 'web/dist/index.html'), 'utf8');
-  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
-  // the page's first imports, one level down and two (main.js → element.js → app.js → …); the
-  // folders' modules are named by their content
-  const unhashed = preloaded.map((m) => m.replace(/\.[0-9a-f]{16}\.js$/, '.js'));
-  for (const m of ['element.js', 'app.js', 'shell/page/controller.js', 'shell/page/client.js', 'shell/page/registry.js']) {
-    assert.ok(unhashed.includes(m), `${m} is preloaded`);
-  }
-  assert.ok(!preloaded.includes('worker.js'), 'the worker loads its own modules');
-  assert.equal(new Set(preloaded).size, preloaded.length, 'each module once');
-  for (const m of preloaded) await readFile(join(root, 'web/dist', m)); // throws when missing
-  assert.ok(html.indexOf('modulepreload') < html.indexOf('<script type="module" src="main.js">'));
+test("the built page loads its modules as one, named by its content, which imports nothing and names the worker from the page's folder", async () => {
+  const dist = join(root, 'web/dist');
+  const html = await readFile(join(dist, 'index.html'), 'utf8');
+  const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"><\/script>/g)].map((m) => m[1]);
+  assert.equal(scripts.length, 1, html);
+  assert.match(scripts[0], /^page\.[0-9a-f]{16}\.js$/);
+  assert.ok(!html.includes('main.js') && !html.includes('modulepreload'), 'main.js and its modules are not loaded one by one');
+  const bundle = await readFile(join(dist, scripts[0]), 'utf8');
+  assert.equal(createHash('sha256').update(bundle).digest('hex').slice(0, 16), scripts[0].split('.')[1]);
+  // every module main.js imports is in it: none is imported, and the element and the app are defined
+  assert.doesNotMatch(bundle, /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]\.{1,2}\//m);
+  assert.match(bundle, /customElements\.define\(/);
+  assert.match(bundle, /new PlannerApp\(/);
+  // the worker's modules are not: it loads its own
+  assert.doesNotMatch(bundle, /self\.plannerEarly/);
+  // a module's URLs of the page's files are made relative to the bundle, at the page's folder
+  const urls = [...bundle.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)].map((m) => m[1]).sort();
+  assert.deepEqual(urls, ['./style.css', './worker-start.js', './worker-start.js']);
+  for (const u of urls) await readFile(join(dist, u)); // throws when missing
+});
+
+test('bundle-page: a URL a module names relative to itself is made relative to the bundle', () => {
+  const code = "a(new URL('../../worker-start.js', import.meta.url)); b(new URL(\"./x/y.css\", import.meta.url)); new URL(other, import.meta.url);";
+  assert.equal(rebaseUrls(code, '/d/shell/page', '/d'),
+    "a(new URL('./worker-start.js', import.meta.url)); b(new URL(\"./shell/page/x/y.css\", import.meta.url)); new URL(other, import.meta.url);");
+  assert.throws(() => rebaseUrls("new URL('../../../up.js', import.meta.url)", '/d/shell/page', '/d'), /outside \/d/);
 });
 
 test('the test build carries the hooks the runners and the recovery test use', async () => {
