@@ -108,7 +108,11 @@ mod tests {
             ("", "a", Ordering::Less),
         ];
         for (a, b, want) in cases {
-            assert_eq!((byte_cmp(a, b), byte_cmp(b, a)), (want, want.reverse()), "{a:?} {b:?}");
+            assert_eq!(
+                (byte_cmp(a, b), byte_cmp(b, a)),
+                (want, want.reverse()),
+                "{a:?} {b:?}"
+            );
         }
     }
 

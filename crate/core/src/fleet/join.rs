@@ -268,11 +268,7 @@ fn by_id(
             s.peek().map(|e| &e.0),
             l.peek().map(|e| &e.0),
         ];
-        let id = keys
-            .into_iter()
-            .flatten()
-            .min_by(|a, b| byte_cmp(a, b))?
-            .clone();
+        let id = keys.into_iter().flatten().min_by(|a, b| byte_cmp(a, b))?.clone();
         let at = |key: &str| byte_cmp(key, &id).is_eq();
         let records = (
             p.next_if(|e| at(&e.0)).map(|e| e.1),
