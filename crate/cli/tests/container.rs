@@ -77,6 +77,16 @@ fn stages(instrs: &[Instr]) -> Vec<Vec<Instr>> {
     out
 }
 
+/// The scripts a shell script runs with `node` (`node scripts/NAME.mjs ...` lines).
+fn node_scripts(script: &str) -> Vec<&str> {
+    script
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("node "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .filter(|s| s.starts_with("scripts/"))
+        .collect()
+}
+
 fn containerfile() -> String {
     std::fs::read_to_string(root().join("deploy/Containerfile")).expect("deploy/Containerfile")
 }
@@ -159,7 +169,13 @@ fn the_image_is_built_from_the_repository_by_its_own_build_and_runs_unprivileged
             w[..w.len() - 1].to_vec()
         })
         .collect();
-    for needed in [
+    let build_script = std::fs::read_to_string(root().join("scripts/build")).expect("scripts/build");
+    let node_scripts = node_scripts(&build_script);
+    assert!(
+        node_scripts.contains(&"scripts/hash-names.mjs"),
+        "the scripts scripts/build runs: {node_scripts:?}"
+    );
+    let files = [
         "Cargo.toml",
         "Cargo.lock",
         "crate",
@@ -168,9 +184,9 @@ fn the_image_is_built_from_the_repository_by_its_own_build_and_runs_unprivileged
         "package.json",
         "package-lock.json",
         "scripts/build",
-        "scripts/modulepreload.mjs",
-    ] {
-        assert!(copied.contains(&needed), "{needed} is not copied: {copied:?}");
+    ];
+    for needed in files.iter().chain(&node_scripts) {
+        assert!(copied.contains(needed), "{needed} is not copied: {copied:?}");
     }
 
     // The builder: the wasm target, wasm-bindgen-cli by scripts/setup's rule, `scripts/build
