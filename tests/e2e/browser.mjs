@@ -89,6 +89,16 @@ export async function plans(page) {
   return Number((await page.getAttribute('spate-planner', 'data-plans')) || 0);
 }
 
+/**
+ * Waits until the Timeline has drawn a run after run `after` (its `data-run` counter); resolves
+ * to the run's number. A crash picked in the chart scrolls the run into view once it is drawn, so
+ * a test waits for it before it clicks anything else in the tab.
+ */
+export async function timelineDrawn(page, after = 0) {
+  await page.waitForFunction((k) => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run || 0) > k, after, { timeout: 120000 });
+  return page.evaluate(() => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset.run));
+}
+
 /** Waits until the dashboard has rendered more than `after` plans; returns the new count. */
 export async function ready(page, after = 0, timeout = 30000) {
   await page.waitForFunction((n) => Number(document.querySelector('spate-planner')?.dataset.plans || 0) > n, after, { timeout });

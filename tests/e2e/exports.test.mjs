@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, withServedPage, ready, cli, applyForm, outputDir } from './browser.mjs';
+import { launch, withServedPage, ready, cli, applyForm, outputDir, timelineDrawn } from './browser.mjs';
 import { demo, laterSnapshot, planOf } from './review-fixtures.mjs';
 
 let chrome;
@@ -215,6 +215,7 @@ test('the scenario file plans on the command line as the page does; the commands
     // the Timeline: a crash picked in the chart, B without a rebalance delay
     await page.locator('.chart button[data-member="worker-05"]').click();
     await page.locator('.row-actions button', { hasText: 'Crash at t = 0' }).click();
+    await timelineDrawn(page); // (the run, once drawn, is scrolled into view: a click before may miss)
     await page.locator('label', { hasText: 'Compare with a second configuration (B)' }).locator('input').check();
     await page.locator('.tl-json summary').click();
     const a = await download(page, page.locator('button', { hasText: 'Script JSON (A)' }));

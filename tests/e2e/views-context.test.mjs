@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, withServedPage, ready, cli, applyForm } from './browser.mjs';
+import { launch, withServedPage, ready, cli, applyForm, timelineDrawn as drawn } from './browser.mjs';
 import { demo } from './review-fixtures.mjs';
 
 let chrome;
@@ -25,12 +25,6 @@ after(async () => { await chrome?.close(); });
 const withPage = (serverArgs, fn, options) => withServedPage(chrome.browser, serverArgs, fn, options);
 
 const shadow = (page, fn, arg) => page.locator('spate-planner').evaluate(fn, arg);
-
-/** Waits until the Timeline has drawn more than `n` runs; returns how many it has. */
-async function drawn(page, n = 0) {
-  await page.waitForFunction((k) => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline')?.dataset.run || 0) > k, n, { timeout: 120000 });
-  return page.evaluate(() => Number(document.querySelector('spate-planner').shadowRoot.querySelector('.timeline').dataset.run));
-}
 
 /** The command line's simulation document of the page's script (A's, from the Script box). */
 async function cliDoc(page, name, extra = []) {
